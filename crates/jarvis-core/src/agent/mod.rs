@@ -1,0 +1,412 @@
+//! The brain: hosts send [`Op`]s and subscribe to events; nothing else.
+
+pub mod context;
+mod prompt;
+mod turn;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use jarvis_protocol::{Event, EventEnvelope, Op, ToolStatus};
+use thiserror::Error;
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Config, ConfigError, ConfigStore};
+use crate::events::EventSink;
+use crate::llm::{LlmClient, LlmError, LlmSettings};
+use crate::policy::{Approver, CallOutcome, Gate, Policy, PolicySettings};
+use crate::secrets::{API_KEY, SecretStore};
+use crate::store::{SessionInfo, Store, StoreError, StoredMessage};
+use crate::tools::{ToolContext, ToolRegistry};
+
+#[derive(Debug, Error)]
+pub enum BrainError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Llm(#[from] LlmError),
+    #[error("working directory {path}: {reason}")]
+    Workdir { path: String, reason: String },
+    #[error("session {0} is already running a turn")]
+    Busy(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Where the CLI or app overrides settings (environment, flags).
+#[derive(Default, Clone, Debug)]
+pub struct Overrides {
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub workdir: Option<PathBuf>,
+}
+
+pub struct BrainOptions {
+    pub home: PathBuf,
+    pub secrets: Arc<dyn SecretStore>,
+    pub approver: Arc<dyn Approver>,
+    pub overrides: Overrides,
+    /// Extra tools (tests, later: MCP and created tools).
+    pub registry: Option<ToolRegistry>,
+}
+
+pub(crate) struct Inner {
+    pub home: PathBuf,
+    pub config_store: ConfigStore,
+    pub config: RwLock<Config>,
+    pub store: Arc<Store>,
+    pub registry: ToolRegistry,
+    pub gate: Gate,
+    pub events: EventSink,
+    pub llm: RwLock<Arc<LlmClient>>,
+    pub workdir: RwLock<PathBuf>,
+    pub running: Mutex<HashMap<String, CancellationToken>>,
+    secrets: Arc<dyn SecretStore>,
+    overrides: Overrides,
+    protected: Vec<PathBuf>,
+}
+
+/// A handle to the brain; cheap to clone.
+#[derive(Clone)]
+pub struct Brain {
+    inner: Arc<Inner>,
+}
+
+fn canonical_dir(p: &Path) -> Result<PathBuf, BrainError> {
+    let c = std::fs::canonicalize(p).map_err(|e| BrainError::Workdir {
+        path: p.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    if !c.is_dir() {
+        return Err(BrainError::Workdir {
+            path: p.display().to_string(),
+            reason: "not a directory".into(),
+        });
+    }
+    Ok(c)
+}
+
+/// `$JARVIS_HOME` and the app's data and config directories.
+fn protected_paths(home: &Path) -> Vec<PathBuf> {
+    let mut v = vec![std::fs::canonicalize(home).unwrap_or_else(|_| home.to_path_buf())];
+    if let Some(h) = std::env::var_os("HOME") {
+        let h = PathBuf::from(h);
+        for p in [
+            h.join(".jarvis"),
+            h.join(".local/share/jarvis"),
+            h.join(".config/jarvis"),
+        ] {
+            v.push(std::fs::canonicalize(&p).unwrap_or(p));
+        }
+    }
+    v.sort();
+    v.dedup();
+    v
+}
+
+impl Inner {
+    fn llm_settings(&self, cfg: &Config) -> LlmSettings {
+        LlmSettings {
+            base_url: self
+                .overrides
+                .base_url
+                .clone()
+                .unwrap_or_else(|| cfg.llm.base_url.clone()),
+            model: self
+                .overrides
+                .model
+                .clone()
+                .unwrap_or_else(|| cfg.llm.model.clone()),
+            api_key: self.secrets.get(API_KEY).ok().flatten(),
+            temperature: cfg.llm.temperature,
+            max_retries: cfg.llm.max_retries,
+            connect_timeout: Duration::from_secs_f64(cfg.llm.connect_timeout_sec.max(0.1)),
+            idle_timeout: Duration::from_secs_f64(cfg.llm.idle_timeout_sec.max(0.1)),
+            ..LlmSettings::default()
+        }
+    }
+
+    fn policy(&self, cfg: &Config) -> Policy {
+        Policy::new(PolicySettings {
+            read: cfg.tools.read,
+            write: cfg.tools.write,
+            exec: cfg.tools.exec,
+            granted_roots: cfg
+                .granted_roots
+                .iter()
+                .filter_map(|r| std::fs::canonicalize(r).ok())
+                .collect(),
+            protected: self.protected.clone(),
+        })
+    }
+
+    /// Applies a config: policy, model client, secrets the audit must hide.
+    fn apply(&self, cfg: Config) -> Result<(), BrainError> {
+        let settings = self.llm_settings(&cfg);
+        let secrets: Vec<String> = settings
+            .api_key
+            .iter()
+            .map(|k| k.expose().to_string())
+            .collect();
+        let client = LlmClient::new(settings)?;
+        self.gate.set_policy(
+            self.policy(&cfg),
+            Duration::from_secs(cfg.approval_timeout_sec),
+        );
+        self.gate.set_known_secrets(secrets);
+        if let Ok(mut l) = self.llm.write() {
+            *l = Arc::new(client);
+        }
+        if let Ok(mut c) = self.config.write() {
+            *c = cfg;
+        }
+        Ok(())
+    }
+
+    pub fn workdir(&self) -> PathBuf {
+        self.workdir
+            .read()
+            .map(|w| w.clone())
+            .unwrap_or_else(|_| PathBuf::from("/nonexistent"))
+    }
+
+    pub fn config(&self) -> Config {
+        self.config.read().map(|c| c.clone()).unwrap_or_default()
+    }
+
+    pub fn llm(&self) -> Arc<LlmClient> {
+        match self.llm.read() {
+            Ok(l) => l.clone(),
+            Err(e) => e.into_inner().clone(),
+        }
+    }
+
+    pub fn tool_context(
+        &self,
+        session_id: Option<&str>,
+        call_id: &str,
+        cancel: CancellationToken,
+    ) -> ToolContext {
+        ToolContext {
+            session_id: session_id.map(str::to_string),
+            call_id: call_id.to_string(),
+            workdir: self.workdir(),
+            jarvis_home: self.home.clone(),
+            cancel,
+            events: self.events.clone(),
+        }
+    }
+}
+
+impl Brain {
+    pub fn open(opts: BrainOptions) -> Result<Self, BrainError> {
+        std::fs::create_dir_all(&opts.home)
+            .map_err(|e| BrainError::Other(format!("{}: {e}", opts.home.display())))?;
+        let config_store = ConfigStore::new(&opts.home);
+        let cfg = config_store.load()?;
+        let store = Arc::new(Store::open(&opts.home.join("jarvis.db"))?);
+        let wd_raw = match (&opts.overrides.workdir, &cfg.workdir) {
+            (Some(w), _) => w.clone(),
+            (None, Some(w)) => PathBuf::from(w),
+            (None, None) => std::env::current_dir().map_err(|e| BrainError::Workdir {
+                path: ".".into(),
+                reason: e.to_string(),
+            })?,
+        };
+        let workdir = canonical_dir(&wd_raw)?;
+        let protected = protected_paths(&opts.home);
+        let placeholder = Policy::new(PolicySettings {
+            read: false,
+            write: false,
+            exec: false,
+            granted_roots: vec![],
+            protected: protected.clone(),
+        });
+        let gate = Gate::new(
+            placeholder,
+            store.clone(),
+            opts.approver,
+            Duration::from_secs(60),
+        );
+        let inner = Inner {
+            home: opts.home,
+            config_store,
+            config: RwLock::new(cfg.clone()),
+            store,
+            registry: opts.registry.unwrap_or_else(ToolRegistry::with_builtins),
+            gate,
+            events: EventSink::new(),
+            llm: RwLock::new(Arc::new(LlmClient::new(LlmSettings::default())?)),
+            workdir: RwLock::new(workdir),
+            running: Mutex::new(HashMap::new()),
+            secrets: opts.secrets,
+            overrides: opts.overrides,
+            protected,
+        };
+        inner.apply(cfg)?;
+        Ok(Brain {
+            inner: Arc::new(inner),
+        })
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<EventEnvelope> {
+        self.inner.events.subscribe()
+    }
+
+    /// Takes one operation. A user input starts a turn in the background;
+    /// its progress and end arrive as events.
+    pub fn submit(&self, op: Op) -> Result<(), BrainError> {
+        let inner = &self.inner;
+        match op {
+            Op::UserInput { session_id, text } => {
+                let cancel = CancellationToken::new();
+                {
+                    let mut running = inner
+                        .running
+                        .lock()
+                        .map_err(|e| BrainError::Other(e.to_string()))?;
+                    if running.contains_key(&session_id) {
+                        return Err(BrainError::Busy(session_id));
+                    }
+                    running.insert(session_id.clone(), cancel.clone());
+                }
+                let title: String = text.chars().take(60).collect();
+                if let Err(e) = inner.store.ensure_session(&session_id, title.trim()) {
+                    inner.running.lock().map(|mut r| r.remove(&session_id)).ok();
+                    return Err(e.into());
+                }
+                let inner = self.inner.clone();
+                tokio::spawn(async move {
+                    turn::run(&inner, &session_id, text, cancel).await;
+                    if let Ok(mut r) = inner.running.lock() {
+                        r.remove(&session_id);
+                    }
+                });
+                Ok(())
+            }
+            Op::CancelTurn { session_id } => {
+                if let Some(t) = inner
+                    .running
+                    .lock()
+                    .ok()
+                    .and_then(|r| r.get(&session_id).cloned())
+                {
+                    t.cancel();
+                }
+                Ok(())
+            }
+            Op::ApprovalDecision {
+                request_id,
+                decision,
+                decided_by,
+            } => {
+                if !inner.gate.resolve(&request_id, decision, &decided_by) {
+                    inner.events.emit(
+                        None,
+                        Event::Notice {
+                            message: format!("approval {request_id} is no longer pending"),
+                        },
+                    );
+                }
+                Ok(())
+            }
+            Op::SetWorkdir { path } => {
+                let wd = canonical_dir(Path::new(&path))?;
+                if let Ok(mut w) = inner.workdir.write() {
+                    *w = wd;
+                }
+                Ok(())
+            }
+            Op::Reload => {
+                let cfg = inner.config_store.load()?;
+                inner.apply(cfg)
+            }
+        }
+    }
+
+    /// True while a turn runs in this session.
+    pub fn is_running(&self, session_id: &str) -> bool {
+        self.inner
+            .running
+            .lock()
+            .map(|r| r.contains_key(session_id))
+            .unwrap_or(false)
+    }
+
+    /// Runs one tool exactly as the agent would: the same gate, policy,
+    /// approvals and audit.
+    pub async fn run_tool(&self, tool_name: &str, raw_args: &str) -> CallOutcome {
+        let call_id = format!("cli_{}", uuid::Uuid::new_v4().simple());
+        let ctx = self
+            .inner
+            .tool_context(None, &call_id, CancellationToken::new());
+        self.inner.events.emit(
+            None,
+            Event::ToolCallStarted {
+                call_id: call_id.clone(),
+                name: tool_name.into(),
+            },
+        );
+        let out = self
+            .inner
+            .gate
+            .run(&self.inner.registry, tool_name, raw_args, &ctx)
+            .await;
+        self.inner.events.emit(
+            None,
+            Event::ToolCallFinished {
+                call_id,
+                name: tool_name.into(),
+                status: out.status,
+                duration_ms: out.duration_ms,
+                summary: out.summary.clone(),
+            },
+        );
+        out
+    }
+
+    pub fn tools(&self) -> &ToolRegistry {
+        &self.inner.registry
+    }
+
+    pub fn workdir(&self) -> PathBuf {
+        self.inner.workdir()
+    }
+
+    pub fn config(&self) -> Config {
+        self.inner.config()
+    }
+
+    pub fn home(&self) -> &Path {
+        &self.inner.home
+    }
+
+    pub fn llm(&self) -> Arc<LlmClient> {
+        self.inner.llm()
+    }
+
+    pub fn sessions(&self) -> Result<Vec<SessionInfo>, BrainError> {
+        Ok(self.inner.store.list_sessions()?)
+    }
+
+    pub fn session_messages(&self, id: &str) -> Result<Vec<StoredMessage>, BrainError> {
+        if !self.inner.store.session_exists(id)? {
+            return Err(StoreError::NoSession(id.into()).into());
+        }
+        Ok(self.inner.store.messages(id)?)
+    }
+
+    pub fn store(&self) -> Arc<Store> {
+        self.inner.store.clone()
+    }
+
+    /// Marks a finished outcome for hosts that only want a yes/no.
+    pub fn succeeded(out: &CallOutcome) -> bool {
+        out.status == ToolStatus::Ok
+    }
+}

@@ -1,0 +1,340 @@
+//! `config.json`: the user's settings. This module is its only writer; writes
+//! are atomic (temp file + rename) under a lock file, so the CLI and the app can
+//! both run, and a broken file is reported with its line, never overwritten.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error(
+        "{path}: line {line}, column {column}: {message} (fix or remove the file; it was not changed)"
+    )]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("unknown config key {0:?} (see `jarvis config list`)")]
+    UnknownKey(String),
+    #[error("invalid value for {key}: {message}")]
+    InvalidValue { key: String, message: String },
+    #[error("{0} is a secret: it lives in the OS keyring, not in config.json")]
+    SecretKey(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LlmConfig {
+    pub base_url: String,
+    pub model: String,
+    pub temperature: Option<f64>,
+    pub max_rounds: u32,
+    /// Tokens the server gives a request (prompt + answer).
+    pub context_window: u64,
+    pub max_retries: u32,
+    pub connect_timeout_sec: f64,
+    pub idle_timeout_sec: f64,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            base_url: "http://127.0.0.1:11434/v1".into(),
+            model: "llama3.2".into(),
+            temperature: None,
+            max_rounds: 10,
+            context_window: 8192,
+            max_retries: 3,
+            connect_timeout_sec: 10.0,
+            idle_timeout_sec: 120.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Persona {
+    pub name: String,
+    pub style: String,
+}
+
+impl Default for Persona {
+    fn default() -> Self {
+        Persona {
+            name: "Jarvis".into(),
+            style: "Concise, warm and precise. Say plainly what you did and what you could not do."
+                .into(),
+        }
+    }
+}
+
+/// The three toggles: when on, that kind of call runs inside the sandbox
+/// without asking; when off (the default) each call asks the user.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolToggles {
+    pub read: bool,
+    pub write: bool,
+    pub exec: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    pub llm: LlmConfig,
+    pub persona: Persona,
+    pub tools: ToolToggles,
+    /// The working directory that confines the tools; the current one if unset.
+    pub workdir: Option<String>,
+    pub granted_roots: Vec<String>,
+    pub approval_timeout_sec: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            llm: LlmConfig::default(),
+            persona: Persona::default(),
+            tools: ToolToggles::default(),
+            workdir: None,
+            granted_roots: vec![],
+            approval_timeout_sec: 60,
+        }
+    }
+}
+
+impl Config {
+    /// Every dotted key with its current value, in a stable order.
+    pub fn list(&self) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        flatten(
+            "",
+            &serde_json::to_value(self).unwrap_or(Value::Null),
+            &mut out,
+        );
+        out
+    }
+
+    pub fn get(&self, key: &str) -> Result<Value, ConfigError> {
+        self.list()
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .ok_or_else(|| ConfigError::UnknownKey(key.to_string()))
+    }
+
+    /// Sets one dotted key from text: JSON if it parses as such, a string otherwise.
+    pub fn set(&mut self, key: &str, raw: &str) -> Result<(), ConfigError> {
+        let lower = key.to_ascii_lowercase();
+        if lower.contains("api_key") || lower.contains("secret") || lower.contains("token") {
+            return Err(ConfigError::SecretKey(key.to_string()));
+        }
+        let current = self.get(key)?;
+        let parsed = serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::from(raw));
+        // A string setting keeps "123" or "true" as text.
+        let value = if current.is_string() && !parsed.is_string() && !parsed.is_null() {
+            Value::from(raw)
+        } else {
+            parsed
+        };
+        let mut whole = serde_json::to_value(&*self).map_err(|e| ConfigError::InvalidValue {
+            key: key.into(),
+            message: e.to_string(),
+        })?;
+        let mut slot = &mut whole;
+        for part in key.split('.') {
+            slot = slot
+                .get_mut(part)
+                .ok_or_else(|| ConfigError::UnknownKey(key.to_string()))?;
+        }
+        *slot = value;
+        *self = serde_json::from_value(whole).map_err(|e| ConfigError::InvalidValue {
+            key: key.into(),
+            message: e.to_string(),
+        })?;
+        Ok(())
+    }
+}
+
+fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, Value)>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(&key, v, out);
+            }
+        }
+        other => out.push((prefix.to_string(), other.clone())),
+    }
+}
+
+/// The config file of one Jarvis home.
+#[derive(Debug, Clone)]
+pub struct ConfigStore {
+    path: PathBuf,
+}
+
+impl ConfigStore {
+    pub fn new(home: &Path) -> Self {
+        ConfigStore {
+            path: home.join("config.json"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The settings; defaults when the file does not exist yet.
+    pub fn load(&self) -> Result<Config, ConfigError> {
+        let text = match std::fs::read_to_string(&self.path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(e) => return Err(self.io(e)),
+        };
+        serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: self.path.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Read, change and write back under the lock, so two processes never
+    /// lose each other's changes.
+    pub fn update(
+        &self,
+        f: impl FnOnce(&mut Config) -> Result<(), ConfigError>,
+    ) -> Result<Config, ConfigError> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(|e| self.io(e))?;
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("config.json.lock"))
+            .map_err(|e| self.io(e))?;
+        lock.lock().map_err(|e| self.io(e))?;
+        let mut cfg = self.load()?;
+        f(&mut cfg)?;
+        let text = serde_json::to_string_pretty(&cfg).map_err(|e| ConfigError::InvalidValue {
+            key: String::new(),
+            message: e.to_string(),
+        })?;
+        atomic_write(&self.path, text.as_bytes()).map_err(|e| self.io(e))?;
+        drop(lock);
+        Ok(cfg)
+    }
+
+    fn io(&self, source: std::io::Error) -> ConfigError {
+        ConfigError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+}
+
+/// Writes a file so that readers see the old or the new content, never a part.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        // Keep the permissions of the file being replaced.
+        let _ = tmp.as_file().set_permissions(meta.permissions());
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dotted_keys_get_and_set_with_types_checked() {
+        let mut c = Config::default();
+        assert_eq!(c.get("tools.exec").unwrap(), Value::Bool(false));
+        c.set("tools.exec", "true").unwrap();
+        assert!(c.tools.exec);
+        c.set("llm.model", "123").unwrap();
+        assert_eq!(c.llm.model, "123");
+        c.set("llm.context_window", "2048").unwrap();
+        assert_eq!(c.llm.context_window, 2048);
+        assert!(matches!(
+            c.set("llm.context_window", "lots"),
+            Err(ConfigError::InvalidValue { .. })
+        ));
+        assert!(matches!(
+            c.set("nope", "1"),
+            Err(ConfigError::UnknownKey(_))
+        ));
+        assert!(matches!(
+            c.set("llm.api_key", "sk-1"),
+            Err(ConfigError::SecretKey(_))
+        ));
+        c.set("workdir", "/tmp/x").unwrap();
+        assert_eq!(c.workdir.as_deref(), Some("/tmp/x"));
+        let keys: Vec<String> = c.list().into_iter().map(|(k, _)| k).collect();
+        for k in [
+            "llm.base_url",
+            "llm.model",
+            "llm.context_window",
+            "tools.read",
+            "tools.write",
+            "tools.exec",
+            "workdir",
+        ] {
+            assert!(keys.contains(&k.to_string()), "{k}");
+        }
+    }
+
+    #[test]
+    fn broken_file_is_reported_with_its_line_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = ConfigStore::new(dir.path());
+        let broken = "{\n  \"llm\": {\n    \"model\": \"x\",\n  }\n";
+        std::fs::write(store.path(), broken).unwrap();
+        let err = store.load().unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { line: 4, .. }), "{err}");
+        assert!(store.update(|c| c.set("tools.read", "true")).is_err());
+        assert_eq!(std::fs::read_to_string(store.path()).unwrap(), broken);
+    }
+
+    #[test]
+    fn update_is_atomic_and_keeps_other_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = ConfigStore::new(dir.path());
+        store.update(|c| c.set("llm.model", "a")).unwrap();
+        store.update(|c| c.set("tools.write", "true")).unwrap();
+        let c = store.load().unwrap();
+        assert_eq!(c.llm.model, "a");
+        assert!(c.tools.write);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "no temp files left: {names:?}");
+    }
+}

@@ -1,0 +1,12 @@
+//! The Jarvis brain. No GUI, no audio: hosts drive it through [`Brain`].
+
+pub mod agent;
+pub mod config;
+pub mod events;
+pub mod llm;
+pub mod policy;
+pub mod secrets;
+pub mod store;
+pub mod tools;
+
+pub use agent::{Brain, BrainError, BrainOptions, Overrides};

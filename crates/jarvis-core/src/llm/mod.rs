@@ -1,0 +1,11 @@
+//! The OpenAI-compatible chat-completions client.
+
+mod assemble;
+mod client;
+mod error;
+mod types;
+
+pub use assemble::{Assembled, StreamAssembler, StreamDelta};
+pub use client::{LegacyErrorScanner, LlmClient, LlmSettings, ModelInfo, Secret, assemble_stream};
+pub use error::LlmError;
+pub use types::{ChatMessage, Role, ToolCall};

@@ -1,0 +1,291 @@
+//! The policy behind the one gate: every call of every tool is judged here
+//! from its declared capabilities, before it runs.
+
+pub mod commands;
+mod gate;
+mod redact;
+
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+
+use crate::tools::Capability;
+use crate::tools::paths::is_within;
+
+pub use gate::{
+    AllowOnceApprover, Approver, CallOutcome, DenyApprover, Gate, NoApprover, ScriptedApprover,
+};
+pub use redact::redact;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    Allow,
+    Ask,
+    Block,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Allow => "allow",
+            Verdict::Ask => "ask",
+            Verdict::Block => "block",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+impl Decision {
+    fn new(verdict: Verdict, reason: impl Into<String>) -> Self {
+        Decision {
+            verdict,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Writes never land under these, even in a granted root.
+const SYSTEM_PREFIXES: &[&str] = &[
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/proc",
+    "/sbin",
+    "/sys",
+    "/usr",
+    "/var/root",
+    "/private/var/root",
+    "/System",
+    "/Library",
+];
+
+/// What the policy knows; nothing here comes from the model.
+#[derive(Debug, Clone)]
+pub struct PolicySettings {
+    pub read: bool,
+    pub write: bool,
+    pub exec: bool,
+    pub granted_roots: Vec<PathBuf>,
+    /// `$JARVIS_HOME` and the app's own directories, canonical.
+    pub protected: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub settings: PolicySettings,
+}
+
+impl Policy {
+    pub fn new(settings: PolicySettings) -> Self {
+        Policy { settings }
+    }
+
+    /// The strictest verdict over all capabilities of one call.
+    pub fn check(&self, caps: &[Capability], workdir: &Path) -> Decision {
+        let mut worst = Decision::new(Verdict::Allow, "nothing to check");
+        for cap in caps {
+            let d = self.check_one(cap, workdir);
+            if d.verdict > worst.verdict
+                || worst.reason == "nothing to check" && d.verdict == worst.verdict
+            {
+                worst = d;
+            }
+        }
+        worst
+    }
+
+    fn protected(&self, p: &Path) -> bool {
+        self.settings
+            .protected
+            .iter()
+            .any(|root| is_within(p, root))
+    }
+
+    fn in_roots(&self, p: &Path, workdir: &Path) -> bool {
+        is_within(p, workdir) || self.settings.granted_roots.iter().any(|r| is_within(p, r))
+    }
+
+    fn check_one(&self, cap: &Capability, workdir: &Path) -> Decision {
+        let s = &self.settings;
+        match cap {
+            Capability::Read(p) => {
+                if self.protected(p) {
+                    Decision::new(
+                        Verdict::Block,
+                        format!("{} is Jarvis's own state", p.display()),
+                    )
+                } else if !self.in_roots(p, workdir) {
+                    Decision::new(
+                        Verdict::Block,
+                        format!(
+                            "{} is outside the working directory {}",
+                            p.display(),
+                            workdir.display()
+                        ),
+                    )
+                } else if s.read {
+                    Decision::new(
+                        Verdict::Allow,
+                        "read inside the working directory (tools.read is on)",
+                    )
+                } else {
+                    Decision::new(
+                        Verdict::Ask,
+                        "read inside the working directory (tools.read is off)",
+                    )
+                }
+            }
+            Capability::Write(p) => {
+                if self.protected(p) {
+                    Decision::new(
+                        Verdict::Block,
+                        format!("{} is Jarvis's own state", p.display()),
+                    )
+                } else if SYSTEM_PREFIXES.iter().any(|x| is_within(p, Path::new(x))) {
+                    Decision::new(Verdict::Block, format!("{} is a system path", p.display()))
+                } else if !self.in_roots(p, workdir) {
+                    Decision::new(
+                        Verdict::Block,
+                        format!(
+                            "{} is outside the working directory {}",
+                            p.display(),
+                            workdir.display()
+                        ),
+                    )
+                } else if s.write {
+                    Decision::new(
+                        Verdict::Allow,
+                        "write inside the working directory (tools.write is on)",
+                    )
+                } else {
+                    Decision::new(
+                        Verdict::Ask,
+                        "write inside the working directory (tools.write is off)",
+                    )
+                }
+            }
+            Capability::Exec { command, .. } => {
+                let protected: Vec<String> = s
+                    .protected
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect();
+                if let Some(reason) = commands::blacklisted(command, &protected) {
+                    Decision::new(Verdict::Block, format!("blacklisted: {reason}"))
+                } else if s.exec {
+                    Decision::new(
+                        Verdict::Allow,
+                        "command in the working directory (tools.exec is on)",
+                    )
+                } else {
+                    Decision::new(Verdict::Ask, "runs a command (tools.exec is off)")
+                }
+            }
+            Capability::Network { url, .. } => check_url(url),
+            Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
+        }
+    }
+}
+
+fn check_url(url: &str) -> Decision {
+    let Ok(u) = reqwest::Url::parse(url) else {
+        return Decision::new(Verdict::Block, "not a valid URL");
+    };
+    let host = u
+        .host_str()
+        .unwrap_or("")
+        .trim_matches(['[', ']'])
+        .to_ascii_lowercase();
+    if matches!(
+        host.as_str(),
+        "metadata.google.internal" | "metadata" | "instance-data"
+    ) {
+        return Decision::new(Verdict::Block, "cloud metadata endpoint");
+    }
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        let link_local = match ip {
+            IpAddr::V4(v4) => v4.is_link_local() || v4.is_unspecified() || v4.is_broadcast(),
+            IpAddr::V6(v6) => v6.is_unspecified() || (v6.segments()[0] & 0xffc0) == 0xfe80,
+        };
+        if link_local {
+            return Decision::new(
+                Verdict::Block,
+                format!("{ip} is link-local or unspecified (metadata services live there)"),
+            );
+        }
+        let private = match ip {
+            IpAddr::V4(v4) => v4.is_loopback() || v4.is_private(),
+            IpAddr::V6(v6) => v6.is_loopback() || (v6.segments()[0] & 0xfe00) == 0xfc00,
+        };
+        if private {
+            return Decision::new(
+                Verdict::Ask,
+                format!("{ip} is on this machine or the local network"),
+            );
+        }
+    } else if host == "localhost" || host.ends_with(".localhost") || host.ends_with(".local") {
+        return Decision::new(
+            Verdict::Ask,
+            format!("{host} is on this machine or the local network"),
+        );
+    }
+    Decision::new(Verdict::Allow, "public http(s) address")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(read: bool) -> Policy {
+        Policy::new(PolicySettings {
+            read,
+            write: false,
+            exec: false,
+            granted_roots: vec![],
+            protected: vec![PathBuf::from("/home/u/.jarvis")],
+        })
+    }
+
+    #[test]
+    fn verdicts_follow_place_and_toggles() {
+        let wd = Path::new("/home/u/proj");
+        let p = policy(false);
+        let read = |x: &str| p.check(&[Capability::Read(PathBuf::from(x))], wd).verdict;
+        assert_eq!(read("/home/u/proj/a.txt"), Verdict::Ask);
+        assert_eq!(
+            policy(true)
+                .check(&[Capability::Read("/home/u/proj/a".into())], wd)
+                .verdict,
+            Verdict::Allow
+        );
+        assert_eq!(read("/home/u/projX/a.txt"), Verdict::Block);
+        assert_eq!(read("/etc/passwd"), Verdict::Block);
+        assert_eq!(read("/home/u/.jarvis/config.json"), Verdict::Block);
+        let write = |x: &str| {
+            p.check(&[Capability::Write(PathBuf::from(x))], Path::new("/"))
+                .verdict
+        };
+        assert_eq!(
+            write("/usr/lib/x"),
+            Verdict::Block,
+            "system paths even with / as workdir"
+        );
+        assert_eq!(write("/home/u/.jarvis/jarvis.db"), Verdict::Block);
+        let url = |x: &str| check_url(x).verdict;
+        assert_eq!(url("https://example.com/"), Verdict::Allow);
+        assert_eq!(url("http://127.0.0.1:8080/"), Verdict::Ask);
+        assert_eq!(
+            url("http://169.254.169.254/latest/meta-data"),
+            Verdict::Block
+        );
+        assert_eq!(url("http://[::1]/"), Verdict::Ask);
+    }
+}

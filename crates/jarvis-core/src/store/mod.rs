@@ -1,0 +1,411 @@
+//! `jarvis.db`: sessions, messages, turns, audit and approval grants, in one
+//! SQLite file (WAL) with numbered migrations.
+
+mod migrations;
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::llm::{ChatMessage, Role, ToolCall};
+use jarvis_protocol::Usage;
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database {path}: {message}")]
+    Open { path: String, message: String },
+    #[error("no session {0:?}")]
+    NoSession(String),
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SessionInfo {
+    pub id: String,
+    pub title: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub messages: i64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TurnUsage {
+    pub turn_id: String,
+    pub stop: String,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub total_tokens: i64,
+}
+
+/// One stored message with the turn it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMessage {
+    pub turn_id: String,
+    pub message: ChatMessage,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AuditRow {
+    pub id: i64,
+    pub at: i64,
+    pub call_id: String,
+    pub session_id: Option<String>,
+    pub tool: String,
+    pub arguments: String,
+    pub verdict: String,
+    pub reason: String,
+    pub decided_by: String,
+    pub outcome: Option<String>,
+    pub duration_ms: Option<i64>,
+}
+
+/// What the gate records before a call runs.
+#[derive(Debug, Clone)]
+pub struct AuditEntry<'a> {
+    pub call_id: &'a str,
+    pub session_id: Option<&'a str>,
+    pub tool: &'a str,
+    pub arguments: &'a str,
+    pub verdict: &'a str,
+    pub reason: &'a str,
+    pub decided_by: &'a str,
+}
+
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Open {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+        }
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Self::init(conn)
+    }
+
+    pub fn in_memory() -> Result<Self, StoreError> {
+        Self::init(Connection::open_in_memory()?)
+    }
+
+    fn init(mut conn: Connection) -> Result<Self, StoreError> {
+        migrations::apply(&mut conn)?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+
+    /// Creates the session if it does not exist; returns whether it was new.
+    pub fn ensure_session(&self, id: &str, title: &str) -> Result<bool, StoreError> {
+        let now = now_ms();
+        let n = self.conn().execute(
+            "INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
+            params![id, title, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn session_exists(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT 1 FROM sessions WHERE id = ?1", [id], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    pub fn list_sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT s.id, s.title, s.created_at, s.updated_at,
+                    (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
+             FROM sessions s ORDER BY s.updated_at DESC, s.rowid DESC",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SessionInfo {
+                id: r.get(0)?,
+                title: r.get(1)?,
+                created_at: r.get(2)?,
+                updated_at: r.get(3)?,
+                messages: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn rename_session(&self, id: &str, title: &str) -> Result<(), StoreError> {
+        let n = self.conn().execute(
+            "UPDATE sessions SET title = ?2, updated_at = ?3 WHERE id = ?1",
+            params![id, title, now_ms()],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NoSession(id.into()));
+        }
+        Ok(())
+    }
+
+    pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute("DELETE FROM messages WHERE session_id = ?1", [id])?;
+        tx.execute("DELETE FROM turns WHERE session_id = ?1", [id])?;
+        let n = tx.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
+        if n == 0 {
+            return Err(StoreError::NoSession(id.into()));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn append_message(
+        &self,
+        session_id: &str,
+        turn_id: &str,
+        msg: &ChatMessage,
+    ) -> Result<(), StoreError> {
+        self.append_messages(session_id, turn_id, std::slice::from_ref(msg))
+    }
+
+    /// Appends in one transaction: all of them or none.
+    pub fn append_messages(
+        &self,
+        session_id: &str,
+        turn_id: &str,
+        msgs: &[ChatMessage],
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let now = now_ms();
+        for msg in msgs {
+            let calls = if msg.tool_calls.is_empty() {
+                None
+            } else {
+                Some(
+                    serde_json::to_string(&msg.tool_calls)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                )
+            };
+            tx.execute(
+                "INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![session_id, turn_id, msg.role.as_str(), msg.content, calls, msg.tool_call_id, now],
+            )?;
+        }
+        tx.execute(
+            "UPDATE sessions SET updated_at = ?2 WHERE id = ?1",
+            params![session_id, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn messages(&self, session_id: &str) -> Result<Vec<StoredMessage>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT turn_id, role, content, tool_calls, tool_call_id FROM messages
+             WHERE session_id = ?1 ORDER BY id",
+        )?;
+        let rows = st.query_map([session_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (turn_id, role, content, calls, call_id) = row?;
+            let role =
+                Role::parse(&role).ok_or_else(|| StoreError::Corrupt(format!("role {role}")))?;
+            let tool_calls: Vec<ToolCall> = match calls {
+                Some(c) => {
+                    serde_json::from_str(&c).map_err(|e| StoreError::Corrupt(e.to_string()))?
+                }
+                None => vec![],
+            };
+            out.push(StoredMessage {
+                turn_id,
+                message: ChatMessage {
+                    role,
+                    content,
+                    tool_calls,
+                    tool_call_id: call_id,
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    pub fn start_turn(&self, turn_id: &str, session_id: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO turns (id, session_id, started_at) VALUES (?1, ?2, ?3)",
+            params![turn_id, session_id, now_ms()],
+        )?;
+        Ok(())
+    }
+
+    pub fn finish_turn(
+        &self,
+        turn_id: &str,
+        stop: &str,
+        usage: &Usage,
+        rounds: u32,
+    ) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE turns SET finished_at = ?2, stop = ?3, prompt_tokens = ?4, completion_tokens = ?5,
+             total_tokens = ?6, rounds = ?7 WHERE id = ?1",
+            params![
+                turn_id,
+                now_ms(),
+                stop,
+                usage.prompt_tokens as i64,
+                usage.completion_tokens as i64,
+                usage.total_tokens as i64,
+                rounds
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Usage recorded per turn, oldest first.
+    pub fn turn_usage(&self, session_id: &str) -> Result<Vec<TurnUsage>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT id, COALESCE(stop, ''), COALESCE(prompt_tokens, 0), COALESCE(completion_tokens, 0),
+             COALESCE(total_tokens, 0) FROM turns WHERE session_id = ?1 ORDER BY started_at, rowid",
+        )?;
+        let rows = st.query_map([session_id], |r| {
+            Ok(TurnUsage {
+                turn_id: r.get(0)?,
+                stop: r.get(1)?,
+                prompt_tokens: r.get(2)?,
+                completion_tokens: r.get(3)?,
+                total_tokens: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn audit_begin(&self, e: &AuditEntry<'_>) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO audit (at, call_id, session_id, tool, arguments, verdict, reason, decided_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![now_ms(), e.call_id, e.session_id, e.tool, e.arguments, e.verdict, e.reason, e.decided_by],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    pub fn audit_decided(
+        &self,
+        id: i64,
+        verdict: &str,
+        reason: &str,
+        decided_by: &str,
+    ) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE audit SET verdict = ?2, reason = ?3, decided_by = ?4 WHERE id = ?1",
+            params![id, verdict, reason, decided_by],
+        )?;
+        Ok(())
+    }
+
+    pub fn audit_finish(&self, id: i64, outcome: &str, duration_ms: u64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
+            params![id, outcome, duration_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    pub fn audit(&self, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT id, at, call_id, session_id, tool, arguments, verdict, reason, decided_by, outcome, duration_ms
+             FROM audit ORDER BY id DESC LIMIT ?1",
+        )?;
+        let rows = st.query_map([limit as i64], |r| {
+            Ok(AuditRow {
+                id: r.get(0)?,
+                at: r.get(1)?,
+                call_id: r.get(2)?,
+                session_id: r.get(3)?,
+                tool: r.get(4)?,
+                arguments: r.get(5)?,
+                verdict: r.get(6)?,
+                reason: r.get(7)?,
+                decided_by: r.get(8)?,
+                outcome: r.get(9)?,
+                duration_ms: r.get(10)?,
+            })
+        })?;
+        let mut v: Vec<AuditRow> = rows.collect::<Result<_, _>>()?;
+        v.reverse();
+        Ok(v)
+    }
+
+    pub fn add_grant(&self, tool: &str, scope: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT OR IGNORE INTO grants (tool, scope, created_at) VALUES (?1, ?2, ?3)",
+            params![tool, scope, now_ms()],
+        )?;
+        Ok(())
+    }
+
+    pub fn has_grant(&self, tool: &str, scope: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT 1 FROM grants WHERE tool = ?1 AND scope = ?2",
+                params![tool, scope],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    pub fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare("SELECT tool, scope FROM grants ORDER BY id")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn revoke_grant(&self, tool: &str, scope: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "DELETE FROM grants WHERE tool = ?1 AND scope = ?2",
+            params![tool, scope],
+        )? == 1)
+    }
+}

@@ -1,0 +1,199 @@
+//! `local_exec`: a shell command in the working directory, in its own process
+//! group so a timeout or cancel kills everything it started.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use super::{Capability, Tool, ToolContext, ToolError, ToolOutput, arg_opt_u64, arg_str};
+
+/// Variables that let a parent inject code into a child, and Jarvis's own secrets.
+const STRIPPED_ENV: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "LD_AUDIT",
+    "PYTHONPATH",
+    "PYTHONSTARTUP",
+    "NODE_OPTIONS",
+    "PERL5OPT",
+    "PERL5LIB",
+    "RUBYOPT",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "JARVIS_API_KEY",
+];
+
+/// Set in every process the agent starts: the `jarvis` CLI refuses to change
+/// state when it sees it.
+pub const AGENT_EXEC_ENV: &str = "JARVIS_AGENT_EXEC";
+
+pub struct ExecTool {
+    pub default_timeout: Duration,
+    pub max_timeout: Duration,
+    pub output_cap: usize,
+}
+
+impl Default for ExecTool {
+    fn default() -> Self {
+        ExecTool {
+            default_timeout: Duration::from_secs(60),
+            max_timeout: Duration::from_secs(600),
+            output_cap: 64 * 1024,
+        }
+    }
+}
+
+impl ExecTool {
+    fn timeout_for(&self, args: &Value) -> Duration {
+        match arg_opt_u64(args, "timeout_sec") {
+            Ok(Some(s)) if s > 0 => Duration::from_secs(s).min(self.max_timeout),
+            _ => self.default_timeout,
+        }
+    }
+}
+
+/// Kills the whole process group when dropped, unless disarmed: a timeout,
+/// a cancel or a dropped future never leaves children behind.
+struct GroupGuard(Option<i32>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0.take() {
+            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+    }
+}
+
+async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, usize) {
+    let mut kept = Vec::new();
+    let mut total = 0usize;
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                total += n;
+                let room = cap.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+    (kept, total)
+}
+
+fn render(name: &str, bytes: &[u8], total: usize) -> String {
+    let mut s = String::from_utf8_lossy(bytes).to_string();
+    if total > bytes.len() {
+        s.push_str(&format!(
+            "\n[… {name} cut: {} of {total} bytes shown]",
+            bytes.len()
+        ));
+    }
+    s
+}
+
+#[async_trait]
+impl Tool for ExecTool {
+    fn name(&self) -> &str {
+        "local_exec"
+    }
+    fn description(&self) -> &str {
+        "Run a shell command (sh -c) in the working directory. Returns exit code, stdout and stderr (each cut at 64 KiB). timeout_sec defaults to 60, at most 600."
+    }
+    fn parameters(&self) -> Value {
+        json!({"type": "object", "properties": {
+            "command": {"type": "string"},
+            "timeout_sec": {"type": "integer", "minimum": 1, "maximum": 600}},
+            "required": ["command"], "additionalProperties": false})
+    }
+    fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
+        let command = arg_str(args, "command")?;
+        if command.trim().is_empty() {
+            return Err(ToolError::InvalidArgs("the command is empty".into()));
+        }
+        Ok(vec![Capability::Exec {
+            command: command.to_string(),
+            cwd: ctx.workdir.clone(),
+        }])
+    }
+    fn timeout(&self, args: &Value) -> Duration {
+        // The gate's outer limit; the tool's own, below, fires first and reports output.
+        self.timeout_for(args) + Duration::from_secs(5)
+    }
+    async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
+        let command = arg_str(&args, "command")?;
+        let limit = self.timeout_for(&args);
+        let mut cmd = tokio::process::Command::new("/bin/sh");
+        cmd.arg("-c")
+            .arg(command)
+            .current_dir(&ctx.workdir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .env(AGENT_EXEC_ENV, "1");
+        for (k, _) in std::env::vars_os() {
+            let k = k.to_string_lossy().to_string();
+            if STRIPPED_ENV.contains(&k.as_str()) || k.starts_with("DYLD_") {
+                cmd.env_remove(&k);
+            }
+        }
+        let started = Instant::now();
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| ToolError::Failed(format!("cannot start /bin/sh: {e}")))?;
+        let guard = GroupGuard(child.id().map(|p| p as i32));
+        let out = child.stdout.take();
+        let err = child.stderr.take();
+        let cap = self.output_cap;
+        let out_task = tokio::spawn(async move {
+            match out {
+                Some(o) => read_capped(o, cap).await,
+                None => (vec![], 0),
+            }
+        });
+        let err_task = tokio::spawn(async move {
+            match err {
+                Some(e) => read_capped(e, cap).await,
+                None => (vec![], 0),
+            }
+        });
+        let status = tokio::select! {
+            s = child.wait() => s.map_err(|e| ToolError::Failed(e.to_string()))?,
+            _ = tokio::time::sleep(limit) => {
+                drop(guard);
+                let _ = child.wait().await;
+                return Err(ToolError::Timeout(limit.as_secs()));
+            }
+            _ = ctx.cancel.cancelled() => {
+                drop(guard);
+                let _ = child.wait().await;
+                return Err(ToolError::Cancelled);
+            }
+        };
+        // The shell is gone; anything it left in the background goes too.
+        drop(guard);
+        let (out, out_total) = out_task.await.unwrap_or_default();
+        let (err, err_total) = err_task.await.unwrap_or_default();
+        let code = status.code();
+        let code_text = code.map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
+        let content = format!(
+            "exit code: {code_text}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            render("stdout", &out, out_total),
+            render("stderr", &err, err_total)
+        );
+        Ok(ToolOutput {
+            content,
+            summary: format!(
+                "exit {code_text} in {:.1} s, {out_total} bytes out",
+                started.elapsed().as_secs_f64()
+            ),
+        })
+    }
+}

@@ -1,0 +1,191 @@
+//! The tools the model can call, and the registry that dispatches them.
+//! Every call reaches a tool only through [`crate::policy::Gate`].
+
+mod exec;
+mod fs;
+mod http;
+pub mod paths;
+mod ui;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+use thiserror::Error;
+use tokio_util::sync::CancellationToken;
+
+use crate::events::EventSink;
+
+pub use exec::ExecTool;
+pub use fs::{ListDirTool, ReadFileTool, WriteFileTool};
+pub use http::HttpRequestTool;
+pub use ui::OpenViewTool;
+
+/// What a call will touch, derived from its arguments before it runs.
+/// Paths are already resolved against the working directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Capability {
+    Read(PathBuf),
+    Write(PathBuf),
+    Exec { command: String, cwd: PathBuf },
+    Network { method: String, url: String },
+    Ui,
+}
+
+impl Capability {
+    pub fn is_read_only(&self) -> bool {
+        match self {
+            Capability::Read(_) | Capability::Ui => true,
+            Capability::Network { method, .. } => method == "GET",
+            _ => false,
+        }
+    }
+    /// The exact thing a person approves: the path, command or URL.
+    pub fn subject(&self) -> String {
+        match self {
+            Capability::Read(p) => format!("read {}", p.display()),
+            Capability::Write(p) => format!("write {}", p.display()),
+            Capability::Exec { command, cwd } => format!("$ {command}   (in {})", cwd.display()),
+            Capability::Network { method, url } => format!("{method} {url}"),
+            Capability::Ui => "navigate the HUD".into(),
+        }
+    }
+}
+
+/// What the host injects; the model never chooses these.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub session_id: Option<String>,
+    pub call_id: String,
+    /// Canonical working directory.
+    pub workdir: PathBuf,
+    pub jarvis_home: PathBuf,
+    pub cancel: CancellationToken,
+    pub events: EventSink,
+}
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ToolError {
+    /// The arguments were wrong; the model can fix them and retry.
+    #[error("invalid arguments: {0}")]
+    InvalidArgs(String),
+    /// The call ran and failed; told to the model.
+    #[error("{0}")]
+    Failed(String),
+    #[error("timed out after {0} s")]
+    Timeout(u64),
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// A tool's result: full text for the model, a one-line summary for people.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub content: String,
+    pub summary: String,
+}
+
+#[async_trait]
+pub trait Tool: Send + Sync {
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
+    /// JSON Schema of the arguments.
+    fn parameters(&self) -> Value;
+    /// What this call will touch. An error here refuses the call before the policy.
+    fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError>;
+    /// Counted from after approval.
+    fn timeout(&self, _args: &Value) -> Duration {
+        Duration::from_secs(60)
+    }
+    async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError>;
+}
+
+/// Tools by name, in a stable order (stable prompts cache better).
+#[derive(Clone, Default)]
+pub struct ToolRegistry {
+    tools: BTreeMap<String, Arc<dyn Tool>>,
+}
+
+impl ToolRegistry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The hands and `open_view`.
+    pub fn with_builtins() -> Self {
+        let mut r = Self::new();
+        r.register(Arc::new(ListDirTool));
+        r.register(Arc::new(ReadFileTool));
+        r.register(Arc::new(WriteFileTool));
+        r.register(Arc::new(ExecTool::default()));
+        r.register(Arc::new(HttpRequestTool::default()));
+        r.register(Arc::new(OpenViewTool));
+        r
+    }
+
+    pub fn register(&mut self, tool: Arc<dyn Tool>) {
+        self.tools.insert(tool.name().to_string(), tool);
+    }
+
+    pub fn get(&self, tool_name: &str) -> Option<Arc<dyn Tool>> {
+        self.tools.get(tool_name).cloned()
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.tools.keys().cloned().collect()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Tool>> {
+        self.tools.values()
+    }
+
+    /// The OpenAI `tools` array.
+    pub fn openai_tools(&self) -> Vec<Value> {
+        self.tools
+            .values()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name(), "description": t.description(), "parameters": t.parameters()}})
+            })
+            .collect()
+    }
+}
+
+pub(crate) fn arg_str<'a>(args: &'a Value, key: &str) -> Result<&'a str, ToolError> {
+    args.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolError::InvalidArgs(format!("`{key}` (string) is required")))
+}
+
+pub(crate) fn arg_opt_u64(args: &Value, key: &str) -> Result<Option<u64>, ToolError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+            .map(Some)
+            .ok_or_else(|| {
+                ToolError::InvalidArgs(format!("`{key}` must be a non-negative integer"))
+            }),
+    }
+}
+
+/// Cuts text to `max` characters with a note saying how much was left out.
+pub fn cap_chars(text: &str, max: usize, hint: &str) -> (String, bool) {
+    match text.char_indices().nth(max) {
+        None => (text.to_string(), false),
+        Some((cut, _)) => {
+            let rest = text[cut..].chars().count();
+            (
+                format!(
+                    "{}\n[… {rest} more characters not shown; {hint}]",
+                    &text[..cut]
+                ),
+                true,
+            )
+        }
+    }
+}

@@ -1,0 +1,546 @@
+//! The agent loop end to end against a real HTTP server on loopback.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use jarvis_core::policy::{AllowOnceApprover, NoApprover, ScriptedApprover};
+use jarvis_core::tools::{Capability, Tool, ToolContext, ToolError, ToolOutput, ToolRegistry};
+use jarvis_protocol::{ApprovalDecision, Event, Op, StopReason, ToolStatus};
+use jarvis_testkit::{MockServer, Reply};
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn a_tool_round_writes_the_file_and_answers_every_call_once() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[(
+            "call_w",
+            "local_write_file",
+            r#"{"path":"notes/hello.txt","content":"Phase 3 测试成功！"}"#,
+        )]),
+        Reply::tool_calls(&[("call_r", "local_read_file", r#"{"path":"notes/hello.txt"}"#)]),
+        Reply::text("Written and read back: it matches."),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup::new(server.base_url(), Arc::new(AllowOnceApprover)));
+    e.ask("s1", "write a file then read it back");
+    let events = e.until_finished("s1").await;
+    assert_eq!(stop_of(&events), StopReason::Completed);
+    assert_eq!(text_of(&events), "Written and read back: it matches.");
+    assert_eq!(
+        std::fs::read_to_string(e.wd().join("notes/hello.txt")).unwrap(),
+        "Phase 3 测试成功！"
+    );
+
+    let reqs = server.chat_requests();
+    assert_eq!(reqs.len(), 3);
+    let body = reqs[0].json();
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["stream_options"]["include_usage"], true);
+    assert_eq!(body["model"], "test-model");
+    let tool_names: Vec<&str> = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    for n in [
+        "local_list_dir",
+        "local_read_file",
+        "local_write_file",
+        "local_exec",
+        "http_request",
+        "open_view",
+    ] {
+        assert!(tool_names.contains(&n), "{n} missing from tools");
+    }
+    assert_eq!(tool_ids(&reqs[1]), vec!["call_w"]);
+    assert_eq!(tool_ids(&reqs[2]), vec!["call_w", "call_r"]);
+    let last = messages(&reqs[2]);
+    let read_result = last.iter().find(|m| m["tool_call_id"] == "call_r").unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(read_result.contains("Phase 3 测试成功！"), "{read_result}");
+    assert!(
+        read_result.starts_with("<tool_output trust=\"untrusted\">"),
+        "tool output is marked untrusted"
+    );
+    assert!(
+        last[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("untrusted data")
+    );
+
+    // SQLite holds the same conversation, and usage per turn.
+    let stored = e.brain.session_messages("s1").unwrap();
+    let roles: Vec<&str> = stored.iter().map(|m| m.message.role.as_str()).collect();
+    assert_eq!(
+        roles,
+        vec![
+            "user",
+            "assistant",
+            "tool",
+            "assistant",
+            "tool",
+            "assistant"
+        ]
+    );
+    let usage = e.brain.store().turn_usage("s1").unwrap();
+    assert_eq!(usage.len(), 1);
+    assert_eq!(usage[0].stop, "completed");
+    assert_eq!(
+        usage[0].total_tokens,
+        45 + 45 + 30,
+        "usage summed over three rounds"
+    );
+    // Every call was audited.
+    let audit = e.brain.store().audit(50).unwrap();
+    assert_eq!(audit.len(), 2);
+    assert!(
+        audit
+            .iter()
+            .all(|a| a.verdict == "allow" && a.outcome.as_deref() == Some("ok")),
+        "{audit:?}"
+    );
+}
+
+#[tokio::test]
+async fn unknown_tools_and_bad_arguments_go_back_to_the_model_which_recovers() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[
+            ("c1", "file_read", r#"{"path":"x"}"#),
+            ("c2", "local_read_file", r#"{"path": "#),
+        ]),
+        Reply::text("Sorry, fixed."),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup::new(server.base_url(), Arc::new(AllowOnceApprover)));
+    e.ask("s", "go");
+    let events = e.until_finished("s").await;
+    assert_eq!(stop_of(&events), StopReason::Completed);
+    let reqs = server.chat_requests();
+    let msgs = messages(&reqs[1]);
+    let r1 = msgs.iter().find(|m| m["tool_call_id"] == "c1").unwrap()["content"]
+        .as_str()
+        .unwrap();
+    assert!(
+        r1.contains("no tool named \"file_read\"") && r1.contains("local_read_file"),
+        "{r1}"
+    );
+    let r2 = msgs.iter().find(|m| m["tool_call_id"] == "c2").unwrap()["content"]
+        .as_str()
+        .unwrap();
+    assert!(r2.contains("not a valid JSON object"), "{r2}");
+}
+
+#[tokio::test]
+async fn identical_calls_in_a_row_are_stopped() {
+    let same = Reply::tool_calls(&[("c", "local_list_dir", r#"{"path":"."}"#)]);
+    let server = MockServer::scripted(vec![same.clone(), same.clone(), same.clone(), same])
+        .await
+        .unwrap();
+    let mut e = env(Setup::new(server.base_url(), Arc::new(AllowOnceApprover)));
+    e.ask("s", "loop");
+    let events = e.until_finished("s").await;
+    assert_eq!(stop_of(&events), StopReason::Repetition);
+    assert_eq!(server.chat_requests().len(), 3);
+    let ran = e.brain.store().audit(50).unwrap().len();
+    assert_eq!(ran, 2, "the third identical call is not run");
+    assert!(text_of(&events).contains("same tool call"));
+}
+
+#[tokio::test]
+async fn max_rounds_ends_the_turn_honestly() {
+    let script: Vec<Reply> = (0..5)
+        .map(|i| Reply::tool_calls(&[("c", "local_list_dir", &format!(r#"{{"path":"d{i}"}}"#))]))
+        .collect();
+    let server = MockServer::scripted(script).await.unwrap();
+    let mut e = env(Setup {
+        config: &[("llm.max_rounds", "3")],
+        ..Setup::new(server.base_url(), Arc::new(AllowOnceApprover))
+    });
+    e.ask("s", "explore");
+    let events = e.until_finished("s").await;
+    assert_eq!(stop_of(&events), StopReason::MaxRounds);
+    assert_eq!(server.chat_requests().len(), 3);
+    assert!(text_of(&events).contains("stopped after 3 rounds"));
+}
+
+#[tokio::test]
+async fn blocked_commands_never_reach_the_approver_and_are_audited() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("c", "local_exec", r#"{"command":"sudo rm -rf /home/test"}"#)]),
+        Reply::text("That command was refused by the safety policy."),
+    ])
+    .await
+    .unwrap();
+    let approver = Arc::new(ScriptedApprover::new([ApprovalDecision::AlwaysAllow]));
+    let mut e = env(Setup {
+        config: &[("tools.exec", "true")],
+        ..Setup::new(server.base_url(), approver.clone())
+    });
+    e.ask("s", "执行命令 sudo rm -rf /home/test");
+    let events = e.until_finished("s").await;
+    assert!(
+        approver.asked().is_empty(),
+        "a block is never put to the user"
+    );
+    let fin = events.iter().find_map(|ev| match ev {
+        Event::ToolCallFinished {
+            status, summary, ..
+        } => Some((*status, summary.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        fin.as_ref().map(|f| f.0),
+        Some(ToolStatus::Refused),
+        "{fin:?}"
+    );
+    let audit = e.brain.store().audit(5).unwrap();
+    assert_eq!(audit[0].verdict, "block");
+    assert!(
+        audit[0].reason.contains("privilege escalation"),
+        "{}",
+        audit[0].reason
+    );
+    let msgs = messages(&server.chat_requests()[1]);
+    let r = msgs.iter().find(|m| m["role"] == "tool").unwrap()["content"]
+        .as_str()
+        .unwrap();
+    assert!(r.contains("refused by Jarvis's safety policy"), "{r}");
+}
+
+#[tokio::test]
+async fn approvals_deny_with_reason_always_allow_and_time_out() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("a", "local_exec", r#"{"command":"echo one"}"#)]),
+        Reply::text("ok"),
+        Reply::tool_calls(&[("b", "local_exec", r#"{"command":"echo two"}"#)]),
+        Reply::text("ok"),
+        Reply::tool_calls(&[("c", "local_exec", r#"{"command":"echo three"}"#)]),
+        Reply::text("ok"),
+        Reply::tool_calls(&[("d", "local_exec", r#"{"command":"ls"}"#)]),
+        Reply::text("ok"),
+    ])
+    .await
+    .unwrap();
+    let approver = Arc::new(ScriptedApprover::new([
+        ApprovalDecision::Deny {
+            reason: Some("not now, I'm presenting".into()),
+        },
+        ApprovalDecision::AlwaysAllow,
+    ]));
+    let mut e = env(Setup {
+        config: &[("approval_timeout_sec", "1")],
+        ..Setup::new(server.base_url(), approver.clone())
+    });
+    e.ask("s", "one");
+    e.until_finished("s").await;
+    let r = messages(&server.chat_requests()[1]);
+    assert!(r.iter().any(|m| {
+        m["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not now, I'm presenting")
+    }));
+    e.ask("s", "two");
+    e.until_finished("s").await;
+    assert_eq!(approver.asked().len(), 2);
+    let req = &approver.asked()[1];
+    assert_eq!(req.tool, "local_exec");
+    assert!(req.subject.contains("echo two"), "{}", req.subject);
+    assert_eq!(req.workdir, e.wd().display().to_string());
+    // `echo` is granted now: no question.
+    e.ask("s", "three");
+    e.until_finished("s").await;
+    assert_eq!(
+        approver.asked().len(),
+        2,
+        "the always-allow grant covered echo"
+    );
+    assert!(e.brain.store().has_grant("local_exec", "echo").unwrap());
+    // `ls` is not granted and the script has no more answers: denied.
+    e.ask("s", "four");
+    e.until_finished("s").await;
+    let audit = e.brain.store().audit(10).unwrap();
+    let decided: Vec<(&str, &str)> = audit
+        .iter()
+        .map(|a| (a.verdict.as_str(), a.decided_by.as_str()))
+        .collect();
+    assert_eq!(decided[0], ("deny", "user (scripted)"));
+    assert_eq!(decided[1], ("allow", "user (scripted)"));
+    assert_eq!(decided[2], ("allow", "grant"));
+    assert_eq!(decided[3].0, "deny");
+}
+
+#[tokio::test]
+async fn no_answer_within_the_timeout_is_a_denial_and_an_op_can_answer() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("a", "local_exec", r#"{"command":"echo hi"}"#)]),
+        Reply::text("ok"),
+        Reply::tool_calls(&[("b", "local_exec", r#"{"command":"echo op"}"#)]),
+        Reply::text("ok"),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup {
+        config: &[("approval_timeout_sec", "1")],
+        ..Setup::new(server.base_url(), Arc::new(NoApprover))
+    });
+    let t0 = Instant::now();
+    e.ask("s", "x");
+    let events = e.until_finished("s").await;
+    let waited = t0.elapsed();
+    assert!(
+        waited >= Duration::from_millis(950) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
+    let resolved = events.iter().find_map(|ev| match ev {
+        Event::ApprovalResolved {
+            decided_by,
+            decision,
+            ..
+        } => Some((decided_by.clone(), decision.clone())),
+        _ => None,
+    });
+    assert_eq!(resolved.map(|r| r.0), Some("timeout".to_string()));
+    // Another host (the HUD) answers through the brain API.
+    e.ask("s", "y");
+    let req = e
+        .wait_for(|ev| matches!(ev, Event::ApprovalRequested { .. }))
+        .await;
+    let Event::ApprovalRequested { request } = req else {
+        unreachable!()
+    };
+    e.brain
+        .submit(Op::ApprovalDecision {
+            request_id: request.request_id,
+            decision: ApprovalDecision::AllowOnce,
+            decided_by: "hud".into(),
+        })
+        .unwrap();
+    e.until_finished("s").await;
+    let msgs = messages(&server.chat_requests()[3]);
+    let r = msgs.iter().rev().find(|m| m["role"] == "tool").unwrap()["content"]
+        .as_str()
+        .unwrap();
+    assert!(r.contains("exit code: 0") && r.contains("op"), "{r}");
+}
+
+#[tokio::test]
+async fn cancel_during_a_running_tool_leaves_exactly_one_result_per_call() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[
+            ("c_sleep", "local_exec", r#"{"command":"sleep 30"}"#),
+            ("c_after", "local_list_dir", r#"{"path":"."}"#),
+        ]),
+        Reply::text("next turn answer"),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup {
+        config: &[("tools.exec", "true"), ("tools.read", "true")],
+        ..Setup::new(server.base_url(), Arc::new(NoApprover))
+    });
+    e.ask("s", "run a long thing");
+    e.wait_for(|ev| matches!(ev, Event::ToolCallStarted { name, .. } if name == "local_list_dir"))
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let t0 = Instant::now();
+    e.brain
+        .submit(Op::CancelTurn {
+            session_id: "s".into(),
+        })
+        .unwrap();
+    let events = e.until_finished("s").await;
+    assert!(
+        t0.elapsed() < Duration::from_secs(3),
+        "cancel took {:?}",
+        t0.elapsed()
+    );
+    assert_eq!(stop_of(&events), StopReason::Cancelled);
+    let statuses: Vec<ToolStatus> = events
+        .iter()
+        .filter_map(|ev| match ev {
+            Event::ToolCallFinished { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(statuses, vec![ToolStatus::Cancelled, ToolStatus::Cancelled]);
+    // SQLite: one tool message per call id.
+    let stored = e.brain.session_messages("s").unwrap();
+    let ids: Vec<String> = stored
+        .iter()
+        .filter_map(|m| m.message.tool_call_id.clone())
+        .collect();
+    assert_eq!(ids, vec!["c_sleep", "c_after"]);
+    // The next request: the same, exactly once each.
+    e.ask("s", "and now?");
+    let events = e.until_finished("s").await;
+    assert_eq!(text_of(&events), "next turn answer");
+    assert_eq!(
+        tool_ids(&server.chat_requests()[1]),
+        vec!["c_sleep", "c_after"]
+    );
+}
+
+struct SlowRead;
+
+#[async_trait::async_trait]
+impl Tool for SlowRead {
+    fn name(&self) -> &str {
+        "slow_read"
+    }
+    fn description(&self) -> &str {
+        "test"
+    }
+    fn parameters(&self) -> Value {
+        json!({"type": "object"})
+    }
+    fn capabilities(&self, _: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
+        Ok(vec![Capability::Read(ctx.workdir.clone())])
+    }
+    async fn execute(&self, _: &ToolContext, _: Value) -> Result<ToolOutput, ToolError> {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        Ok(ToolOutput {
+            content: "done".into(),
+            summary: "done".into(),
+        })
+    }
+}
+
+#[tokio::test]
+async fn read_only_calls_run_concurrently() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[
+            ("a", "slow_read", "{}"),
+            ("b", "slow_read", "{\"x\":1}"),
+            ("c", "slow_read", "{\"x\":2}"),
+        ]),
+        Reply::text("done"),
+    ])
+    .await
+    .unwrap();
+    let mut reg = ToolRegistry::with_builtins();
+    reg.register(Arc::new(SlowRead));
+    let mut e = env(Setup {
+        config: &[("tools.read", "true")],
+        registry: Some(reg),
+        ..Setup::new(server.base_url(), Arc::new(NoApprover))
+    });
+    let t0 = Instant::now();
+    e.ask("s", "read three things");
+    e.until_finished("s").await;
+    assert!(
+        t0.elapsed() < Duration::from_millis(1500),
+        "three 600 ms reads took {:?}",
+        t0.elapsed()
+    );
+    assert_eq!(tool_ids(&server.chat_requests()[1]), vec!["a", "b", "c"]);
+}
+
+#[tokio::test]
+async fn a_tiny_context_window_keeps_requests_small() {
+    let big = "lorem ipsum ".repeat(5000);
+    std::fs::create_dir_all("/tmp").ok();
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("r1", "local_read_file", r#"{"path":"big.txt"}"#)]),
+        Reply::text("first answer"),
+        Reply::text("second answer"),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup {
+        config: &[("tools.read", "true"), ("llm.context_window", "4096")],
+        ..Setup::new(server.base_url(), Arc::new(NoApprover))
+    });
+    std::fs::write(e.wd().join("big.txt"), &big).unwrap();
+    e.ask("s", "read big.txt");
+    e.until_finished("s").await;
+    e.ask("s", "what did it say?");
+    e.until_finished("s").await;
+    let reqs = server.chat_requests();
+    // In the current turn the whole (60 K) result is too big for 4 K tokens: it is cut.
+    let second = reqs[1].body.len();
+    assert!(second < 16_000, "request 2 is {second} bytes");
+    // The next turn still carries the earlier turn, with the result cut short.
+    let third = messages(&reqs[2]);
+    let t = third.iter().find(|m| m["role"] == "tool").unwrap()["content"]
+        .as_str()
+        .unwrap();
+    assert!(t.contains("cut to fit the context window"), "{}", &t[..200]);
+    assert_eq!(third.last().unwrap()["content"], "what did it say?");
+}
+
+#[tokio::test]
+async fn open_view_emits_an_action() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("v", "open_view", r#"{"view":"audit"}"#)]),
+        Reply::text("Here is the audit."),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup::new(server.base_url(), Arc::new(NoApprover)));
+    e.ask("s", "show me the audit");
+    let events = e.until_finished("s").await;
+    assert!(events.iter().any(|ev| matches!(ev, Event::Action { action: jarvis_protocol::UiAction::Navigate { view, .. } } if view == "audit")));
+}
+
+#[tokio::test]
+async fn the_api_key_reaches_the_server_but_no_file_or_child_process() {
+    use jarvis_core::llm::Secret;
+    use jarvis_core::secrets::{MemorySecretStore, SecretStore};
+    let key = "sk-test-0123456789abcdefSECRET";
+    let secrets = Arc::new(MemorySecretStore::default());
+    secrets.set("api_key", &Secret::new(key)).unwrap();
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[(
+            "h",
+            "local_exec",
+            r#"{"command":"env; echo JARVIS_AGENT_EXEC=$JARVIS_AGENT_EXEC"}"#,
+        )]),
+        Reply::text("done"),
+    ])
+    .await
+    .unwrap();
+    let mut e = env(Setup {
+        secrets,
+        config: &[("tools.exec", "true")],
+        ..Setup::new(server.base_url(), Arc::new(NoApprover))
+    });
+    e.ask("s", "hi");
+    e.until_finished("s").await;
+    assert_eq!(
+        server.chat_requests()[0].header("authorization"),
+        Some(format!("Bearer {key}").as_str())
+    );
+    let msgs = messages(&server.chat_requests()[1]);
+    let out = msgs.iter().find(|m| m["role"] == "tool").unwrap()["content"]
+        .as_str()
+        .unwrap();
+    assert!(
+        out.contains("JARVIS_AGENT_EXEC=1"),
+        "the child is marked as the agent's: {out}"
+    );
+    for m in &msgs {
+        assert!(!m.to_string().contains(key), "the key reached the model");
+    }
+    drop(e.brain);
+    for entry in std::fs::read_dir(e.home.path()).unwrap() {
+        let p = entry.unwrap().path();
+        let bytes = std::fs::read(&p).unwrap_or_default();
+        assert!(
+            !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+            "{} holds the key",
+            p.display()
+        );
+    }
+}

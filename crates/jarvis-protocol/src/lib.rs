@@ -1,0 +1,208 @@
+//! Wire types between the Jarvis brain and its hosts (CLI, desktop shell, voice).
+//!
+//! Hosts send [`Op`]s in and receive [`EventEnvelope`]s out; nothing else crosses
+//! the boundary, so every host sees exactly the same brain.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What a host asks the brain to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// A user message. An unknown `session_id` starts a new session with that id.
+    UserInput { session_id: String, text: String },
+    /// Cancel the turn running in this session, if any.
+    CancelTurn { session_id: String },
+    /// Answer to an [`ApprovalRequest`].
+    ApprovalDecision {
+        request_id: String,
+        decision: ApprovalDecision,
+        decided_by: String,
+    },
+    /// Change the working directory that confines the tools.
+    SetWorkdir { path: String },
+    /// Re-read config.json (and, later, the skills).
+    Reload,
+}
+
+/// An event with the session it belongs to (`None` for brain-wide events).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventEnvelope {
+    pub session_id: Option<String>,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// What the brain reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    TurnStarted {
+        turn_id: String,
+    },
+    ContentDelta {
+        text: String,
+    },
+    ReasoningDelta {
+        text: String,
+    },
+    ToolCallStarted {
+        call_id: String,
+        name: String,
+    },
+    ToolCallArgumentsDelta {
+        call_id: String,
+        delta: String,
+    },
+    ToolCallFinished {
+        call_id: String,
+        name: String,
+        status: ToolStatus,
+        duration_ms: u64,
+        summary: String,
+    },
+    ApprovalRequested {
+        request: ApprovalRequest,
+    },
+    ApprovalResolved {
+        request_id: String,
+        decision: ApprovalDecision,
+        decided_by: String,
+    },
+    TurnFinished {
+        turn_id: String,
+        stop: StopReason,
+        usage: Usage,
+        rounds: u32,
+    },
+    Error {
+        message: String,
+        fatal: bool,
+    },
+    Action {
+        action: UiAction,
+    },
+    Notice {
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolStatus {
+    Ok,
+    Error,
+    /// Blocked by policy or denied by the user.
+    Refused,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model gave a plain answer.
+    Completed,
+    /// The round limit was reached while the model still wanted tools.
+    MaxRounds,
+    /// The model repeated an identical call and was stopped.
+    Repetition,
+    Cancelled,
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    pub fn add(&mut self, other: &Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.total_tokens += other.total_tokens;
+    }
+}
+
+/// Navigation of the HUD, driven by the agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UiAction {
+    Navigate {
+        view: String,
+        #[serde(default, skip_serializing_if = "Value::is_null")]
+        params: Value,
+    },
+}
+
+/// One tool call waiting for a human.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    pub request_id: String,
+    pub call_id: String,
+    pub session_id: Option<String>,
+    pub tool: String,
+    /// The exact command, path or URL, as it will be used.
+    pub subject: String,
+    pub workdir: String,
+    /// Why the policy asks.
+    pub reason: String,
+    /// What "always allow" would cover (a base command or the tool).
+    pub grant_scope: String,
+    pub timeout_sec: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    AllowOnce,
+    AlwaysAllow,
+    Deny {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+}
+
+impl ApprovalDecision {
+    pub fn allows(&self) -> bool {
+        matches!(self, Self::AllowOnce | Self::AlwaysAllow)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_round_trip_as_tagged_json() {
+        let ev = EventEnvelope {
+            session_id: Some("s1".into()),
+            event: Event::ToolCallFinished {
+                call_id: "c".into(),
+                name: "local_exec".into(),
+                status: ToolStatus::Refused,
+                duration_ms: 3,
+                summary: "blocked".into(),
+            },
+        };
+        let s = serde_json::to_string(&ev).unwrap();
+        assert!(s.contains(r#""type":"tool_call_finished""#), "{s}");
+        assert!(s.contains(r#""status":"refused""#), "{s}");
+        let back: EventEnvelope = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, ev);
+    }
+
+    #[test]
+    fn only_explicit_allow_allows() {
+        assert!(ApprovalDecision::AllowOnce.allows());
+        assert!(ApprovalDecision::AlwaysAllow.allows());
+        assert!(!ApprovalDecision::Deny { reason: None }.allows());
+        let op: Op = serde_json::from_str(
+            r#"{"op":"approval_decision","request_id":"r","decision":{"decision":"deny","reason":"no"},"decided_by":"hud"}"#,
+        )
+        .unwrap();
+        assert!(matches!(op, Op::ApprovalDecision { .. }));
+    }
+}
