@@ -1,1 +1,457 @@
-fn main() {}
+//! `jarvis`: the Jarvis brain in a terminal. A host of the brain API like the
+//! desktop app: it sends `Op`s and renders events.
+
+mod approver;
+mod chat;
+mod doctor;
+mod render;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use jarvis_core::config::ConfigStore;
+use jarvis_core::policy::{AllowOnceApprover, Approver};
+use jarvis_core::secrets::{ChainSecretStore, EnvSecretStore, KeyringSecretStore, SecretStore};
+use jarvis_core::{Brain, BrainOptions, Overrides};
+use jarvis_protocol::{Event, Op, StopReason, ToolStatus};
+
+/// Set in every process the agent's `local_exec` starts.
+const AGENT_EXEC_ENV: &str = "JARVIS_AGENT_EXEC";
+
+#[derive(Parser)]
+#[command(
+    name = "jarvis",
+    version,
+    about = "Jarvis, your desktop AI companion, in a terminal"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone, Default)]
+struct TurnArgs {
+    /// Working directory that confines the tools (default: `workdir` in config, else the current directory).
+    #[arg(long)]
+    cwd: Option<PathBuf>,
+    /// Answer every approval with "allow once" (a blocked call stays blocked).
+    #[arg(long)]
+    yes: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// One turn: the answer on stdout, tool activity on stderr.
+    Ask {
+        prompt: String,
+        /// Print every event as a JSON line on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Continue this session instead of starting a new one.
+        #[arg(long)]
+        session: Option<String>,
+        #[command(flatten)]
+        turn: TurnArgs,
+    },
+    /// Interactive chat; Ctrl-C cancels the running turn, /quit or Ctrl-D leaves.
+    Chat {
+        #[arg(long)]
+        resume: Option<String>,
+        #[command(flatten)]
+        turn: TurnArgs,
+    },
+    /// Stored conversations.
+    Sessions {
+        #[command(subcommand)]
+        command: SessionsCommand,
+    },
+    /// The tools the model can call.
+    Tools {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one tool exactly as the agent would (gate, approvals and audit included).
+    Tool {
+        #[command(subcommand)]
+        command: ToolCommand,
+    },
+    /// Settings in config.json, by dotted key.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// The API key in the OS keyring (service `jarvis`).
+    Key {
+        #[command(subcommand)]
+        command: KeyCommand,
+    },
+    /// Recent audit rows: every tool call and its verdict.
+    Audit {
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the endpoint, model, context length, database and keyring.
+    Doctor {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum SessionsCommand {
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    Rename {
+        id: String,
+        title: String,
+    },
+    Delete {
+        id: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum ToolCommand {
+    Run {
+        name: String,
+        /// Arguments as a JSON object.
+        #[arg(long, default_value = "{}")]
+        args: String,
+        #[command(flatten)]
+        turn: TurnArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    Get {
+        key: String,
+    },
+    Set {
+        key: String,
+        value: String,
+    },
+    List,
+    /// Where config.json lives.
+    Path,
+}
+
+#[derive(Subcommand)]
+enum KeyCommand {
+    /// Reads the key from stdin (so it never lands in shell history).
+    Set,
+    Delete,
+    /// Whether a key is set (never prints it).
+    Status,
+}
+
+pub(crate) fn home() -> Result<PathBuf> {
+    if let Some(h) = std::env::var_os("JARVIS_HOME").filter(|h| !h.is_empty()) {
+        return Ok(PathBuf::from(h));
+    }
+    let base = std::env::var_os("HOME").context("neither JARVIS_HOME nor HOME is set")?;
+    Ok(PathBuf::from(base).join(".jarvis"))
+}
+
+pub(crate) fn secrets() -> Arc<dyn SecretStore> {
+    Arc::new(ChainSecretStore(vec![
+        Box::new(EnvSecretStore),
+        Box::new(KeyringSecretStore),
+    ]))
+}
+
+fn env_nonempty(k: &str) -> Option<String> {
+    std::env::var(k).ok().filter(|v| !v.is_empty())
+}
+
+pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result<Brain> {
+    let approver: Arc<dyn Approver> = if turn.yes {
+        Arc::new(AllowOnceApprover)
+    } else {
+        approver
+    };
+    Ok(Brain::open(BrainOptions {
+        home: home()?,
+        secrets: secrets(),
+        approver,
+        overrides: Overrides {
+            base_url: env_nonempty("JARVIS_BASE_URL"),
+            model: env_nonempty("JARVIS_MODEL"),
+            workdir: turn.cwd.clone(),
+        },
+        registry: None,
+    })?)
+}
+
+/// The agent's own commands must not change Jarvis's state or approve things.
+fn refuse_if_agent(what: &str) -> Result<()> {
+    if std::env::var_os(AGENT_EXEC_ENV).is_some() {
+        bail!(
+            "refused: `jarvis {what}` changes Jarvis's state and cannot be run by the agent itself"
+        );
+    }
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("JARVIS_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(cli).await {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("jarvis: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Ask {
+            prompt,
+            json,
+            session,
+            turn,
+        } => {
+            if turn.yes {
+                refuse_if_agent("ask --yes")?;
+            }
+            ask(prompt, json, session, turn).await
+        }
+        Command::Chat { resume, turn } => {
+            if turn.yes {
+                refuse_if_agent("chat --yes")?;
+            }
+            chat::run(resume, turn).await
+        }
+        Command::Sessions { command } => sessions(command),
+        Command::Tools { json } => {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&brain.tools().openai_tools())?
+                );
+            } else {
+                for t in brain.tools().iter() {
+                    println!("{:<18} {}", t.name(), t.description());
+                }
+            }
+            Ok(0)
+        }
+        Command::Tool {
+            command: ToolCommand::Run { name, args, turn },
+        } => {
+            refuse_if_agent("tool run")?;
+            tool_run(name, args, turn).await
+        }
+        Command::Config { command } => config(command),
+        Command::Key { command } => key(command),
+        Command::Audit { limit, json } => {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let rows = brain.store().audit(limit)?;
+            if json {
+                for r in rows {
+                    println!("{}", serde_json::to_string(&r)?);
+                }
+            } else {
+                for r in rows {
+                    println!(
+                        "{:>5}  {:<16} {:<6} {:<18} {:<9} {}  {}",
+                        r.id,
+                        r.tool,
+                        r.verdict,
+                        r.decided_by,
+                        r.outcome.as_deref().unwrap_or("-"),
+                        r.arguments,
+                        r.reason
+                    );
+                }
+            }
+            Ok(0)
+        }
+        Command::Doctor { json } => doctor::run(json).await,
+    }
+}
+
+async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs) -> Result<i32> {
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let input = approver::Input::spawn_if(interactive);
+    let brain = open_brain(&turn, Arc::new(approver::Terminal::new(input.clone())))?;
+    let session = session.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let mut events = brain.subscribe();
+    brain.submit(Op::UserInput {
+        session_id: session.clone(),
+        text: prompt,
+    })?;
+    let mut out = render::Renderer::new(json);
+    let mut stop = StopReason::Failed;
+    loop {
+        tokio::select! {
+            ev = events.recv() => {
+                let Ok(ev) = ev else { break };
+                if ev.session_id.as_deref() != Some(session.as_str()) && ev.session_id.is_some() {
+                    continue;
+                }
+                out.event(&ev)?;
+                if let Event::TurnFinished { stop: s, .. } = ev.event {
+                    stop = s;
+                    break;
+                }
+            }
+            _ = tokio::signal::ctrl_c() => {
+                brain.submit(Op::CancelTurn { session_id: session.clone() })?;
+            }
+        }
+    }
+    out.finish();
+    if !json {
+        eprintln!("session: {session}");
+    }
+    Ok(match stop {
+        StopReason::Completed | StopReason::MaxRounds | StopReason::Repetition => 0,
+        StopReason::Cancelled => 130,
+        StopReason::Failed => 1,
+    })
+}
+
+async fn tool_run(name: String, args: String, turn: TurnArgs) -> Result<i32> {
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let input = approver::Input::spawn_if(interactive);
+    let brain = open_brain(&turn, Arc::new(approver::Terminal::new(input)))?;
+    let out = brain.run_tool(&name, &args).await;
+    println!("{}", out.content);
+    eprintln!(
+        "{}: {:?} — {} ({} ms)",
+        out.tool, out.status, out.summary, out.duration_ms
+    );
+    Ok(match out.status {
+        ToolStatus::Ok => 0,
+        ToolStatus::Error => 1,
+        ToolStatus::Refused => 3,
+        ToolStatus::Cancelled => 130,
+    })
+}
+
+fn sessions(cmd: SessionsCommand) -> Result<i32> {
+    let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+    match cmd {
+        SessionsCommand::List { json } => {
+            let list = brain.sessions()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list)?);
+            } else if list.is_empty() {
+                println!("no sessions yet");
+            } else {
+                for s in list {
+                    println!("{}  {:>4} msgs  {}", s.id, s.messages, s.title);
+                }
+            }
+        }
+        SessionsCommand::Show { id, json } => {
+            for m in brain.session_messages(&id)? {
+                if json {
+                    println!("{}", serde_json::to_string(&m.message.to_wire())?);
+                } else {
+                    render::print_message(&m.message);
+                }
+            }
+        }
+        SessionsCommand::Rename { id, title } => {
+            refuse_if_agent("sessions rename")?;
+            brain.store().rename_session(&id, &title)?;
+        }
+        SessionsCommand::Delete { id } => {
+            refuse_if_agent("sessions delete")?;
+            brain.store().delete_session(&id)?;
+        }
+    }
+    Ok(0)
+}
+
+fn config(cmd: ConfigCommand) -> Result<i32> {
+    let store = ConfigStore::new(&home()?);
+    match cmd {
+        ConfigCommand::Get { key } => {
+            let v = store.load()?.get(&key)?;
+            match v {
+                serde_json::Value::String(s) => println!("{s}"),
+                other => println!("{other}"),
+            }
+        }
+        ConfigCommand::Set { key, value } => {
+            refuse_if_agent("config set")?;
+            store.update(|c| c.set(&key, &value))?;
+        }
+        ConfigCommand::List => {
+            for (k, v) in store.load()?.list() {
+                println!("{k} = {v}");
+            }
+        }
+        ConfigCommand::Path => println!("{}", store.path().display()),
+    }
+    Ok(0)
+}
+
+fn key(cmd: KeyCommand) -> Result<i32> {
+    let store = KeyringSecretStore;
+    match cmd {
+        KeyCommand::Set => {
+            refuse_if_agent("key set")?;
+            let mut line = String::new();
+            if std::io::stdin().is_terminal() {
+                eprint!("API key (input is not hidden; paste and press Enter): ");
+            }
+            std::io::stdin().read_line(&mut line)?;
+            let k = line.trim();
+            if k.is_empty() {
+                bail!("no key given on stdin");
+            }
+            store.set(
+                jarvis_core::secrets::API_KEY,
+                &jarvis_core::llm::Secret::new(k),
+            )?;
+            eprintln!("stored in the OS keyring (service `jarvis`)");
+        }
+        KeyCommand::Delete => {
+            refuse_if_agent("key delete")?;
+            store.delete(jarvis_core::secrets::API_KEY)?;
+        }
+        KeyCommand::Status => match secrets().get(jarvis_core::secrets::API_KEY) {
+            Ok(Some(k)) => {
+                let tail: String = k
+                    .expose()
+                    .chars()
+                    .rev()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                println!("set (…{tail})");
+            }
+            Ok(None) => println!("not set"),
+            Err(e) => println!("unknown: {e}"),
+        },
+    }
+    Ok(0)
+}

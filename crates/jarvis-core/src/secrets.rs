@@ -126,3 +126,51 @@ impl SecretStore for ChainSecretStore {
             .join(" → ")
     }
 }
+
+/// The OS keyring (Secret Service on Linux, Keychain, Credential Manager),
+/// service `jarvis`.
+#[cfg(feature = "keyring")]
+pub struct KeyringSecretStore;
+
+#[cfg(feature = "keyring")]
+impl KeyringSecretStore {
+    pub const SERVICE: &'static str = "jarvis";
+
+    fn entry(name: &str) -> Result<keyring::Entry, SecretError> {
+        keyring::Entry::new(Self::SERVICE, name)
+            .map_err(|e| SecretError::Unavailable(e.to_string()))
+    }
+
+    /// Whether the keyring can be reached at all, and why not.
+    pub fn status() -> Result<(), SecretError> {
+        keyring::Entry::store_status()
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| SecretError::Unavailable(e.to_string()))
+    }
+}
+
+#[cfg(feature = "keyring")]
+impl SecretStore for KeyringSecretStore {
+    fn get(&self, name: &str) -> Result<Option<Secret>, SecretError> {
+        match Self::entry(name)?.get_password() {
+            Ok(p) => Ok(Some(Secret::new(p))),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(e) => Err(SecretError::Unavailable(e.to_string())),
+        }
+    }
+    fn set(&self, name: &str, value: &Secret) -> Result<(), SecretError> {
+        Self::entry(name)?
+            .set_password(value.expose())
+            .map_err(|e| SecretError::Unavailable(e.to_string()))
+    }
+    fn delete(&self, name: &str) -> Result<(), SecretError> {
+        match Self::entry(name)?.delete_credential() {
+            Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+            Err(e) => Err(SecretError::Unavailable(e.to_string())),
+        }
+    }
+    fn describe(&self) -> String {
+        "OS keyring".into()
+    }
+}

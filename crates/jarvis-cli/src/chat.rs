@@ -1,0 +1,87 @@
+//! `jarvis chat`: a streaming conversation. Ctrl-C cancels the running turn,
+//! never the program; /new, /history, /quit.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::Result;
+use jarvis_protocol::{Event, Op};
+
+use crate::approver::{Input, Terminal};
+use crate::render::{Renderer, print_message};
+use crate::{TurnArgs, open_brain};
+
+pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
+    let input = Input::spawn();
+    let brain = open_brain(&turn, Arc::new(Terminal::new(Some(input.clone()))))?;
+    let mut session = match resume {
+        Some(id) => {
+            let n = brain.session_messages(&id)?.len();
+            eprintln!("resuming {id} ({n} messages)");
+            id
+        }
+        None => uuid::Uuid::new_v4().to_string(),
+    };
+    eprintln!(
+        "Jarvis — working in {}. /new, /history, /quit; Ctrl-C cancels a turn.",
+        brain.workdir().display()
+    );
+    let mut events = brain.subscribe();
+    let mut out = Renderer::new(false);
+    loop {
+        eprint!("you> ");
+        let _ = std::io::stderr().flush();
+        let line = tokio::select! {
+            l = input.line() => l,
+            _ = tokio::signal::ctrl_c() => {
+                eprintln!("\n(nothing to cancel; /quit or Ctrl-D leaves)");
+                continue;
+            }
+        };
+        let Some(line) = line else {
+            eprintln!();
+            return Ok(0);
+        };
+        let text = line.trim();
+        match text {
+            "" => continue,
+            "/quit" | "/exit" => return Ok(0),
+            "/new" => {
+                session = uuid::Uuid::new_v4().to_string();
+                eprintln!("new session {session}");
+                continue;
+            }
+            "/history" => {
+                match brain.session_messages(&session) {
+                    Ok(msgs) => msgs.iter().for_each(|m| print_message(&m.message)),
+                    Err(_) => eprintln!("(nothing yet in this session)"),
+                }
+                continue;
+            }
+            _ => {}
+        }
+        brain.submit(Op::UserInput {
+            session_id: session.clone(),
+            text: text.to_string(),
+        })?;
+        loop {
+            tokio::select! {
+                ev = events.recv() => {
+                    let Ok(ev) = ev else { return Ok(1) };
+                    if ev.session_id.as_deref() != Some(session.as_str()) && ev.session_id.is_some() {
+                        continue;
+                    }
+                    out.event(&ev)?;
+                    if matches!(ev.event, Event::TurnFinished { .. }) {
+                        break;
+                    }
+                }
+                _ = tokio::signal::ctrl_c() => {
+                    eprintln!("\n^C — cancelling the turn");
+                    brain.submit(Op::CancelTurn { session_id: session.clone() })?;
+                }
+            }
+        }
+        out.finish();
+    }
+}

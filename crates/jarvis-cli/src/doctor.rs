@@ -1,0 +1,160 @@
+//! `jarvis doctor`: what works, what does not, and how to fix each failure.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use jarvis_core::config::ConfigStore;
+use jarvis_core::secrets::{API_KEY, KeyringSecretStore};
+use jarvis_core::store::Store;
+use serde::Serialize;
+
+use crate::{TurnArgs, approver, home, open_brain, secrets};
+
+#[derive(Serialize)]
+struct Check {
+    check: &'static str,
+    ok: bool,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+}
+
+fn pass(check: &'static str, detail: impl Into<String>) -> Check {
+    Check {
+        check,
+        ok: true,
+        detail: detail.into(),
+        fix: None,
+    }
+}
+
+fn fail(check: &'static str, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        check,
+        ok: false,
+        detail: detail.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+pub async fn run(json: bool) -> Result<i32> {
+    let home = home()?;
+    let mut checks = Vec::new();
+    let cfg_store = ConfigStore::new(&home);
+    let config_ok = match cfg_store.load() {
+        Ok(_) => {
+            checks.push(pass("config", cfg_store.path().display().to_string()));
+            true
+        }
+        Err(e) => {
+            checks.push(fail(
+                "config",
+                e.to_string(),
+                "fix the JSON at that line, or move the file away to start from defaults",
+            ));
+            false
+        }
+    };
+    let db = home.join("jarvis.db");
+    match std::fs::create_dir_all(&home)
+        .map_err(anyhow::Error::from)
+        .and_then(|_| Ok(Store::open(&db)?))
+    {
+        Ok(s) => {
+            let probe = tempfile::NamedTempFile::new_in(&home);
+            match (s.schema_version(), probe) {
+                (Ok(v), Ok(_)) => checks.push(pass(
+                    "database",
+                    format!("{} (schema {v}), writable", db.display()),
+                )),
+                (Err(e), _) => checks.push(fail(
+                    "database",
+                    e.to_string(),
+                    format!("move {} away; Jarvis creates a new one", db.display()),
+                )),
+                (_, Err(e)) => checks.push(fail(
+                    "database",
+                    e.to_string(),
+                    format!("make {} writable", home.display()),
+                )),
+            }
+        }
+        Err(e) => checks.push(fail(
+            "database",
+            e.to_string(),
+            format!("make {} writable, or set JARVIS_HOME", home.display()),
+        )),
+    }
+    if config_ok {
+        let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+        let llm = brain.llm();
+        let settings = llm.settings().clone();
+        let window = brain.config().llm.context_window;
+        match llm.models().await {
+            Ok(models) => {
+                checks.push(pass("endpoint", format!("{} answers, {} model(s)", settings.base_url, models.len())));
+                let found = models.iter().find(|m| m.id == settings.model);
+                match found {
+                    Some(_) => checks.push(pass("model", settings.model.clone())),
+                    None => {
+                        let ids: Vec<&str> = models.iter().map(|m| m.id.as_str()).take(10).collect();
+                        checks.push(fail(
+                            "model",
+                            format!("{} is not served (available: {})", settings.model, ids.join(", ")),
+                            format!("`ollama pull {}`, or `jarvis config set llm.model NAME` with one of the available models", settings.model),
+                        ));
+                    }
+                }
+                let ctx = match found.and_then(|m| m.context_length) {
+                    Some(n) => Some(n),
+                    None => llm.server_context_length().await,
+                };
+                match ctx {
+                    Some(n) if n < window => checks.push(fail(
+                        "context",
+                        format!("the server runs the model with {n} tokens, but llm.context_window is {window}"),
+                        format!("jarvis config set llm.context_window {n}"),
+                    )),
+                    Some(n) => checks.push(pass("context", format!("server: {n} tokens; llm.context_window: {window}"))),
+                    None => checks.push(pass("context", format!("the server does not report it; llm.context_window: {window}"))),
+                }
+            }
+            Err(e) => checks.push(fail(
+                "endpoint",
+                e.to_string(),
+                "start Ollama (`ollama serve`), or point Jarvis at your server: `jarvis config set llm.base_url http://HOST:PORT/v1`",
+            )),
+        }
+    }
+    match KeyringSecretStore::status() {
+        Ok(()) => checks.push(pass("keyring", "the OS keyring is usable")),
+        Err(e) => checks.push(fail(
+            "keyring",
+            e.to_string(),
+            "start a Secret Service (e.g. gnome-keyring) in your session, or give the key as JARVIS_API_KEY",
+        )),
+    }
+    let key = match secrets().get(API_KEY) {
+        Ok(Some(_)) => "set",
+        Ok(None) => "not set (fine for a local Ollama)",
+        Err(_) => "unknown",
+    };
+    checks.push(pass("api key", key));
+
+    if json {
+        println!("{}", serde_json::to_string_pretty(&checks)?);
+    } else {
+        for c in &checks {
+            println!(
+                "{} {:<9} {}",
+                if c.ok { "✓" } else { "✗" },
+                c.check,
+                c.detail
+            );
+            if let Some(f) = &c.fix {
+                println!("  fix: {f}");
+            }
+        }
+    }
+    Ok(if checks.iter().all(|c| c.ok) { 0 } else { 1 })
+}

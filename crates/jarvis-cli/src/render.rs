@@ -1,0 +1,125 @@
+//! Events on a terminal: the answer on stdout, activity on stderr, or every
+//! event as a JSON line.
+
+use std::io::{IsTerminal, Write};
+
+use jarvis_core::llm::{ChatMessage, Role};
+use jarvis_protocol::{Event, EventEnvelope, ToolStatus, UiAction};
+
+pub struct Renderer {
+    json: bool,
+    tty: bool,
+    mid_line: bool,
+    thinking_shown: bool,
+}
+
+impl Renderer {
+    pub fn new(json: bool) -> Self {
+        Renderer {
+            json,
+            tty: std::io::stderr().is_terminal(),
+            mid_line: false,
+            thinking_shown: false,
+        }
+    }
+
+    fn end_line(&mut self) {
+        if self.mid_line {
+            println!();
+            self.mid_line = false;
+        }
+    }
+
+    pub fn event(&mut self, ev: &EventEnvelope) -> anyhow::Result<()> {
+        if self.json {
+            println!("{}", serde_json::to_string(ev)?);
+            return Ok(());
+        }
+        match &ev.event {
+            Event::ContentDelta { text } => {
+                print!("{text}");
+                let _ = std::io::stdout().flush();
+                self.mid_line = !text.ends_with('\n');
+            }
+            Event::ReasoningDelta { .. } => {
+                if self.tty && !self.thinking_shown {
+                    eprintln!("… thinking");
+                    self.thinking_shown = true;
+                }
+            }
+            Event::ToolCallStarted { name, .. } => {
+                self.end_line();
+                eprintln!("⚙ {name} …");
+            }
+            Event::ToolCallFinished {
+                name,
+                status,
+                duration_ms,
+                summary,
+                ..
+            } => {
+                let mark = match status {
+                    ToolStatus::Ok => "✓",
+                    ToolStatus::Error => "✗",
+                    ToolStatus::Refused => "⊘ refused:",
+                    ToolStatus::Cancelled => "⊘ cancelled:",
+                };
+                eprintln!("{mark} {name} — {summary} ({duration_ms} ms)");
+            }
+            Event::ApprovalResolved {
+                decision,
+                decided_by,
+                ..
+            } => {
+                let verdict = if decision.allows() {
+                    "allowed"
+                } else {
+                    "denied"
+                };
+                eprintln!("  {verdict} by {decided_by}");
+            }
+            Event::Error { message, .. } => {
+                self.end_line();
+                eprintln!("error: {message}");
+            }
+            Event::Notice { message } => eprintln!("note: {message}"),
+            Event::Action {
+                action: UiAction::Navigate { view, .. },
+            } => eprintln!("→ HUD: {view}"),
+            Event::TurnFinished { usage, rounds, .. } => {
+                self.end_line();
+                if self.tty {
+                    eprintln!("({} rounds, {} tokens)", rounds, usage.total_tokens);
+                }
+            }
+            Event::TurnStarted { .. }
+            | Event::ApprovalRequested { .. }
+            | Event::ToolCallArgumentsDelta { .. } => {}
+        }
+        Ok(())
+    }
+
+    pub fn finish(&mut self) {
+        self.end_line();
+    }
+}
+
+pub fn print_message(m: &ChatMessage) {
+    let who = match m.role {
+        Role::System => "system",
+        Role::User => "you",
+        Role::Assistant => "jarvis",
+        Role::Tool => "tool",
+    };
+    if let Some(c) = m.content.as_deref().filter(|c| !c.is_empty()) {
+        let c: String = if m.role == Role::Tool && c.chars().count() > 300 {
+            format!("{}…", c.chars().take(300).collect::<String>())
+        } else {
+            c.to_string()
+        };
+        println!("{who}: {c}");
+    }
+    for call in &m.tool_calls {
+        println!("{who}: ⚙ {}({})", call.name, call.arguments);
+    }
+}

@@ -1,0 +1,427 @@
+//! The `jarvis` binary end to end against a scripted server on loopback:
+//! exact multi-round scripts and failure injection.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Output;
+
+use jarvis_testkit::{MockServer, Reply};
+use serde_json::Value;
+
+struct Cli {
+    home: tempfile::TempDir,
+    work: tempfile::TempDir,
+    base: String,
+}
+
+impl Cli {
+    fn new(base: String) -> Self {
+        Cli {
+            home: tempfile::tempdir().unwrap(),
+            work: tempfile::tempdir().unwrap(),
+            base,
+        }
+    }
+
+    fn cmd(&self) -> tokio::process::Command {
+        let mut c = tokio::process::Command::new(env!("CARGO_BIN_EXE_jarvis"));
+        c.env("JARVIS_HOME", self.home.path())
+            .env("JARVIS_BASE_URL", &self.base)
+            .env("JARVIS_MODEL", "test-model")
+            .env_remove("JARVIS_API_KEY")
+            .env_remove("JARVIS_AGENT_EXEC")
+            .current_dir(self.work.path())
+            .stdin(std::process::Stdio::null());
+        c
+    }
+
+    async fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().await.unwrap()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+fn tool_results(req: &jarvis_testkit::Recorded) -> Vec<String> {
+    req.json()["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn ask_lists_a_directory_then_reads_ten_lines() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("c1", "local_list_dir", r#"{"path":"tools"}"#)]),
+        Reply::tool_calls(&[(
+            "c2",
+            "local_read_file",
+            r#"{"path":"tools/base.py","start_line":1,"end_line":10}"#,
+        )]),
+        Reply::text("base.py starts with the tool base class."),
+    ])
+    .await
+    .unwrap();
+    let cli = Cli::new(server.base_url());
+    let tools = cli.work.path().join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
+    std::fs::write(tools.join("base.py"), lines.join("\n")).unwrap();
+    std::fs::write(tools.join("registry.py"), "").unwrap();
+    let out = cli
+        .run(&[
+            "ask",
+            "list tools/ then read the first 10 lines of base.py",
+            "--yes",
+        ])
+        .await;
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).trim(),
+        "base.py starts with the tool base class."
+    );
+    assert!(
+        stderr(&out).contains("✓ local_list_dir"),
+        "{}",
+        stderr(&out)
+    );
+    let reqs = server.chat_requests();
+    assert_eq!(reqs.len(), 3);
+    assert!(
+        tool_results(&reqs[1])[0].contains("base.py")
+            && tool_results(&reqs[1])[0].contains("registry.py")
+    );
+    let read = &tool_results(&reqs[2])[1];
+    assert!(
+        read.contains("line 1\n") && read.contains("line 10"),
+        "{read}"
+    );
+    assert!(!read.contains("line 11"), "only ten lines: {read}");
+    // The working directory is the current one.
+    let sys = reqs[0].json()["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let wd = std::fs::canonicalize(cli.work.path()).unwrap();
+    assert!(sys.contains(&wd.display().to_string()), "{sys}");
+}
+
+#[tokio::test]
+async fn json_mode_prints_events_and_provider_errors_exit_non_zero() {
+    let server = MockServer::scripted(vec![
+        Reply::text("hello there"),
+        Reply::status(500, r#"{"error":{"message":"model exploded"}}"#),
+    ])
+    .await
+    .unwrap();
+    let cli = Cli::new(server.base_url());
+    let out = cli.run(&["ask", "hi", "--json"]).await;
+    assert_eq!(out.status.code(), Some(0));
+    let events: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"turn_started"));
+    assert_eq!(kinds.last(), Some(&"turn_finished"));
+    assert!(kinds.contains(&"content_delta"));
+    assert_eq!(events.last().unwrap()["usage"]["total_tokens"], 30);
+
+    cli.run(&["config", "set", "llm.max_retries", "0"]).await;
+    let out = cli.run(&["ask", "hi again"]).await;
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a provider error fails the command"
+    );
+    assert!(stderr(&out).contains("model exploded"), "{}", stderr(&out));
+    assert!(stdout(&out).trim().is_empty());
+}
+
+#[tokio::test]
+async fn without_a_terminal_nobody_approves_so_the_call_is_denied() {
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[(
+            "c1",
+            "local_write_file",
+            r#"{"path":"a.txt","content":"x"}"#,
+        )]),
+        Reply::text("I was not allowed to write."),
+    ])
+    .await
+    .unwrap();
+    let cli = Cli::new(server.base_url());
+    let out = cli.run(&["ask", "write a.txt"]).await;
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!cli.work.path().join("a.txt").exists());
+    let r = &tool_results(&server.chat_requests()[1])[0];
+    assert!(r.contains("denied") && r.contains("no terminal"), "{r}");
+}
+
+#[tokio::test]
+async fn sessions_config_tools_and_tool_run() {
+    let server = MockServer::scripted(vec![Reply::text("first"), Reply::text("second")])
+        .await
+        .unwrap();
+    let cli = Cli::new(server.base_url());
+    let out = cli
+        .run(&["ask", "remember the word zebra", "--session", "s-1"])
+        .await;
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    cli.run(&["ask", "what was the word?", "--session", "s-1"])
+        .await;
+    // The second request carried the first turn.
+    let second = server.chat_requests()[1].json();
+    assert!(
+        second["messages"]
+            .to_string()
+            .contains("remember the word zebra")
+    );
+    let list: Value =
+        serde_json::from_slice(&cli.run(&["sessions", "list", "--json"]).await.stdout).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["messages"], 4);
+    let show = stdout(&cli.run(&["sessions", "show", "s-1"]).await);
+    assert!(
+        show.contains("you: remember the word zebra") && show.contains("jarvis: second"),
+        "{show}"
+    );
+    assert_eq!(
+        cli.run(&["sessions", "rename", "s-1", "Zebra"])
+            .await
+            .status
+            .code(),
+        Some(0)
+    );
+    let list: Value =
+        serde_json::from_slice(&cli.run(&["sessions", "list", "--json"]).await.stdout).unwrap();
+    assert_eq!(list[0]["title"], "Zebra");
+    assert_eq!(
+        cli.run(&["sessions", "delete", "s-1"]).await.status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        stdout(&cli.run(&["sessions", "list"]).await).trim(),
+        "no sessions yet"
+    );
+    let missing = cli.run(&["sessions", "show", "nope"]).await;
+    assert_ne!(missing.status.code(), Some(0));
+    assert!(
+        stderr(&missing).contains("no session"),
+        "{}",
+        stderr(&missing)
+    );
+
+    // config: stable dotted keys, typed, persisted.
+    assert_eq!(
+        stdout(&cli.run(&["config", "get", "tools.exec"]).await).trim(),
+        "false"
+    );
+    assert_eq!(
+        cli.run(&["config", "set", "tools.exec", "true"])
+            .await
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        stdout(&cli.run(&["config", "get", "tools.exec"]).await).trim(),
+        "true"
+    );
+    let bad = cli
+        .run(&["config", "set", "llm.context_window", "huge"])
+        .await;
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("llm.context_window"));
+    let secret = cli.run(&["config", "set", "llm.api_key", "sk-123"]).await;
+    assert_ne!(secret.status.code(), Some(0));
+    assert!(
+        !std::fs::read_to_string(cli.home.path().join("config.json"))
+            .unwrap()
+            .contains("sk-123")
+    );
+
+    // tools and tool run, through the same gate.
+    let tools: Value = serde_json::from_slice(&cli.run(&["tools", "--json"]).await.stdout).unwrap();
+    assert_eq!(tools.as_array().unwrap().len(), 6);
+    let ok = cli
+        .run(&[
+            "tool",
+            "run",
+            "local_exec",
+            "--args",
+            r#"{"command":"echo from-tool-run"}"#,
+        ])
+        .await;
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert!(stdout(&ok).contains("from-tool-run"));
+    let blocked = cli
+        .run(&[
+            "tool",
+            "run",
+            "local_exec",
+            "--args",
+            r#"{"command":"rm -rf ~"}"#,
+            "--yes",
+        ])
+        .await;
+    assert_eq!(blocked.status.code(), Some(3), "--yes never passes a block");
+    let wd = tempfile::tempdir().unwrap();
+    let w = cli
+        .run(&[
+            "tool",
+            "run",
+            "local_write_file",
+            "--args",
+            r#"{"path":"x.txt","content":"hi"}"#,
+            "--cwd",
+            wd.path().to_str().unwrap(),
+            "--yes",
+        ])
+        .await;
+    assert_eq!(w.status.code(), Some(0), "{}", stderr(&w));
+    assert_eq!(
+        std::fs::read_to_string(wd.path().join("x.txt")).unwrap(),
+        "hi"
+    );
+    let audit = stdout(&cli.run(&["audit", "--json"]).await);
+    assert_eq!(audit.lines().count(), 3, "every tool run audited: {audit}");
+}
+
+#[tokio::test]
+async fn the_agents_own_processes_cannot_change_jarvis() {
+    let server = MockServer::scripted(vec![]).await.unwrap();
+    let cli = Cli::new(server.base_url());
+    for args in [
+        vec!["config", "set", "tools.exec", "true"],
+        vec![
+            "tool",
+            "run",
+            "local_exec",
+            "--args",
+            "{\"command\":\"true\"}",
+        ],
+        vec!["ask", "hi", "--yes"],
+        vec!["sessions", "delete", "x"],
+    ] {
+        let out = cli
+            .cmd()
+            .args(&args)
+            .env("JARVIS_AGENT_EXEC", "1")
+            .output()
+            .await
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("cannot be run by the agent"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(!cli.home.path().join("config.json").exists());
+    // Reading is fine.
+    let out = cli
+        .cmd()
+        .args(["config", "get", "tools.exec"])
+        .env("JARVIS_AGENT_EXEC", "1")
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[tokio::test]
+async fn a_nested_jarvis_started_by_the_agent_is_refused() {
+    // The model tries to flip its own toggle through a shell variable the
+    // first command analysis cannot see through; the CLI itself refuses.
+    let bin = env!("CARGO_BIN_EXE_jarvis");
+    let cmd = format!(r#"J={bin}; $J config set tools.write true"#);
+    let args = serde_json::json!({ "command": cmd }).to_string();
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("c", "local_exec", &args)]),
+        Reply::text("done"),
+    ])
+    .await
+    .unwrap();
+    let cli = Cli::new(server.base_url());
+    cli.run(&["config", "set", "tools.exec", "true"]).await;
+    let out = cli.run(&["ask", "enable writes for yourself"]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = &tool_results(&server.chat_requests()[1])[0];
+    assert!(r.contains("cannot be run by the agent"), "{r}");
+    let cfg = std::fs::read_to_string(cli.home.path().join("config.json")).unwrap();
+    assert!(cfg.contains("\"write\": false"), "{cfg}");
+}
+
+#[tokio::test]
+async fn doctor_reports_each_check_with_a_fix() {
+    let server = MockServer::scripted(vec![]).await.unwrap();
+    let cli = Cli::new(server.base_url());
+    let out = cli
+        .cmd()
+        .args(["doctor", "--json"])
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .output()
+        .await
+        .unwrap();
+    let checks: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let by = |name: &str| {
+        checks
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(by("endpoint")["ok"], true);
+    assert_eq!(by("model")["ok"], true);
+    assert!(by("context")["detail"].as_str().unwrap().contains("4096"));
+    assert_eq!(
+        by("context")["ok"],
+        false,
+        "config says 8192 but the server runs 4096"
+    );
+    assert!(
+        by("context")["fix"]
+            .as_str()
+            .unwrap()
+            .contains("llm.context_window 4096")
+    );
+    assert_eq!(by("database")["ok"], true);
+    assert!(by("keyring").get("ok").is_some());
+    assert_eq!(out.status.code(), Some(1));
+
+    // Nothing listening: a clear failure and a fix.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dead = Cli::new(format!("http://127.0.0.1:{port}/v1"));
+    let out = dead.run(&["doctor"]).await;
+    let text = stdout(&out);
+    assert!(
+        text.contains("✗ endpoint") && text.contains("fix: start Ollama"),
+        "{text}"
+    );
+    // A broken config is reported with its line, and left alone.
+    let broken = "{\n  \"llm\": {\n    \"model\": ,\n  }\n}\n";
+    std::fs::write(dead.home.path().join("config.json"), broken).unwrap();
+    let out = dead.run(&["doctor"]).await;
+    assert!(stdout(&out).contains("line 3"), "{}", stdout(&out));
+    let out = dead.run(&["config", "set", "tools.read", "true"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(dead.home.path().join("config.json")).unwrap(),
+        broken
+    );
+}
