@@ -3,11 +3,19 @@
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_trait::async_trait;
 use jarvis_core::policy::Approver;
 use jarvis_protocol::{ApprovalDecision, ApprovalRequest};
 use tokio::sync::{Mutex, mpsc};
+
+/// Set while a question is on screen, so the spinner leaves it alone.
+static PROMPTING: AtomicBool = AtomicBool::new(false);
+
+pub fn prompting() -> bool {
+    PROMPTING.load(Ordering::Relaxed)
+}
 
 /// Lines from stdin, shared by the chat prompt and the approval prompt
 /// (only one of them reads at a time: approvals come only during a turn).
@@ -97,8 +105,10 @@ impl Approver for Terminal {
                 ),
             });
         };
+        PROMPTING.store(true, Ordering::Relaxed);
         show(r);
         let line = input.line().await.unwrap_or_default();
+        PROMPTING.store(false, Ordering::Relaxed);
         Some(parse_answer(&line))
     }
     fn name(&self) -> &str {

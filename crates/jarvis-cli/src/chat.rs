@@ -28,6 +28,7 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
     );
     let mut events = brain.subscribe();
     let mut out = Renderer::new(false);
+    let mut spin = tokio::time::interval(std::time::Duration::from_millis(100));
     loop {
         eprint!("you> ");
         let _ = std::io::stderr().flush();
@@ -80,6 +81,7 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
                     eprintln!("\n^C — cancelling the turn");
                     brain.submit(Op::CancelTurn { session_id: session.clone() })?;
                 }
+                _ = spin.tick() => out.tick(),
             }
         }
         out.finish();

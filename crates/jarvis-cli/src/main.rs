@@ -304,6 +304,7 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
         text: prompt,
     })?;
     let mut out = render::Renderer::new(json);
+    let mut spin = tokio::time::interval(std::time::Duration::from_millis(100));
     let mut stop = StopReason::Failed;
     loop {
         tokio::select! {
@@ -321,6 +322,7 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
             _ = tokio::signal::ctrl_c() => {
                 brain.submit(Op::CancelTurn { session_id: session.clone() })?;
             }
+            _ = spin.tick() => out.tick(),
         }
     }
     out.finish();

@@ -6,11 +6,16 @@ use std::io::{IsTerminal, Write};
 use jarvis_core::llm::{ChatMessage, Role};
 use jarvis_protocol::{Event, EventEnvelope, ToolStatus, UiAction};
 
+const FRAMES: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
 pub struct Renderer {
     json: bool,
     tty: bool,
     mid_line: bool,
-    thinking_shown: bool,
+    /// What the spinner says while nothing else is printed (TTY only).
+    waiting: Option<String>,
+    spinner_on_screen: bool,
+    frame: usize,
 }
 
 impl Renderer {
@@ -19,7 +24,28 @@ impl Renderer {
             json,
             tty: std::io::stderr().is_terminal(),
             mid_line: false,
-            thinking_shown: false,
+            waiting: None,
+            spinner_on_screen: false,
+            frame: 0,
+        }
+    }
+
+    /// Advances the spinner; call it every ~100 ms.
+    pub fn tick(&mut self) {
+        if !self.tty || self.json || self.mid_line || crate::approver::prompting() {
+            return;
+        }
+        if let Some(label) = &self.waiting {
+            self.frame = (self.frame + 1) % FRAMES.len();
+            eprint!("\r{} {label}\x1b[K", FRAMES[self.frame]);
+            self.spinner_on_screen = true;
+        }
+    }
+
+    fn clear_spinner(&mut self) {
+        if self.spinner_on_screen {
+            eprint!("\r\x1b[K");
+            self.spinner_on_screen = false;
         }
     }
 
@@ -35,22 +61,22 @@ impl Renderer {
             println!("{}", serde_json::to_string(ev)?);
             return Ok(());
         }
+        self.clear_spinner();
         match &ev.event {
+            Event::TurnStarted { .. } => self.waiting = Some("thinking".into()),
             Event::ContentDelta { text } => {
+                self.waiting = None;
                 print!("{text}");
                 let _ = std::io::stdout().flush();
                 self.mid_line = !text.ends_with('\n');
             }
-            Event::ReasoningDelta { .. } => {
-                if self.tty && !self.thinking_shown {
-                    eprintln!("… thinking");
-                    self.thinking_shown = true;
-                }
-            }
+            Event::ReasoningDelta { .. } => self.waiting = Some("thinking (reasoning)".into()),
             Event::ToolCallStarted { name, .. } => {
                 self.end_line();
                 eprintln!("⚙ {name} …");
+                self.waiting = Some(format!("running {name}"));
             }
+            Event::ApprovalRequested { .. } => self.waiting = None,
             Event::ToolCallFinished {
                 name,
                 status,
@@ -65,6 +91,7 @@ impl Renderer {
                     ToolStatus::Cancelled => "⊘ cancelled:",
                 };
                 eprintln!("{mark} {name} — {summary} ({duration_ms} ms)");
+                self.waiting = Some("thinking".into());
             }
             Event::ApprovalResolved {
                 decision,
@@ -87,19 +114,19 @@ impl Renderer {
                 action: UiAction::Navigate { view, .. },
             } => eprintln!("→ HUD: {view}"),
             Event::TurnFinished { usage, rounds, .. } => {
+                self.waiting = None;
                 self.end_line();
                 if self.tty {
                     eprintln!("({} rounds, {} tokens)", rounds, usage.total_tokens);
                 }
             }
-            Event::TurnStarted { .. }
-            | Event::ApprovalRequested { .. }
-            | Event::ToolCallArgumentsDelta { .. } => {}
+            Event::ToolCallArgumentsDelta { .. } => {}
         }
         Ok(())
     }
 
     pub fn finish(&mut self) {
+        self.clear_spinner();
         self.end_line();
     }
 }

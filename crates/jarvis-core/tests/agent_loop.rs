@@ -544,3 +544,67 @@ async fn the_api_key_reaches_the_server_but_no_file_or_child_process() {
         );
     }
 }
+
+#[tokio::test]
+async fn set_workdir_and_reload_take_effect_for_the_next_call() {
+    let server = MockServer::scripted(vec![]).await.unwrap();
+    let e = env(Setup::new(
+        server.base_url(),
+        Arc::new(jarvis_core::policy::DenyApprover),
+    ));
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("marker.txt"), "here").unwrap();
+    // tools.read is off and the approver denies: refused.
+    let out = e.brain.run_tool("local_list_dir", "{}").await;
+    assert_eq!(out.status, ToolStatus::Refused);
+    // Turn reads on in config.json (as `jarvis config set` would), then reload.
+    jarvis_core::config::ConfigStore::new(e.home.path())
+        .update(|c| c.set("tools.read", "true"))
+        .unwrap();
+    e.brain.submit(Op::Reload).unwrap();
+    e.brain
+        .submit(Op::SetWorkdir {
+            path: other.path().display().to_string(),
+        })
+        .unwrap();
+    let out = e.brain.run_tool("local_list_dir", "{}").await;
+    assert_eq!(out.status, ToolStatus::Ok, "{}", out.content);
+    assert!(out.content.contains("marker.txt"));
+    // A workdir that does not exist is an error, and the old one stays.
+    assert!(
+        e.brain
+            .submit(Op::SetWorkdir {
+                path: "/definitely/not/here".into()
+            })
+            .is_err()
+    );
+    assert_eq!(
+        e.brain.workdir(),
+        std::fs::canonicalize(other.path()).unwrap()
+    );
+    // Two turns at once in one session are refused, not interleaved.
+    let slow = MockServer::scripted(vec![jarvis_testkit::Reply::Stream {
+        pieces: vec![jarvis_testkit::Piece::StallForever],
+    }])
+    .await
+    .unwrap();
+    let mut e2 = env(Setup::new(slow.base_url(), Arc::new(NoApprover)));
+    e2.ask("busy", "one");
+    let err = e2
+        .brain
+        .submit(Op::UserInput {
+            session_id: "busy".into(),
+            text: "two".into(),
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("already running"), "{err}");
+    e2.brain
+        .submit(Op::CancelTurn {
+            session_id: "busy".into(),
+        })
+        .unwrap();
+    assert_eq!(
+        stop_of(&e2.until_finished("busy").await),
+        StopReason::Cancelled
+    );
+}
