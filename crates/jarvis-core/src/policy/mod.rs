@@ -113,65 +113,50 @@ impl Policy {
         is_within(p, workdir) || self.settings.granted_roots.iter().any(|r| is_within(p, r))
     }
 
+    /// Reads and writes share one rule: own state, then system paths (writes),
+    /// then the roots, then the toggle.
+    fn check_path(
+        &self,
+        p: &Path,
+        workdir: &Path,
+        kind: &str,
+        toggle: bool,
+        is_write: bool,
+    ) -> Decision {
+        if self.protected(p) {
+            Decision::new(
+                Verdict::Block,
+                format!("{} is Jarvis's own state", p.display()),
+            )
+        } else if is_write && SYSTEM_PREFIXES.iter().any(|x| is_within(p, Path::new(x))) {
+            Decision::new(Verdict::Block, format!("{} is a system path", p.display()))
+        } else if !self.in_roots(p, workdir) {
+            Decision::new(
+                Verdict::Block,
+                format!(
+                    "{} is outside the working directory {}",
+                    p.display(),
+                    workdir.display()
+                ),
+            )
+        } else if toggle {
+            Decision::new(
+                Verdict::Allow,
+                format!("{kind} inside the working directory (tools.{kind} is on)"),
+            )
+        } else {
+            Decision::new(
+                Verdict::Ask,
+                format!("{kind} inside the working directory (tools.{kind} is off)"),
+            )
+        }
+    }
+
     fn check_one(&self, cap: &Capability, workdir: &Path) -> Decision {
         let s = &self.settings;
         match cap {
-            Capability::Read(p) => {
-                if self.protected(p) {
-                    Decision::new(
-                        Verdict::Block,
-                        format!("{} is Jarvis's own state", p.display()),
-                    )
-                } else if !self.in_roots(p, workdir) {
-                    Decision::new(
-                        Verdict::Block,
-                        format!(
-                            "{} is outside the working directory {}",
-                            p.display(),
-                            workdir.display()
-                        ),
-                    )
-                } else if s.read {
-                    Decision::new(
-                        Verdict::Allow,
-                        "read inside the working directory (tools.read is on)",
-                    )
-                } else {
-                    Decision::new(
-                        Verdict::Ask,
-                        "read inside the working directory (tools.read is off)",
-                    )
-                }
-            }
-            Capability::Write(p) => {
-                if self.protected(p) {
-                    Decision::new(
-                        Verdict::Block,
-                        format!("{} is Jarvis's own state", p.display()),
-                    )
-                } else if SYSTEM_PREFIXES.iter().any(|x| is_within(p, Path::new(x))) {
-                    Decision::new(Verdict::Block, format!("{} is a system path", p.display()))
-                } else if !self.in_roots(p, workdir) {
-                    Decision::new(
-                        Verdict::Block,
-                        format!(
-                            "{} is outside the working directory {}",
-                            p.display(),
-                            workdir.display()
-                        ),
-                    )
-                } else if s.write {
-                    Decision::new(
-                        Verdict::Allow,
-                        "write inside the working directory (tools.write is on)",
-                    )
-                } else {
-                    Decision::new(
-                        Verdict::Ask,
-                        "write inside the working directory (tools.write is off)",
-                    )
-                }
-            }
+            Capability::Read(p) => self.check_path(p, workdir, "read", s.read, false),
+            Capability::Write(p) => self.check_path(p, workdir, "write", s.write, true),
             Capability::Exec { command, .. } => {
                 let protected: Vec<String> = s
                     .protected
