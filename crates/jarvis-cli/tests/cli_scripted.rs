@@ -340,10 +340,10 @@ async fn the_agents_own_processes_cannot_change_jarvis() {
 
 #[tokio::test]
 async fn a_nested_jarvis_started_by_the_agent_is_refused() {
-    // The model tries to flip its own toggle through a shell variable the
-    // first command analysis cannot see through; the CLI itself refuses.
-    let bin = env!("CARGO_BIN_EXE_jarvis");
-    let cmd = format!(r#"J={bin}; $J config set tools.write true"#);
+    // The model tries to flip its own toggle through a program name only
+    // known at run time (read from a file), which the command analysis
+    // cannot see through; the CLI itself refuses.
+    let cmd = r#""$(cat .jbin)" config set tools.write true"#.to_string();
     let args = serde_json::json!({ "command": cmd }).to_string();
     let server = MockServer::scripted(vec![
         Reply::tool_calls(&[("c", "local_exec", &args)]),
@@ -352,6 +352,7 @@ async fn a_nested_jarvis_started_by_the_agent_is_refused() {
     .await
     .unwrap();
     let cli = Cli::new(server.base_url());
+    std::fs::write(cli.work.path().join(".jbin"), env!("CARGO_BIN_EXE_jarvis")).unwrap();
     cli.run(&["config", "set", "tools.exec", "true"]).await;
     let out = cli.run(&["ask", "enable writes for yourself"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -221,13 +221,13 @@ async fn blocked_commands_never_reach_the_approver_and_are_audited() {
 #[tokio::test]
 async fn approvals_deny_with_reason_always_allow_and_time_out() {
     let server = MockServer::scripted(vec![
-        Reply::tool_calls(&[("a", "local_exec", r#"{"command":"echo one"}"#)]),
+        Reply::tool_calls(&[("a", "local_exec", r#"{"command":"touch one"}"#)]),
         Reply::text("ok"),
-        Reply::tool_calls(&[("b", "local_exec", r#"{"command":"echo two"}"#)]),
+        Reply::tool_calls(&[("b", "local_exec", r#"{"command":"touch two"}"#)]),
         Reply::text("ok"),
-        Reply::tool_calls(&[("c", "local_exec", r#"{"command":"echo three"}"#)]),
+        Reply::tool_calls(&[("c", "local_exec", r#"{"command":"touch three"}"#)]),
         Reply::text("ok"),
-        Reply::tool_calls(&[("d", "local_exec", r#"{"command":"ls"}"#)]),
+        Reply::tool_calls(&[("d", "local_exec", r#"{"command":"mkdir four"}"#)]),
         Reply::text("ok"),
     ])
     .await
@@ -256,18 +256,18 @@ async fn approvals_deny_with_reason_always_allow_and_time_out() {
     assert_eq!(approver.asked().len(), 2);
     let req = &approver.asked()[1];
     assert_eq!(req.tool, "local_exec");
-    assert!(req.subject.contains("echo two"), "{}", req.subject);
+    assert!(req.subject.contains("touch two"), "{}", req.subject);
     assert_eq!(req.workdir, e.wd().display().to_string());
-    // `echo` is granted now: no question.
+    // `touch` is granted now: no question.
     e.ask("s", "three");
     e.until_finished("s").await;
     assert_eq!(
         approver.asked().len(),
         2,
-        "the always-allow grant covered echo"
+        "the always-allow grant covered touch"
     );
-    assert!(e.brain.store().has_grant("local_exec", "echo").unwrap());
-    // `ls` is not granted and the script has no more answers: denied.
+    assert!(e.brain.store().has_grant("local_exec", "touch").unwrap());
+    // `mkdir` is not granted and the script has no more answers: denied.
     e.ask("s", "four");
     e.until_finished("s").await;
     let audit = e.brain.store().audit(10).unwrap();
@@ -284,9 +284,9 @@ async fn approvals_deny_with_reason_always_allow_and_time_out() {
 #[tokio::test]
 async fn no_answer_within_the_timeout_is_a_denial_and_an_op_can_answer() {
     let server = MockServer::scripted(vec![
-        Reply::tool_calls(&[("a", "local_exec", r#"{"command":"echo hi"}"#)]),
+        Reply::tool_calls(&[("a", "local_exec", r#"{"command":"touch hi"}"#)]),
         Reply::text("ok"),
-        Reply::tool_calls(&[("b", "local_exec", r#"{"command":"echo op"}"#)]),
+        Reply::tool_calls(&[("b", "local_exec", r#"{"command":"touch op && echo op"}"#)]),
         Reply::text("ok"),
     ])
     .await

@@ -355,7 +355,7 @@ async fn an_argument_called_name_and_a_tools_own_timeout_after_approval() {
     let (s, c) = run(
         &e,
         "local_exec",
-        json!({"command": "sleep 0.5; echo ok", "timeout_sec": 1}),
+        json!({"command": "sleep 0.5; touch ok", "timeout_sec": 1}),
     )
     .await;
     assert_eq!(s, ToolStatus::Ok, "{c}");

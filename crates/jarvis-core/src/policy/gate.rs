@@ -11,7 +11,7 @@ use jarvis_protocol::{ApprovalDecision, ApprovalRequest, Event, ToolStatus};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::{Decision, Policy, Verdict, commands, redact};
+use super::{Decision, Policy, Verdict, redact, shell};
 use crate::store::{AuditEntry, Store};
 use crate::tools::{Capability, ToolContext, ToolError, ToolRegistry};
 
@@ -469,7 +469,7 @@ fn grant_scopes(tool_name: &str, caps: &[Capability]) -> (String, Vec<String>) {
     let mut scopes = Vec::new();
     for c in caps {
         if let Capability::Exec { command, .. } = c {
-            scopes.extend(commands::base_commands(command));
+            scopes.extend(shell::base_commands(command));
         }
     }
     if scopes.is_empty() {

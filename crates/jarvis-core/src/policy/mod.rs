@@ -1,9 +1,9 @@
 //! The policy behind the one gate: every call of every tool is judged here
 //! from its declared capabilities, before it runs.
 
-pub mod commands;
 mod gate;
 mod redact;
+pub mod shell;
 
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -158,20 +158,17 @@ impl Policy {
             Capability::Read(p) => self.check_path(p, workdir, "read", s.read, false),
             Capability::Write(p) => self.check_path(p, workdir, "write", s.write, true),
             Capability::Exec { command, .. } => {
-                let protected: Vec<String> = s
-                    .protected
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect();
-                if let Some(reason) = commands::blacklisted(command, &protected) {
-                    Decision::new(Verdict::Block, format!("blacklisted: {reason}"))
-                } else if s.exec {
-                    Decision::new(
-                        Verdict::Allow,
-                        "command in the working directory (tools.exec is on)",
-                    )
-                } else {
-                    Decision::new(Verdict::Ask, "runs a command (tools.exec is off)")
+                let env = shell::ShellEnv::with_protected(&s.protected);
+                let a = shell::analyze(command, &env);
+                match a.verdict {
+                    Verdict::Block => {
+                        Decision::new(Verdict::Block, format!("blacklisted: {}", a.reason))
+                    }
+                    Verdict::Allow => Decision::new(Verdict::Allow, "a read-only command"),
+                    Verdict::Ask if s.exec => {
+                        Decision::new(Verdict::Allow, format!("{} (tools.exec is on)", a.reason))
+                    }
+                    Verdict::Ask => Decision::new(Verdict::Ask, a.reason),
                 }
             }
             Capability::Network { url, .. } => check_url(url),

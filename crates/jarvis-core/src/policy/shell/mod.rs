@@ -1,0 +1,121 @@
+//! Command analysis for `local_exec` (and created tools' commands): parse
+//! with tree-sitter-bash, resolve what can be resolved, peel wrappers,
+//! recurse into every nested script, and give one verdict with a reason a
+//! person can read. `block` is decided before any approval.
+
+mod parse;
+pub mod paths;
+mod rules;
+
+use std::path::PathBuf;
+
+use super::Verdict;
+
+/// What the analysis knows about where it runs; nothing from the model.
+#[derive(Debug, Clone)]
+pub struct ShellEnv {
+    /// The app's identifier (`jarvis`): its state directories are protected.
+    pub app: String,
+    /// Absolute paths of Jarvis's own state (`$JARVIS_HOME`, …).
+    pub protected: Vec<String>,
+}
+
+impl Default for ShellEnv {
+    fn default() -> Self {
+        ShellEnv {
+            app: "jarvis".into(),
+            protected: vec![],
+        }
+    }
+}
+
+impl ShellEnv {
+    pub fn with_protected(paths: &[PathBuf]) -> Self {
+        ShellEnv {
+            app: "jarvis".into(),
+            protected: paths.iter().map(|p| p.display().to_string()).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    pub verdict: Verdict,
+    pub reason: String,
+    /// Base commands, for "always allow" grants.
+    pub bases: Vec<String>,
+}
+
+/// The verdict for one command line.
+pub fn analyze(command: &str, env: &ShellEnv) -> Analysis {
+    let mut a = rules::Analyzer::new(env);
+    a.script(command, &[], 0);
+    a.finish()
+}
+
+/// The base commands a line runs (after wrappers), for grants.
+pub fn base_commands(command: &str) -> Vec<String> {
+    analyze(command, &ShellEnv::default()).bases
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(c: &str) -> Verdict {
+        analyze(c, &ShellEnv::default()).verdict
+    }
+
+    #[test]
+    fn the_seeds_dangerous_commands_are_blocked() {
+        for c in [
+            "rm -rf /",
+            "rm -rf ~",
+            "sudo rm -rf /home/test",
+            "mkfs.ext4 /dev/sda1",
+            "dd if=/dev/zero of=/dev/sda",
+            "echo x > /dev/sda",
+            "chmod -R 777 /",
+            ":(){ :|:& };:",
+        ] {
+            assert_eq!(verdict(c), Verdict::Block, "{c}");
+        }
+    }
+
+    #[test]
+    fn read_only_ordinary_and_protected() {
+        assert_eq!(verdict("git status && git diff"), Verdict::Allow);
+        assert_eq!(verdict("cat notes.txt | grep launch"), Verdict::Allow);
+        assert_eq!(verdict("rm -rf build"), Verdict::Ask);
+        assert_eq!(verdict("python3 script.py"), Verdict::Ask);
+        let env = ShellEnv::with_protected(&[PathBuf::from("/srv/jh")]);
+        assert_eq!(
+            analyze("rm -rf /srv/jh/skills", &env).verdict,
+            Verdict::Block
+        );
+        assert_eq!(
+            analyze("cat /srv/jh/config.json", &env).verdict,
+            Verdict::Ask
+        );
+        assert_eq!(
+            analyze("jarvis config set tools.exec true", &env).verdict,
+            Verdict::Block
+        );
+        assert_eq!(
+            analyze("/usr/local/bin/jarvis tool run local_exec --args {}", &env).verdict,
+            Verdict::Block
+        );
+        assert_eq!(
+            analyze("jarvis config get llm.model", &env).verdict,
+            Verdict::Ask
+        );
+        assert_eq!(
+            base_commands("git add . && git commit -m x | tee log"),
+            vec!["git", "tee"]
+        );
+        assert_eq!(
+            base_commands("env FOO=1 /usr/bin/python3 x.py"),
+            vec!["python3"]
+        );
+    }
+}
