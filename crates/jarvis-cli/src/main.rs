@@ -4,6 +4,7 @@
 mod approver;
 mod chat;
 mod doctor;
+mod policy_cmd;
 mod render;
 
 use std::io::IsTerminal;
@@ -92,8 +93,21 @@ enum Command {
     Audit {
         #[arg(long, default_value_t = 50)]
         limit: usize,
+        /// Only this tool's calls.
+        #[arg(long)]
+        tool: Option<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// What the policy says about a command.
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
+    /// "Always allow" grants: list or revoke.
+    Grants {
+        #[command(subcommand)]
+        command: GrantsCommand,
     },
     /// Check the endpoint, model, context length, database and keyring.
     Doctor {
@@ -146,6 +160,29 @@ enum ConfigCommand {
     List,
     /// Where config.json lives.
     Path,
+}
+
+#[derive(Subcommand)]
+enum PolicyCommand {
+    /// `jarvis policy check -- CMD…`, or `--jsonl` to read {"id","command"} lines on stdin.
+    Check {
+        #[arg(long)]
+        json: bool,
+        #[arg(long)]
+        jsonl: bool,
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum GrantsCommand {
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke the grant for TOOL and SCOPE (a base command, or `*` for the whole tool).
+    Revoke { tool: String, scope: String },
 }
 
 #[derive(Subcommand)]
@@ -266,9 +303,46 @@ async fn run(cli: Cli) -> Result<i32> {
         }
         Command::Config { command } => config(command),
         Command::Key { command } => key(command),
-        Command::Audit { limit, json } => {
+        Command::Policy {
+            command:
+                PolicyCommand::Check {
+                    json,
+                    jsonl,
+                    command,
+                },
+        } => policy_cmd::check(command, json, jsonl),
+        Command::Grants { command } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let rows = brain.store().audit(limit)?;
+            match command {
+                GrantsCommand::List { json } => {
+                    let grants = brain.store().grants()?;
+                    if json {
+                        let v: Vec<serde_json::Value> = grants
+                            .iter()
+                            .map(|(t, s)| serde_json::json!({"tool": t, "scope": s}))
+                            .collect();
+                        println!("{}", serde_json::to_string_pretty(&v)?);
+                    } else if grants.is_empty() {
+                        println!("no grants");
+                    } else {
+                        for (t, s) in grants {
+                            println!("{t:<18} {s}");
+                        }
+                    }
+                }
+                GrantsCommand::Revoke { tool, scope } => {
+                    refuse_if_agent("grants revoke")?;
+                    if !brain.store().revoke_grant(&tool, &scope)? {
+                        bail!("no grant for {tool} / {scope} (see `jarvis grants list`)");
+                    }
+                    eprintln!("revoked {tool} / {scope}");
+                }
+            }
+            Ok(0)
+        }
+        Command::Audit { limit, tool, json } => {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let rows = brain.store().audit(limit, tool.as_deref())?;
             if json {
                 for r in rows {
                     println!("{}", serde_json::to_string(&r)?);

@@ -426,3 +426,96 @@ async fn doctor_reports_each_check_with_a_fix() {
         broken
     );
 }
+
+#[tokio::test]
+async fn policy_check_and_grants_from_the_command_line() {
+    let server = MockServer::scripted(vec![]).await.unwrap();
+    let cli = Cli::new(server.base_url());
+    let out = cli.run(&["policy", "check", "--", "rm", "-rf", "/"]).await;
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).starts_with("block: recursive delete"),
+        "{}",
+        stdout(&out)
+    );
+    let out = cli
+        .run(&["policy", "check", "--json", "--", "git status"])
+        .await;
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "allow");
+    // The whole corpus through --jsonl: every id answered, every block row blocked.
+    let corpus = std::fs::read_to_string(
+        jarvis_testkit::shared_dir().join("oracles/security/commands.jsonl"),
+    )
+    .unwrap();
+    let input = corpus.replace("APPNAME", "jarvis");
+    let mut child = cli
+        .cmd()
+        .args(["policy", "check", "--jsonl"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut stdin, input.as_bytes())
+        .await
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().await.unwrap();
+    let answers: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rows: Vec<Value> = input
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), rows.len());
+    for (row, ans) in rows.iter().zip(&answers) {
+        assert_eq!(row["id"], ans["id"]);
+        if row["verdict"] == "block" {
+            assert_eq!(ans["verdict"], "block", "{row}");
+        }
+    }
+    // Grants: an always-allow from a tool run is listed and revocable.
+    std::fs::write(cli.home.path().join("config.json"), "{}").unwrap();
+    assert_eq!(
+        stdout(&cli.run(&["grants", "list"]).await).trim(),
+        "no grants"
+    );
+    let store = jarvis_core::store::Store::open(&cli.home.path().join("jarvis.db")).unwrap();
+    store.add_grant("local_exec", "make").unwrap();
+    drop(store);
+    let list: Value =
+        serde_json::from_slice(&cli.run(&["grants", "list", "--json"]).await.stdout).unwrap();
+    assert_eq!(list[0]["scope"], "make");
+    assert_eq!(
+        cli.run(&["grants", "revoke", "local_exec", "make"])
+            .await
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        cli.run(&["grants", "revoke", "local_exec", "make"])
+            .await
+            .status
+            .code(),
+        Some(2)
+    );
+    let tool_run = cli
+        .run(&["tool", "run", "local_exec", "--args", r#"{"command":"ls"}"#])
+        .await;
+    assert_eq!(
+        tool_run.status.code(),
+        Some(0),
+        "read-only commands run without asking"
+    );
+    let audit = stdout(&cli.run(&["audit", "--tool", "local_exec", "--json"]).await);
+    assert_eq!(audit.lines().count(), 1);
+    assert!(
+        stdout(&cli.run(&["audit", "--tool", "http_request"]).await)
+            .trim()
+            .is_empty()
+    );
+}

@@ -101,7 +101,7 @@ async fn a_tool_round_writes_the_file_and_answers_every_call_once() {
         "usage summed over three rounds"
     );
     // Every call was audited.
-    let audit = e.brain.store().audit(50).unwrap();
+    let audit = e.brain.store().audit(50, None).unwrap();
     assert_eq!(audit.len(), 2);
     assert!(
         audit
@@ -152,7 +152,7 @@ async fn identical_calls_in_a_row_are_stopped() {
     let events = e.until_finished("s").await;
     assert_eq!(stop_of(&events), StopReason::Repetition);
     assert_eq!(server.chat_requests().len(), 3);
-    let ran = e.brain.store().audit(50).unwrap().len();
+    let ran = e.brain.store().audit(50, None).unwrap().len();
     assert_eq!(ran, 2, "the third identical call is not run");
     assert!(text_of(&events).contains("same tool call"));
 }
@@ -204,7 +204,7 @@ async fn blocked_commands_never_reach_the_approver_and_are_audited() {
         Some(ToolStatus::Refused),
         "{fin:?}"
     );
-    let audit = e.brain.store().audit(5).unwrap();
+    let audit = e.brain.store().audit(5, None).unwrap();
     assert_eq!(audit[0].verdict, "block");
     assert!(
         audit[0].reason.contains("privilege escalation"),
@@ -270,7 +270,7 @@ async fn approvals_deny_with_reason_always_allow_and_time_out() {
     // `mkdir` is not granted and the script has no more answers: denied.
     e.ask("s", "four");
     e.until_finished("s").await;
-    let audit = e.brain.store().audit(10).unwrap();
+    let audit = e.brain.store().audit(10, None).unwrap();
     let decided: Vec<(&str, &str)> = audit
         .iter()
         .map(|a| (a.verdict.as_str(), a.decided_by.as_str()))

@@ -142,11 +142,11 @@ fn mutations(cmd: &str) -> Vec<String> {
     out.push(cmd.replacen(' ', "\t", 1));
     out.push(cmd.replace(' ', "  "));
     out.push(format!("true && {cmd}"));
-    out.push(format!("bash -c {}", shlex_quote(cmd)));
+    out.push(format!("bash -c {}", sh_quote(cmd)));
     out
 }
 
-fn shlex_quote(s: &str) -> String {
+fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 

@@ -114,7 +114,7 @@ async fn the_sandbox_refuses_escapes_and_jarvis_state() {
     assert!(!outside.path().join("new.txt").exists());
     let (s, c) = run(&e, "local_read_file", json!({"path": "~/.bashrc"})).await;
     assert_eq!(s, ToolStatus::Error, "{c}");
-    let audit = e.brain.store().audit(20).unwrap();
+    let audit = e.brain.store().audit(20, None).unwrap();
     assert!(audit.iter().filter(|a| a.verdict == "block").count() >= 7);
     assert!(
         audit
@@ -290,7 +290,7 @@ async fn http_request_methods_headers_and_limits() {
         json!({"url": url, "headers": {"Authorization": "Bearer topsecret123"}}),
     )
     .await;
-    let audit = e.brain.store().audit(10).unwrap();
+    let audit = e.brain.store().audit(10, None).unwrap();
     assert!(audit.iter().all(|a| !a.arguments.contains("topsecret123")));
 }
 

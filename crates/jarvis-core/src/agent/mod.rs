@@ -92,7 +92,7 @@ fn canonical_dir(p: &Path) -> Result<PathBuf, BrainError> {
 }
 
 /// `$JARVIS_HOME` and the app's data and config directories.
-fn protected_paths(home: &Path) -> Vec<PathBuf> {
+pub fn protected_paths(home: &Path) -> Vec<PathBuf> {
     let mut v = vec![std::fs::canonicalize(home).unwrap_or_else(|_| home.to_path_buf())];
     if let Some(h) = std::env::var_os("HOME") {
         let h = PathBuf::from(h);

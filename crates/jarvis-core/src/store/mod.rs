@@ -351,13 +351,13 @@ impl Store {
         Ok(())
     }
 
-    pub fn audit(&self, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+    pub fn audit(&self, limit: usize, tool: Option<&str>) -> Result<Vec<AuditRow>, StoreError> {
         let conn = self.conn();
         let mut st = conn.prepare(
             "SELECT id, at, call_id, session_id, tool, arguments, verdict, reason, decided_by, outcome, duration_ms
-             FROM audit ORDER BY id DESC LIMIT ?1",
+             FROM audit WHERE (?2 IS NULL OR tool = ?2) ORDER BY id DESC LIMIT ?1",
         )?;
-        let rows = st.query_map([limit as i64], |r| {
+        let rows = st.query_map(params![limit as i64, tool], |r| {
             Ok(AuditRow {
                 id: r.get(0)?,
                 at: r.get(1)?,
