@@ -229,6 +229,7 @@ pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result
             workdir: turn.cwd.clone(),
         },
         registry: None,
+        resolver: None,
     })?)
 }
 

@@ -122,6 +122,7 @@ async fn jarvis_loop(turns: usize) -> (f64, usize) {
             ..Default::default()
         },
         registry: None,
+        resolver: None,
     })
     .unwrap();
     let mut rx = brain.subscribe();

@@ -265,7 +265,7 @@ async fn http_request_methods_headers_and_limits() {
     );
     assert_eq!(approver.asked().len(), 1, "loopback asks");
     let (s, c) = run(&e, "http_request", json!({"url": "file:///etc/passwd"})).await;
-    assert_eq!(s, ToolStatus::Error);
+    assert_eq!(s, ToolStatus::Refused, "a file: URL is a policy refusal");
     assert!(c.contains("only http and https"), "{c}");
     let (s, _) = run(
         &e,
@@ -282,7 +282,7 @@ async fn http_request_methods_headers_and_limits() {
         json!({"url": "http://user:pw@example.com/"}),
     )
     .await;
-    assert!(c.contains("credentials in the URL"), "{c}");
+    assert!(c.contains("credentials (user:pass@) in the URL"), "{c}");
     // The audit never holds the header secret.
     run(
         &e,

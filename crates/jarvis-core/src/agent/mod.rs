@@ -20,6 +20,7 @@ use crate::llm::{LlmClient, LlmError, LlmSettings};
 use crate::policy::{Approver, CallOutcome, Gate, Policy, PolicySettings};
 use crate::secrets::{API_KEY, SecretStore};
 use crate::store::{SessionInfo, Store, StoreError, StoredMessage};
+use crate::tools::net::{Resolver, SystemResolver};
 use crate::tools::{ToolContext, ToolRegistry};
 
 #[derive(Debug, Error)]
@@ -53,6 +54,8 @@ pub struct BrainOptions {
     pub overrides: Overrides,
     /// Extra tools (tests, later: MCP and created tools).
     pub registry: Option<ToolRegistry>,
+    /// Name resolution for http_request (the system's unless a test says otherwise).
+    pub resolver: Option<Arc<dyn Resolver>>,
 }
 
 pub(crate) struct Inner {
@@ -69,6 +72,7 @@ pub(crate) struct Inner {
     secrets: Arc<dyn SecretStore>,
     overrides: Overrides,
     protected: Vec<PathBuf>,
+    resolver: Arc<dyn Resolver>,
 }
 
 /// A handle to the brain; cheap to clone.
@@ -199,6 +203,8 @@ impl Inner {
             jarvis_home: self.home.clone(),
             cancel,
             events: self.events.clone(),
+            resolver: self.resolver.clone(),
+            pinned: vec![],
         }
     }
 }
@@ -247,6 +253,7 @@ impl Brain {
             secrets: opts.secrets,
             overrides: opts.overrides,
             protected,
+            resolver: opts.resolver.unwrap_or_else(|| Arc::new(SystemResolver)),
         };
         inner.apply(cfg)?;
         Ok(Brain {

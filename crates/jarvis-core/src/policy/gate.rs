@@ -291,6 +291,34 @@ impl Gate {
             }
         };
         outcome.read_only = caps.iter().all(Capability::is_read_only);
+        // Resolve host names now, so the policy judges every address and the
+        // request is pinned to what was judged.
+        let mut caps = caps;
+        let mut pinned = Vec::new();
+        for cap in caps.iter_mut() {
+            if let Capability::Network { url, addrs, .. } = cap
+                && let Ok((target, _)) = super::url::check_static(url)
+                && let Some(domain) = target
+                    .domain
+                    .clone()
+                    .filter(|d| d != "localhost" && !d.ends_with(".localhost"))
+                && let Ok(found) = ctx.resolver.lookup(&domain, target.port).await
+            {
+                pinned.push((
+                    domain,
+                    found
+                        .iter()
+                        .map(|ip| std::net::SocketAddr::new(*ip, target.port))
+                        .collect(),
+                ));
+                *addrs = found;
+            }
+        }
+        let pinned_ctx = ToolContext {
+            pinned,
+            ..ctx.clone()
+        };
+        let ctx = &pinned_ctx;
         let decision = self.policy_check(&caps, ctx);
         let row = audit(decision.verdict.as_str(), &decision.reason, "policy");
         match decision.verdict {
@@ -363,6 +391,13 @@ impl Gate {
                 outcome.content = out.content;
                 outcome.summary = out.summary;
                 "ok"
+            }
+            Err(ToolError::Refused(why)) => {
+                outcome.status = ToolStatus::Refused;
+                outcome.content =
+                    format!("refused by Jarvis's safety policy: {why}. Do not retry it.");
+                outcome.summary = format!("blocked: {why}");
+                "blocked"
             }
             Err(ToolError::Cancelled) => {
                 outcome.status = ToolStatus::Cancelled;

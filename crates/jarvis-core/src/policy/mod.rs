@@ -4,8 +4,8 @@
 mod gate;
 mod redact;
 pub mod shell;
+pub mod url;
 
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use crate::tools::Capability;
@@ -171,55 +171,13 @@ impl Policy {
                     Verdict::Ask => Decision::new(Verdict::Ask, a.reason),
                 }
             }
-            Capability::Network { url, .. } => check_url(url),
+            Capability::Network { url, addrs, .. } => match url::check_static(url) {
+                Err(dec) => dec,
+                Ok((target, dec)) => url::check_resolved(&target, &dec, addrs),
+            },
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
         }
     }
-}
-
-fn check_url(url: &str) -> Decision {
-    let Ok(u) = reqwest::Url::parse(url) else {
-        return Decision::new(Verdict::Block, "not a valid URL");
-    };
-    let host = u
-        .host_str()
-        .unwrap_or("")
-        .trim_matches(['[', ']'])
-        .to_ascii_lowercase();
-    if matches!(
-        host.as_str(),
-        "metadata.google.internal" | "metadata" | "instance-data"
-    ) {
-        return Decision::new(Verdict::Block, "cloud metadata endpoint");
-    }
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        let link_local = match ip {
-            IpAddr::V4(v4) => v4.is_link_local() || v4.is_unspecified() || v4.is_broadcast(),
-            IpAddr::V6(v6) => v6.is_unspecified() || (v6.segments()[0] & 0xffc0) == 0xfe80,
-        };
-        if link_local {
-            return Decision::new(
-                Verdict::Block,
-                format!("{ip} is link-local or unspecified (metadata services live there)"),
-            );
-        }
-        let private = match ip {
-            IpAddr::V4(v4) => v4.is_loopback() || v4.is_private(),
-            IpAddr::V6(v6) => v6.is_loopback() || (v6.segments()[0] & 0xfe00) == 0xfc00,
-        };
-        if private {
-            return Decision::new(
-                Verdict::Ask,
-                format!("{ip} is on this machine or the local network"),
-            );
-        }
-    } else if host == "localhost" || host.ends_with(".localhost") || host.ends_with(".local") {
-        return Decision::new(
-            Verdict::Ask,
-            format!("{host} is on this machine or the local network"),
-        );
-    }
-    Decision::new(Verdict::Allow, "public http(s) address")
 }
 
 #[cfg(test)]
@@ -261,7 +219,7 @@ mod tests {
             "system paths even with / as workdir"
         );
         assert_eq!(write("/home/u/.jarvis/jarvis.db"), Verdict::Block);
-        let url = |x: &str| check_url(x).verdict;
+        let url = |x: &str| url::check_url(x).verdict;
         assert_eq!(url("https://example.com/"), Verdict::Allow);
         assert_eq!(url("http://127.0.0.1:8080/"), Verdict::Ask);
         assert_eq!(

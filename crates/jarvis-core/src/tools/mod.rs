@@ -4,10 +4,12 @@
 mod exec;
 mod fs;
 mod http;
+pub mod net;
 pub mod paths;
 mod ui;
 
 use std::collections::BTreeMap;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,8 +32,16 @@ pub use ui::OpenViewTool;
 pub enum Capability {
     Read(PathBuf),
     Write(PathBuf),
-    Exec { command: String, cwd: PathBuf },
-    Network { method: String, url: String },
+    Exec {
+        command: String,
+        cwd: PathBuf,
+    },
+    /// `addrs` are filled in by the gate after resolving the host.
+    Network {
+        method: String,
+        url: String,
+        addrs: Vec<IpAddr>,
+    },
     Ui,
 }
 
@@ -49,7 +59,7 @@ impl Capability {
             Capability::Read(p) => format!("read {}", p.display()),
             Capability::Write(p) => format!("write {}", p.display()),
             Capability::Exec { command, cwd } => format!("$ {command}   (in {})", cwd.display()),
-            Capability::Network { method, url } => format!("{method} {url}"),
+            Capability::Network { method, url, .. } => format!("{method} {url}"),
             Capability::Ui => "navigate the HUD".into(),
         }
     }
@@ -65,6 +75,10 @@ pub struct ToolContext {
     pub jarvis_home: PathBuf,
     pub cancel: CancellationToken,
     pub events: EventSink,
+    pub resolver: Arc<dyn net::Resolver>,
+    /// Addresses the gate checked for each host name: the request connects
+    /// only to these.
+    pub pinned: Vec<(String, Vec<SocketAddr>)>,
 }
 
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -79,6 +93,9 @@ pub enum ToolError {
     Timeout(u64),
     #[error("cancelled")]
     Cancelled,
+    /// Refused by the policy while running (a redirect, a resolved address).
+    #[error("refused by Jarvis's safety policy: {0}")]
+    Refused(String),
 }
 
 /// A tool's result: full text for the model, a one-line summary for people.

@@ -24,6 +24,7 @@ pub struct Setup<'a> {
     pub config: &'a [(&'a str, &'a str)],
     pub secrets: Arc<dyn SecretStore>,
     pub registry: Option<ToolRegistry>,
+    pub resolver: Option<Arc<dyn jarvis_core::tools::net::Resolver>>,
 }
 
 impl<'a> Setup<'a> {
@@ -34,6 +35,7 @@ impl<'a> Setup<'a> {
             config: &[],
             secrets: Arc::new(MemorySecretStore::default()),
             registry: None,
+            resolver: None,
         }
     }
 }
@@ -63,6 +65,7 @@ pub fn env(setup: Setup<'_>) -> Env {
             ..Default::default()
         },
         registry: setup.registry,
+        resolver: setup.resolver,
     })
     .unwrap();
     let events = brain.subscribe();
