@@ -200,6 +200,12 @@ impl Inner {
             session_id: session_id.map(str::to_string),
             call_id: call_id.to_string(),
             workdir: self.workdir(),
+            roots: self
+                .config()
+                .granted_roots
+                .iter()
+                .filter_map(|r| std::fs::canonicalize(r).ok())
+                .collect(),
             jarvis_home: self.home.clone(),
             cancel,
             events: self.events.clone(),

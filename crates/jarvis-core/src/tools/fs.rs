@@ -1,12 +1,11 @@
 //! `local_list_dir`, `local_read_file`, `local_write_file`: the file hands,
 //! confined to the working directory by the policy.
 
-use std::path::Path;
-
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use super::paths::resolve;
+use super::sandbox::{self, WriteMode, locate};
 use super::{
     Capability, Tool, ToolContext, ToolError, ToolOutput, arg_opt_u64, arg_str, cap_chars,
 };
@@ -18,15 +17,6 @@ const LIST_CAP: usize = 1000;
 pub struct ListDirTool;
 pub struct ReadFileTool;
 pub struct WriteFileTool;
-
-fn io_err(path: &str, e: std::io::Error) -> ToolError {
-    let what = match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    };
-    ToolError::Failed(format!("{path}: {what}"))
-}
 
 #[async_trait]
 impl Tool for ListDirTool {
@@ -47,20 +37,20 @@ impl Tool for ListDirTool {
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let raw = args.get("path").and_then(Value::as_str).unwrap_or(".");
-        let path = resolve(&ctx.workdir, raw)?;
-        let mut rd = tokio::fs::read_dir(&path)
+        let at = locate(&ctx.workdir, &ctx.roots, raw)?;
+        let listed = tokio::task::spawn_blocking(move || sandbox::list(&at))
             .await
-            .map_err(|e| io_err(raw, e))?;
-        let mut entries = Vec::new();
-        while let Some(e) = rd.next_entry().await.map_err(|e| io_err(raw, e))? {
-            let name = e.file_name().to_string_lossy().to_string();
-            let line = match e.metadata().await {
-                Ok(m) if m.is_dir() => format!("{name}/"),
-                Ok(m) => format!("{name}  ({} bytes)", m.len()),
-                Err(_) => name,
-            };
-            entries.push(line);
-        }
+            .map_err(|e| ToolError::Failed(e.to_string()))??;
+        let mut entries: Vec<String> = listed
+            .into_iter()
+            .map(|(name, is_dir, size)| {
+                if is_dir {
+                    format!("{name}/")
+                } else {
+                    format!("{name}  ({size} bytes)")
+                }
+            })
+            .collect();
         entries.sort();
         let total = entries.len();
         let mut content = entries
@@ -132,16 +122,10 @@ impl Tool for ReadFileTool {
         if start == Some(0) || end == Some(0) {
             return Err(ToolError::InvalidArgs("lines are numbered from 1".into()));
         }
-        let path = resolve(&ctx.workdir, raw)?;
-        let meta = tokio::fs::metadata(&path)
+        let at = locate(&ctx.workdir, &ctx.roots, raw)?;
+        let bytes = tokio::task::spawn_blocking(move || sandbox::read_all(&at, None))
             .await
-            .map_err(|e| io_err(raw, e))?;
-        if meta.is_dir() {
-            return Err(ToolError::Failed(format!(
-                "{raw} is a directory: use local_list_dir to see what is in it"
-            )));
-        }
-        let bytes = tokio::fs::read(&path).await.map_err(|e| io_err(raw, e))?;
+            .map_err(|e| ToolError::Failed(e.to_string()))??;
         if looks_binary(&bytes) {
             return Err(ToolError::Failed(format!(
                 "{raw} is a binary file ({} bytes); it cannot be shown as text",
@@ -209,53 +193,31 @@ impl Tool for WriteFileTool {
             .and_then(Value::as_str)
             .unwrap_or("overwrite")
             .to_string();
-        let path = resolve(&ctx.workdir, &raw)?;
+        let mode = match mode.as_str() {
+            "create" => WriteMode::Create,
+            "overwrite" => WriteMode::Overwrite,
+            "append" => WriteMode::Append,
+            other => {
+                return Err(ToolError::InvalidArgs(format!(
+                    "mode {other:?} is not one of create, overwrite, append"
+                )));
+            }
+        };
+        let at = locate(&ctx.workdir, &ctx.roots, &raw)?;
         let bytes = content.len();
-        tokio::task::spawn_blocking(move || write_file(&path, &raw, &content, &mode))
-            .await
-            .map_err(|e| ToolError::Failed(e.to_string()))??;
+        let written =
+            tokio::task::spawn_blocking(move || sandbox::write(&at, content.as_bytes(), mode))
+                .await
+                .map_err(|e| ToolError::Failed(e.to_string()))??;
+        let what = match (mode, written.created, &written.old_content) {
+            (WriteMode::Append, _, _) => format!("appended {bytes} bytes to {raw}"),
+            (_, true, _) => format!("created {raw} ({bytes} bytes)"),
+            (_, false, Some(old)) => format!("overwrote {raw} ({} → {bytes} bytes)", old.len()),
+            (_, false, None) => format!("wrote {bytes} bytes to {raw}"),
+        };
         Ok(ToolOutput {
-            content: format!("wrote {bytes} bytes"),
-            summary: format!("wrote {bytes} bytes"),
+            content: what.clone(),
+            summary: what,
         })
-    }
-}
-
-fn write_file(path: &Path, raw: &str, content: &str, mode: &str) -> Result<(), ToolError> {
-    use std::io::Write;
-    if path.is_dir() {
-        return Err(ToolError::Failed(format!("{raw} is a directory")));
-    }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| io_err(raw, e))?;
-    }
-    match mode {
-        "create" => {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| match e.kind() {
-                    std::io::ErrorKind::AlreadyExists => {
-                        ToolError::Failed(format!("{raw} already exists (use mode 'overwrite')"))
-                    }
-                    _ => io_err(raw, e),
-                })?;
-            f.write_all(content.as_bytes()).map_err(|e| io_err(raw, e))
-        }
-        "append" => {
-            let mut f = std::fs::OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(path)
-                .map_err(|e| io_err(raw, e))?;
-            f.write_all(content.as_bytes()).map_err(|e| io_err(raw, e))
-        }
-        "overwrite" => {
-            crate::config::atomic_write(path, content.as_bytes()).map_err(|e| io_err(raw, e))
-        }
-        other => Err(ToolError::InvalidArgs(format!(
-            "mode {other:?} is not one of create, overwrite, append"
-        ))),
     }
 }

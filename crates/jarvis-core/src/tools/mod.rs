@@ -6,6 +6,7 @@ mod fs;
 mod http;
 pub mod net;
 pub mod paths;
+pub mod sandbox;
 mod ui;
 
 use std::collections::BTreeMap;
@@ -72,6 +73,8 @@ pub struct ToolContext {
     pub call_id: String,
     /// Canonical working directory.
     pub workdir: PathBuf,
+    /// Other directories the user granted, canonical.
+    pub roots: Vec<PathBuf>,
     pub jarvis_home: PathBuf,
     pub cancel: CancellationToken,
     pub events: EventSink,
