@@ -72,6 +72,11 @@ fn show(r: &ApprovalRequest) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "\n┌ approve {}?", r.tool);
     let _ = writeln!(err, "│ {}", r.subject);
+    if let Some(d) = &r.details {
+        for line in d.lines().take(45) {
+            let _ = writeln!(err, "│   {line}");
+        }
+    }
     let _ = writeln!(err, "│ working directory: {}", r.workdir);
     let _ = writeln!(err, "│ why I ask: {}", r.reason);
     let _ = writeln!(

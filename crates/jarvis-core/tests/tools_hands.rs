@@ -365,3 +365,107 @@ async fn an_argument_called_name_and_a_tools_own_timeout_after_approval() {
         t0.elapsed()
     );
 }
+
+#[tokio::test]
+async fn approvals_show_what_a_write_does_and_overwrites_can_be_undone() {
+    let approver = Arc::new(ScriptedApprover::new([
+        ApprovalDecision::AllowOnce,
+        ApprovalDecision::AllowOnce,
+        ApprovalDecision::AllowOnce,
+    ]));
+    let e = env(Setup::new("http://127.0.0.1:9/v1".into(), approver.clone()));
+    std::fs::write(e.wd().join("notes.txt"), "alpha\nbeta\ngamma\n").unwrap();
+    let (s, c) = run(
+        &e,
+        "local_write_file",
+        json!({"path": "notes.txt", "content": "alpha\nBETA\ngamma\n"}),
+    )
+    .await;
+    assert_eq!(s, ToolStatus::Ok, "{c}");
+    let req = approver.asked()[0].clone();
+    let details = req.details.expect("a write says what it will do");
+    assert!(
+        details.starts_with("overwrite notes.txt (17 → 17 bytes)"),
+        "{details}"
+    );
+    assert!(
+        details.contains("-beta") && details.contains("+BETA"),
+        "{details}"
+    );
+    // The previous version is in the trash, with its exact content.
+    assert!(c.contains("previous version is kept in"), "{c}");
+    let trash: Vec<_> = std::fs::read_dir(e.home.path().join(".trash"))
+        .unwrap()
+        .map(|x| x.unwrap().path())
+        .collect();
+    assert_eq!(trash.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(&trash[0]).unwrap(),
+        "alpha\nbeta\ngamma\n"
+    );
+    // A new file says so, with its first lines.
+    run(
+        &e,
+        "local_write_file",
+        json!({"path": "new.md", "content": "# Title\nbody\n"}),
+    )
+    .await;
+    let d = approver.asked()[1].details.clone().unwrap();
+    assert!(
+        d.starts_with("create new.md (13 bytes, 2 lines)") && d.contains("# Title"),
+        "{d}"
+    );
+    // Control characters and bidi overrides are shown, not obeyed.
+    run(
+        &e,
+        "local_exec",
+        json!({"command": "touch a\u{1b}[2K\u{202e}txt.exe"}),
+    )
+    .await;
+    let subject = approver.asked()[2].subject.clone();
+    assert!(
+        subject.contains("\\x1b[2K") && subject.contains("<U+202E>"),
+        "{subject}"
+    );
+    assert!(!subject.contains('\u{1b}') && !subject.contains('\u{202e}'));
+}
+
+#[tokio::test]
+async fn a_grant_covers_a_compound_only_if_every_base_command_was_granted() {
+    let approver = Arc::new(ScriptedApprover::new([
+        ApprovalDecision::AlwaysAllow,
+        ApprovalDecision::Deny { reason: None },
+    ]));
+    let e = env(Setup::new("http://127.0.0.1:9/v1".into(), approver.clone()));
+    let (s, _) = run(&e, "local_exec", json!({"command": "git init -q"})).await;
+    assert_eq!(s, ToolStatus::Ok);
+    assert!(e.brain.store().has_grant("local_exec", "git").unwrap());
+    // `git` is granted, `touch` is not: the compound asks again (and is denied).
+    let (s, _) = run(
+        &e,
+        "local_exec",
+        json!({"command": "git add -A && touch pwned"}),
+    )
+    .await;
+    assert_eq!(s, ToolStatus::Refused);
+    assert_eq!(approver.asked().len(), 2);
+    assert!(!e.wd().join("pwned").exists());
+    // A blacklisted tail never rides on a grant, and is not even asked.
+    let (s, _) = run(
+        &e,
+        "local_exec",
+        json!({"command": "git status && rm -rf ~"}),
+    )
+    .await;
+    assert_eq!(s, ToolStatus::Refused);
+    assert_eq!(approver.asked().len(), 2);
+    // A granted command alone runs without asking.
+    let (s, c) = run(
+        &e,
+        "local_exec",
+        json!({"command": "git commit -q --allow-empty -m x -c user.name=a || true"}),
+    )
+    .await;
+    assert_eq!(s, ToolStatus::Ok, "{c}");
+    assert_eq!(approver.asked().len(), 2);
+}

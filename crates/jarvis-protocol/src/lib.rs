@@ -147,6 +147,9 @@ pub struct ApprovalRequest {
     /// The exact command, path or URL, as it will be used.
     pub subject: String,
     pub workdir: String,
+    /// What the call will do, when the tool can say (a write's size and diff).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
     /// Why the policy asks.
     pub reason: String,
     /// What "always allow" would cover (a base command or the tool).

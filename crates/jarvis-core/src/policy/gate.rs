@@ -348,7 +348,16 @@ impl Gate {
                         );
                     }
                 } else {
-                    let (d, by) = self.ask(tool_name, &caps, &decision, &scopes, ctx).await;
+                    let (d, by) = self
+                        .ask(
+                            tool_name,
+                            &caps,
+                            &decision,
+                            &scopes,
+                            tool.preview(&args, ctx),
+                            ctx,
+                        )
+                        .await;
                     if let Some(id) = row {
                         let verdict = if d.allows() { "allow" } else { "deny" };
                         let _ = self.store.audit_decided(id, verdict, &decision.reason, &by);
@@ -421,6 +430,7 @@ impl Gate {
         caps: &[Capability],
         decision: &Decision,
         scopes: &[String],
+        details: Option<String>,
         ctx: &ToolContext,
     ) -> (ApprovalDecision, String) {
         let _one_at_a_time = self.asking.lock().await;
@@ -434,13 +444,16 @@ impl Gate {
             call_id: ctx.call_id.clone(),
             session_id: ctx.session_id.clone(),
             tool: tool_name.to_string(),
-            subject: caps
-                .iter()
-                .map(Capability::subject)
-                .collect::<Vec<_>>()
-                .join("; "),
+            subject: neutralize(
+                &caps
+                    .iter()
+                    .map(Capability::subject)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            details: details.map(|d| neutralize(&d)),
             workdir: ctx.workdir.display().to_string(),
-            reason: decision.reason.clone(),
+            reason: neutralize(&decision.reason),
             grant_scope: if scopes.iter().all(|s| s == "*") {
                 format!("always allow {tool_name}")
             } else {
@@ -504,7 +517,12 @@ fn grant_scopes(tool_name: &str, caps: &[Capability]) -> (String, Vec<String>) {
     let mut scopes = Vec::new();
     for c in caps {
         if let Capability::Exec { command, .. } = c {
-            scopes.extend(shell::base_commands(command));
+            let bases = shell::base_commands(command);
+            // Nothing nameable: the grant covers this exact command only.
+            if bases.is_empty() {
+                scopes.push(format!("exactly: {command}"));
+            }
+            scopes.extend(bases);
         }
     }
     if scopes.is_empty() {
@@ -513,4 +531,27 @@ fn grant_scopes(tool_name: &str, caps: &[Capability]) -> (String, Vec<String>) {
     scopes.sort();
     scopes.dedup();
     (tool_name.to_string(), scopes)
+}
+
+/// Control characters and bidi overrides made visible, so an approval shows
+/// what will run, not what a terminal or a renderer makes of it.
+pub fn neutralize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{FEFF}' => {
+                out.push_str(&format!("<U+{:04X}>", c as u32));
+            }
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -123,11 +123,14 @@ impl Policy {
         toggle: bool,
         is_write: bool,
     ) -> Decision {
+        let credential = p.to_str().and_then(|x| shell::paths::credential(x, None));
         if self.protected(p) {
             Decision::new(
                 Verdict::Block,
                 format!("{} is Jarvis's own state", p.display()),
             )
+        } else if let Some(why) = credential {
+            Decision::new(Verdict::Block, format!("secrets stay out of reach: {why}"))
         } else if is_write && SYSTEM_PREFIXES.iter().any(|x| is_within(p, Path::new(x))) {
             Decision::new(Verdict::Block, format!("{} is a system path", p.display()))
         } else if !self.in_roots(p, workdir) {

@@ -179,6 +179,17 @@ impl Tool for WriteFileTool {
             "mode": {"type": "string", "enum": ["create", "overwrite", "append"]}},
             "required": ["path", "content"], "additionalProperties": false})
     }
+    fn preview(&self, args: &Value, ctx: &ToolContext) -> Option<String> {
+        let raw = arg_str(args, "path").ok()?;
+        let content = arg_str(args, "content").ok()?;
+        let mode = args
+            .get("mode")
+            .and_then(Value::as_str)
+            .unwrap_or("overwrite");
+        let at = locate(&ctx.workdir, &ctx.roots, raw).ok()?;
+        let old = sandbox::read_all(&at, None).ok();
+        Some(write_preview(raw, old.as_deref(), content, mode))
+    }
     fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
         Ok(vec![Capability::Write(resolve(
             &ctx.workdir,
@@ -209,15 +220,99 @@ impl Tool for WriteFileTool {
             tokio::task::spawn_blocking(move || sandbox::write(&at, content.as_bytes(), mode))
                 .await
                 .map_err(|e| ToolError::Failed(e.to_string()))??;
-        let what = match (mode, written.created, &written.old_content) {
+        let mut what = match (mode, written.created, &written.old_content) {
             (WriteMode::Append, _, _) => format!("appended {bytes} bytes to {raw}"),
             (_, true, _) => format!("created {raw} ({bytes} bytes)"),
             (_, false, Some(old)) => format!("overwrote {raw} ({} → {bytes} bytes)", old.len()),
             (_, false, None) => format!("wrote {bytes} bytes to {raw}"),
         };
+        if let Some(old) = &written.old_content {
+            // The previous version is kept so the write can be undone.
+            match keep_in_trash(&ctx.jarvis_home, &raw, old) {
+                Ok(p) => what.push_str(&format!(
+                    "; the previous version is kept in {}",
+                    p.display()
+                )),
+                Err(e) => tracing::warn!("could not keep the previous version of {raw}: {e}"),
+            }
+        }
         Ok(ToolOutput {
             content: what.clone(),
             summary: what,
         })
     }
+}
+
+/// Lines of a diff shown in an approval request at most.
+const PREVIEW_LINES: usize = 40;
+
+/// "create/overwrite/append, size, a short diff" for the approval request.
+pub fn write_preview(raw: &str, old: Option<&[u8]>, new: &str, mode: &str) -> String {
+    let new_lines = new.lines().count();
+    match (mode, old) {
+        ("append", _) => format!("append {} bytes ({new_lines} lines) to {raw}", new.len()),
+        (_, None) => {
+            let head: Vec<&str> = new.lines().take(PREVIEW_LINES / 2).collect();
+            let more = if new_lines > head.len() {
+                format!("\n… {} more lines", new_lines - head.len())
+            } else {
+                String::new()
+            };
+            format!(
+                "create {raw} ({} bytes, {new_lines} lines)\n{}{more}",
+                new.len(),
+                head.join("\n")
+            )
+        }
+        (_, Some(old)) => {
+            let old_text = String::from_utf8_lossy(old);
+            let diff = similar::TextDiff::from_lines(old_text.as_ref(), new);
+            let unified = diff
+                .unified_diff()
+                .context_radius(2)
+                .header("before", "after")
+                .to_string();
+            let lines: Vec<&str> = unified.lines().collect();
+            let mut shown = lines
+                .iter()
+                .take(PREVIEW_LINES)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
+            if lines.len() > PREVIEW_LINES {
+                shown.push_str(&format!(
+                    "\n… {} more diff lines",
+                    lines.len() - PREVIEW_LINES
+                ));
+            }
+            format!(
+                "overwrite {raw} ({} → {} bytes)\n{shown}",
+                old.len(),
+                new.len()
+            )
+        }
+    }
+}
+
+/// Saves `old` under `$JARVIS_HOME/.trash/` (Jarvis's own code, not a tool path).
+fn keep_in_trash(
+    home: &std::path::Path,
+    raw: &str,
+    old: &[u8],
+) -> std::io::Result<std::path::PathBuf> {
+    let dir = home.join(".trash");
+    std::fs::create_dir_all(&dir)?;
+    let name: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = dir.join(format!("{}-{name}", crate::store::now_ms()));
+    crate::config::atomic_write(&path, old)?;
+    Ok(path)
 }

@@ -116,6 +116,10 @@ pub trait Tool: Send + Sync {
     fn parameters(&self) -> Value;
     /// What this call will touch. An error here refuses the call before the policy.
     fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError>;
+    /// What the call will do, shown in the approval request (a write's diff).
+    fn preview(&self, _args: &Value, _ctx: &ToolContext) -> Option<String> {
+        None
+    }
     /// Counted from after approval.
     fn timeout(&self, _args: &Value) -> Duration {
         Duration::from_secs(60)

@@ -42,7 +42,8 @@ impl ShellEnv {
 pub struct Analysis {
     pub verdict: Verdict,
     pub reason: String,
-    /// Base commands, for "always allow" grants.
+    /// Base commands that need approval, for "always allow" grants
+    /// (read-only parts of a line need none).
     pub bases: Vec<String>,
 }
 
@@ -53,7 +54,7 @@ pub fn analyze(command: &str, env: &ShellEnv) -> Analysis {
     a.finish()
 }
 
-/// The base commands a line runs (after wrappers), for grants.
+/// The base commands of a line that need approval (after wrappers), for grants.
 pub fn base_commands(command: &str) -> Vec<String> {
     analyze(command, &ShellEnv::default()).bases
 }

@@ -391,6 +391,7 @@ impl<'e> Analyzer<'e> {
                     .subs
                     .iter()
                     .any(|&i| script.commands.get(i).is_some_and(|s| self.is_fetch(s)));
+                self.bases.push(first.text.clone());
                 if inner_fetch {
                     self.block("download and execute (a fetched command is run)");
                 } else {
@@ -492,14 +493,28 @@ impl<'e> Analyzer<'e> {
                 continue;
             }
             let args: Vec<String> = words[1..].iter().map(|w| w.text.clone()).collect();
-            self.bases.push(base.clone());
             let cmd = Cmd {
-                base,
+                base: base.clone(),
                 args,
                 words: words.clone(),
                 src: c,
             };
+            // Judge this program on its own, to know whether a grant must cover it.
+            let saved = (
+                self.verdict,
+                std::mem::replace(&mut self.reason, "read-only".into()),
+            );
+            self.verdict = Verdict::Allow;
             self.program(&cmd, script, depth);
+            if self.verdict >= Verdict::Ask {
+                self.bases.push(base);
+            }
+            if saved.0 >= self.verdict && saved.0 != Verdict::Allow {
+                self.verdict = saved.0;
+                self.reason = saved.1;
+            } else if self.verdict == Verdict::Allow {
+                self.reason = saved.1;
+            }
             return;
         }
     }
