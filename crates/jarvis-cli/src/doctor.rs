@@ -87,6 +87,12 @@ pub async fn run(json: bool) -> Result<i32> {
     }
     if config_ok {
         let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+        let (confined, what) = jarvis_core::tools::sandbox_report(&brain.exec_sandbox());
+        if confined {
+            checks.push(pass("sandbox", what));
+        } else {
+            checks.push(fail("sandbox", what, "build the whole workspace (`cargo build --release`) so jarvis-sandbox sits beside jarvis, on Linux ≥ 5.13 with Landlock enabled"));
+        }
         let llm = brain.llm();
         let settings = llm.settings().clone();
         let window = brain.config().llm.context_window;

@@ -230,6 +230,7 @@ pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result
         },
         registry: None,
         resolver: None,
+        sandbox_helper: None,
     })?)
 }
 

@@ -123,6 +123,7 @@ async fn jarvis_loop(turns: usize) -> (f64, usize) {
         },
         registry: None,
         resolver: None,
+        sandbox_helper: None,
     })
     .unwrap();
     let mut rx = brain.subscribe();

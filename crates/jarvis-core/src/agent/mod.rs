@@ -21,7 +21,7 @@ use crate::policy::{Approver, CallOutcome, Gate, Policy, PolicySettings};
 use crate::secrets::{API_KEY, SecretStore};
 use crate::store::{SessionInfo, Store, StoreError, StoredMessage};
 use crate::tools::net::{Resolver, SystemResolver};
-use crate::tools::{ToolContext, ToolRegistry};
+use crate::tools::{ExecSandbox, ToolContext, ToolRegistry};
 
 #[derive(Debug, Error)]
 pub enum BrainError {
@@ -56,6 +56,8 @@ pub struct BrainOptions {
     pub registry: Option<ToolRegistry>,
     /// Name resolution for http_request (the system's unless a test says otherwise).
     pub resolver: Option<Arc<dyn Resolver>>,
+    /// The `jarvis-sandbox` helper; found beside the program when `None`.
+    pub sandbox_helper: Option<PathBuf>,
 }
 
 pub(crate) struct Inner {
@@ -73,6 +75,7 @@ pub(crate) struct Inner {
     overrides: Overrides,
     protected: Vec<PathBuf>,
     resolver: Arc<dyn Resolver>,
+    sandbox_helper: Option<PathBuf>,
 }
 
 /// A handle to the brain; cheap to clone.
@@ -211,6 +214,15 @@ impl Inner {
             events: self.events.clone(),
             resolver: self.resolver.clone(),
             pinned: vec![],
+            exec_sandbox: {
+                let cfg = self.config().sandbox;
+                ExecSandbox {
+                    enabled: cfg.enabled,
+                    helper: self.sandbox_helper.clone(),
+                    abi: cfg.abi,
+                    network: cfg.network,
+                }
+            },
         }
     }
 }
@@ -260,6 +272,7 @@ impl Brain {
             overrides: opts.overrides,
             protected,
             resolver: opts.resolver.unwrap_or_else(|| Arc::new(SystemResolver)),
+            sandbox_helper: opts.sandbox_helper.or_else(ExecSandbox::find_helper),
         };
         inner.apply(cfg)?;
         Ok(Brain {
@@ -381,6 +394,13 @@ impl Brain {
             },
         );
         out
+    }
+
+    /// How `local_exec` confines commands right now.
+    pub fn exec_sandbox(&self) -> ExecSandbox {
+        self.inner
+            .tool_context(None, "", CancellationToken::new())
+            .exec_sandbox
     }
 
     pub fn tools(&self) -> &ToolRegistry {

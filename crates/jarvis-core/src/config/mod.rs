@@ -91,6 +91,28 @@ pub struct ToolToggles {
     pub exec: bool,
 }
 
+/// The OS sandbox `local_exec` runs in (Landlock on Linux).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SandboxConfig {
+    /// Confine commands: writes only in the working directory and a private temp dir.
+    pub enabled: bool,
+    /// Force an older Landlock ABI (0 = the newest the kernel has).
+    pub abi: u8,
+    /// Let commands open TCP connections (Landlock ABI ≥ 4 can forbid it).
+    pub network: bool,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            enabled: true,
+            abi: 0,
+            network: true,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
@@ -101,6 +123,7 @@ pub struct Config {
     pub workdir: Option<String>,
     pub granted_roots: Vec<String>,
     pub approval_timeout_sec: u64,
+    pub sandbox: SandboxConfig,
 }
 
 impl Default for Config {
@@ -112,6 +135,7 @@ impl Default for Config {
             workdir: None,
             granted_roots: vec![],
             approval_timeout_sec: 60,
+            sandbox: SandboxConfig::default(),
         }
     }
 }

@@ -129,9 +129,38 @@ impl Tool for ExecTool {
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let command = arg_str(&args, "command")?;
         let limit = self.timeout_for(&args);
-        let mut cmd = tokio::process::Command::new("/bin/sh");
+        // A private temp dir, writable inside the sandbox, gone afterwards.
+        let private_tmp = tempfile::Builder::new()
+            .prefix("jarvis-exec-")
+            .tempdir()
+            .map_err(|e| ToolError::Failed(format!("cannot create a private temp dir: {e}")))?;
+        let sb = &ctx.exec_sandbox;
+        let mut note = String::new();
+        let mut cmd = match (&sb.helper, sb.enabled) {
+            (Some(helper), true) => {
+                let mut c = tokio::process::Command::new(helper);
+                c.arg("--write")
+                    .arg(&ctx.workdir)
+                    .arg("--write")
+                    .arg(private_tmp.path());
+                if sb.abi > 0 {
+                    c.arg("--abi").arg(sb.abi.to_string());
+                }
+                if !sb.network {
+                    c.arg("--no-network");
+                }
+                c.arg("--").arg("/bin/sh");
+                c
+            }
+            (None, true) => {
+                note = "\n[not sandboxed: the jarvis-sandbox helper was not found]".into();
+                tokio::process::Command::new("/bin/sh")
+            }
+            (_, false) => tokio::process::Command::new("/bin/sh"),
+        };
         cmd.arg("-c")
             .arg(command)
+            .env("TMPDIR", private_tmp.path())
             .current_dir(&ctx.workdir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -184,7 +213,7 @@ impl Tool for ExecTool {
         let code = status.code();
         let code_text = code.map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
         let content = format!(
-            "exit code: {code_text}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            "exit code: {code_text}\n--- stdout ---\n{}\n--- stderr ---\n{}{note}",
             render("stdout", &out, out_total),
             render("stderr", &err, err_total)
         );
@@ -196,4 +225,63 @@ impl Tool for ExecTool {
             ),
         })
     }
+}
+
+/// What the exec sandbox enforces on this machine, in words, for `doctor`.
+pub fn sandbox_report(sb: &super::ExecSandbox) -> (bool, String) {
+    if !sb.enabled {
+        return (
+            false,
+            "off (sandbox.enabled = false): commands can write anywhere the user can".into(),
+        );
+    }
+    let Some(helper) = &sb.helper else {
+        return (
+            false,
+            "the jarvis-sandbox helper was not found beside jarvis: commands run unconfined".into(),
+        );
+    };
+    let kernel = std::process::Command::new(helper)
+        .arg("--probe")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .strip_prefix("abi ")
+                .and_then(|n| n.parse::<u8>().ok())
+        })
+        .unwrap_or(0);
+    if kernel == 0 {
+        return (
+            false,
+            "this kernel does not enforce Landlock: commands run unconfined".into(),
+        );
+    }
+    let abi = if sb.abi > 0 {
+        sb.abi.min(kernel)
+    } else {
+        kernel
+    };
+    let truncate = if abi >= 3 {
+        "enforced"
+    } else {
+        "NOT enforced (needs ABI 3)"
+    };
+    let network = match (sb.network, abi >= 4) {
+        (true, _) => "allowed (sandbox.network = true)".to_string(),
+        (false, true) => "TCP connect and bind blocked".to_string(),
+        (false, false) => "NOT blocked (needs ABI 4)".to_string(),
+    };
+    (
+        true,
+        format!(
+            "Landlock ABI {abi}{}: writes only in the working directory and a private temp dir; truncation outside: {truncate}; network: {network}",
+            if sb.abi > 0 {
+                format!(" (forced; kernel has {kernel})")
+            } else {
+                String::new()
+            }
+        ),
+    )
 }

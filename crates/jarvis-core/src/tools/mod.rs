@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::events::EventSink;
 
-pub use exec::ExecTool;
+pub use exec::{ExecTool, sandbox_report};
 pub use fs::{ListDirTool, ReadFileTool, WriteFileTool};
 pub use http::HttpRequestTool;
 pub use ui::OpenViewTool;
@@ -82,6 +82,36 @@ pub struct ToolContext {
     /// Addresses the gate checked for each host name: the request connects
     /// only to these.
     pub pinned: Vec<(String, Vec<SocketAddr>)>,
+    /// How `local_exec` confines commands.
+    pub exec_sandbox: ExecSandbox,
+}
+
+/// The OS sandbox for commands: the helper that applies it, and its settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExecSandbox {
+    pub enabled: bool,
+    /// `jarvis-sandbox`; `None` when it could not be found.
+    pub helper: Option<PathBuf>,
+    pub abi: u8,
+    pub network: bool,
+}
+
+impl ExecSandbox {
+    /// `JARVIS_SANDBOX_HELPER`, else `jarvis-sandbox` beside the running program.
+    pub fn find_helper() -> Option<PathBuf> {
+        if let Some(p) = std::env::var_os("JARVIS_SANDBOX_HELPER")
+            .map(PathBuf::from)
+            .filter(|p| p.is_file())
+        {
+            return Some(p);
+        }
+        let exe = std::env::current_exe().ok()?;
+        let dir = exe.parent()?;
+        // Test binaries live one level down, in deps/.
+        [dir.join("jarvis-sandbox"), dir.join("../jarvis-sandbox")]
+            .into_iter()
+            .find(|p| p.is_file())
+    }
 }
 
 #[derive(Debug, Error, Clone, PartialEq)]

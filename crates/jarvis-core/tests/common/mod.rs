@@ -66,6 +66,7 @@ pub fn env(setup: Setup<'_>) -> Env {
         },
         registry: setup.registry,
         resolver: setup.resolver,
+        sandbox_helper: Some(env!("CARGO_BIN_EXE_jarvis-sandbox").into()),
     })
     .unwrap();
     let events = brain.subscribe();

@@ -1,0 +1,141 @@
+//! `local_exec` under Landlock: an approved command cannot create or
+//! truncate a file outside the working directory, in the full ABI and in a
+//! forced ABI-2 mode (Debian 12's kernel 6.1), where only what ABI 2 can
+//! enforce holds. Network isolation where the ABI allows.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use jarvis_core::policy::AllowOnceApprover;
+use jarvis_protocol::ToolStatus;
+use serde_json::json;
+
+async fn exec(e: &Env, cmd: &str) -> (ToolStatus, String) {
+    let out = e
+        .brain
+        .run_tool("local_exec", &json!({"command": cmd}).to_string())
+        .await;
+    (out.status, out.content)
+}
+
+fn kernel_abi() -> u8 {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jarvis-sandbox"))
+        .arg("--probe")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .trim_start_matches("abi ")
+        .parse()
+        .unwrap()
+}
+
+fn sandboxed(abi: &str, network: &str) -> (Env, tempfile::TempDir) {
+    let e = env(Setup {
+        config: &[
+            ("tools.exec", "true"),
+            ("sandbox.abi", abi),
+            ("sandbox.network", network),
+        ],
+        ..Setup::new("http://127.0.0.1:9/v1".into(), Arc::new(AllowOnceApprover))
+    });
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("existing.txt"), "keep me").unwrap();
+    (e, outside)
+}
+
+#[tokio::test]
+async fn full_abi_confines_creation_writes_and_truncation() {
+    let abi = kernel_abi();
+    assert!(
+        abi >= 3,
+        "this test needs Landlock ABI ≥ 3 (kernel has {abi})"
+    );
+    let (e, out) = sandboxed("0", "true");
+    let o = out.path().display().to_string();
+    let (s, c) = exec(
+        &e,
+        "touch inside.txt && echo tmp > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"",
+    )
+    .await;
+    assert_eq!(s, ToolStatus::Ok);
+    assert!(c.starts_with("exit code: 0") && c.contains("tmp"), "{c}");
+    assert!(e.wd().join("inside.txt").exists());
+    for cmd in [
+        format!("touch {o}/new.txt"),
+        format!("echo pwned > {o}/existing.txt"),
+        format!("python3 -c \"import os; os.truncate('{o}/existing.txt', 0)\""),
+        format!("mkdir {o}/d"),
+        format!("rm {o}/existing.txt"),
+    ] {
+        let (_, c) = exec(&e, &cmd).await;
+        assert!(!c.starts_with("exit code: 0"), "{cmd} succeeded: {c}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("existing.txt")).unwrap(),
+        "keep me"
+    );
+    assert!(!out.path().join("new.txt").exists() && !out.path().join("d").exists());
+}
+
+#[tokio::test]
+async fn forced_abi_2_confines_creation_but_cannot_stop_truncate() {
+    let (e, out) = sandboxed("2", "true");
+    let o = out.path().display().to_string();
+    let (_, c) = exec(&e, &format!("touch {o}/new.txt")).await;
+    assert!(!c.starts_with("exit code: 0"), "{c}");
+    assert!(!out.path().join("new.txt").exists());
+    let (_, c) = exec(&e, &format!("echo pwned > {o}/existing.txt")).await;
+    assert!(!c.starts_with("exit code: 0"), "{c}");
+    // ABI 2 has no truncate right: truncate(2) outside goes through. This is
+    // the gap `doctor` reports for kernels before 6.2.
+    let (_, c) = exec(
+        &e,
+        &format!("python3 -c \"import os; os.truncate('{o}/existing.txt', 0)\""),
+    )
+    .await;
+    assert!(c.starts_with("exit code: 0"), "{c}");
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("existing.txt")).unwrap(),
+        ""
+    );
+    let (ok, what) = jarvis_core::tools::sandbox_report(&e.brain.exec_sandbox());
+    assert!(
+        ok && what.contains("ABI 2") && what.contains("truncation outside: NOT enforced"),
+        "{what}"
+    );
+}
+
+#[tokio::test]
+async fn network_off_blocks_tcp_where_the_abi_allows() {
+    let abi = kernel_abi();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let connect = format!(
+        "python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2); print('connected')\""
+    );
+    let (e, _out) = sandboxed("0", "true");
+    let (_, c) = exec(&e, &connect).await;
+    assert!(c.contains("connected"), "network on: {c}");
+    let (e, _out) = sandboxed("0", "false");
+    let (_, c) = exec(&e, &connect).await;
+    if abi >= 4 {
+        assert!(
+            !c.contains("connected") && c.contains("PermissionError"),
+            "network off: {c}"
+        );
+    }
+    let (_, what) = jarvis_core::tools::sandbox_report(&e.brain.exec_sandbox());
+    assert!(
+        what.contains(if abi >= 4 {
+            "TCP connect and bind blocked"
+        } else {
+            "NOT blocked"
+        }),
+        "{what}"
+    );
+}
