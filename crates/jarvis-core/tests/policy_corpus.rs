@@ -142,6 +142,14 @@ fn mutations(cmd: &str) -> Vec<String> {
     out.push(cmd.replacen(' ', "\t", 1));
     out.push(cmd.replace(' ', "  "));
     out.push(format!("true && {cmd}"));
+    if !cmd.contains(['\'', '"', '\\', '$', '`', '{']) {
+        // `$IFS` tricks: the same words, separated by an expansion.
+        out.push(cmd.replace(' ', "${IFS}"));
+        if !cmd.contains(['<', '>']) {
+            // (A redirect target that expands to nothing is bash's "ambiguous redirect".)
+            out.push(cmd.replace(' ', "$IFS "));
+        }
+    }
     out.push(format!("bash -c {}", sh_quote(cmd)));
     out
 }

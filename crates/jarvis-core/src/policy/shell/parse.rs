@@ -200,6 +200,40 @@ fn looks_windows(raw: &str) -> bool {
             || raw.starts_with("\\\\"))
 }
 
+/// An unquoted expansion is split into words by IFS (`rm${IFS}-rf${IFS}~`).
+fn splittable(n: Node) -> bool {
+    match n.kind() {
+        "simple_expansion" | "expansion" => true,
+        "word" => n.end_byte() > n.start_byte(),
+        "concatenation" => {
+            let mut c = n.walk();
+            n.named_children(&mut c)
+                .any(|k| matches!(k.kind(), "simple_expansion" | "expansion"))
+        }
+        _ => false,
+    }
+}
+
+fn push_split(argv: &mut Vec<Word>, w: Word, split: bool, ifs: &str) {
+    let seps: Vec<char> = ifs.chars().collect();
+    if split && w.text.contains(seps.as_slice()) {
+        // Substitutions stay attached to every piece: which one they land in
+        // is only known at run time.
+        argv.extend(
+            w.text
+                .split(seps.as_slice())
+                .filter(|p| !p.is_empty())
+                .map(|p| Word {
+                    text: p.to_string(),
+                    dynamic: w.dynamic && p.contains('$'),
+                    subs: w.subs.clone(),
+                }),
+        );
+    } else {
+        argv.push(w);
+    }
+}
+
 /// `{a,b,c}` as a whole word → its items (bash brace expansion).
 pub fn brace_items(s: &str) -> Option<Vec<String>> {
     let inner = s.strip_prefix('{')?.strip_suffix('}')?;
@@ -214,9 +248,63 @@ impl<'a> Walker<'a> {
         n.utf8_text(self.src.as_bytes()).unwrap_or("")
     }
 
+    /// `$NAME` and `${NAME}` inside an unquoted word, where known.
+    fn expand_inline(&self, raw: &str) -> Word {
+        let b: Vec<char> = raw.chars().collect();
+        let mut out = String::new();
+        let mut dynamic = false;
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == '\\' && i + 1 < b.len() {
+                out.push(b[i + 1]);
+                i += 2;
+                continue;
+            }
+            if b[i] != '$' {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let braced = b.get(i + 1) == Some(&'{');
+            let start = if braced { i + 2 } else { i + 1 };
+            let mut j = start;
+            while j < b.len() && (b[j].is_alphanumeric() || b[j] == '_') {
+                j += 1;
+            }
+            let name: String = b[start..j].iter().collect();
+            if braced && b.get(j) == Some(&'}') {
+                j += 1;
+            }
+            match self.lookup(&name).filter(|_| !name.is_empty()) {
+                Some(v) => out.push_str(&v),
+                None => {
+                    dynamic = true;
+                    out.extend(&b[i..j.max(i + 1)]);
+                }
+            }
+            i = j.max(i + 1);
+        }
+        Word {
+            text: out,
+            dynamic,
+            subs: vec![],
+        }
+    }
+
+    /// Field separators: `IFS` if the line set it, else space, tab, newline.
+    fn ifs(&self) -> String {
+        self.vars
+            .get("IFS")
+            .cloned()
+            .unwrap_or_else(|| " \t\n".into())
+    }
+
     fn lookup(&self, name: &str) -> Option<String> {
         if name == "HOME" {
             return Some("~".into());
+        }
+        if name == "IFS" {
+            return Some(self.vars.get("IFS").cloned().unwrap_or_else(|| " ".into()));
         }
         if let Ok(i) = name.parse::<usize>() {
             return self.positional.get(i).cloned();
@@ -386,6 +474,9 @@ impl<'a> Walker<'a> {
         if r.kind() == "herestring_redirect" {
             op = "<<<".into();
         }
+        // A redirect target is split like any word and must be one word:
+        // `> ${IFS}/etc/x` writes `/etc/x`.
+        target.text = target.text.trim().to_string();
         Redirect {
             op: op.trim().to_string(),
             target,
@@ -398,7 +489,43 @@ impl<'a> Walker<'a> {
         let mut redirects = Vec::new();
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-        for k in kids {
+        let mut skip_until = 0usize;
+        for (idx, k) in kids.iter().copied().enumerate() {
+            if idx < skip_until {
+                continue;
+            }
+            // tree-sitter sometimes cuts one shell word in two (`-rf$` + `IFS/`):
+            // pieces with no space between them are one word.
+            let mut end = idx;
+            while end + 1 < kids.len()
+                && kids[end + 1].start_byte() == kids[end].end_byte()
+                && !matches!(
+                    kids[end + 1].kind(),
+                    "file_redirect" | "heredoc_redirect" | "herestring_redirect"
+                )
+            {
+                end += 1;
+            }
+            if end > idx {
+                let mut w = Word::lit("");
+                for piece in &kids[idx..=end] {
+                    let part = match piece.kind() {
+                        "word" => self.expand_inline(self.text(*piece)),
+                        "command_name" => {
+                            let inner = piece.named_child(0).unwrap_or(*piece);
+                            self.word(inner, nested)
+                        }
+                        _ => self.word(*piece, nested),
+                    };
+                    w.text.push_str(&part.text);
+                    w.dynamic |= part.dynamic;
+                    w.subs.extend(part.subs);
+                }
+                let ifs = self.ifs();
+                push_split(&mut argv, w, true, &ifs);
+                skip_until = end + 1;
+                continue;
+            }
             match k.kind() {
                 "variable_assignment" => {}
                 "command_name" => {
@@ -406,13 +533,16 @@ impl<'a> Walker<'a> {
                     let w = self.word(inner, nested);
                     match brace_items(&w.text) {
                         Some(items) if !w.dynamic => argv.extend(items.into_iter().map(Word::lit)),
-                        _ => argv.push(w),
+                        _ => push_split(&mut argv, w, splittable(inner), &self.ifs()),
                     }
                 }
                 "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
                     redirects.push(self.redirect(k))
                 }
-                _ => argv.push(self.word(k, nested)),
+                _ => {
+                    let w = self.word(k, nested);
+                    push_split(&mut argv, w, splittable(k), &self.ifs());
+                }
             }
         }
         if let Some(name) = argv.first().map(|w| w.text.clone()) {
@@ -450,6 +580,10 @@ impl<'a> Walker<'a> {
     fn word(&mut self, n: Node, nested: bool) -> Word {
         let _ = nested;
         match n.kind() {
+            "word" if self.text(n).contains('$') && !looks_windows(self.text(n)) => {
+                // tree-sitter leaves some `$NAME` inside plain words (`-rf$IFS/`).
+                self.expand_inline(self.text(n))
+            }
             "word" | "number" => {
                 let t = self.text(n);
                 if looks_windows(t) {

@@ -574,10 +574,7 @@ impl<'e> Analyzer<'e> {
                     ));
                 } else if paths::system(t, c.cwd.as_deref()) {
                     self.block(format!("writes into a system directory ({t})"));
-                } else if t != "/dev/null"
-                    && !t.starts_with("&")
-                    && !t.chars().all(|ch| ch.is_ascii_digit())
-                {
+                } else if t != "/dev/null" && !t.starts_with("&") && !is_fd(t) {
                     self.ask(format!("writes {t}"));
                 }
             } else if let Some(why) = paths::credential(t, c.cwd.as_deref()) {

@@ -679,7 +679,7 @@ impl Analyzer<'_> {
             r.op.contains('>')
                 && !r.op.starts_with("<<")
                 && r.target.text != "/dev/null"
-                && !r.target.text.chars().all(|ch| ch.is_ascii_digit())
+                && !is_fd(&r.target.text)
                 && !r.target.text.starts_with('&')
         });
         if !ok || redirect_writes {

@@ -147,3 +147,8 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
     }
     out
 }
+
+/// A redirect to a file descriptor (`2>1` style), not a file.
+pub(super) fn is_fd(t: &str) -> bool {
+    !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit())
+}
