@@ -111,6 +111,13 @@ pub fn protected_paths(home: &Path) -> Vec<PathBuf> {
             v.push(std::fs::canonicalize(&p).unwrap_or(p));
         }
     }
+    // The running program and its sandbox helper.
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            v.push(dir.join("jarvis-sandbox"));
+        }
+        v.push(exe);
+    }
     v.sort();
     v.dedup();
     v

@@ -265,7 +265,16 @@ pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) 
         format!("~/appdata/local/{app}"),
     ];
     let under = |d: &str| p == d || p.starts_with(&format!("{d}/"));
-    dirs.iter().any(|d| under(d))
+    // Its binaries, wherever they were installed.
+    let binary = [
+        format!("/bin/{app}"),
+        format!("/bin/{app}-sandbox"),
+        format!("/bin/{app}-desktop"),
+    ]
+    .iter()
+    .any(|b| p.ends_with(b.as_str()));
+    binary
+        || dirs.iter().any(|d| under(d))
         || protected
             .iter()
             .map(|x| normalize(x, None).to_ascii_lowercase())
