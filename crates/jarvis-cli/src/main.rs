@@ -99,6 +99,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Agent Skills: what is discovered, and whether a skill is valid.
+    Skill {
+        #[command(subcommand)]
+        command: SkillCommand,
+    },
     /// What the policy says about a command.
     Policy {
         #[command(subcommand)]
@@ -160,6 +165,19 @@ enum ConfigCommand {
     List,
     /// Where config.json lives.
     Path,
+}
+
+#[derive(Subcommand)]
+enum SkillCommand {
+    /// Every skill found, with its source and warnings; broken ones with the reason.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a skill directory against the Agent Skills spec.
+    Validate { path: PathBuf },
+    /// The catalog exactly as the model sees it.
+    Prompt,
 }
 
 #[derive(Subcommand)]
@@ -305,6 +323,7 @@ async fn run(cli: Cli) -> Result<i32> {
         }
         Command::Config { command } => config(command),
         Command::Key { command } => key(command),
+        Command::Skill { command } => skill(command),
         Command::Policy {
             command:
                 PolicyCommand::Check {
@@ -488,6 +507,82 @@ fn config(cmd: ConfigCommand) -> Result<i32> {
         ConfigCommand::Path => println!("{}", store.path().display()),
     }
     Ok(0)
+}
+
+fn skill(cmd: SkillCommand) -> Result<i32> {
+    match cmd {
+        SkillCommand::Validate { path } => {
+            let dir = if path
+                .file_name()
+                .is_some_and(|f| f.eq_ignore_ascii_case("SKILL.md"))
+            {
+                path.parent().map(PathBuf::from).unwrap_or(path)
+            } else {
+                path
+            };
+            let problems = jarvis_core::skills::validate::validate_dir(&dir);
+            if problems.is_empty() {
+                println!("Valid skill: {}", dir.display());
+                return Ok(0);
+            }
+            eprintln!("Validation failed for {}:", dir.display());
+            for p in problems {
+                eprintln!("  - {}", p.message);
+            }
+            Ok(1)
+        }
+        SkillCommand::List { json } => {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let catalog = brain.skills();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&catalog)?);
+                return Ok(0);
+            }
+            if catalog.skills.is_empty() && catalog.broken.is_empty() {
+                println!(
+                    "no skills (looked in ~/.claude/skills, ~/.agents/skills, $JARVIS_HOME/skills and skills.extra_dirs)"
+                );
+            }
+            for s in &catalog.skills {
+                let shadow = if s.shadows.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (shadows {})", s.shadows.join(", "))
+                };
+                println!(
+                    "{:<32} {:<8} {}{shadow}",
+                    s.name,
+                    s.source,
+                    s.location.display()
+                );
+                for w in &s.warnings {
+                    println!("    warning: {w}");
+                }
+            }
+            for b in &catalog.broken {
+                println!(
+                    "{:<32} {:<8} BROKEN: {}",
+                    b.dir.display(),
+                    b.source,
+                    b.reason
+                );
+            }
+            Ok(0)
+        }
+        SkillCommand::Prompt => {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let section = jarvis_core::skills::catalog::prompt_section(
+                &brain.skills(),
+                brain.config().skills.prompt_budget,
+            );
+            if section.is_empty() {
+                eprintln!("(no skills: the system prompt has no skills section)");
+            } else {
+                println!("{section}");
+            }
+            Ok(0)
+        }
+    }
 }
 
 fn key(cmd: KeyCommand) -> Result<i32> {

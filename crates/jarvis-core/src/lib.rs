@@ -6,6 +6,7 @@ pub mod events;
 pub mod llm;
 pub mod policy;
 pub mod secrets;
+pub mod skills;
 pub mod store;
 pub mod tools;
 

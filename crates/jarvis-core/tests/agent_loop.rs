@@ -608,3 +608,76 @@ async fn set_workdir_and_reload_take_effect_for_the_next_call() {
         StopReason::Cancelled
     );
 }
+
+#[tokio::test]
+async fn skills_are_in_the_next_request_and_readable_without_approval() {
+    let server = MockServer::scripted(vec![Reply::text("no skill yet")])
+        .await
+        .unwrap();
+    let mut e = env(Setup::new(server.base_url(), Arc::new(NoApprover)));
+    e.ask("s", "hello");
+    e.until_finished("s").await;
+    let sys0 = messages(&server.chat_requests()[0])[0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!sys0.contains("<available_skills>"), "no skills, no block");
+    // A skill appears on disk between turns.
+    let dir = e.home.path().join("skills/translator");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SKILL.md"), "---\nname: translator\ndescription: Translate text between languages & keep <tone>.\n---\n# Translator\nSay bonjour.\n").unwrap();
+    let location = std::fs::canonicalize(dir.join("SKILL.md"))
+        .unwrap()
+        .display()
+        .to_string();
+    let read = json!({"path": location}).to_string();
+    let server2 = MockServer::scripted(vec![
+        Reply::tool_calls(&[("r", "local_read_file", &read)]),
+        Reply::text("Bonjour!"),
+    ])
+    .await
+    .unwrap();
+    jarvis_core::config::ConfigStore::new(e.home.path())
+        .update(|c| c.set("llm.base_url", &server2.base_url()))
+        .unwrap();
+    e.brain.submit(Op::Reload).unwrap();
+    e.ask("s", "translate hello to French");
+    let events = e.until_finished("s").await;
+    assert_eq!(text_of(&events), "Bonjour!");
+    let first = &server2.chat_requests()[0];
+    let sys = messages(first)[0]["content"].as_str().unwrap().to_string();
+    assert!(
+        sys.contains("<available_skills>") && sys.contains("<name>\ntranslator\n</name>"),
+        "{sys}"
+    );
+    assert!(
+        sys.contains("Translate text between languages &amp; keep &lt;tone&gt;."),
+        "escaped: {sys}"
+    );
+    assert!(sys.contains(&location));
+    // tools.read is off and nobody can approve, yet the skill was read: skill roots are read-only, no approval.
+    let result = tool_ids(&server2.chat_requests()[1]);
+    assert_eq!(result, vec!["r"]);
+    let content = messages(&server2.chat_requests()[1])
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(content.contains("Say bonjour."), "{content}");
+    // Skill roots are never writable by tools.
+    let out = e
+        .brain
+        .run_tool(
+            "local_write_file",
+            &json!({"path": location, "content": "pwned"}).to_string(),
+        )
+        .await;
+    assert_eq!(out.status, ToolStatus::Refused);
+    assert!(
+        std::fs::read_to_string(dir.join("SKILL.md"))
+            .unwrap()
+            .contains("Say bonjour.")
+    );
+}

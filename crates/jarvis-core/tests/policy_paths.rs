@@ -293,6 +293,7 @@ fn system_prefixes_are_blocked_for_writes_by_canonical_components() {
         exec: false,
         granted_roots: vec![PathBuf::from("/")],
         protected: vec![],
+        skill_roots: vec![],
     });
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {

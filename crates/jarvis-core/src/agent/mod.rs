@@ -156,7 +156,24 @@ impl Inner {
                 .filter_map(|r| std::fs::canonicalize(r).ok())
                 .collect(),
             protected: self.protected.clone(),
+            skill_roots: self
+                .skill_roots(cfg)
+                .into_iter()
+                .filter_map(|r| std::fs::canonicalize(r.path).ok())
+                .collect(),
         })
+    }
+
+    /// Skill roots, lowest precedence first.
+    pub fn skill_roots(&self, cfg: &Config) -> Vec<crate::skills::SkillRoot> {
+        let extra: Vec<PathBuf> = cfg.skills.extra_dirs.iter().map(PathBuf::from).collect();
+        let bundled = std::env::var_os("JARVIS_BUNDLED_SKILLS").map(PathBuf::from);
+        crate::skills::default_roots(&self.home, bundled.as_deref(), &extra)
+    }
+
+    /// The catalog as it is on disk now.
+    pub fn skills(&self) -> crate::skills::Catalog {
+        crate::skills::discover(&self.skill_roots(&self.config()))
     }
 
     /// Applies a config: policy, model client, secrets the audit must hide.
@@ -210,12 +227,19 @@ impl Inner {
             session_id: session_id.map(str::to_string),
             call_id: call_id.to_string(),
             workdir: self.workdir(),
-            roots: self
-                .config()
-                .granted_roots
-                .iter()
-                .filter_map(|r| std::fs::canonicalize(r).ok())
-                .collect(),
+            // Granted roots, then the skill roots (the policy keeps those read-only).
+            roots: {
+                let cfg = self.config();
+                let granted = cfg
+                    .granted_roots
+                    .iter()
+                    .filter_map(|r| std::fs::canonicalize(r).ok());
+                let skills = self
+                    .skill_roots(&cfg)
+                    .into_iter()
+                    .filter_map(|r| std::fs::canonicalize(r.path).ok());
+                granted.chain(skills).collect()
+            },
             jarvis_home: self.home.clone(),
             cancel,
             events: self.events.clone(),
@@ -257,6 +281,7 @@ impl Brain {
             exec: false,
             granted_roots: vec![],
             protected: protected.clone(),
+            skill_roots: vec![],
         });
         let gate = Gate::new(
             placeholder,
@@ -408,6 +433,11 @@ impl Brain {
         self.inner
             .tool_context(None, "", CancellationToken::new())
             .exec_sandbox
+    }
+
+    /// Skills discovered across the roots right now.
+    pub fn skills(&self) -> crate::skills::Catalog {
+        self.inner.skills()
     }
 
     pub fn tools(&self) -> &ToolRegistry {

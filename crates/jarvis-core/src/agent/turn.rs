@@ -207,7 +207,15 @@ pub(crate) async fn run(
             break StopReason::MaxRounds;
         }
         rounds += 1;
-        let system = system_prompt(&cfg.persona, &inner.workdir());
+        // Skills are discovered per request, so a skill added, changed or
+        // removed on disk shows in the very next request.
+        let mut system = system_prompt(&cfg.persona, &inner.workdir());
+        let section =
+            crate::skills::catalog::prompt_section(&inner.skills(), cfg.skills.prompt_budget);
+        if !section.is_empty() {
+            system.push_str("\n\n");
+            system.push_str(&section);
+        }
         let (request, report) = context::build(
             &system,
             &history,

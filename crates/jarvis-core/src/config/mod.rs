@@ -91,6 +91,25 @@ pub struct ToolToggles {
     pub exec: bool,
 }
 
+/// Where skills come from, beyond the standard roots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SkillsConfig {
+    /// Project or extra skill directories (highest precedence, in order).
+    pub extra_dirs: Vec<String>,
+    /// Characters the catalog may take in the system prompt.
+    pub prompt_budget: usize,
+}
+
+impl Default for SkillsConfig {
+    fn default() -> Self {
+        SkillsConfig {
+            extra_dirs: vec![],
+            prompt_budget: crate::skills::catalog::DEFAULT_BUDGET,
+        }
+    }
+}
+
 /// The OS sandbox `local_exec` runs in (Landlock on Linux).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -124,6 +143,7 @@ pub struct Config {
     pub granted_roots: Vec<String>,
     pub approval_timeout_sec: u64,
     pub sandbox: SandboxConfig,
+    pub skills: SkillsConfig,
 }
 
 impl Default for Config {
@@ -136,6 +156,7 @@ impl Default for Config {
             granted_roots: vec![],
             approval_timeout_sec: 60,
             sandbox: SandboxConfig::default(),
+            skills: SkillsConfig::default(),
         }
     }
 }

@@ -76,6 +76,8 @@ pub struct PolicySettings {
     pub granted_roots: Vec<PathBuf>,
     /// `$JARVIS_HOME` and the app's own directories, canonical.
     pub protected: Vec<PathBuf>,
+    /// Skill roots: readable without approval, never writable by tools.
+    pub skill_roots: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -158,6 +160,16 @@ impl Policy {
     fn check_one(&self, cap: &Capability, workdir: &Path) -> Decision {
         let s = &self.settings;
         match cap {
+            Capability::Read(p) if self.settings.skill_roots.iter().any(|r| is_within(p, r)) => {
+                match p.to_str().and_then(|x| shell::paths::credential(x, None)) {
+                    Some(why) => {
+                        Decision::new(Verdict::Block, format!("secrets stay out of reach: {why}"))
+                    }
+                    None => {
+                        Decision::new(Verdict::Allow, "reads a skill (skill roots are read-only)")
+                    }
+                }
+            }
             Capability::Read(p) => self.check_path(p, workdir, "read", s.read, false),
             Capability::Write(p) => self.check_path(p, workdir, "write", s.write, true),
             Capability::Exec { command, .. } => {
@@ -194,6 +206,7 @@ mod tests {
             exec: false,
             granted_roots: vec![],
             protected: vec![PathBuf::from("/home/u/.jarvis")],
+            skill_roots: vec![],
         })
     }
 
