@@ -175,7 +175,24 @@ enum SkillCommand {
         json: bool,
     },
     /// Check a skill directory against the Agent Skills spec.
-    Validate { path: PathBuf },
+    Validate {
+        path: PathBuf,
+    },
+    /// Offer the skill to the model again.
+    Enable {
+        name: String,
+    },
+    /// Keep the skill out of the model's catalog.
+    Disable {
+        name: String,
+    },
+    /// Move the skill to $JARVIS_HOME/.trash (restore brings it back).
+    Delete {
+        name: String,
+    },
+    Restore {
+        name: String,
+    },
     /// The catalog exactly as the model sees it.
     Prompt,
 }
@@ -533,33 +550,46 @@ fn skill(cmd: SkillCommand) -> Result<i32> {
         }
         SkillCommand::List { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let catalog = brain.skills();
+            let listing = brain.skill_listing()?;
+            let broken = brain.skills().broken;
             if json {
-                println!("{}", serde_json::to_string_pretty(&catalog)?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(
+                        &serde_json::json!({"skills": listing, "broken": broken})
+                    )?
+                );
                 return Ok(0);
             }
-            if catalog.skills.is_empty() && catalog.broken.is_empty() {
+            if listing.is_empty() && broken.is_empty() {
                 println!(
                     "no skills (looked in ~/.claude/skills, ~/.agents/skills, $JARVIS_HOME/skills and skills.extra_dirs)"
                 );
             }
-            for s in &catalog.skills {
+            for l in &listing {
+                let s = &l.skill;
+                let flags = format!(
+                    "{}{}",
+                    if l.enabled { "" } else { " disabled" },
+                    if l.valid { "" } else { " invalid" }
+                );
                 let shadow = if s.shadows.is_empty() {
                     String::new()
                 } else {
                     format!(" (shadows {})", s.shadows.join(", "))
                 };
                 println!(
-                    "{:<32} {:<8} {}{shadow}",
+                    "{:<32} {:<8} used {:>3}×{flags}{shadow}  {}",
                     s.name,
                     s.source,
+                    l.usage_count,
                     s.location.display()
                 );
                 for w in &s.warnings {
                     println!("    warning: {w}");
                 }
             }
-            for b in &catalog.broken {
+            for b in &broken {
                 println!(
                     "{:<32} {:<8} BROKEN: {}",
                     b.dir.display(),
@@ -569,10 +599,41 @@ fn skill(cmd: SkillCommand) -> Result<i32> {
             }
             Ok(0)
         }
+        SkillCommand::Enable { name } => {
+            refuse_if_agent("skill enable")?;
+            open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?
+                .set_skill_enabled(&name, true)?;
+            eprintln!("{name} enabled");
+            Ok(0)
+        }
+        SkillCommand::Disable { name } => {
+            refuse_if_agent("skill disable")?;
+            open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?
+                .set_skill_enabled(&name, false)?;
+            eprintln!("{name} disabled: the model no longer sees it");
+            Ok(0)
+        }
+        SkillCommand::Delete { name } => {
+            refuse_if_agent("skill delete")?;
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let to = jarvis_core::skills::manage::delete(brain.home(), &brain.skills(), &name)?;
+            eprintln!(
+                "{name} moved to {} (jarvis skill restore {name} brings it back)",
+                to.display()
+            );
+            Ok(0)
+        }
+        SkillCommand::Restore { name } => {
+            refuse_if_agent("skill restore")?;
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let to = jarvis_core::skills::manage::restore(brain.home(), &name)?;
+            eprintln!("{name} restored to {}", to.display());
+            Ok(0)
+        }
         SkillCommand::Prompt => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             let section = jarvis_core::skills::catalog::prompt_section(
-                &brain.skills(),
+                &brain.enabled_skills(),
                 brain.config().skills.prompt_budget,
             );
             if section.is_empty() {

@@ -6,7 +6,7 @@
 use std::process::Output;
 
 use jarvis_testkit::{MockServer, Reply};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 struct Cli {
     home: tempfile::TempDir,
@@ -518,4 +518,145 @@ async fn policy_check_and_grants_from_the_command_line() {
             .trim()
             .is_empty()
     );
+}
+
+#[tokio::test]
+async fn skills_are_listed_shadowed_disabled_deleted_and_restored() {
+    let server = MockServer::scripted(vec![]).await.unwrap();
+    let cli = Cli::new(server.base_url());
+    let fake_home = tempfile::tempdir().unwrap();
+    let write = |dir: &std::path::Path, name: &str, desc: &str| {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {desc}\n---\nbody\n"),
+        )
+        .unwrap();
+    };
+    // The same name in ~/.claude/skills and in $JARVIS_HOME/skills: Jarvis's wins.
+    write(
+        &fake_home.path().join(".claude/skills/notes"),
+        "notes",
+        "from claude",
+    );
+    write(
+        &cli.home.path().join("skills/notes"),
+        "notes",
+        "from jarvis",
+    );
+    write(
+        &cli.home.path().join("skills/Bad_Name"),
+        "Bad_Name",
+        "invalid name",
+    );
+    std::fs::create_dir_all(cli.home.path().join("skills/broken")).unwrap();
+    std::fs::write(
+        cli.home.path().join("skills/broken/SKILL.md"),
+        "no frontmatter here",
+    )
+    .unwrap();
+    let run = |args: &'static [&'static str]| {
+        let mut c = cli.cmd();
+        c.args(args).env("HOME", fake_home.path());
+        c
+    };
+    let out = run(&["skill", "list", "--json"]).output().await.unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skills = v["skills"].as_array().unwrap();
+    let notes = skills.iter().find(|s| s["name"] == "notes").unwrap();
+    assert_eq!(notes["description"], "from jarvis");
+    assert_eq!(notes["shadows"], json!(["claude"]));
+    assert_eq!(notes["enabled"], true);
+    assert_eq!(notes["valid"], true);
+    let bad = skills.iter().find(|s| s["name"] == "Bad_Name").unwrap();
+    assert_eq!(bad["valid"], false, "loaded leniently, reported invalid");
+    assert!(
+        v["broken"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("must start with YAML frontmatter")
+    );
+    // Disabled: out of the model's catalog, still listed.
+    assert_eq!(
+        run(&["skill", "disable", "notes"])
+            .status()
+            .await
+            .unwrap()
+            .code(),
+        Some(0)
+    );
+    let prompt =
+        String::from_utf8(run(&["skill", "prompt"]).output().await.unwrap().stdout).unwrap();
+    assert!(
+        !prompt.contains("<name>\nnotes\n</name>") && prompt.contains("Bad_Name"),
+        "{prompt}"
+    );
+    assert_eq!(
+        run(&["skill", "enable", "notes"])
+            .status()
+            .await
+            .unwrap()
+            .code(),
+        Some(0)
+    );
+    let prompt =
+        String::from_utf8(run(&["skill", "prompt"]).output().await.unwrap().stdout).unwrap();
+    assert!(prompt.contains("<name>\nnotes\n</name>") && prompt.contains("from jarvis"));
+    // Delete moves it to the trash; the claude one shows through; restore brings it back.
+    assert_eq!(
+        run(&["skill", "delete", "notes"])
+            .status()
+            .await
+            .unwrap()
+            .code(),
+        Some(0)
+    );
+    assert!(!cli.home.path().join("skills/notes").exists());
+    let v: Value = serde_json::from_slice(
+        &run(&["skill", "list", "--json"])
+            .output()
+            .await
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let notes = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "notes")
+        .unwrap()
+        .clone();
+    assert_eq!(notes["description"], "from claude");
+    assert_eq!(
+        run(&["skill", "restore", "notes"])
+            .status()
+            .await
+            .unwrap()
+            .code(),
+        Some(0)
+    );
+    assert!(cli.home.path().join("skills/notes/SKILL.md").exists());
+    // validate agrees with the spec.
+    let ok = run(&["skill", "validate", "/dev/null"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(1));
+    let good = cli.home.path().join("skills/notes");
+    let out = cli
+        .cmd()
+        .args(["skill", "validate"])
+        .arg(&good)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The agent's own processes cannot manage skills.
+    let out = run(&["skill", "disable", "notes"])
+        .env("JARVIS_AGENT_EXEC", "1")
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -10,4 +10,4 @@ pub mod skills;
 pub mod store;
 pub mod tools;
 
-pub use agent::{Brain, BrainError, BrainOptions, Overrides};
+pub use agent::{Brain, BrainError, BrainOptions, Overrides, SkillListing};

@@ -666,6 +666,8 @@ async fn skills_are_in_the_next_request_and_readable_without_approval() {
         .unwrap()
         .to_string();
     assert!(content.contains("Say bonjour."), "{content}");
+    // Reading the SKILL.md counted as a use of the skill.
+    assert_eq!(e.brain.store().skill_state("translator").unwrap().1, 1);
     // Skill roots are never writable by tools.
     let out = e
         .brain

@@ -39,6 +39,18 @@ pub enum BrainError {
     Other(String),
 }
 
+/// One skill with its persisted state.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SkillListing {
+    #[serde(flatten)]
+    pub skill: crate::skills::Skill,
+    pub enabled: bool,
+    pub valid: bool,
+    pub problems: Vec<String>,
+    pub usage_count: i64,
+    pub last_used: Option<i64>,
+}
+
 /// Where the CLI or app overrides settings (environment, flags).
 #[derive(Default, Clone, Debug)]
 pub struct Overrides {
@@ -174,6 +186,18 @@ impl Inner {
     /// The catalog as it is on disk now.
     pub fn skills(&self) -> crate::skills::Catalog {
         crate::skills::discover(&self.skill_roots(&self.config()))
+    }
+
+    /// The catalog the model sees: disabled skills left out.
+    pub fn enabled_skills(&self) -> crate::skills::Catalog {
+        let mut c = self.skills();
+        c.skills.retain(|s| {
+            self.store
+                .skill_state(&s.name)
+                .map(|st| st.0)
+                .unwrap_or(true)
+        });
+        c
     }
 
     /// Applies a config: policy, model client, secrets the audit must hide.
@@ -438,6 +462,39 @@ impl Brain {
     /// Skills discovered across the roots right now.
     pub fn skills(&self) -> crate::skills::Catalog {
         self.inner.skills()
+    }
+
+    /// The catalog the model sees (disabled skills left out).
+    pub fn enabled_skills(&self) -> crate::skills::Catalog {
+        self.inner.enabled_skills()
+    }
+
+    /// Skills with their state, for `skill list`.
+    pub fn skill_listing(&self) -> Result<Vec<SkillListing>, BrainError> {
+        let catalog = self.inner.skills();
+        let mut out = Vec::new();
+        for skill in catalog.skills {
+            let (enabled, usage_count, last_used) = self.inner.store.skill_state(&skill.name)?;
+            let problems = crate::skills::validate::validate_dir(&skill.dir);
+            out.push(SkillListing {
+                valid: problems.is_empty(),
+                problems: problems.into_iter().map(|p| p.message).collect(),
+                enabled,
+                usage_count,
+                last_used,
+                skill,
+            });
+        }
+        Ok(out)
+    }
+
+    pub fn set_skill_enabled(&self, name: &str, enabled: bool) -> Result<(), BrainError> {
+        if self.inner.skills().get(name).is_none() {
+            return Err(BrainError::Other(format!(
+                "no skill named {name:?} (see `jarvis skill list`)"
+            )));
+        }
+        Ok(self.inner.store.set_skill_enabled(name, enabled)?)
     }
 
     pub fn tools(&self) -> &ToolRegistry {

@@ -67,6 +67,33 @@ impl Turn<'_> {
             summary: out.summary.clone(),
         });
         self.persist(&ChatMessage::tool(&call.id, &out.content));
+        if call.name == "local_read_file" && out.status == ToolStatus::Ok {
+            self.count_skill_use(call);
+        }
+    }
+
+    /// Reading a SKILL.md is using that skill.
+    fn count_skill_use(&self, call: &ToolCall) {
+        let Some(raw) = serde_json::from_str::<Value>(&call.arguments)
+            .ok()
+            .and_then(|v| v["path"].as_str().map(str::to_string))
+        else {
+            return;
+        };
+        let Ok(path) = crate::tools::paths::resolve(&self.inner.workdir(), &raw) else {
+            return;
+        };
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        if let Some(skill) = self
+            .inner
+            .skills()
+            .skills
+            .into_iter()
+            .find(|s| s.location == path)
+            && let Err(e) = self.inner.store.record_skill_use(&skill.name)
+        {
+            tracing::warn!("could not count the use of {}: {e}", skill.name);
+        }
     }
 
     fn cancelled_outcome(call: &ToolCall) -> CallOutcome {
@@ -210,8 +237,10 @@ pub(crate) async fn run(
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
         let mut system = system_prompt(&cfg.persona, &inner.workdir());
-        let section =
-            crate::skills::catalog::prompt_section(&inner.skills(), cfg.skills.prompt_budget);
+        let section = crate::skills::catalog::prompt_section(
+            &inner.enabled_skills(),
+            cfg.skills.prompt_budget,
+        );
         if !section.is_empty() {
             system.push_str("\n\n");
             system.push_str(&section);

@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod frontmatter;
+pub mod manage;
 pub mod validate;
 
 use std::collections::BTreeMap;

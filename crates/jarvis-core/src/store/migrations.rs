@@ -53,6 +53,13 @@ const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL,
         UNIQUE (tool, scope)
     );",
+    // 2: skill state (the skills issue)
+    "CREATE TABLE skill_state (
+        name TEXT PRIMARY KEY,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        usage_count INTEGER NOT NULL DEFAULT 0,
+        last_used INTEGER
+    );",
 ];
 
 pub fn apply(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -377,6 +377,37 @@ impl Store {
         Ok(v)
     }
 
+    /// `(enabled, usage count, last used)` of a skill; enabled and unused if unknown.
+    pub fn skill_state(&self, name: &str) -> Result<(bool, i64, Option<i64>), StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT enabled, usage_count, last_used FROM skill_state WHERE name = ?1",
+                [name],
+                |r| Ok((r.get::<_, i64>(0)? != 0, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .unwrap_or((true, 0, None)))
+    }
+
+    pub fn set_skill_enabled(&self, name: &str, enabled: bool) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO skill_state (name, enabled) VALUES (?1, ?2)
+             ON CONFLICT(name) DO UPDATE SET enabled = excluded.enabled",
+            params![name, enabled as i64],
+        )?;
+        Ok(())
+    }
+
+    pub fn record_skill_use(&self, name: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO skill_state (name, usage_count, last_used) VALUES (?1, 1, ?2)
+             ON CONFLICT(name) DO UPDATE SET usage_count = usage_count + 1, last_used = excluded.last_used",
+            params![name, now_ms()],
+        )?;
+        Ok(())
+    }
+
     pub fn add_grant(&self, tool: &str, scope: &str) -> Result<(), StoreError> {
         self.conn().execute(
             "INSERT OR IGNORE INTO grants (tool, scope, created_at) VALUES (?1, ?2, ?3)",

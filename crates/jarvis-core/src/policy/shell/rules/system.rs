@@ -365,6 +365,11 @@ impl Analyzer<'_> {
                     .unwrap_or("");
                 let changes = matches!(sub, "key" | "grants" | "tool")
                     || (sub == "config" && verb == "set")
+                    || (sub == "skill"
+                        && matches!(
+                            verb,
+                            "enable" | "disable" | "delete" | "restore" | "install"
+                        ))
                     || (sub == "sessions" && matches!(verb, "delete" | "rename"))
                     || args.iter().any(|x| x == "--yes");
                 if changes {

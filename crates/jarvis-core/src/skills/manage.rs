@@ -1,0 +1,89 @@
+//! Managing skills: enable/disable (persisted), delete to the trash and
+//! restore, with the skill's name as its identity.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::Catalog;
+
+#[derive(Debug, Error)]
+pub enum ManageError {
+    #[error("no skill named {0:?} (see `jarvis skill list`)")]
+    Unknown(String),
+    #[error("{0:?} is bundled with the app and cannot be deleted; disable it instead")]
+    Bundled(String),
+    #[error("nothing named {0:?} in the trash")]
+    NotInTrash(String),
+    #[error("{path} already exists; move it away first")]
+    Exists { path: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the trash remembers about a deleted skill.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct TrashNote {
+    name: String,
+    original: PathBuf,
+    deleted_at: i64,
+}
+
+fn trash_dir(home: &Path) -> PathBuf {
+    home.join(".trash/skills")
+}
+
+/// Moves the skill's folder to `$JARVIS_HOME/.trash/skills/`; returns where.
+pub fn delete(home: &Path, catalog: &Catalog, name: &str) -> Result<PathBuf, ManageError> {
+    let skill = catalog
+        .get(name)
+        .ok_or_else(|| ManageError::Unknown(name.into()))?;
+    if skill.source == "bundled" {
+        return Err(ManageError::Bundled(name.into()));
+    }
+    let now = crate::store::now_ms();
+    let dest = trash_dir(home).join(format!("{now}-{name}"));
+    std::fs::create_dir_all(&dest)?;
+    let body = dest.join("skill");
+    std::fs::rename(&skill.dir, &body)?;
+    let note = TrashNote {
+        name: name.into(),
+        original: skill.dir.clone(),
+        deleted_at: now,
+    };
+    let text =
+        serde_json::to_string_pretty(&note).map_err(|e| std::io::Error::other(e.to_string()))?;
+    crate::config::atomic_write(&dest.join("trash.json"), text.as_bytes())?;
+    Ok(dest)
+}
+
+/// Brings back the most recently deleted skill of that name.
+pub fn restore(home: &Path, name: &str) -> Result<PathBuf, ManageError> {
+    let mut found: Option<(i64, PathBuf, TrashNote)> = None;
+    if let Ok(rd) = std::fs::read_dir(trash_dir(home)) {
+        for e in rd.flatten() {
+            let Ok(text) = std::fs::read_to_string(e.path().join("trash.json")) else {
+                continue;
+            };
+            let Ok(note) = serde_json::from_str::<TrashNote>(&text) else {
+                continue;
+            };
+            if note.name == name && found.as_ref().is_none_or(|(t, _, _)| note.deleted_at > *t) {
+                found = Some((note.deleted_at, e.path(), note));
+            }
+        }
+    }
+    let (_, entry, note) = found.ok_or_else(|| ManageError::NotInTrash(name.into()))?;
+    if note.original.exists() {
+        return Err(ManageError::Exists {
+            path: note.original.display().to_string(),
+        });
+    }
+    if let Some(parent) = note.original.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::rename(entry.join("skill"), &note.original)?;
+    std::fs::remove_dir_all(&entry)?;
+    Ok(note.original)
+}
