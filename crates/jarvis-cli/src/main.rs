@@ -178,6 +178,22 @@ enum SkillCommand {
     Validate {
         path: PathBuf,
     },
+    /// Install a skill folder or .zip into $JARVIS_HOME/skills (validated and scanned first).
+    Install {
+        path: PathBuf,
+        /// Replace an existing skill, and install despite scan findings.
+        #[arg(long)]
+        force: bool,
+        /// Print the report; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate a skill and scan its files for dangerous commands.
+    Test {
+        name: String,
+    },
     /// Offer the skill to the model again.
     Enable {
         name: String,
@@ -598,6 +614,75 @@ fn skill(cmd: SkillCommand) -> Result<i32> {
                 );
             }
             Ok(0)
+        }
+        SkillCommand::Install {
+            path,
+            force,
+            dry_run,
+            json,
+        } => {
+            if !dry_run {
+                refuse_if_agent("skill install")?;
+            }
+            let staged = jarvis_core::skills::install::inspect(&path, &home()?)?;
+            let r = &staged.report;
+            if json {
+                println!("{}", serde_json::to_string_pretty(r)?);
+            } else {
+                println!(
+                    "{} — {}",
+                    r.name,
+                    r.description.chars().take(120).collect::<String>()
+                );
+                println!(
+                    "  into {}{}",
+                    r.target.display(),
+                    if r.exists {
+                        " (replaces the installed one)"
+                    } else {
+                        ""
+                    }
+                );
+                println!(
+                    "  {} file(s), {} bytes",
+                    r.files.len(),
+                    r.files.iter().map(|f| f.1).sum::<u64>()
+                );
+                for p in &r.problems {
+                    println!("  spec: {p}");
+                }
+                for w in &r.warnings {
+                    println!("  warning: {w}");
+                }
+                for f in &r.findings {
+                    println!("  DANGER {}:{}: {} — {}", f.file, f.line, f.reason, f.text);
+                }
+            }
+            if dry_run {
+                return Ok(0);
+            }
+            let to = jarvis_core::skills::install::commit(staged, force)?;
+            eprintln!("installed into {}", to.display());
+            Ok(0)
+        }
+        SkillCommand::Test { name } => {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let catalog = brain.skills();
+            let skill = catalog
+                .get(&name)
+                .with_context(|| format!("no skill named {name:?}"))?;
+            let problems = jarvis_core::skills::validate::validate_dir(&skill.dir);
+            let findings = jarvis_core::skills::scan::scan_dir(&skill.dir);
+            for p in &problems {
+                println!("spec: {}", p.message);
+            }
+            for f in &findings {
+                println!("DANGER {}:{}: {} — {}", f.file, f.line, f.reason, f.text);
+            }
+            if problems.is_empty() && findings.is_empty() {
+                println!("{name}: valid, and nothing dangerous found");
+            }
+            Ok(if findings.is_empty() { 0 } else { 1 })
         }
         SkillCommand::Enable { name } => {
             refuse_if_agent("skill enable")?;

@@ -5,7 +5,9 @@
 
 pub mod catalog;
 pub mod frontmatter;
+pub mod install;
 pub mod manage;
+pub mod scan;
 pub mod validate;
 
 use std::collections::BTreeMap;

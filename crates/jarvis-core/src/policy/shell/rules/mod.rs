@@ -585,15 +585,39 @@ impl<'e> Analyzer<'e> {
 
     /// `$AWS_SECRET_ACCESS_KEY` and friends, and paths to secrets or to Jarvis's state.
     fn words_secrets(&mut self, words: &[Word], c: &Command) {
+        // The program after wrappers (`command echo` is `echo`).
         let base = words
-            .first()
+            .iter()
+            .filter(|w| !w.text.starts_with('-') && !w.text.contains('='))
             .map(|w| base_name(&w.text))
+            .find(|b| {
+                !WRAPPERS.contains(&b.as_str()) && !PRIVILEGE.contains(&b.as_str()) && b != "env"
+            })
             .unwrap_or_default();
         for w in words.iter().skip(1) {
             for var in dollar_names(&w.text) {
                 let up = var.to_ascii_uppercase();
                 if SECRET_VARS.iter().any(|s| up.contains(s)) {
-                    self.block(format!("reveals the secret variable ${var}"));
+                    // Printing or storing it reveals it; passing it to a client
+                    // (`curl -H "x-api-key: $KEY"`) is ordinary use, which asks.
+                    let prints = matches!(
+                        base.as_str(),
+                        "echo"
+                            | "printf"
+                            | "printenv"
+                            | "env"
+                            | "export"
+                            | "declare"
+                            | "set"
+                            | "tee"
+                            | "cat"
+                    ) || c.redirects.iter().any(|r| r.op.contains('>'))
+                        || c.pipes_out;
+                    if prints {
+                        self.block(format!("reveals the secret variable ${var}"));
+                    } else {
+                        self.ask(format!("uses the secret variable ${var}"));
+                    }
                 }
             }
             if matches!(base.as_str(), "printenv" | "env") {

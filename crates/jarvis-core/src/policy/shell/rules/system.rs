@@ -403,24 +403,50 @@ impl Analyzer<'_> {
                 return true;
             }
             "security" => {
-                if args
-                    .iter()
-                    .any(|x| x.starts_with("find-") || x.starts_with("dump-") || x == "export")
-                {
+                if args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "find-generic-password"
+                            | "find-internet-password"
+                            | "dump-keychain"
+                            | "export"
+                            | "find-certificate"
+                    )
+                }) {
                     self.block("reads the macOS keychain");
                 }
                 self.ask("security");
                 return true;
             }
             "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" => {
-                if args.iter().any(|x| {
+                let reads = args.iter().any(|x| {
                     matches!(
                         x.as_str(),
                         "lookup" | "search" | "show" | "read" | "get" | "print" | "export"
                     )
-                }) || args.is_empty()
-                    || b == "pass"
-                {
+                });
+                // `pass NAME` prints a password; `pass` alone lists names.
+                let pass_reads = matches!(b, "pass" | "gopass")
+                    && args.first().is_some_and(|x| {
+                        !x.starts_with('-')
+                            && !matches!(
+                                x.as_str(),
+                                "ls" | "list"
+                                    | "init"
+                                    | "insert"
+                                    | "generate"
+                                    | "edit"
+                                    | "rm"
+                                    | "mv"
+                                    | "cp"
+                                    | "git"
+                                    | "grep"
+                                    | "find"
+                                    | "version"
+                                    | "help"
+                            )
+                    });
+                if reads || pass_reads {
                     self.block(format!("reads stored secrets ({b})"));
                 }
                 self.ask(b.to_string());
