@@ -237,6 +237,45 @@ fn path_resolution(iters: usize) -> f64 {
     t0.elapsed().as_secs_f64() * 1e6 / iters as f64
 }
 
+/// Generates `n` skills (a third in nested collections) under a temp root.
+fn skill_tree(n: usize) -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    for i in 0..n {
+        let dir = if i % 3 == 0 {
+            root.path().join(format!("collection-{}/skill-{i}", i % 17))
+        } else {
+            root.path().join(format!("skill-{i}"))
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: skill-{i}\ndescription: >\n  Does task number {i} for the user, carefully and well.\n  Use when the user asks about topic {i}.\nlicense: MIT\n---\n# Skill {i}\n\nInstructions.\n"),
+        )
+        .unwrap();
+    }
+    root
+}
+
+/// Discovery + catalog: (first run, best of `runs`) in ms.
+fn skills_discovery(root: &std::path::Path, runs: usize) -> (f64, f64) {
+    let roots = [jarvis_core::skills::SkillRoot { path: root.to_path_buf(), source: "bench".into() }];
+    let once = || {
+        let t0 = Instant::now();
+        let c = jarvis_core::skills::discover(&roots);
+        std::hint::black_box(jarvis_core::skills::catalog::prompt_section(&c, 15_000));
+        t0.elapsed().as_secs_f64() * 1e3
+    };
+    let first = once();
+    let best = (0..runs).map(|_| once()).fold(f64::MAX, f64::min);
+    (first, best)
+}
+
+fn seed_discovery(root: &std::path::Path, runs: usize) -> Option<f64> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/seed_skills.py");
+    let out = std::process::Command::new("python3").arg(script).arg(root).arg(runs.to_string()).output().ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse::<f64>().ok().map(|s| s * 1e3)
+}
+
 #[tokio::main]
 async fn main() {
     // `cargo test --benches` runs this with --bench absent: keep that quick.
@@ -272,4 +311,14 @@ async fn main() {
     println!("| command verdict, p99 over the corpus | {p99:.1} µs | — |");
     let per_path = path_resolution(if quick { 100 } else { 20_000 });
     println!("| path resolution (4 components, one symlink) | {per_path:.1} µs | — |");
+    for n in if quick { vec![50] } else { vec![1_000, 10_000] } {
+        let tree = skill_tree(n);
+        let (cold, warm) = skills_discovery(tree.path(), if quick { 1 } else { 5 });
+        let goal = if n == 1_000 { "≤ 30 ms" } else { "—" };
+        println!("| skills discovery + catalog, {n} skills, first run / warm | {cold:.1} ms / {warm:.1} ms | {goal} |");
+        match seed_discovery(tree.path(), if quick { 1 } else { 3 }) {
+            Some(ms) => println!("| the seed's loader (Python, regex frontmatter), {n} skills, warm | {ms:.1} ms | — |"),
+            None => println!("| the seed's loader (Python), {n} skills | n/a | — |"),
+        }
+    }
 }

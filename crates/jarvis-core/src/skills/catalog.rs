@@ -43,52 +43,62 @@ Before replying, scan the descriptions in <available_skills> below.\n\
 - If none matches: reply normally and do not read any SKILL.md.\n\
 - Read at most one skill at a time.\n\n";
 
+fn shorten(d: &str, cap: usize) -> String {
+    if d.chars().count() > cap {
+        format!("{}…", d.chars().take(cap).collect::<String>().trim_end())
+    } else {
+        d.to_string()
+    }
+}
+
+/// Characters one `<skill>` entry takes, without building it.
+fn entry_len(name: &str, description: &str, location: &str) -> usize {
+    // "\n<skill>\n<name>\n" + "\n</name>\n<description>\n" + "\n</description>\n<location>\n" + "\n</location>\n</skill>"
+    const FIXED: usize = 16 + 23 + 27 + 21;
+    FIXED + escape(name.trim()).chars().count() + escape(description.trim()).chars().count() + location.chars().count()
+}
+
 /// The system-prompt section: nothing at all without skills; otherwise the
 /// usage instructions and the catalog, within `budget` characters —
-/// descriptions are shortened before any skill is dropped.
+/// descriptions are shortened before any skill is dropped. Linear in the
+/// number of skills: sizes are computed before anything is rendered.
 pub fn prompt_section(catalog: &Catalog, budget: usize) -> String {
     if catalog.skills.is_empty() {
         return String::new();
     }
+    let frame = USAGE.chars().count() + "<available_skills>".len() + "\n</available_skills>".len();
+    let locations: Vec<String> = catalog.skills.iter().map(|s| s.location.display().to_string()).collect();
+    let size_at = |cap: usize| -> Vec<usize> {
+        catalog
+            .skills
+            .iter()
+            .zip(&locations)
+            .map(|(s, l)| entry_len(&s.name, &shorten(&s.description, cap), l))
+            .collect()
+    };
     let render = |cap: usize, count: usize| {
-        let entries = catalog.skills.iter().take(count).map(|s| {
-            let d = if s.description.chars().count() > cap {
-                format!(
-                    "{}…",
-                    s.description
-                        .chars()
-                        .take(cap)
-                        .collect::<String>()
-                        .trim_end()
-                )
-            } else {
-                s.description.clone()
-            };
-            (s.name.clone(), d, s.location.display().to_string())
-        });
-        let owned: Vec<(String, String, String)> = entries.collect();
+        let owned: Vec<(String, String)> =
+            catalog.skills.iter().take(count).map(|s| (s.name.clone(), shorten(&s.description, cap))).collect();
         format!(
             "{USAGE}{}",
-            to_prompt(
-                owned
-                    .iter()
-                    .map(|(n, d, l)| (n.as_str(), d.as_str(), l.clone()))
-            )
+            to_prompt(owned.iter().zip(&locations).map(|((n, d), l)| (n.as_str(), d.as_str(), l.clone())))
         )
     };
     for cap in [usize::MAX, 512, 256, 128, 64] {
-        let s = render(cap, catalog.skills.len());
-        if s.chars().count() <= budget {
-            return s;
+        if frame + size_at(cap).iter().sum::<usize>() <= budget {
+            return render(cap, catalog.skills.len());
         }
     }
-    let mut count = catalog.skills.len();
-    while count > 0 {
-        let s = render(64, count);
-        if s.chars().count() <= budget {
-            return s;
+    // Still too long: keep the first skills (stable order) that fit.
+    let sizes = size_at(64);
+    let mut total = frame;
+    let mut count = 0;
+    for s in sizes {
+        if total + s > budget {
+            break;
         }
-        count -= 1;
+        total += s;
+        count += 1;
     }
-    String::new()
+    if count == 0 { String::new() } else { render(64, count) }
 }
