@@ -258,7 +258,10 @@ fn skill_tree(n: usize) -> tempfile::TempDir {
 
 /// Discovery + catalog: (first run, best of `runs`) in ms.
 fn skills_discovery(root: &std::path::Path, runs: usize) -> (f64, f64) {
-    let roots = [jarvis_core::skills::SkillRoot { path: root.to_path_buf(), source: "bench".into() }];
+    let roots = [jarvis_core::skills::SkillRoot {
+        path: root.to_path_buf(),
+        source: "bench".into(),
+    }];
     let once = || {
         let t0 = Instant::now();
         let c = jarvis_core::skills::discover(&roots);
@@ -270,10 +273,35 @@ fn skills_discovery(root: &std::path::Path, runs: usize) -> (f64, f64) {
     (first, best)
 }
 
+/// The watched index between changes: (first build, a request with nothing changed) in ms.
+fn skills_index(root: &std::path::Path) -> (f64, f64) {
+    let roots = vec![jarvis_core::skills::SkillRoot {
+        path: root.to_path_buf(),
+        source: "bench".into(),
+    }];
+    let index = jarvis_core::skills::index::SkillIndex::new();
+    let t0 = Instant::now();
+    std::hint::black_box(index.catalog(roots.clone()));
+    let first = t0.elapsed().as_secs_f64() * 1e3;
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    std::hint::black_box(index.catalog(roots));
+    (first, t0.elapsed().as_secs_f64() * 1e3)
+}
+
 fn seed_discovery(root: &std::path::Path, runs: usize) -> Option<f64> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/seed_skills.py");
-    let out = std::process::Command::new("python3").arg(script).arg(root).arg(runs.to_string()).output().ok()?;
-    String::from_utf8_lossy(&out.stdout).trim().parse::<f64>().ok().map(|s| s * 1e3)
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(root)
+        .arg(runs.to_string())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .map(|s| s * 1e3)
 }
 
 #[tokio::main]
@@ -315,9 +343,17 @@ async fn main() {
         let tree = skill_tree(n);
         let (cold, warm) = skills_discovery(tree.path(), if quick { 1 } else { 5 });
         let goal = if n == 1_000 { "≤ 30 ms" } else { "—" };
-        println!("| skills discovery + catalog, {n} skills, first run / warm | {cold:.1} ms / {warm:.1} ms | {goal} |");
+        println!(
+            "| skills discovery + catalog, {n} skills, first run / warm | {cold:.1} ms / {warm:.1} ms | {goal} |"
+        );
+        let (built, cached) = skills_index(tree.path());
+        println!(
+            "| watched skills index, {n} skills, build / request with no change | {built:.1} ms / {cached:.2} ms | — |"
+        );
         match seed_discovery(tree.path(), if quick { 1 } else { 3 }) {
-            Some(ms) => println!("| the seed's loader (Python, regex frontmatter), {n} skills, warm | {ms:.1} ms | — |"),
+            Some(ms) => println!(
+                "| the seed's loader (Python, regex frontmatter), {n} skills, warm | {ms:.1} ms | — |"
+            ),
             None => println!("| the seed's loader (Python), {n} skills | n/a | — |"),
         }
     }

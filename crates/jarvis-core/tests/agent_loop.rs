@@ -683,3 +683,87 @@ async fn skills_are_in_the_next_request_and_readable_without_approval() {
             .contains("Say bonjour.")
     );
 }
+
+#[tokio::test]
+async fn skills_hot_reload_edits_renames_removals_and_one_rebuild_per_burst() {
+    let server = MockServer::with_handler(|_, _| Reply::text("ok"))
+        .await
+        .unwrap();
+    let mut e = env(Setup {
+        config: &[("skills.prompt_budget", "100000")],
+        ..Setup::new(server.base_url(), Arc::new(NoApprover))
+    });
+    let skills = e.home.path().join("skills");
+    std::fs::create_dir_all(&skills).unwrap();
+    let system = |i: usize| {
+        messages(&server.chat_requests()[i])[0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let settle = || tokio::time::sleep(Duration::from_millis(300));
+    turn(&mut e).await;
+    assert!(!system(0).contains("<available_skills>"));
+    // Added.
+    std::fs::create_dir_all(skills.join("alpha")).unwrap();
+    std::fs::write(
+        skills.join("alpha/SKILL.md"),
+        "---\nname: alpha\ndescription: first version\n---\n",
+    )
+    .unwrap();
+    settle().await;
+    turn(&mut e).await;
+    assert!(system(1).contains("first version"));
+    // Edited the way editors save: a temp file renamed over the original.
+    std::fs::write(
+        skills.join("alpha/.SKILL.md.swp"),
+        "---\nname: alpha\ndescription: second version\n---\n",
+    )
+    .unwrap();
+    std::fs::rename(
+        skills.join("alpha/.SKILL.md.swp"),
+        skills.join("alpha/SKILL.md"),
+    )
+    .unwrap();
+    settle().await;
+    turn(&mut e).await;
+    assert!(system(2).contains("second version") && !system(2).contains("first version"));
+    // Removed.
+    std::fs::remove_dir_all(skills.join("alpha")).unwrap();
+    settle().await;
+    turn(&mut e).await;
+    assert!(!system(3).contains("alpha"));
+    // Unchanged: no rebuild.
+    let before = e.brain.skill_rebuilds();
+    turn(&mut e).await;
+    assert_eq!(
+        e.brain.skill_rebuilds(),
+        before,
+        "nothing changed, nothing rebuilt"
+    );
+    // A burst of 100 skills costs one rebuild.
+    for i in 0..100 {
+        let d = skills.join(format!("burst-{i}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: burst-{i}\ndescription: burst skill {i}\n---\n"),
+        )
+        .unwrap();
+    }
+    settle().await;
+    let before = e.brain.skill_rebuilds();
+    turn(&mut e).await;
+    assert_eq!(
+        e.brain.skill_rebuilds(),
+        before + 1,
+        "one rebuild for the burst"
+    );
+    let sys = system(5);
+    assert_eq!(sys.matches("<name>\nburst-").count(), 100);
+}
+
+async fn turn(e: &mut Env) {
+    e.ask("s", "another turn");
+    e.until_finished("s").await;
+}

@@ -88,6 +88,7 @@ pub(crate) struct Inner {
     protected: Vec<PathBuf>,
     resolver: Arc<dyn Resolver>,
     sandbox_helper: Option<PathBuf>,
+    skill_index: crate::skills::index::SkillIndex,
 }
 
 /// A handle to the brain; cheap to clone.
@@ -183,20 +184,16 @@ impl Inner {
         crate::skills::default_roots(&self.home, bundled.as_deref(), &extra)
     }
 
-    /// The catalog as it is on disk now.
+    /// The catalog as it is on disk now (cached; a watcher marks it stale).
     pub fn skills(&self) -> crate::skills::Catalog {
-        crate::skills::discover(&self.skill_roots(&self.config()))
+        self.skill_index.catalog(self.skill_roots(&self.config()))
     }
 
     /// The catalog the model sees: disabled skills left out.
     pub fn enabled_skills(&self) -> crate::skills::Catalog {
         let mut c = self.skills();
-        c.skills.retain(|s| {
-            self.store
-                .skill_state(&s.name)
-                .map(|st| st.0)
-                .unwrap_or(true)
-        });
+        let disabled = self.store.disabled_skills().unwrap_or_default();
+        c.skills.retain(|s| !disabled.contains(&s.name));
         c
     }
 
@@ -329,6 +326,7 @@ impl Brain {
             protected,
             resolver: opts.resolver.unwrap_or_else(|| Arc::new(SystemResolver)),
             sandbox_helper: opts.sandbox_helper.or_else(ExecSandbox::find_helper),
+            skill_index: crate::skills::index::SkillIndex::new(),
         };
         inner.apply(cfg)?;
         Ok(Brain {
@@ -406,6 +404,7 @@ impl Brain {
             }
             Op::Reload => {
                 let cfg = inner.config_store.load()?;
+                inner.skill_index.invalidate();
                 inner.apply(cfg)
             }
         }
@@ -467,6 +466,11 @@ impl Brain {
     /// The catalog the model sees (disabled skills left out).
     pub fn enabled_skills(&self) -> crate::skills::Catalog {
         self.inner.enabled_skills()
+    }
+
+    /// How many times the skills catalog was rebuilt.
+    pub fn skill_rebuilds(&self) -> u64 {
+        self.inner.skill_index.rebuilds()
     }
 
     /// Skills with their state, for `skill list`.

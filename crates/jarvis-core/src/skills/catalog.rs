@@ -55,7 +55,10 @@ fn shorten(d: &str, cap: usize) -> String {
 fn entry_len(name: &str, description: &str, location: &str) -> usize {
     // "\n<skill>\n<name>\n" + "\n</name>\n<description>\n" + "\n</description>\n<location>\n" + "\n</location>\n</skill>"
     const FIXED: usize = 16 + 23 + 27 + 21;
-    FIXED + escape(name.trim()).chars().count() + escape(description.trim()).chars().count() + location.chars().count()
+    FIXED
+        + escape(name.trim()).chars().count()
+        + escape(description.trim()).chars().count()
+        + location.chars().count()
 }
 
 /// The system-prompt section: nothing at all without skills; otherwise the
@@ -67,7 +70,11 @@ pub fn prompt_section(catalog: &Catalog, budget: usize) -> String {
         return String::new();
     }
     let frame = USAGE.chars().count() + "<available_skills>".len() + "\n</available_skills>".len();
-    let locations: Vec<String> = catalog.skills.iter().map(|s| s.location.display().to_string()).collect();
+    let locations: Vec<String> = catalog
+        .skills
+        .iter()
+        .map(|s| s.location.display().to_string())
+        .collect();
     let size_at = |cap: usize| -> Vec<usize> {
         catalog
             .skills
@@ -77,11 +84,19 @@ pub fn prompt_section(catalog: &Catalog, budget: usize) -> String {
             .collect()
     };
     let render = |cap: usize, count: usize| {
-        let owned: Vec<(String, String)> =
-            catalog.skills.iter().take(count).map(|s| (s.name.clone(), shorten(&s.description, cap))).collect();
+        let owned: Vec<(String, String)> = catalog
+            .skills
+            .iter()
+            .take(count)
+            .map(|s| (s.name.clone(), shorten(&s.description, cap)))
+            .collect();
         format!(
             "{USAGE}{}",
-            to_prompt(owned.iter().zip(&locations).map(|((n, d), l)| (n.as_str(), d.as_str(), l.clone())))
+            to_prompt(owned.iter().zip(&locations).map(|((n, d), l)| (
+                n.as_str(),
+                d.as_str(),
+                l.clone()
+            )))
         )
     };
     for cap in [usize::MAX, 512, 256, 128, 64] {
@@ -100,5 +115,9 @@ pub fn prompt_section(catalog: &Catalog, budget: usize) -> String {
         total += s;
         count += 1;
     }
-    if count == 0 { String::new() } else { render(64, count) }
+    if count == 0 {
+        String::new()
+    } else {
+        render(64, count)
+    }
 }

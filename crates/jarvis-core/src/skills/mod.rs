@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod frontmatter;
+pub mod index;
 pub mod install;
 pub mod manage;
 pub mod scan;

@@ -390,6 +390,14 @@ impl Store {
             .unwrap_or((true, 0, None)))
     }
 
+    /// Names of the disabled skills, in one query.
+    pub fn disabled_skills(&self) -> Result<std::collections::HashSet<String>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare("SELECT name FROM skill_state WHERE enabled = 0")?;
+        let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     pub fn set_skill_enabled(&self, name: &str, enabled: bool) -> Result<(), StoreError> {
         self.conn().execute(
             "INSERT INTO skill_state (name, enabled) VALUES (?1, ?2)
