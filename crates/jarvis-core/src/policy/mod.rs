@@ -191,6 +191,11 @@ impl Policy {
                 Ok((target, dec)) => url::check_resolved(&target, &dec, addrs),
             },
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
+            // What Jarvis will later read as instructions is the user's call.
+            Capability::CreateExtension { kind, .. } => Decision::new(
+                Verdict::Ask,
+                format!("creates a new {kind} Jarvis will use later"),
+            ),
         }
     }
 }

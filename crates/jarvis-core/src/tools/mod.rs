@@ -1,6 +1,7 @@
 //! The tools the model can call, and the registry that dispatches them.
 //! Every call reaches a tool only through [`crate::policy::Gate`].
 
+mod create_skill;
 mod exec;
 mod fs;
 mod http;
@@ -22,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::events::EventSink;
 
+pub use create_skill::CreateSkillTool;
 pub use exec::{ExecTool, sandbox_report};
 pub use fs::{ListDirTool, ReadFileTool, WriteFileTool};
 pub use http::HttpRequestTool;
@@ -44,6 +46,11 @@ pub enum Capability {
         addrs: Vec<IpAddr>,
     },
     Ui,
+    /// A meta-tool creates a new skill, tool or MCP server in its own folder.
+    CreateExtension {
+        kind: String,
+        path: PathBuf,
+    },
 }
 
 impl Capability {
@@ -61,6 +68,9 @@ impl Capability {
             Capability::Write(p) => format!("write {}", p.display()),
             Capability::Exec { command, cwd } => format!("$ {command}   (in {})", cwd.display()),
             Capability::Network { method, url, .. } => format!("{method} {url}"),
+            Capability::CreateExtension { kind, path } => {
+                format!("create the {kind} {}", path.display())
+            }
             Capability::Ui => "navigate the HUD".into(),
         }
     }
@@ -177,6 +187,7 @@ impl ToolRegistry {
         r.register(Arc::new(ExecTool::default()));
         r.register(Arc::new(HttpRequestTool::default()));
         r.register(Arc::new(OpenViewTool));
+        r.register(Arc::new(CreateSkillTool));
         r
     }
 
