@@ -77,7 +77,8 @@ pub(crate) struct Inner {
     pub config_store: ConfigStore,
     pub config: RwLock<Config>,
     pub store: Arc<Store>,
-    pub registry: ToolRegistry,
+    /// Built-in tools; created tools are added per request by `registry()`.
+    pub builtins: ToolRegistry,
     pub gate: Gate,
     pub events: EventSink,
     pub llm: RwLock<Arc<LlmClient>>,
@@ -175,6 +176,23 @@ impl Inner {
                 .filter_map(|r| std::fs::canonicalize(r.path).ok())
                 .collect(),
         })
+    }
+
+    /// The built-in tools plus every tool Jarvis created, as they are on disk
+    /// now: a new or changed tool is there without a restart.
+    pub fn registry(&self) -> ToolRegistry {
+        let mut r = self.builtins.clone();
+        let (created, broken) = crate::tools::created::load_all(&self.home.join("tools"));
+        for (dir, why) in broken {
+            tracing::warn!("created tool in {} is broken: {why}", dir.display());
+        }
+        for t in created {
+            // A created tool never replaces a built-in one.
+            if r.get(&t.manifest.name).is_none() {
+                r.register(Arc::new(t));
+            }
+        }
+        r
     }
 
     /// Skill roots, lowest precedence first.
@@ -315,7 +333,7 @@ impl Brain {
             config_store,
             config: RwLock::new(cfg.clone()),
             store,
-            registry: opts.registry.unwrap_or_else(ToolRegistry::with_builtins),
+            builtins: opts.registry.unwrap_or_else(ToolRegistry::with_builtins),
             gate,
             events: EventSink::new(),
             llm: RwLock::new(Arc::new(LlmClient::new(LlmSettings::default())?)),
@@ -436,7 +454,7 @@ impl Brain {
         let out = self
             .inner
             .gate
-            .run(&self.inner.registry, tool_name, raw_args, &ctx)
+            .run(&self.inner.registry(), tool_name, raw_args, &ctx)
             .await;
         self.inner.events.emit(
             None,
@@ -501,8 +519,8 @@ impl Brain {
         Ok(self.inner.store.set_skill_enabled(name, enabled)?)
     }
 
-    pub fn tools(&self) -> &ToolRegistry {
-        &self.inner.registry
+    pub fn tools(&self) -> ToolRegistry {
+        self.inner.registry()
     }
 
     pub fn workdir(&self) -> PathBuf {

@@ -112,6 +112,8 @@ impl Turn<'_> {
     /// at a time in order. Every call gets exactly one result.
     async fn run_calls(&self, calls: &[ToolCall], refused: &HashMap<String, String>) {
         let inner = self.inner;
+        let registry = inner.registry();
+        let registry = &registry;
         let mut i = 0;
         while i < calls.len() {
             if self.cancel.is_cancelled() {
@@ -144,12 +146,7 @@ impl Turn<'_> {
             let batch = if j > i { &calls[i..j] } else { &calls[i..=i] };
             let runs = batch.iter().map(|c| {
                 let ctx = inner.tool_context(Some(self.session), &c.id, self.cancel.clone());
-                async move {
-                    inner
-                        .gate
-                        .run(&inner.registry, &c.name, &c.arguments, &ctx)
-                        .await
-                }
+                async move { inner.gate.run(registry, &c.name, &c.arguments, &ctx).await }
             });
             for (c, out) in batch.iter().zip(join_all(runs).await) {
                 self.finished(c, &out);
@@ -159,7 +156,7 @@ impl Turn<'_> {
     }
 
     fn read_only(&self, call: &ToolCall) -> bool {
-        let Some(tool) = self.inner.registry.get(&call.name) else {
+        let Some(tool) = self.inner.registry().get(&call.name) else {
             return false;
         };
         let Ok(args) = serde_json::from_str::<Value>(&call.arguments) else {
@@ -209,8 +206,8 @@ pub(crate) async fn run(
     let user = ChatMessage::user(text);
     turn.persist(&user);
     let mut current = vec![user];
-    let tools = inner.registry.openai_tools();
-    let tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
+    let mut tools = inner.registry().openai_tools();
+    let mut tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
     let llm = inner.llm();
     let mut usage = Usage::default();
     let mut rounds = 0u32;
@@ -234,6 +231,11 @@ pub(crate) async fn run(
             break StopReason::MaxRounds;
         }
         rounds += 1;
+        if rounds > 1 {
+            // A tool created in the last round is callable in this one.
+            tools = inner.registry().openai_tools();
+            tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
+        }
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
         let mut system = system_prompt(&cfg.persona, &inner.workdir());

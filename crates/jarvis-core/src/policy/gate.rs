@@ -524,6 +524,9 @@ fn grant_scopes(tool_name: &str, caps: &[Capability]) -> (String, Vec<String>) {
             }
             scopes.extend(bases);
         }
+        if let Capability::CreatedTool { hash, .. } = c {
+            scopes.push(format!("sha256:{hash}"));
+        }
     }
     if scopes.is_empty() {
         scopes.push("*".into());

@@ -192,6 +192,12 @@ impl Policy {
             },
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
             // What Jarvis will later read as instructions is the user's call.
+            Capability::CreatedTool { name, .. } => Decision::new(
+                Verdict::Ask,
+                format!(
+                    "{name} is a tool Jarvis created; it runs only with your approval until you trust this version"
+                ),
+            ),
             Capability::CreateExtension { kind, .. } => Decision::new(
                 Verdict::Ask,
                 format!("creates a new {kind} Jarvis will use later"),

@@ -129,102 +129,151 @@ impl Tool for ExecTool {
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let command = arg_str(&args, "command")?;
         let limit = self.timeout_for(&args);
-        // A private temp dir, writable inside the sandbox, gone afterwards.
-        let private_tmp = tempfile::Builder::new()
-            .prefix("jarvis-exec-")
-            .tempdir()
-            .map_err(|e| ToolError::Failed(format!("cannot create a private temp dir: {e}")))?;
-        let sb = &ctx.exec_sandbox;
-        let mut note = String::new();
-        let mut cmd = match (&sb.helper, sb.enabled) {
-            (Some(helper), true) => {
-                let mut c = tokio::process::Command::new(helper);
-                c.arg("--write")
-                    .arg(&ctx.workdir)
-                    .arg("--write")
-                    .arg(private_tmp.path());
-                if sb.abi > 0 {
-                    c.arg("--abi").arg(sb.abi.to_string());
-                }
-                if !sb.network {
-                    c.arg("--no-network");
-                }
-                c.arg("--").arg("/bin/sh");
-                c
-            }
-            (None, true) => {
-                note = "\n[not sandboxed: the jarvis-sandbox helper was not found]".into();
-                tokio::process::Command::new("/bin/sh")
-            }
-            (_, false) => tokio::process::Command::new("/bin/sh"),
-        };
-        cmd.arg("-c")
-            .arg(command)
-            .env("TMPDIR", private_tmp.path())
-            .current_dir(&ctx.workdir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .env(AGENT_EXEC_ENV, "1");
-        for (k, _) in std::env::vars_os() {
-            let k = k.to_string_lossy().to_string();
-            if STRIPPED_ENV.contains(&k.as_str()) || k.starts_with("DYLD_") {
-                cmd.env_remove(&k);
-            }
-        }
-        let started = Instant::now();
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| ToolError::Failed(format!("cannot start /bin/sh: {e}")))?;
-        let guard = GroupGuard(child.id().map(|p| p as i32));
-        let out = child.stdout.take();
-        let err = child.stderr.take();
-        let cap = self.output_cap;
-        let out_task = tokio::spawn(async move {
-            match out {
-                Some(o) => read_capped(o, cap).await,
-                None => (vec![], 0),
-            }
-        });
-        let err_task = tokio::spawn(async move {
-            match err {
-                Some(e) => read_capped(e, cap).await,
-                None => (vec![], 0),
-            }
-        });
-        let status = tokio::select! {
-            s = child.wait() => s.map_err(|e| ToolError::Failed(e.to_string()))?,
-            _ = tokio::time::sleep(limit) => {
-                drop(guard);
-                let _ = child.wait().await;
-                return Err(ToolError::Timeout(limit.as_secs()));
-            }
-            _ = ctx.cancel.cancelled() => {
-                drop(guard);
-                let _ = child.wait().await;
-                return Err(ToolError::Cancelled);
-            }
-        };
-        // The shell is gone; anything it left in the background goes too.
-        drop(guard);
-        let (out, out_total) = out_task.await.unwrap_or_default();
-        let (err, err_total) = err_task.await.unwrap_or_default();
-        let code = status.code();
-        let code_text = code.map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
+        let argv = ["/bin/sh".to_string(), "-c".to_string(), command.to_string()];
+        let f = run_confined(ctx, &argv, None, limit, self.output_cap).await?;
+        let code_text = f
+            .code
+            .map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
         let content = format!(
-            "exit code: {code_text}\n--- stdout ---\n{}\n--- stderr ---\n{}{note}",
-            render("stdout", &out, out_total),
-            render("stderr", &err, err_total)
+            "exit code: {code_text}\n--- stdout ---\n{}\n--- stderr ---\n{}{}",
+            render("stdout", &f.out, f.out_total),
+            render("stderr", &f.err, f.err_total),
+            f.note
         );
         Ok(ToolOutput {
             content,
             summary: format!(
-                "exit {code_text} in {:.1} s, {out_total} bytes out",
-                started.elapsed().as_secs_f64()
+                "exit {code_text} in {:.1} s, {} bytes out",
+                f.elapsed.as_secs_f64(),
+                f.out_total
             ),
         })
     }
+}
+
+/// How a confined process ended.
+pub(crate) struct Finished {
+    pub code: Option<i32>,
+    pub out: Vec<u8>,
+    pub out_total: usize,
+    pub err: Vec<u8>,
+    pub err_total: usize,
+    /// Said to the model when the sandbox could not be applied.
+    pub note: String,
+    pub elapsed: Duration,
+}
+
+/// Runs `argv` in the working directory, in its own process group, under
+/// the exec sandbox, with a scrubbed environment, a private temp dir, capped
+/// output, and `stdin` fed if given. Timeout and cancel kill the whole group.
+pub(crate) async fn run_confined(
+    ctx: &ToolContext,
+    argv: &[String],
+    stdin: Option<Vec<u8>>,
+    limit: Duration,
+    cap: usize,
+) -> Result<Finished, ToolError> {
+    use tokio::io::AsyncWriteExt;
+    let Some((program, rest)) = argv.split_first() else {
+        return Err(ToolError::InvalidArgs("nothing to run".into()));
+    };
+    // A private temp dir, writable inside the sandbox, gone afterwards.
+    let private_tmp = tempfile::Builder::new()
+        .prefix("jarvis-exec-")
+        .tempdir()
+        .map_err(|e| ToolError::Failed(format!("cannot create a private temp dir: {e}")))?;
+    let sb = &ctx.exec_sandbox;
+    let mut note = String::new();
+    let mut cmd = match (&sb.helper, sb.enabled) {
+        (Some(helper), true) => {
+            let mut c = tokio::process::Command::new(helper);
+            c.arg("--write")
+                .arg(&ctx.workdir)
+                .arg("--write")
+                .arg(private_tmp.path());
+            if sb.abi > 0 {
+                c.arg("--abi").arg(sb.abi.to_string());
+            }
+            if !sb.network {
+                c.arg("--no-network");
+            }
+            c.arg("--").arg(program);
+            c
+        }
+        (None, true) => {
+            note = "\n[not sandboxed: the jarvis-sandbox helper was not found]".into();
+            tokio::process::Command::new(program)
+        }
+        (_, false) => tokio::process::Command::new(program),
+    };
+    cmd.args(rest)
+        .env("TMPDIR", private_tmp.path())
+        .current_dir(&ctx.workdir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .env(AGENT_EXEC_ENV, "1");
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy().to_string();
+        if STRIPPED_ENV.contains(&k.as_str()) || k.starts_with("DYLD_") {
+            cmd.env_remove(&k);
+        }
+    }
+    let started = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| ToolError::Failed(format!("cannot start {program}: {e}")))?;
+    let guard = GroupGuard(child.id().map(|p| p as i32));
+    if let (Some(mut pipe), Some(bytes)) = (child.stdin.take(), stdin) {
+        tokio::spawn(async move {
+            let _ = pipe.write_all(&bytes).await;
+        });
+    }
+    let out = child.stdout.take();
+    let err = child.stderr.take();
+    let out_task = tokio::spawn(async move {
+        match out {
+            Some(o) => read_capped(o, cap).await,
+            None => (vec![], 0),
+        }
+    });
+    let err_task = tokio::spawn(async move {
+        match err {
+            Some(e) => read_capped(e, cap).await,
+            None => (vec![], 0),
+        }
+    });
+    let status = tokio::select! {
+        s = child.wait() => s.map_err(|e| ToolError::Failed(e.to_string()))?,
+        _ = tokio::time::sleep(limit) => {
+            drop(guard);
+            let _ = child.wait().await;
+            return Err(ToolError::Timeout(limit.as_secs()));
+        }
+        _ = ctx.cancel.cancelled() => {
+            drop(guard);
+            let _ = child.wait().await;
+            return Err(ToolError::Cancelled);
+        }
+    };
+    // The program is gone; anything it left in the background goes too.
+    drop(guard);
+    let (out, out_total) = out_task.await.unwrap_or_default();
+    let (err, err_total) = err_task.await.unwrap_or_default();
+    Ok(Finished {
+        code: status.code(),
+        out,
+        out_total,
+        err,
+        err_total,
+        note,
+        elapsed: started.elapsed(),
+    })
 }
 
 /// What the exec sandbox enforces on this machine, in words, for `doctor`.

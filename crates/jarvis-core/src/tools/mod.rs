@@ -2,6 +2,8 @@
 //! Every call reaches a tool only through [`crate::policy::Gate`].
 
 mod create_skill;
+mod create_tool;
+pub mod created;
 mod exec;
 mod fs;
 mod http;
@@ -24,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 use crate::events::EventSink;
 
 pub use create_skill::CreateSkillTool;
+pub use create_tool::CreateToolTool;
 pub use exec::{ExecTool, sandbox_report};
 pub use fs::{ListDirTool, ReadFileTool, WriteFileTool};
 pub use http::HttpRequestTool;
@@ -51,6 +54,12 @@ pub enum Capability {
         kind: String,
         path: PathBuf,
     },
+    /// Runs a tool Jarvis created; `hash` identifies this exact version.
+    CreatedTool {
+        name: String,
+        hash: String,
+        command: String,
+    },
 }
 
 impl Capability {
@@ -70,6 +79,16 @@ impl Capability {
             Capability::Network { method, url, .. } => format!("{method} {url}"),
             Capability::CreateExtension { kind, path } => {
                 format!("create the {kind} {}", path.display())
+            }
+            Capability::CreatedTool {
+                name,
+                hash,
+                command,
+            } => {
+                format!(
+                    "run the created tool {name} (version {}): {command}",
+                    &hash[..hash.len().min(16)]
+                )
             }
             Capability::Ui => "navigate the HUD".into(),
         }
@@ -188,6 +207,7 @@ impl ToolRegistry {
         r.register(Arc::new(HttpRequestTool::default()));
         r.register(Arc::new(OpenViewTool));
         r.register(Arc::new(CreateSkillTool));
+        r.register(Arc::new(CreateToolTool));
         r
     }
 
