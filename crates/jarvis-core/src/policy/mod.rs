@@ -48,25 +48,6 @@ impl Decision {
     }
 }
 
-/// Writes never land under these, even in a granted root.
-const SYSTEM_PREFIXES: &[&str] = &[
-    "/bin",
-    "/boot",
-    "/dev",
-    "/etc",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/proc",
-    "/sbin",
-    "/sys",
-    "/usr",
-    "/var/root",
-    "/private/var/root",
-    "/System",
-    "/Library",
-];
-
 /// What the policy knows; nothing here comes from the model.
 #[derive(Debug, Clone)]
 pub struct PolicySettings {
@@ -133,7 +114,7 @@ impl Policy {
             )
         } else if let Some(why) = credential {
             Decision::new(Verdict::Block, format!("secrets stay out of reach: {why}"))
-        } else if is_write && SYSTEM_PREFIXES.iter().any(|x| is_within(p, Path::new(x))) {
+        } else if is_write && p.to_str().is_none_or(|x| shell::paths::system(x, None)) {
             Decision::new(Verdict::Block, format!("{} is a system path", p.display()))
         } else if !self.in_roots(p, workdir) {
             Decision::new(

@@ -25,7 +25,7 @@ impl Default for HttpRequestTool {
 
 const METHODS: &[&str] = &["GET", "POST", "PUT", "DELETE"];
 
-fn parse(args: &Value) -> Result<(String, reqwest::Url), ToolError> {
+fn method(args: &Value) -> Result<String, ToolError> {
     let method = args
         .get("method")
         .and_then(Value::as_str)
@@ -36,6 +36,11 @@ fn parse(args: &Value) -> Result<(String, reqwest::Url), ToolError> {
             "method {method} is not one of {METHODS:?}"
         )));
     }
+    Ok(method)
+}
+
+fn parse(args: &Value) -> Result<(String, reqwest::Url), ToolError> {
+    let method = method(args)?;
     let raw = arg_str(args, "url")?;
     let url = reqwest::Url::parse(raw)
         .map_err(|e| ToolError::InvalidArgs(format!("url {raw:?}: {e}")))?;
@@ -73,18 +78,8 @@ impl Tool for HttpRequestTool {
     fn capabilities(&self, args: &Value, _ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
         // The URL is judged by the policy (scheme, host, addresses), not here,
         // so a `file:` URL is a refusal the user sees, not a typo.
-        let method = args
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or("GET")
-            .to_ascii_uppercase();
-        if !METHODS.contains(&method.as_str()) {
-            return Err(ToolError::InvalidArgs(format!(
-                "method {method} is not one of {METHODS:?}"
-            )));
-        }
         Ok(vec![Capability::Network {
-            method,
+            method: method(args)?,
             url: arg_str(args, "url")?.to_string(),
             addrs: vec![],
         }])
