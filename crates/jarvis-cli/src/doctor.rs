@@ -87,6 +87,18 @@ pub async fn run(json: bool) -> Result<i32> {
     }
     if config_ok {
         let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+        if !brain.config().mcp_servers.is_empty() {
+            brain.refresh_mcp().await;
+            let failures = brain.mcp_failures();
+            if failures.is_empty() {
+                let n = brain.config().mcp_servers.len();
+                checks.push(pass("mcp", format!("{n} server(s) started")));
+            } else {
+                for (server, why) in failures {
+                    checks.push(fail("mcp", format!("{server}: {why}"), format!("check mcp_servers.{server} in config.json (command, args); the other servers still work")));
+                }
+            }
+        }
         let (confined, what) = jarvis_core::tools::sandbox_report(&brain.exec_sandbox());
         if confined {
             checks.push(pass("sandbox", what));

@@ -336,6 +336,7 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Sessions { command } => sessions(command),
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            brain.refresh_mcp().await;
             if json {
                 println!(
                     "{}",

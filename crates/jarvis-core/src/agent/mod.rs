@@ -90,6 +90,7 @@ pub(crate) struct Inner {
     resolver: Arc<dyn Resolver>,
     sandbox_helper: Option<PathBuf>,
     skill_index: crate::skills::index::SkillIndex,
+    pub mcp: crate::tools::mcp::McpManager,
 }
 
 /// A handle to the brain; cheap to clone.
@@ -191,6 +192,9 @@ impl Inner {
             if r.get(&t.manifest.name).is_none() {
                 r.register(Arc::new(t));
             }
+        }
+        for t in self.mcp.tools() {
+            r.register(t);
         }
         r
     }
@@ -345,6 +349,7 @@ impl Brain {
             resolver: opts.resolver.unwrap_or_else(|| Arc::new(SystemResolver)),
             sandbox_helper: opts.sandbox_helper.or_else(ExecSandbox::find_helper),
             skill_index: crate::skills::index::SkillIndex::new(),
+            mcp: crate::tools::mcp::McpManager::new(),
         };
         inner.apply(cfg)?;
         Ok(Brain {
@@ -439,7 +444,21 @@ impl Brain {
 
     /// Runs one tool exactly as the agent would: the same gate, policy,
     /// approvals and audit.
+    /// Starts configured MCP servers that are not running yet (and stops removed ones).
+    pub async fn refresh_mcp(&self) {
+        self.inner
+            .mcp
+            .refresh(&self.inner.config().mcp_servers)
+            .await;
+    }
+
+    /// MCP servers that could not be started, with the reason.
+    pub fn mcp_failures(&self) -> Vec<(String, String)> {
+        self.inner.mcp.failures()
+    }
+
     pub async fn run_tool(&self, tool_name: &str, raw_args: &str) -> CallOutcome {
+        self.refresh_mcp().await;
         let call_id = format!("cli_{}", uuid::Uuid::new_v4().simple());
         let ctx = self
             .inner

@@ -206,6 +206,7 @@ pub(crate) async fn run(
     let user = ChatMessage::user(text);
     turn.persist(&user);
     let mut current = vec![user];
+    inner.mcp.refresh(&cfg.mcp_servers).await;
     let mut tools = inner.registry().openai_tools();
     let mut tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
     let llm = inner.llm();
@@ -239,6 +240,11 @@ pub(crate) async fn run(
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
         let mut system = system_prompt(&cfg.persona, &inner.workdir());
+        for (server, why) in inner.mcp.failures() {
+            system.push_str(&format!(
+                "\n\nThe MCP server {server} is unavailable: {why}."
+            ));
+        }
         let section = crate::skills::catalog::prompt_section(
             &inner.enabled_skills(),
             cfg.skills.prompt_budget,

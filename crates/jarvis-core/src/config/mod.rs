@@ -91,6 +91,34 @@ pub struct ToolToggles {
     pub exec: bool,
 }
 
+/// One MCP server Jarvis uses as a tool provider (stdio).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct McpServerConfig {
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: std::collections::BTreeMap<String, String>,
+    pub cwd: Option<String>,
+    /// Its tools run without asking.
+    pub trusted: bool,
+    pub startup_timeout_sec: u64,
+    pub call_timeout_sec: u64,
+}
+
+impl Default for McpServerConfig {
+    fn default() -> Self {
+        McpServerConfig {
+            command: String::new(),
+            args: vec![],
+            env: Default::default(),
+            cwd: None,
+            trusted: false,
+            startup_timeout_sec: 20,
+            call_timeout_sec: 60,
+        }
+    }
+}
+
 /// Where skills come from, beyond the standard roots.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -144,6 +172,8 @@ pub struct Config {
     pub approval_timeout_sec: u64,
     pub sandbox: SandboxConfig,
     pub skills: SkillsConfig,
+    /// MCP servers by name.
+    pub mcp_servers: std::collections::BTreeMap<String, McpServerConfig>,
 }
 
 impl Default for Config {
@@ -157,6 +187,7 @@ impl Default for Config {
             approval_timeout_sec: 60,
             sandbox: SandboxConfig::default(),
             skills: SkillsConfig::default(),
+            mcp_servers: Default::default(),
         }
     }
 }

@@ -173,6 +173,20 @@ impl Policy {
             },
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
             // What Jarvis will later read as instructions is the user's call.
+            Capability::Mcp {
+                server,
+                trusted: true,
+                ..
+            } => Decision::new(
+                Verdict::Allow,
+                format!("the MCP server {server} is trusted"),
+            ),
+            Capability::Mcp { server, .. } => Decision::new(
+                Verdict::Ask,
+                format!(
+                    "the MCP server {server} is not trusted (set mcp_servers.{server}.trusted to skip asking)"
+                ),
+            ),
             Capability::CreatedTool { name, .. } => Decision::new(
                 Verdict::Ask,
                 format!(

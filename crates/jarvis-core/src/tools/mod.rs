@@ -7,6 +7,7 @@ pub mod created;
 mod exec;
 mod fs;
 mod http;
+pub mod mcp;
 pub mod net;
 pub mod paths;
 pub mod sandbox;
@@ -54,6 +55,12 @@ pub enum Capability {
         kind: String,
         path: PathBuf,
     },
+    /// Calls a tool of an MCP server.
+    Mcp {
+        server: String,
+        tool: String,
+        trusted: bool,
+    },
     /// Runs a tool Jarvis created; `hash` identifies this exact version.
     CreatedTool {
         name: String,
@@ -89,6 +96,9 @@ impl Capability {
                     "run the created tool {name} (version {}): {command}",
                     &hash[..hash.len().min(16)]
                 )
+            }
+            Capability::Mcp { server, tool, .. } => {
+                format!("call {tool} on the MCP server {server}")
             }
             Capability::Ui => "navigate the HUD".into(),
         }
