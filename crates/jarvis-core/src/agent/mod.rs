@@ -220,7 +220,7 @@ impl Inner {
     }
 
     /// Applies a config: policy, model client, secrets the audit must hide.
-    fn apply(&self, cfg: Config) -> Result<(), BrainError> {
+    pub(crate) fn apply(&self, cfg: Config) -> Result<(), BrainError> {
         let settings = self.llm_settings(&cfg);
         let secrets: Vec<String> = settings
             .api_key

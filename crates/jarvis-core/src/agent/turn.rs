@@ -183,6 +183,21 @@ pub(crate) async fn run(
         turn_id: uuid::Uuid::new_v4().to_string(),
         cancel,
     };
+    // config.json may have changed since (the CLI, the app, create_mcp):
+    // each turn starts from what is on disk; a broken file keeps the last good one.
+    match inner.config_store.load() {
+        Ok(fresh) if fresh != inner.config() => {
+            if let Err(e) = inner.apply(fresh) {
+                turn.emit(Event::Notice {
+                    message: format!("config.json not applied: {e}"),
+                });
+            }
+        }
+        Ok(_) => {}
+        Err(e) => turn.emit(Event::Notice {
+            message: format!("config.json not applied: {e}"),
+        }),
+    }
     let cfg = inner.config();
     if let Err(e) = inner.store.start_turn(&turn.turn_id, session) {
         turn.emit(Event::Error {

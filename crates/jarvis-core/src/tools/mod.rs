@@ -1,6 +1,7 @@
 //! The tools the model can call, and the registry that dispatches them.
 //! Every call reaches a tool only through [`crate::policy::Gate`].
 
+mod create_mcp;
 mod create_skill;
 mod create_tool;
 pub mod created;
@@ -26,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::events::EventSink;
 
+pub use create_mcp::CreateMcpTool;
 pub use create_skill::CreateSkillTool;
 pub use create_tool::CreateToolTool;
 pub use exec::{ExecTool, sandbox_report};
@@ -218,6 +220,7 @@ impl ToolRegistry {
         r.register(Arc::new(OpenViewTool));
         r.register(Arc::new(CreateSkillTool));
         r.register(Arc::new(CreateToolTool));
+        r.register(Arc::new(CreateMcpTool));
         r
     }
 
