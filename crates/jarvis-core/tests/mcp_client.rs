@@ -155,3 +155,64 @@ async fn a_trusted_server_runs_without_asking() {
         64
     );
 }
+
+#[tokio::test]
+async fn a_streamable_http_server_is_a_tool_provider_too() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = jarvis_testkit::shared_dir().join("oracles/mcp/examples/demo-mcpserver-v2");
+    let launcher = format!(
+        "import sys; sys.path.insert(0, {:?}); from server import mcp; mcp.run(transport='streamable-http', port={port})",
+        dir.display().to_string()
+    );
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _server = Kill(
+        std::process::Command::new(python())
+            .args(["-c", &launcher])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let t0 = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(20),
+            "the HTTP MCP server did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let e = env(Setup::new(
+        "http://127.0.0.1:9/v1".into(),
+        Arc::new(ScriptedApprover::new([])),
+    ));
+    ConfigStore::new(e.home.path())
+        .update(|c| {
+            c.mcp_servers.insert(
+                "web".into(),
+                McpServerConfig {
+                    url: Some(format!("http://127.0.0.1:{port}/mcp")),
+                    trusted: true,
+                    ..Default::default()
+                },
+            );
+            Ok(())
+        })
+        .unwrap();
+    e.brain.submit(Op::Reload).unwrap();
+    let out = e
+        .brain
+        .run_tool("mcp__web__add", r#"{"a": 20, "b": 22}"#)
+        .await;
+    assert_eq!(out.status, ToolStatus::Ok, "{}", out.content);
+    assert_eq!(out.content, "42");
+}

@@ -95,6 +95,8 @@ pub struct ToolToggles {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct McpServerConfig {
+    /// A streamable-HTTP server's endpoint; when set, `command` is not used.
+    pub url: Option<String>,
     pub command: String,
     pub args: Vec<String>,
     pub env: std::collections::BTreeMap<String, String>,
@@ -108,6 +110,7 @@ pub struct McpServerConfig {
 impl Default for McpServerConfig {
     fn default() -> Self {
         McpServerConfig {
+            url: None,
             command: String::new(),
             args: vec![],
             env: Default::default(),

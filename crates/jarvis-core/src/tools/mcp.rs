@@ -68,25 +68,38 @@ pub fn tool_name(server: &str, tool: &str) -> String {
 }
 
 async fn start(name: &str, cfg: &McpServerConfig) -> Result<Running, String> {
-    if cfg.command.trim().is_empty() {
-        return Err("no command configured".into());
-    }
-    let mut cmd = tokio::process::Command::new(&cfg.command);
-    cmd.args(&cfg.args)
-        .envs(&cfg.env)
-        .env_remove("JARVIS_API_KEY")
-        .kill_on_drop(true);
-    if let Some(cwd) = &cfg.cwd {
-        cmd.current_dir(cwd);
-    }
-    let transport = TokioChildProcess::builder(cmd)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map(|(t, _)| t)
-        .map_err(|e| format!("cannot start {}: {e}", cfg.command))?;
     let limit = Duration::from_secs(cfg.startup_timeout_sec.max(1));
-    let work = async {
-        let client = ().serve(transport).await.map_err(|e| format!("handshake failed: {e}"))?;
+    let connect = async {
+        let client = match cfg.url.as_deref().filter(|u| !u.trim().is_empty()) {
+            Some(url) => {
+                let transport =
+                    rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_string());
+                ().serve(transport)
+                    .await
+                    .map_err(|e| format!("handshake with {url} failed: {e}"))?
+            }
+            None => {
+                if cfg.command.trim().is_empty() {
+                    return Err("neither a command nor a url is configured".to_string());
+                }
+                let mut cmd = tokio::process::Command::new(&cfg.command);
+                cmd.args(&cfg.args)
+                    .envs(&cfg.env)
+                    .env_remove("JARVIS_API_KEY")
+                    .kill_on_drop(true);
+                if let Some(cwd) = &cfg.cwd {
+                    cmd.current_dir(cwd);
+                }
+                let transport = TokioChildProcess::builder(cmd)
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .map(|(t, _)| t)
+                    .map_err(|e| format!("cannot start {}: {e}", cfg.command))?;
+                ().serve(transport)
+                    .await
+                    .map_err(|e| format!("handshake failed: {e}"))?
+            }
+        };
         let tools = client
             .list_all_tools()
             .await
@@ -97,7 +110,7 @@ async fn start(name: &str, cfg: &McpServerConfig) -> Result<Running, String> {
             tools,
         })
     };
-    tokio::time::timeout(limit, work)
+    tokio::time::timeout(limit, connect)
         .await
         .map_err(|_| format!("{name} did not answer within {} s", limit.as_secs()))?
 }
