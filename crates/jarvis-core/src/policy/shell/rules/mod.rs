@@ -387,10 +387,7 @@ impl<'e> Analyzer<'e> {
             let Some(first) = words.first() else { return };
             if first.dynamic {
                 // `$cmd …`, `$(…) …`: the program is only known at run time.
-                let inner_fetch = first
-                    .subs
-                    .iter()
-                    .any(|&i| script.commands.get(i).is_some_and(|s| self.is_fetch(s)));
+                let inner_fetch = self.fetched(first, script);
                 self.bases.push(first.text.clone());
                 if inner_fetch {
                     self.block("download and execute (a fetched command is run)");
@@ -530,6 +527,13 @@ impl<'e> Analyzer<'e> {
                         && c.argv.len() > 1
                         && base_name(&c.argv[0].text) != "echo"
             })
+    }
+
+    /// The word's value comes from a substitution that downloads something.
+    fn fetched(&self, w: &Word, script: &Script) -> bool {
+        w.subs
+            .iter()
+            .any(|&s| script.commands.get(s).is_some_and(|x| self.is_fetch(x)))
     }
 
     /// Runs `text` as a script and also treats it as possibly fetched.

@@ -24,11 +24,7 @@ impl Analyzer<'_> {
             }) && let Some(code) = args.get(i + 1)
             {
                 let positional: Vec<String> = args[i + 2..].to_vec();
-                if c.words.get(i + 2).is_some_and(|w| {
-                    w.subs
-                        .iter()
-                        .any(|&s| script.commands.get(s).is_some_and(|x| self.is_fetch(x)))
-                }) {
+                if c.words.get(i + 2).is_some_and(|w| self.fetched(w, script)) {
                     self.block("download and execute (a fetched script is run)");
                 }
                 self.script(code, &positional, depth + 1);
@@ -37,26 +33,17 @@ impl Analyzer<'_> {
             }
             let script_arg = args.iter().enumerate().find(|(_, x)| !x.starts_with('-'));
             if let Some((i, file)) = script_arg {
-                if c.words.get(i + 1).is_some_and(|w| {
-                    w.subs
-                        .iter()
-                        .any(|&s| script.commands.get(s).is_some_and(|x| self.is_fetch(x)))
-                }) {
+                if c.words.get(i + 1).is_some_and(|w| self.fetched(w, script)) {
                     self.block("download and execute (runs a fetched script)");
                 }
                 self.ask(format!("runs the script {file}"));
-            } else if help_only {
-            } else {
+            } else if !help_only {
                 self.ask(format!("starts an interactive {b}"));
             }
             return;
         }
         if matches!(b, "eval" | "source" | ".") {
-            if c.words.iter().skip(1).any(|w| {
-                w.subs
-                    .iter()
-                    .any(|&s| script.commands.get(s).is_some_and(|x| self.is_fetch(x)))
-            }) {
+            if c.words.iter().skip(1).any(|w| self.fetched(w, script)) {
                 self.block(format!("download and execute ({b} of fetched text)"));
             }
             if b == "eval" {
@@ -473,12 +460,7 @@ impl Analyzer<'_> {
             self.block("runs an encoded PowerShell payload");
             return;
         }
-        if args
-            .iter()
-            .any(|x| x.starts_with("-r") && x.len() > 2 && b == "ruby")
-        {
-            // `ruby -ropen-uri`: a network library preloaded.
-        }
+        // All arguments count: `ruby -ropen-uri` preloads a network library.
         let all = args.join(" ");
         let text = code.clone().unwrap_or_default();
         let l = lower(&format!("{text} {all}"));
@@ -585,11 +567,7 @@ impl Analyzer<'_> {
                 // Covered by the pipe rule; a redirect from a file runs that file.
                 self.ask(format!("{} runs code from its input", c.base));
             }
-            if c.words.iter().skip(1).any(|w| {
-                w.subs
-                    .iter()
-                    .any(|&s| script.commands.get(s).is_some_and(|x| self.is_fetch(x)))
-            }) {
+            if c.words.iter().skip(1).any(|w| self.fetched(w, script)) {
                 self.block(format!(
                     "download and execute ({} runs a fetched script)",
                     c.base
