@@ -18,7 +18,16 @@ pub struct Word {
 }
 
 impl Word {
-    fn lit(s: impl Into<String>) -> Self {
+    /// The words' values joined by spaces, as a command line again.
+    pub(super) fn join(words: &[Word]) -> String {
+        words
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    pub(super) fn lit(s: impl Into<String>) -> Self {
         Word {
             text: s.into(),
             dynamic: false,

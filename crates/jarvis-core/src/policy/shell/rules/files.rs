@@ -172,11 +172,7 @@ impl Analyzer<'_> {
                 .unwrap_or(sep);
             words = args[start..sep]
                 .iter()
-                .map(|x| Word {
-                    text: x.clone(),
-                    dynamic: false,
-                    subs: vec![],
-                })
+                .map(|x| Word::lit(x.clone()))
                 .collect();
         } else {
             let mut i = 0;
@@ -189,21 +185,10 @@ impl Analyzer<'_> {
                 }
                 i += 1;
             }
-            words = args[i..]
-                .iter()
-                .map(|x| Word {
-                    text: x.clone(),
-                    dynamic: false,
-                    subs: vec![],
-                })
-                .collect();
+            words = args[i..].iter().map(|x| Word::lit(x.clone())).collect();
         }
         if words.is_empty() {
-            words.push(Word {
-                text: "echo".into(),
-                dynamic: false,
-                subs: vec![],
-            });
+            words.push(Word::lit("echo"));
         }
         // Arguments come from stdin: judge the command as if given the input's words.
         let fed: Vec<String> = c
@@ -216,19 +201,11 @@ impl Analyzer<'_> {
         probe.extend(
             tail.iter()
                 .chain(fed.iter().filter(|f| !f.starts_with('-')))
-                .map(|t| Word {
-                    text: t.clone(),
-                    dynamic: false,
-                    subs: vec![],
-                }),
+                .map(|t| Word::lit(t.clone())),
         );
         for r in &c.src.redirects {
             if r.op == "<" && r.target.text.contains("$HOME") {
-                probe.push(Word {
-                    text: "~".into(),
-                    dynamic: false,
-                    subs: vec![],
-                });
+                probe.push(Word::lit("~"));
             }
         }
         if c.src.redirects.iter().any(|r| {
@@ -240,11 +217,7 @@ impl Analyzer<'_> {
                         .is_some_and(|x| x.argv.iter().any(|w| w.text == "~"))
                 })
         }) {
-            probe.push(Word {
-                text: "~".into(),
-                dynamic: false,
-                subs: vec![],
-            });
+            probe.push(Word::lit("~"));
         }
         self.run_words(probe, c.src, script, depth + 1);
     }

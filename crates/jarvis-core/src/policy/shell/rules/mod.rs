@@ -439,11 +439,7 @@ impl<'e> Analyzer<'e> {
                 }
                 if base == "script" || base == "watch" {
                     // `script -c CMD`, `watch CMD`: the rest is shell text.
-                    let text = words
-                        .iter()
-                        .map(|w| w.text.clone())
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let text = Word::join(&words);
                     self.script(&text, &[], depth + 1);
                     return;
                 }
@@ -455,11 +451,7 @@ impl<'e> Analyzer<'e> {
                     let t = w.text.clone();
                     if t == "-S" || t == "--split-string" {
                         words.remove(0);
-                        let text = words
-                            .iter()
-                            .map(|w| w.text.clone())
-                            .collect::<Vec<_>>()
-                            .join(" ");
+                        let text = Word::join(&words);
                         self.script(&text, &[], depth + 1);
                         return;
                     } else if let Some(s) = t
