@@ -7,6 +7,7 @@
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
+use super::staging::Staged;
 use super::{Capability, Tool, ToolContext, ToolError, ToolOutput, arg_str};
 
 pub struct CreateMcpTool;
@@ -130,40 +131,23 @@ impl Tool for CreateMcpTool {
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let (name, tools) = check(&args)?;
         let description = arg_str(&args, "description")?.trim().to_string();
-        let root = ctx.jarvis_home.join("mcp");
-        let target = root.join(&name);
-        if target.exists() {
-            return Err(ToolError::Failed(format!(
-                "an MCP server named {name} already exists"
-            )));
-        }
-        let io = |e: std::io::Error| ToolError::Failed(format!("cannot write the project: {e}"));
-        std::fs::create_dir_all(&root).map_err(io)?;
-        let staging = tempfile::Builder::new()
-            .prefix(".new-mcp-")
-            .tempdir_in(&root)
-            .map_err(io)?;
-        let dir = staging.path().join(&name);
-        std::fs::create_dir_all(&dir).map_err(io)?;
-        std::fs::write(
-            dir.join("server.py"),
-            render_server(&name, &description, &tools),
-        )
-        .map_err(io)?;
-        std::fs::write(
-            dir.join("pyproject.toml"),
-            render_pyproject(&name, &description),
-        )
-        .map_err(io)?;
-        std::fs::write(
-            dir.join("README.md"),
+        let staged = Staged::new(
+            &ctx.jarvis_home.join("mcp"),
+            &name,
+            "mcp",
+            "an MCP server",
+            "the project",
+        )?;
+        staged.write("server.py", render_server(&name, &description, &tools))?;
+        staged.write("pyproject.toml", render_pyproject(&name, &description))?;
+        staged.write(
+            "README.md",
             format!("# {name}\n\n{description}\n\nRun: `python server.py` (stdio). Requires `{MCP_REQUIREMENT}`.\n"),
-        )
-        .map_err(io)?;
+        )?;
         // Syntax is checked before the project is put in place.
         let checked = std::process::Command::new("python3")
             .args(["-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())"])
-            .arg(dir.join("server.py"))
+            .arg(staged.dir.join("server.py"))
             .output();
         if let Ok(o) = checked
             && !o.status.success()
@@ -176,7 +160,7 @@ impl Tool for CreateMcpTool {
                     .unwrap_or("")
             )));
         }
-        std::fs::rename(&dir, &target).map_err(io)?;
+        let target = staged.place()?;
         let mut note = String::new();
         if args.get("register").and_then(Value::as_bool) == Some(true) {
             // Its own venv with the pinned SDK, so the registered server runs.

@@ -2,9 +2,12 @@
 //! code writes only the new folder `$JARVIS_HOME/skills/NAME`, never over an
 //! existing one, and what it writes passes the spec's strict validation.
 
+use std::path::Path;
+
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
+use super::staging::Staged;
 use super::{Capability, Tool, ToolContext, ToolError, ToolOutput, arg_str};
 use crate::skills::validate::validate_dir;
 
@@ -140,31 +143,21 @@ impl Tool for CreateSkillTool {
         let scripts = check_rest(&args)?;
         let description = arg_str(&args, "description")?.trim().to_string();
         let body = arg_str(&args, "instructions")?.to_string();
-        let skills = ctx.jarvis_home.join("skills");
-        let target = skills.join(&name);
-        if target.exists() {
-            return Err(ToolError::Failed(format!(
-                "a skill named {name} already exists; choose another name"
-            )));
-        }
-        let md = render_skill_md(&name, &description, &body);
-        let io = |e: std::io::Error| ToolError::Failed(format!("cannot write the skill: {e}"));
-        std::fs::create_dir_all(&skills).map_err(io)?;
-        // Built in a staging folder named like the skill, then renamed into place.
-        let staging = tempfile::Builder::new()
-            .prefix(".new-skill-")
-            .tempdir_in(&skills)
-            .map_err(io)?;
-        let dir = staging.path().join(&name);
-        std::fs::create_dir_all(&dir).map_err(io)?;
-        std::fs::write(dir.join("SKILL.md"), &md).map_err(io)?;
+        let staged = Staged::new(
+            &ctx.jarvis_home.join("skills"),
+            &name,
+            "skill",
+            "a skill",
+            "the skill",
+        )?;
+        staged.write("SKILL.md", render_skill_md(&name, &description, &body))?;
         if !scripts.is_empty() {
-            std::fs::create_dir_all(dir.join("scripts")).map_err(io)?;
+            std::fs::create_dir_all(staged.dir.join("scripts")).map_err(staged.io())?;
             for (file, content) in &scripts {
-                std::fs::write(dir.join("scripts").join(file), content).map_err(io)?;
+                staged.write(Path::new("scripts").join(file), content)?;
             }
         }
-        let problems = validate_dir(&dir);
+        let problems = validate_dir(&staged.dir);
         if !problems.is_empty() {
             let list: Vec<String> = problems.into_iter().map(|p| p.message).collect();
             return Err(ToolError::Failed(format!(
@@ -172,12 +165,7 @@ impl Tool for CreateSkillTool {
                 list.join("; ")
             )));
         }
-        std::fs::rename(&dir, &target).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::DirectoryNotEmpty => {
-                ToolError::Failed(format!("a skill named {name} already exists"))
-            }
-            _ => io(e),
-        })?;
+        let target = staged.place()?;
         let location = target.join("SKILL.md");
         Ok(ToolOutput {
             content: format!(

@@ -7,6 +7,7 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use super::created::{MANIFEST, Manifest, ScriptTool};
+use super::staging::Staged;
 use super::{Capability, Tool, ToolContext, ToolError, ToolOutput, arg_str};
 
 /// Built-in names a created tool may not take.
@@ -108,13 +109,13 @@ impl Tool for CreateToolTool {
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let (name, interp, file) = check(&args)?;
-        let tools = ctx.jarvis_home.join("tools");
-        let target = tools.join(&name);
-        if target.exists() {
-            return Err(ToolError::Failed(format!(
-                "a tool named {name} already exists; choose another name"
-            )));
-        }
+        let staged = Staged::new(
+            &ctx.jarvis_home.join("tools"),
+            &name,
+            "tool",
+            "a tool",
+            "the tool",
+        )?;
         let manifest = Manifest {
             name: name.clone(),
             description: arg_str(&args, "description")?.trim().to_string(),
@@ -129,21 +130,13 @@ impl Tool for CreateToolTool {
                 .unwrap_or(30)
                 .clamp(1, 600),
         };
-        let io = |e: std::io::Error| ToolError::Failed(format!("cannot write the tool: {e}"));
-        std::fs::create_dir_all(&tools).map_err(io)?;
-        let staging = tempfile::Builder::new()
-            .prefix(".new-tool-")
-            .tempdir_in(&tools)
-            .map_err(io)?;
-        let dir = staging.path().join(&name);
-        std::fs::create_dir_all(&dir).map_err(io)?;
         let text = serde_json::to_string_pretty(&manifest)
             .map_err(|e| ToolError::Failed(e.to_string()))?;
-        std::fs::write(dir.join(MANIFEST), text).map_err(io)?;
-        std::fs::write(dir.join(file), arg_str(&args, "code")?).map_err(io)?;
-        ScriptTool::load(&dir)
+        staged.write(MANIFEST, text)?;
+        staged.write(file, arg_str(&args, "code")?)?;
+        ScriptTool::load(&staged.dir)
             .map_err(|e| ToolError::Failed(format!("the tool would not load: {e}")))?;
-        std::fs::rename(&dir, &target).map_err(io)?;
+        staged.place()?;
         Ok(ToolOutput {
             content: format!(
                 "created the tool {name}; call it from your next step. It asks the user before each run until they trust it."

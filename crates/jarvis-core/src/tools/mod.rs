@@ -12,6 +12,7 @@ pub mod mcp;
 pub mod net;
 pub mod paths;
 pub mod sandbox;
+mod staging;
 mod ui;
 
 use std::collections::BTreeMap;
