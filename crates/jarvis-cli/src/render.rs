@@ -120,7 +120,15 @@ impl Renderer {
                     eprintln!("({} rounds, {} tokens)", rounds, usage.total_tokens);
                 }
             }
-            Event::ToolCallArgumentsDelta { .. } => {}
+            Event::VoiceState { state } => self.waiting = Some(format!("{state:?}").to_lowercase()),
+            Event::VoiceTranscript { text, .. } => eprintln!("🎤 {text}"),
+            Event::VoiceNotice { message } => eprintln!("voice: {message}"),
+            Event::VoiceTimings { timings } => {
+                if self.tty {
+                    eprintln!("(stt {} ms, total {} ms)", timings.stt_ms, timings.total_ms);
+                }
+            }
+            Event::ToolCallArgumentsDelta { .. } | Event::VoiceMic { .. } => {}
         }
         Ok(())
     }

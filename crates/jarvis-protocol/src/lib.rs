@@ -86,6 +86,69 @@ pub enum Event {
     Notice {
         message: String,
     },
+    /// The voice coordinator moved to another state.
+    VoiceState {
+        state: VoiceState,
+    },
+    /// The microphone opened or closed (the mic-in-use light).
+    VoiceMic {
+        capturing: bool,
+    },
+    /// What the user said, as recognised.
+    VoiceTranscript {
+        text: String,
+        language: String,
+        audio_ms: u64,
+    },
+    /// How long each stage of a spoken turn took.
+    VoiceTimings {
+        timings: VoiceTimings,
+    },
+    /// Something the user should know about voice ("didn't catch that",
+    /// "no microphone").
+    VoiceNotice {
+        message: String,
+    },
+}
+
+/// The voice coordinator's state, shown by the HUD and tray.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoiceState {
+    Idle,
+    Listening,
+    Transcribing,
+    Thinking,
+    Speaking,
+}
+
+/// Stage timings of one spoken turn, in milliseconds. "End of speech" is
+/// reported both ways: the push-to-talk release and the last speech frame
+/// the VAD found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VoiceTimings {
+    /// Length of the captured utterance.
+    pub audio_ms: u64,
+    /// Trimming/confirming the utterance with the VAD.
+    pub vad_ms: u64,
+    pub stt_ms: u64,
+    /// From the transcript going to the brain to its first text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_first_text_ms: Option<u64>,
+    /// From the transcript going to the brain to the first whole sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_sentence_ms: Option<u64>,
+    /// Synthesis of the first sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tts_first_ms: Option<u64>,
+    /// Push-to-talk release to the first reply audio reaching the sink.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release_to_audio_ms: Option<u64>,
+    /// Last speech frame to the first reply audio.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speech_end_to_audio_ms: Option<u64>,
+    /// The whole turn, end of speech to the last audio.
+    pub total_ms: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

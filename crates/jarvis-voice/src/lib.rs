@@ -5,6 +5,7 @@
 pub mod accuracy;
 pub mod audio;
 pub mod capture;
+pub mod coordinator;
 mod error;
 pub mod sink;
 pub mod stt;

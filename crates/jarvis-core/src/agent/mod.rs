@@ -361,6 +361,12 @@ impl Brain {
         self.inner.events.subscribe()
     }
 
+    /// Publish a host's own event (voice state, for one) on the one stream
+    /// every host listens to.
+    pub fn emit(&self, session_id: Option<&str>, event: jarvis_protocol::Event) {
+        self.inner.events.emit(session_id, event);
+    }
+
     /// Takes one operation. A user input starts a turn in the background;
     /// its progress and end arrive as events.
     pub fn submit(&self, op: Op) -> Result<(), BrainError> {

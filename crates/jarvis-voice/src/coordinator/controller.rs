@@ -1,0 +1,640 @@
+//! The coordinator's state machine, on one tokio task. Blocking work (VAD,
+//! STT, TTS, playback) runs on threads and reports back as messages.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use jarvis_protocol::{Event, Op, StopReason, VoiceState, VoiceTimings};
+use tokio::sync::{broadcast, mpsc};
+
+use super::capture_loop::{self, Endpointing};
+use super::playback::{Kind, Queue, SynthJob};
+use super::{BrainPort, Heard, Msg, VoiceConfig, VoiceParts};
+use crate::VoiceError;
+use crate::audio::SAMPLE_RATE;
+use crate::tts::SentenceSplitter;
+use crate::vad::Segment;
+
+/// Kept around a trimmed utterance so the first and last phonemes survive.
+const TRIM_MARGIN_MS: u64 = 150;
+
+struct Listening {
+    id: u64,
+    /// Push-to-talk (ends on release) or conversation (ends on the VAD).
+    hold: bool,
+    started: Instant,
+    last_speech: Instant,
+    samples: Vec<f32>,
+}
+
+struct Turn {
+    generation: u64,
+    /// Set by the brain's TurnStarted for our input.
+    turn_id: Option<String>,
+    /// End of speech as the user meant it: release, or the VAD's last frame.
+    release_at: Option<Instant>,
+    speech_end_at: Option<Instant>,
+    timings: VoiceTimings,
+    submitted: Option<Instant>,
+    splitter: SentenceSplitter,
+    sent: usize,
+    played: usize,
+    llm_done: bool,
+    first_audio: Option<Instant>,
+    last_audio: Option<Instant>,
+}
+
+pub(super) struct Controller {
+    brain: Arc<dyn BrainPort>,
+    parts: VoiceParts,
+    cfg: VoiceConfig,
+    tx: mpsc::UnboundedSender<Msg>,
+    shared_state: Arc<Mutex<VoiceState>>,
+    queue: Queue,
+    synth: std::sync::mpsc::Sender<SynthJob>,
+    state: VoiceState,
+    conversation: bool,
+    listen_seq: u64,
+    listening: Option<Listening>,
+    /// The utterance being transcribed.
+    transcribing: Option<u64>,
+    generation: u64,
+    turn: Option<Turn>,
+    pending_release: Option<Instant>,
+    /// Release time and VAD end of the utterance being transcribed.
+    clock: (Option<Instant>, Option<Instant>),
+}
+
+impl Controller {
+    pub fn new(
+        brain: Arc<dyn BrainPort>,
+        parts: VoiceParts,
+        cfg: VoiceConfig,
+        tx: mpsc::UnboundedSender<Msg>,
+        shared_state: Arc<Mutex<VoiceState>>,
+        queue: Queue,
+        synth: std::sync::mpsc::Sender<SynthJob>,
+    ) -> Self {
+        Self {
+            brain,
+            parts,
+            cfg,
+            tx,
+            shared_state,
+            queue,
+            synth,
+            state: VoiceState::Idle,
+            conversation: false,
+            listen_seq: 0,
+            listening: None,
+            transcribing: None,
+            generation: 0,
+            turn: None,
+            pending_release: None,
+            clock: (None, None),
+        }
+    }
+
+    pub async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Msg>) {
+        let mut events = self.brain.subscribe();
+        loop {
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    None | Some(Msg::Shutdown) => break,
+                    Some(m) => self.on_msg(m),
+                },
+                ev = events.recv() => match ev {
+                    Ok(env) if env.session_id.as_deref() == Some(self.cfg.session_id.as_str()) => self.on_brain(env.event),
+                    Ok(_) => {}
+                    Err(broadcast::error::RecvError::Lagged(n)) => tracing::warn!("voice missed {n} brain events"),
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+            }
+        }
+        self.close_mic();
+        self.queue.shutdown();
+    }
+
+    fn emit(&self, event: Event) {
+        self.brain.emit(Some(&self.cfg.session_id), event);
+    }
+
+    fn notice(&self, message: impl Into<String>) {
+        self.emit(Event::VoiceNotice {
+            message: message.into(),
+        });
+    }
+
+    fn set_state(&mut self, state: VoiceState) {
+        self.queue
+            .set_gate(self.listening.is_some(), state == VoiceState::Idle);
+        if state == self.state {
+            return;
+        }
+        self.state = state;
+        if let Ok(mut s) = self.shared_state.lock() {
+            *s = state;
+        }
+        self.emit(Event::VoiceState { state });
+    }
+
+    fn on_msg(&mut self, msg: Msg) {
+        match msg {
+            Msg::Press { at } => self.on_press(at),
+            Msg::Release { at } => self.on_release(at),
+            Msg::Converse => {
+                self.conversation = true;
+                if self.listening.is_none() && self.transcribing.is_none() && self.turn.is_none() {
+                    self.start_listening(false);
+                }
+            }
+            Msg::Stop => self.stop_all(),
+            Msg::Announce(text) => {
+                let _ = self.synth.send(SynthJob {
+                    kind: Kind::Announcement,
+                    text,
+                });
+            }
+            Msg::Chime => self.queue.push(Kind::Chime, super::playback::chime()),
+            Msg::Audio { listen, chunk } => {
+                if let Some(l) = self.listening.as_mut().filter(|l| l.id == listen) {
+                    l.samples.extend_from_slice(&chunk);
+                }
+            }
+            Msg::SpeechActive { listen } => {
+                if let Some(l) = self.listening.as_mut().filter(|l| l.id == listen) {
+                    l.last_speech = Instant::now();
+                }
+            }
+            Msg::Utterance {
+                listen,
+                segment,
+                speech_end_at,
+                vad_ms,
+            } => {
+                if self
+                    .listening
+                    .as_ref()
+                    .is_some_and(|l| l.id == listen && !l.hold)
+                {
+                    self.finish_listening(None, Some((segment, speech_end_at, vad_ms)));
+                }
+            }
+            Msg::AudioEnded { listen } => {
+                // The source ran dry (a file): for push-to-talk that is the
+                // release; in conversation mode an utterance, if any, came first.
+                if self.listening.as_ref().is_some_and(|l| l.id == listen) {
+                    let hold = self.listening.as_ref().is_some_and(|l| l.hold);
+                    if hold {
+                        let at = self.pending_release.take().unwrap_or_else(Instant::now);
+                        self.finish_listening(Some(at), None);
+                    } else {
+                        self.close_mic();
+                        self.after_turn();
+                    }
+                }
+            }
+            Msg::Transcribed { listen, result } => self.on_transcribed(listen, result),
+            Msg::Synthesized {
+                generation,
+                ms,
+                error,
+            } => self.on_synthesized(generation, ms, error),
+            Msg::AudioStarted { generation, at } => {
+                if let Some(t) = self.turn.as_mut().filter(|t| t.generation == generation) {
+                    if t.first_audio.is_none() {
+                        t.first_audio = Some(at);
+                        t.timings.release_to_audio_ms = t.release_at.map(|r| ms_between(r, at));
+                        t.timings.speech_end_to_audio_ms =
+                            t.speech_end_at.map(|r| ms_between(r, at));
+                    }
+                    self.set_state(VoiceState::Speaking);
+                }
+            }
+            Msg::AudioFinished {
+                generation,
+                at,
+                error,
+            } => {
+                if let Some(e) = error {
+                    self.notice(format!("playback failed: {e}"));
+                }
+                if let Some(t) = self.turn.as_mut().filter(|t| t.generation == generation) {
+                    t.played += 1;
+                    t.last_audio = Some(at);
+                }
+                self.check_turn_done();
+            }
+            Msg::SubmitFailed { generation, error } => {
+                if self
+                    .turn
+                    .as_ref()
+                    .is_some_and(|t| t.generation == generation)
+                {
+                    self.turn = None;
+                    self.notice(error);
+                    self.after_turn();
+                }
+            }
+            Msg::Tick => self.on_tick(),
+            Msg::Shutdown => {}
+        }
+    }
+
+    fn on_press(&mut self, at: Instant) {
+        if let Some(l) = self.listening.as_mut() {
+            // Already listening hands-free: the key takes over.
+            l.hold = true;
+            return;
+        }
+        if matches!(self.state, VoiceState::Thinking | VoiceState::Speaking)
+            || self.queue.is_playing()
+        {
+            self.barge_in();
+        }
+        self.pending_release = None;
+        let _ = at;
+        self.start_listening(true);
+    }
+
+    fn on_release(&mut self, at: Instant) {
+        if self.listening.as_ref().is_some_and(|l| l.hold) {
+            self.finish_listening(Some(at), None);
+        }
+    }
+
+    /// Stop speaking now; the reply's remaining text is not spoken.
+    fn barge_in(&mut self) {
+        self.generation += 1;
+        self.queue.interrupt(self.generation);
+        if let Some(t) = self.turn.take() {
+            self.emit_timings(&t);
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.conversation = false;
+        self.barge_in();
+        self.close_mic();
+        self.listening = None;
+        self.transcribing = None;
+        let _ = self.brain.submit(Op::CancelTurn {
+            session_id: self.cfg.session_id.clone(),
+        });
+        self.set_state(VoiceState::Idle);
+    }
+
+    fn start_listening(&mut self, hold: bool) {
+        self.listen_seq += 1;
+        let id = self.listen_seq;
+        let rx = match self.parts.source.open() {
+            Ok(rx) => rx,
+            Err(e) => {
+                self.notice(e.to_string());
+                self.conversation = false;
+                self.set_state(VoiceState::Idle);
+                return;
+            }
+        };
+        let endpointing = (!hold).then(|| Endpointing {
+            cfg: self.cfg.endpoint.clone(),
+            silero: self.parts.silero.clone(),
+        });
+        if let Err(e) = capture_loop::spawn(id, rx, endpointing, self.tx.clone()) {
+            self.parts.source.close();
+            self.notice(format!("cannot start capture: {e}"));
+            self.set_state(VoiceState::Idle);
+            return;
+        }
+        let now = Instant::now();
+        self.listening = Some(Listening {
+            id,
+            hold,
+            started: now,
+            last_speech: now,
+            samples: Vec::new(),
+        });
+        self.emit(Event::VoiceMic {
+            capturing: self.parts.source.is_capturing(),
+        });
+        self.set_state(VoiceState::Listening);
+    }
+
+    fn close_mic(&mut self) {
+        if self.listening.is_some() {
+            self.parts.source.close();
+            self.emit(Event::VoiceMic {
+                capturing: self.parts.source.is_capturing(),
+            });
+        }
+    }
+
+    /// End listening and send what was heard to speech recognition.
+    fn finish_listening(
+        &mut self,
+        release_at: Option<Instant>,
+        vad: Option<(Segment, Instant, u64)>,
+    ) {
+        self.close_mic();
+        let Some(l) = self.listening.take() else {
+            return;
+        };
+        self.set_state(VoiceState::Transcribing);
+        self.transcribing = Some(l.id);
+        self.clock = (release_at, vad.as_ref().map(|v| v.1));
+        let stt = self.parts.stt.clone();
+        let silero = self.parts.silero.clone();
+        let tx = self.tx.clone();
+        let listen = l.id;
+        tokio::task::spawn_blocking(move || {
+            let result = transcribe(&l.samples, vad.map(|v| (v.0, v.2)), &silero, &*stt);
+            let _ = tx.send(Msg::Transcribed { listen, result });
+        });
+    }
+
+    fn on_transcribed(&mut self, listen: u64, result: Result<Option<Heard>, VoiceError>) {
+        if self.transcribing != Some(listen) {
+            return;
+        }
+        self.transcribing = None;
+        let heard = match result {
+            Ok(Some(h)) if !h.transcript.text.is_empty() => h,
+            Ok(_) => {
+                self.notice("didn't catch that");
+                self.after_turn();
+                return;
+            }
+            Err(e) => {
+                self.notice(e.to_string());
+                self.after_turn();
+                return;
+            }
+        };
+        let t = &heard.transcript;
+        self.emit(Event::VoiceTranscript {
+            text: t.text.clone(),
+            language: t.language.clone(),
+            audio_ms: t.audio_ms,
+        });
+        let (release_at, vad_end) = std::mem::take(&mut self.clock);
+        // In push-to-talk the VAD's last speech frame is dated back from the release.
+        let speech_end_at = vad_end.or_else(|| {
+            release_at.and_then(|r| {
+                r.checked_sub(Duration::from_millis(
+                    heard.recorded_ms.saturating_sub(heard.speech_end_ms),
+                ))
+            })
+        });
+        if self.is_stop_word(&t.text) {
+            self.conversation = false;
+            let _ = self.brain.submit(Op::CancelTurn {
+                session_id: self.cfg.session_id.clone(),
+            });
+            self.notice("stopped");
+            self.set_state(VoiceState::Idle);
+            return;
+        }
+        if self.cfg.transcribe_only {
+            self.set_state(VoiceState::Idle);
+            return;
+        }
+        self.generation += 1;
+        self.queue.interrupt(self.generation);
+        let mut turn = Turn {
+            generation: self.generation,
+            turn_id: None,
+            release_at,
+            speech_end_at,
+            timings: VoiceTimings {
+                audio_ms: t.audio_ms,
+                vad_ms: heard.vad_ms,
+                stt_ms: t.elapsed_ms,
+                ..VoiceTimings::default()
+            },
+            submitted: None,
+            splitter: SentenceSplitter::new(),
+            sent: 0,
+            played: 0,
+            llm_done: false,
+            first_audio: None,
+            last_audio: None,
+        };
+        self.set_state(VoiceState::Thinking);
+        turn.submitted = Some(Instant::now());
+        self.turn = Some(turn);
+        let brain = self.brain.clone();
+        let tx = self.tx.clone();
+        let session_id = self.cfg.session_id.clone();
+        let text = t.text.clone();
+        let generation = self.generation;
+        tokio::spawn(async move {
+            // A reply we talked over may still be generating: end it first.
+            if brain.is_running(&session_id) {
+                let _ = brain.submit(Op::CancelTurn {
+                    session_id: session_id.clone(),
+                });
+            }
+            let deadline = Instant::now() + Duration::from_secs(3);
+            let op = Op::UserInput {
+                session_id: session_id.clone(),
+                text,
+            };
+            let result = loop {
+                match brain.submit(op.clone()) {
+                    Err(_) if brain.is_running(&session_id) && Instant::now() < deadline => {
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                    }
+                    other => break other,
+                }
+            };
+            if let Err(e) = result {
+                let _ = tx.send(Msg::SubmitFailed {
+                    generation,
+                    error: e.to_string(),
+                });
+            }
+        });
+    }
+
+    fn is_stop_word(&self, text: &str) -> bool {
+        let said: String = text
+            .chars()
+            .filter(|c| c.is_alphanumeric() || c.is_whitespace())
+            .collect::<String>()
+            .to_lowercase();
+        let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.cfg
+            .stop_words
+            .iter()
+            .any(|w| said == *w || said == format!("jarvis {w}"))
+    }
+
+    fn on_brain(&mut self, event: Event) {
+        let Some(turn) = self.turn.as_mut() else {
+            return;
+        };
+        // Events of a turn we talked over can still arrive; ours begin
+        // with its TurnStarted.
+        if let Event::TurnStarted { turn_id } = &event {
+            if turn.turn_id.is_none() {
+                turn.turn_id = Some(turn_id.clone());
+            }
+            return;
+        }
+        if turn.turn_id.is_none() {
+            return;
+        }
+        match event {
+            Event::TurnFinished { turn_id, .. }
+                if turn.turn_id.as_deref() != Some(turn_id.as_str()) => {}
+            Event::ContentDelta { text } => {
+                let now = Instant::now();
+                if turn.timings.llm_first_text_ms.is_none() {
+                    turn.timings.llm_first_text_ms = turn.submitted.map(|s| ms_between(s, now));
+                }
+                for sentence in turn.splitter.push(&text) {
+                    if turn.timings.first_sentence_ms.is_none() {
+                        turn.timings.first_sentence_ms = turn.submitted.map(|s| ms_between(s, now));
+                    }
+                    turn.sent += 1;
+                    let _ = self.synth.send(SynthJob {
+                        kind: Kind::Reply {
+                            generation: turn.generation,
+                        },
+                        text: sentence,
+                    });
+                }
+            }
+            Event::TurnFinished { stop, .. } => {
+                if let Some(last) = turn.splitter.finish() {
+                    if turn.timings.first_sentence_ms.is_none() {
+                        turn.timings.first_sentence_ms =
+                            turn.submitted.map(|s| ms_between(s, Instant::now()));
+                    }
+                    turn.sent += 1;
+                    let _ = self.synth.send(SynthJob {
+                        kind: Kind::Reply {
+                            generation: turn.generation,
+                        },
+                        text: last,
+                    });
+                }
+                turn.llm_done = true;
+                if stop == StopReason::Failed && turn.sent == 0 {
+                    self.notice("the brain could not answer");
+                }
+                self.check_turn_done();
+            }
+            _ => {}
+        }
+    }
+
+    fn on_synthesized(&mut self, generation: u64, ms: u64, error: Option<String>) {
+        let Some(t) = self.turn.as_mut().filter(|t| t.generation == generation) else {
+            return;
+        };
+        if t.timings.tts_first_ms.is_none() {
+            t.timings.tts_first_ms = Some(ms);
+        }
+        if let Some(e) = error {
+            // Never plays: count it as done so the turn can end.
+            t.played += 1;
+            if e != "nothing to say" {
+                self.notice(format!("speech failed: {e}"));
+            }
+            self.check_turn_done();
+        }
+    }
+
+    fn check_turn_done(&mut self) {
+        let done = self
+            .turn
+            .as_ref()
+            .is_some_and(|t| t.llm_done && t.played >= t.sent);
+        if !done {
+            return;
+        }
+        if let Some(t) = self.turn.take() {
+            self.emit_timings(&t);
+        }
+        self.after_turn();
+    }
+
+    fn emit_timings(&self, t: &Turn) {
+        let mut timings = t.timings.clone();
+        let end_of_speech = t.speech_end_at.or(t.release_at);
+        let last = t.last_audio.unwrap_or_else(Instant::now);
+        timings.total_ms = end_of_speech.map(|e| ms_between(e, last)).unwrap_or(0);
+        self.emit(Event::VoiceTimings { timings });
+    }
+
+    /// After a turn (or a miss): listen again in conversation mode, else idle.
+    fn after_turn(&mut self) {
+        if self.conversation {
+            self.start_listening(false);
+        } else {
+            self.set_state(VoiceState::Idle);
+        }
+    }
+
+    fn on_tick(&mut self) {
+        let Some(l) = self.listening.as_ref() else {
+            return;
+        };
+        if l.hold {
+            if l.started.elapsed() >= self.cfg.max_utterance {
+                self.notice("push-to-talk held too long; sending what was said");
+                self.finish_listening(Some(Instant::now()), None);
+            }
+            return;
+        }
+        if l.last_speech.elapsed() >= self.cfg.silence_timeout {
+            self.close_mic();
+            self.listening = None;
+            self.conversation = false;
+            self.set_state(VoiceState::Idle);
+        } else if l.started.elapsed() >= self.cfg.max_utterance + self.cfg.silence_timeout {
+            self.close_mic();
+            self.listening = None;
+            self.conversation = false;
+            self.notice("listening stopped: no end of speech found");
+            self.set_state(VoiceState::Idle);
+        }
+    }
+}
+
+fn ms_between(from: Instant, to: Instant) -> u64 {
+    to.saturating_duration_since(from).as_millis() as u64
+}
+
+/// Confirm and trim with Silero (push-to-talk) or use the VAD's segment
+/// (conversation), then recognise.
+fn transcribe(
+    samples: &[f32],
+    vad: Option<(Segment, u64)>,
+    silero: &crate::vad::SileroVad,
+    stt: &dyn crate::stt::Transcriber,
+) -> Result<Option<Heard>, VoiceError> {
+    let recorded_ms = samples.len() as u64 * 1000 / u64::from(SAMPLE_RATE);
+    let (segment, vad_ms) = match vad {
+        Some(v) => v,
+        None => {
+            let started = Instant::now();
+            match silero.confirm(samples)? {
+                Some(seg) => (seg, started.elapsed().as_millis() as u64),
+                None => return Ok(None),
+            }
+        }
+    };
+    let with_margin = Segment {
+        start_ms: segment.start_ms.saturating_sub(TRIM_MARGIN_MS),
+        end_ms: (segment.end_ms + TRIM_MARGIN_MS).min(recorded_ms),
+    };
+    let transcript = stt.transcribe(with_margin.slice(samples))?;
+    Ok(Some(Heard {
+        transcript,
+        vad_ms,
+        speech_end_ms: segment.end_ms,
+        recorded_ms,
+    }))
+}
