@@ -6,6 +6,7 @@ mod chat;
 mod doctor;
 mod policy_cmd;
 mod render;
+mod voice_cmd;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -113,6 +114,15 @@ enum Command {
     Grants {
         #[command(subcommand)]
         command: GrantsCommand,
+    },
+    /// A spoken turn: from a WAV file (`--wav`) or the microphone, answered aloud.
+    Listen(voice_cmd::ListenArgs),
+    /// Speak text with the Piper or the system voice.
+    Say(voice_cmd::SayArgs),
+    /// Speech models: list, install (with resume and checksums), verify, remove.
+    Models {
+        #[command(subcommand)]
+        command: voice_cmd::ModelsCommand,
     },
     /// Check the endpoint, model, context length, database and keyring.
     Doctor {
@@ -418,6 +428,9 @@ async fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
+        Command::Listen(args) => voice_cmd::listen(args).await,
+        Command::Say(args) => voice_cmd::say(args),
+        Command::Models { command } => voice_cmd::models_cmd(command).await,
         Command::Doctor { json } => doctor::run(json).await,
     }
 }

@@ -7,6 +7,8 @@ pub mod audio;
 pub mod capture;
 pub mod coordinator;
 mod error;
+pub mod models;
+pub mod setup;
 pub mod sink;
 pub mod stt;
 pub mod tts;

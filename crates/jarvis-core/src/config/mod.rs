@@ -163,6 +163,38 @@ impl Default for SandboxConfig {
     }
 }
 
+/// Voice settings (the `jarvis-voice` crate reads them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VoiceSettings {
+    /// "auto" or a whisper language code ("en", "zh", ...); also picks the voice.
+    pub language: String,
+    /// "auto" (Piper when installed, else the system voice), "piper" or "system".
+    pub engine: String,
+    /// Microphone by name; the system default when unset.
+    pub input_device: Option<String>,
+    /// Keep the microphone open between presses (faster start, pre-roll;
+    /// the mic-in-use light stays on).
+    pub keep_mic_warm: bool,
+    /// In conversation mode, silence that ends listening.
+    pub silence_timeout_sec: u64,
+    /// Unload the speech model after this long unused.
+    pub stt_idle_unload_sec: u64,
+}
+
+impl Default for VoiceSettings {
+    fn default() -> Self {
+        VoiceSettings {
+            language: "auto".into(),
+            engine: "auto".into(),
+            input_device: None,
+            keep_mic_warm: false,
+            silence_timeout_sec: 8,
+            stt_idle_unload_sec: 300,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
@@ -177,6 +209,7 @@ pub struct Config {
     pub skills: SkillsConfig,
     /// MCP servers by name.
     pub mcp_servers: std::collections::BTreeMap<String, McpServerConfig>,
+    pub voice: VoiceSettings,
 }
 
 impl Default for Config {
@@ -191,6 +224,7 @@ impl Default for Config {
             sandbox: SandboxConfig::default(),
             skills: SkillsConfig::default(),
             mcp_servers: Default::default(),
+            voice: VoiceSettings::default(),
         }
     }
 }

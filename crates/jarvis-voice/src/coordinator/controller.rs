@@ -148,6 +148,11 @@ impl Controller {
                     self.start_listening(false);
                 }
             }
+            Msg::ListenOnce => {
+                if self.listening.is_none() && self.transcribing.is_none() && self.turn.is_none() {
+                    self.start_listening(false);
+                }
+            }
             Msg::Stop => self.stop_all(),
             Msg::Announce(text) => {
                 let _ = self.synth.send(SynthJob {

@@ -111,6 +111,7 @@ pub(crate) enum Msg {
         at: Instant,
     },
     Converse,
+    ListenOnce,
     Stop,
     Announce(String),
     Chime,
@@ -232,6 +233,11 @@ impl VoiceCoordinator {
     /// Hands-free: listen until the VAD ends the utterance, answer, listen again.
     pub fn converse(&self) {
         let _ = self.tx.send(Msg::Converse);
+    }
+
+    /// Hands-free for one utterance: the VAD ends it, then one reply.
+    pub fn listen_once(&self) {
+        let _ = self.tx.send(Msg::ListenOnce);
     }
 
     /// Stop everything: speech, listening, conversation mode, the turn.
