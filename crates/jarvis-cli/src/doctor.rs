@@ -37,6 +37,48 @@ fn fail(check: &'static str, detail: impl Into<String>, fix: impl Into<String>) 
     }
 }
 
+/// Models, the voice engine and the microphone.
+fn voice_checks(home: &std::path::Path, cfg_store: &ConfigStore, checks: &mut Vec<Check>) {
+    use jarvis_voice::{capture, models, setup};
+    let settings = cfg_store.load().map(|c| c.voice).unwrap_or_default();
+    for m in models::list(home) {
+        let check = match m.name.as_str() {
+            "whisper-tiny.en" => "stt model",
+            "silero-vad" => "vad model",
+            _ => "voice model",
+        };
+        if m.installed {
+            checks.push(pass(check, format!("{} {}", m.name, m.path.display())));
+        } else if check == "voice model" {
+            // Optional: the system voice speaks without it.
+            checks.push(pass(
+                check,
+                format!("{} not installed; the system voice is used", m.name),
+            ));
+        } else {
+            checks.push(fail(
+                check,
+                format!("{} missing at {}", m.name, m.path.display()),
+                format!("jarvis models install {}", m.name),
+            ));
+        }
+    }
+    match setup::speaker(home, &settings, None) {
+        Ok(s) => checks.push(pass("voice", format!("{} engine (voice.engine = {})", s.engine(), settings.engine))),
+        Err(e) => checks.push(fail("voice", e.to_string(), "install espeak-ng (the system voice), or `jarvis models install piper-joe` and ONNX Runtime (ORT_DYLIB_PATH)")),
+    }
+    let inputs = capture::input_devices();
+    if inputs.is_empty() {
+        checks.push(fail(
+            "microphone",
+            "no input device found",
+            "connect a microphone; `jarvis listen --wav FILE` works without one",
+        ));
+    } else {
+        checks.push(pass("microphone", inputs.join(", ")));
+    }
+}
+
 pub async fn run(json: bool) -> Result<i32> {
     let home = home()?;
     let mut checks = Vec::new();
@@ -158,6 +200,9 @@ pub async fn run(json: bool) -> Result<i32> {
         Err(_) => "unknown",
     };
     checks.push(pass("api key", key));
+    if config_ok {
+        voice_checks(&home, &cfg_store, &mut checks);
+    }
 
     if json {
         println!("{}", serde_json::to_string_pretty(&checks)?);

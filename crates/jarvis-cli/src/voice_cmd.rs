@@ -34,6 +34,12 @@ pub struct ListenArgs {
     /// piper, system or auto (default: voice.engine in config).
     #[arg(long)]
     engine: Option<String>,
+    /// Microphone by name (default: voice.input_device, else the system default).
+    #[arg(long)]
+    device: Option<String>,
+    /// List the microphones and exit.
+    #[arg(long)]
+    list_devices: bool,
     /// Continue this session.
     #[arg(long)]
     session: Option<String>,
@@ -94,7 +100,9 @@ fn open_sink(out: Option<&PathBuf>) -> Result<Output> {
         None => match RodioSink::open_default() {
             Ok(sink) => Ok((Arc::new(sink), None)),
             Err(e) => {
-                eprintln!("voice: {e}; replies are shown, not spoken (use --out FILE.wav to keep them)");
+                eprintln!(
+                    "voice: {e}; replies are shown, not spoken (use --out FILE.wav to keep them)"
+                );
                 Ok((Arc::new(NullSink::with_speed(1000.0)), None))
             }
         },
@@ -102,6 +110,17 @@ fn open_sink(out: Option<&PathBuf>) -> Result<Output> {
 }
 
 pub async fn listen(args: ListenArgs) -> Result<i32> {
+    if args.list_devices {
+        let devices = jarvis_voice::capture::input_devices();
+        if devices.is_empty() {
+            eprintln!("no microphone found");
+            return Ok(1);
+        }
+        for d in devices {
+            println!("{d}");
+        }
+        return Ok(0);
+    }
     let home = home()?;
     let settings = config()?.voice;
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
@@ -114,7 +133,10 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
     let source: Box<dyn AudioSource> = match &args.wav {
         Some(path) => Box::new(WavSource::from_file(path, false)?),
         None => Box::new(MicSource::new(MicConfig {
-            device: settings.input_device.clone(),
+            device: args
+                .device
+                .clone()
+                .or_else(|| settings.input_device.clone()),
             keep_warm: settings.keep_mic_warm,
             ..MicConfig::default()
         })),
@@ -205,7 +227,10 @@ pub fn say(args: SayArgs) -> Result<i32> {
     let speaker = setup::speaker(&home, &settings, args.engine.as_deref())?;
     let (sink, wav_out): Output = match &args.out {
         Some(_) => open_sink(args.out.as_ref())?,
-        None => (Arc::new(RodioSink::open_default().context("no audio output; use --out FILE.wav")?), None),
+        None => (
+            Arc::new(RodioSink::open_default().context("no audio output; use --out FILE.wav")?),
+            None,
+        ),
     };
     let sentences = split_sentences(&args.text);
     if sentences.is_empty() {

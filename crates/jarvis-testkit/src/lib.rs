@@ -368,3 +368,93 @@ pub fn shared_dir() -> std::path::PathBuf {
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.join("../../../shared")
 }
+
+/// A static file server on loopback that honours `Range`, for download
+/// tests. It can cut the first response to each file short (a dropped
+/// connection) and serves `overrides` instead of what is on disk.
+pub struct FileServer {
+    addr: SocketAddr,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FileServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl FileServer {
+    /// Serves files under `root`; with `cut_first_after = Some(n)` the first
+    /// GET of each path sends only `n` body bytes and closes.
+    pub async fn start(
+        root: std::path::PathBuf,
+        cut_first_after: Option<u64>,
+    ) -> std::io::Result<Self> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let requests: Arc<Mutex<Vec<Recorded>>> = Arc::new(Mutex::new(Vec::new()));
+        let reqs = requests.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut sock, _)) = listener.accept().await {
+                let root = root.clone();
+                let reqs = reqs.clone();
+                tokio::spawn(async move {
+                    let Ok(Some(req)) = read_request(&mut sock).await else {
+                        return;
+                    };
+                    let first = {
+                        let mut all = lock(&reqs);
+                        let first = !all.iter().any(|r| r.path == req.path);
+                        all.push(req.clone());
+                        first
+                    };
+                    let rel = req.path.trim_start_matches('/');
+                    let data = if rel.contains("..") {
+                        None
+                    } else {
+                        std::fs::read(root.join(rel)).ok()
+                    };
+                    let Some(data) = data else {
+                        let _ = sock.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").await;
+                        return;
+                    };
+                    let from = req
+                        .header("range")
+                        .and_then(|r| r.strip_prefix("bytes="))
+                        .and_then(|r| r.trim_end_matches('-').parse::<usize>().ok());
+                    let (status, body) = match from {
+                        Some(f) if f >= data.len() => ("416 Range Not Satisfiable", &data[0..0]),
+                        Some(f) => ("206 Partial Content", &data[f..]),
+                        None => ("200 OK", &data[..]),
+                    };
+                    let head = format!(
+                        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = sock.write_all(head.as_bytes()).await;
+                    let send = match cut_first_after {
+                        Some(n) if first => &body[..(n as usize).min(body.len())],
+                        _ => body,
+                    };
+                    let _ = sock.write_all(send).await;
+                    let _ = sock.flush().await;
+                    let _ = sock.shutdown().await;
+                });
+            }
+        });
+        Ok(Self {
+            addr,
+            requests,
+            task,
+        })
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        lock(&self.requests).clone()
+    }
+}

@@ -279,12 +279,33 @@ fn build_stream(
         .description()
         .map(|d| d.name().to_string())
         .unwrap_or_else(|_| "default".into());
-    let supported = device
-        .default_input_config()
-        .map_err(|e| VoiceError::NoInput(format!("{name}: {e}")))?;
+    // A device that can deliver 16 kHz mono directly spares a resampling
+    // (and, behind ALSA's plug, a conversion of its own); otherwise take its
+    // default and resample.
+    let native = device.supported_input_configs().ok().and_then(|configs| {
+        configs
+            .filter(|c| {
+                c.channels() == 1
+                    && matches!(
+                        c.sample_format(),
+                        cpal::SampleFormat::F32 | cpal::SampleFormat::I16
+                    )
+            })
+            .find_map(|c| c.try_with_sample_rate(SAMPLE_RATE))
+    });
+    let supported = match native {
+        Some(c) => c,
+        None => device
+            .default_input_config()
+            .map_err(|e| VoiceError::NoInput(format!("{name}: {e}")))?,
+    };
     let format = supported.sample_format();
     let config = supported.config();
     let channels = usize::from(config.channels.max(1));
+    tracing::debug!(
+        "microphone {name}: {format:?}, {} Hz, {channels} channel(s)",
+        config.sample_rate
+    );
     let mut resampler = StreamResampler::new(config.sample_rate, SAMPLE_RATE)?;
     let mut deliver = move |mono: &[f32]| {
         let Ok(out) = resampler.push(mono) else {

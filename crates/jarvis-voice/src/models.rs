@@ -55,7 +55,9 @@ pub const CATALOG: &[ModelSpec] = &[
             // PyPI packages described in the README (for offline machines).
             checksums: &[
                 Checksum::Sha1("c78c86eb1a8faa21b369bcd33207cc90d64ae9df"),
-                Checksum::Sha256("d16050124c5e21c45f264653a08c69fed83ea0885975d3471d6a5614c3266035"),
+                Checksum::Sha256(
+                    "d16050124c5e21c45f264653a08c69fed83ea0885975d3471d6a5614c3266035",
+                ),
             ],
             approx_bytes: 77_704_715,
         }],
@@ -67,7 +69,9 @@ pub const CATALOG: &[ModelSpec] = &[
         files: &[ModelFile {
             path: "silero-v6.2.0-ggml.bin",
             url: "https://github.com/ggml-org/whisper.cpp/raw/master/models/for-tests-silero-v6.2.0-ggml.bin",
-            checksums: &[Checksum::Sha256("2aa269b785eeb53a82983a20501ddf7c1d9c48e33ab63a41391ac6c9f7fb6987")],
+            checksums: &[Checksum::Sha256(
+                "2aa269b785eeb53a82983a20501ddf7c1d9c48e33ab63a41391ac6c9f7fb6987",
+            )],
             approx_bytes: 885_098,
         }],
     },
@@ -236,10 +240,16 @@ fn check(file: &ModelFile, path: &Path, pinned: Option<&str>) -> Result<String, 
         .map(|c| match c {
             Checksum::Sha256(w) => format!("sha256 {w}"),
             Checksum::Sha1(w) => format!("sha1 {w}"),
-            Checksum::PinOnInstall => format!("sha256 {} (pinned at install)", pinned.unwrap_or("?")),
+            Checksum::PinOnInstall => {
+                format!("sha256 {} (pinned at install)", pinned.unwrap_or("?"))
+            }
         })
         .collect();
-    Err(VoiceError::Checksum { name: file.path.into(), expected: expected.join(" or "), actual: format!("sha256 {sha256}, sha1 {sha1}") })
+    Err(VoiceError::Checksum {
+        name: file.path.into(),
+        expected: expected.join(" or "),
+        actual: format!("sha256 {sha256}, sha1 {sha1}"),
+    })
 }
 
 /// Verify every installed file of a model. Returns the files checked.
@@ -395,19 +405,29 @@ async fn fetch(
     };
     progress(&p);
     let mut body = resp.bytes_stream();
+    let mut lost = None;
     while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| {
-            VoiceError::Download(format!(
-                "{url}: connection lost after {done} bytes ({e}); run install again to resume"
-            ))
-        })?;
+        let chunk = match chunk {
+            Ok(c) => c,
+            Err(e) => {
+                lost = Some(e);
+                break;
+            }
+        };
         out.write_all(&chunk).await?;
         done += chunk.len() as u64;
         p.done = done;
         progress(&p);
     }
+    // tokio writes in the background: what arrived must be on disk before
+    // we return, or a resume would start from the wrong offset.
     out.flush().await?;
     out.sync_all().await?;
+    if let Some(e) = lost {
+        return Err(VoiceError::Download(format!(
+            "{url}: connection lost after {done} bytes ({e}); run install again to resume"
+        )));
+    }
     if let Some(t) = total
         && done < t
     {

@@ -52,22 +52,20 @@ impl RodioSink {
     pub fn open_default() -> Result<Self, VoiceError> {
         let (tx, rx) = std::sync::mpsc::channel::<Result<(rodio::mixer::Mixer, String), String>>();
         let (keep_tx, keep_rx) = std::sync::mpsc::channel::<()>();
-        std::thread::Builder::new()
-            .name("audio-out".into())
-            .spawn(
-                move || match rodio::DeviceSinkBuilder::open_default_sink() {
-                    Ok(mut sink) => {
-                        sink.log_on_drop(false);
-                        let name = format!("{:?}", sink.config());
-                        let _ = tx.send(Ok((sink.mixer().clone(), name)));
-                        // Hold the device until the RodioSink is dropped.
-                        let _ = keep_rx.recv();
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(e.to_string()));
-                    }
-                },
-            )?;
+        std::thread::Builder::new().name("audio-out".into()).spawn(
+            move || match open_speech_sink() {
+                Ok(mut sink) => {
+                    sink.log_on_drop(false);
+                    let name = format!("{:?}", sink.config());
+                    let _ = tx.send(Ok((sink.mixer().clone(), name)));
+                    // Hold the device until the RodioSink is dropped.
+                    let _ = keep_rx.recv();
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                }
+            },
+        )?;
         match rx.recv() {
             Ok(Ok((mixer, name))) => Ok(Self {
                 mixer,
@@ -104,6 +102,25 @@ impl AudioSink for RodioSink {
             std::thread::sleep(STOP_POLL);
         }
         Ok(true)
+    }
+}
+
+/// Speech is mono at 22.05 kHz (Piper, espeak-ng): ask the device for that
+/// first, so nothing converts it twice; fall back to the device's default.
+fn open_speech_sink() -> Result<rodio::MixerDeviceSink, rodio::DeviceSinkError> {
+    let rate = NonZero::<u32>::new(22_050).unwrap_or(NonZero::<u32>::MIN);
+    let speech = rodio::DeviceSinkBuilder::from_default_device().and_then(|b| {
+        b.with_sample_rate(rate)
+            .with_channels(NonZero::<u16>::MIN)
+            .with_sample_format(rodio::cpal::SampleFormat::I16)
+            .open_stream()
+    });
+    match speech {
+        Ok(sink) => Ok(sink),
+        Err(e) => {
+            tracing::debug!("output at 22.05 kHz mono refused ({e}); using the device default");
+            rodio::DeviceSinkBuilder::open_default_sink()
+        }
     }
 }
 
