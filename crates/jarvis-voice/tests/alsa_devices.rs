@@ -156,3 +156,29 @@ fn barge_in_cuts_rodio_playback_within_200_ms() {
     );
     println!("measured: barge-in through rodio/ALSA {latency:?}");
 }
+
+#[test]
+fn a_warm_microphone_stays_open_and_hands_over_its_pre_roll() {
+    if std::env::var_os(CHILD).is_none() {
+        let speaker = tempfile::NamedTempFile::new().unwrap();
+        in_child(
+            "a_warm_microphone_stays_open_and_hands_over_its_pre_roll",
+            &read_wav_16k(&shared().join("audio/espeak_padded_1.wav")).unwrap(),
+            speaker.path(),
+        );
+        return;
+    }
+    let mut mic = MicSource::new(MicConfig {
+        keep_warm: true,
+        preroll_ms: 300,
+        ..MicConfig::default()
+    });
+    let rx = mic.open().unwrap();
+    rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    mic.close();
+    assert!(mic.is_capturing(), "a warm mic stays open (and says so)");
+    std::thread::sleep(Duration::from_millis(500));
+    let rx = mic.open().unwrap();
+    let first = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_eq!(first.len(), 16_000 * 300 / 1000, "the pre-roll comes first");
+}

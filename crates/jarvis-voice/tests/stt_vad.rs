@@ -210,3 +210,22 @@ fn webrtc_guards_hold() {
     assert!(v.is_speech(&[0; 480]).is_ok());
     assert!(WebRtcVad::new(25, 3).is_err());
 }
+
+#[test]
+fn the_model_is_loaded_once_and_unloaded_when_idle() {
+    let mut cfg = SttConfig::new(shared().join("models/ggml-tiny.en.bin"));
+    cfg.idle_unload = std::time::Duration::from_millis(300);
+    let t = std::sync::Arc::new(WhisperTranscriber::new(cfg).unwrap());
+    t.spawn_idle_reaper();
+    assert!(!t.is_loaded(), "loaded on first use, not before");
+    let pcm = read_wav_16k(&audio("piper_1.wav")).unwrap();
+    t.transcribe(&pcm.samples).unwrap();
+    assert!(t.is_loaded());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while t.is_loaded() {
+        assert!(std::time::Instant::now() < deadline, "never unloaded");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // And it comes back on the next utterance.
+    assert!(!t.transcribe(&pcm.samples).unwrap().text.is_empty());
+}

@@ -15,7 +15,9 @@ use crate::vad::{EndpointConfig, Endpointer, Segment, SileroVad, VadEvent, padde
 
 /// How often an open candidate is re-checked with Silero, and over how much
 /// recent audio.
-const RECHECK: Duration = Duration::from_millis(1000);
+/// (Stream time, not wall time: a burst from a file or a fast device is
+/// judged by what it contains.)
+const RECHECK_SAMPLES: usize = SAMPLE_RATE as usize;
 const RECHECK_WINDOW_MS: u64 = 1500;
 
 pub struct Endpointing {
@@ -50,7 +52,7 @@ pub fn spawn(
                 }
             };
             let mut recorded: Vec<f32> = Vec::new();
-            let mut last_check = Instant::now();
+            let mut last_check = 0usize;
             for chunk in chunks {
                 recorded.extend_from_slice(&chunk);
                 let events = ep.push(&chunk).unwrap_or_else(|e| {
@@ -62,6 +64,15 @@ pub fn spawn(
                     return;
                 }
                 for event in events {
+                    if let VadEvent::SpeechStart { .. } = event {
+                        // Maybe speech: hold the silence timeout off while
+                        // Silero makes up its mind (rechecks below).
+                        let _ = tx.send(Msg::SpeechActive {
+                            listen,
+                            at_sample: recorded.len(),
+                        });
+                        last_check = recorded.len().saturating_sub(RECHECK_SAMPLES / 2);
+                    }
                     if let VadEvent::SpeechEnd { start_ms, end_ms } = event {
                         confirm(
                             &ep_cfg.silero,
@@ -74,13 +85,16 @@ pub fn spawn(
                         );
                     }
                 }
-                if ep.is_open() && last_check.elapsed() >= RECHECK {
-                    last_check = Instant::now();
+                if ep.is_open() && recorded.len() - last_check >= RECHECK_SAMPLES {
+                    last_check = recorded.len();
                     let from = recorded.len().saturating_sub(
                         (RECHECK_WINDOW_MS * u64::from(SAMPLE_RATE) / 1000) as usize,
                     );
                     if let Ok(Some(_)) = ep_cfg.silero.confirm(&recorded[from..]) {
-                        let _ = tx.send(Msg::SpeechActive { listen });
+                        let _ = tx.send(Msg::SpeechActive {
+                            listen,
+                            at_sample: recorded.len(),
+                        });
                     }
                 }
             }

@@ -23,7 +23,10 @@ struct Listening {
     /// Push-to-talk (ends on release) or conversation (ends on the VAD).
     hold: bool,
     started: Instant,
-    last_speech: Instant,
+    /// Stream position (samples) of the last confirmed speech.
+    last_speech_at: usize,
+    /// When audio last arrived (a dead source sends nothing).
+    last_audio: Instant,
     samples: Vec<f32>,
 }
 
@@ -164,11 +167,13 @@ impl Controller {
             Msg::Audio { listen, chunk } => {
                 if let Some(l) = self.listening.as_mut().filter(|l| l.id == listen) {
                     l.samples.extend_from_slice(&chunk);
+                    l.last_audio = Instant::now();
                 }
+                self.on_tick();
             }
-            Msg::SpeechActive { listen } => {
+            Msg::SpeechActive { listen, at_sample } => {
                 if let Some(l) = self.listening.as_mut().filter(|l| l.id == listen) {
-                    l.last_speech = Instant::now();
+                    l.last_speech_at = at_sample;
                 }
             }
             Msg::Utterance {
@@ -316,7 +321,8 @@ impl Controller {
             id,
             hold,
             started: now,
-            last_speech: now,
+            last_speech_at: 0,
+            last_audio: now,
             samples: Vec::new(),
         });
         self.emit(Event::VoiceMic {
@@ -593,12 +599,16 @@ impl Controller {
             }
             return;
         }
-        if l.last_speech.elapsed() >= self.cfg.silence_timeout {
+        let stream_ms = |n: usize| n as u64 * 1000 / u64::from(SAMPLE_RATE);
+        let silent_ms = stream_ms(l.samples.len().saturating_sub(l.last_speech_at));
+        let timeout_ms = self.cfg.silence_timeout.as_millis() as u64;
+        let limit_ms = (self.cfg.max_utterance + self.cfg.silence_timeout).as_millis() as u64;
+        if silent_ms >= timeout_ms || l.last_audio.elapsed() >= self.cfg.silence_timeout {
             self.close_mic();
             self.listening = None;
             self.conversation = false;
             self.set_state(VoiceState::Idle);
-        } else if l.started.elapsed() >= self.cfg.max_utterance + self.cfg.silence_timeout {
+        } else if stream_ms(l.samples.len()) >= limit_ms {
             self.close_mic();
             self.listening = None;
             self.conversation = false;

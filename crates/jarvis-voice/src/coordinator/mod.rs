@@ -123,6 +123,7 @@ pub(crate) enum Msg {
     /// silence timeout away).
     SpeechActive {
         listen: u64,
+        at_sample: usize,
     },
     /// A confirmed utterance ended (conversation mode).
     Utterance {
