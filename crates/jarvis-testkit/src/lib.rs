@@ -458,3 +458,30 @@ impl FileServer {
         lock(&self.requests).clone()
     }
 }
+
+/// A HOME whose `~/.asoundrc` makes ALSA's default devices files: capture
+/// reads `mic_raw` (16-bit, 16 kHz, mono), playback writes `speaker` (16-bit,
+/// 22.05 kHz, mono). ALSA reads it once per process, so run the program under
+/// test as a child with `HOME` set to this directory.
+pub fn alsa_file_devices(
+    mic_raw: &[u8],
+    speaker: &std::path::Path,
+) -> std::io::Result<tempfile::TempDir> {
+    let dir = tempfile::tempdir()?;
+    let mic = dir.path().join("mic.raw");
+    std::fs::write(&mic, mic_raw)?;
+    let conf = format!(
+        r#"pcm.filemic {{ type file; slave.pcm "null"; file "/dev/null"; infile "{}"; format "raw" }}
+pcm.filespk {{ type file; slave.pcm "null"; file "{}"; format "raw" }}
+pcm.!default {{
+  type asym
+  capture.pcm {{ type plug; slave {{ pcm "filemic"; format S16_LE; rate 16000; channels 1 }} }}
+  playback.pcm {{ type plug; slave {{ pcm "filespk"; format S16_LE; rate 22050; channels 1 }} }}
+}}
+"#,
+        mic.display(),
+        speaker.display()
+    );
+    std::fs::write(dir.path().join(".asoundrc"), conf)?;
+    Ok(dir)
+}

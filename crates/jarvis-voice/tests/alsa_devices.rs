@@ -15,26 +15,6 @@ use jarvis_voice::sink::{AudioSink, RodioSink, StopFlag};
 
 const CHILD: &str = "JARVIS_ALSA_CHILD";
 
-fn alsa_home(mic_raw: &[u8], speaker: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mic = dir.path().join("mic.raw");
-    std::fs::write(&mic, mic_raw).unwrap();
-    let conf = format!(
-        r#"pcm.filemic {{ type file; slave.pcm "null"; file "/dev/null"; infile "{}"; format "raw" }}
-pcm.filespk {{ type file; slave.pcm "null"; file "{}"; format "raw" }}
-pcm.!default {{
-  type asym
-  capture.pcm {{ type plug; slave {{ pcm "filemic"; format S16_LE; rate 16000; channels 1 }} }}
-  playback.pcm {{ type plug; slave {{ pcm "filespk"; format S16_LE; rate 22050; channels 1 }} }}
-}}
-"#,
-        mic.display(),
-        speaker.display()
-    );
-    std::fs::write(dir.path().join(".asoundrc"), conf).unwrap();
-    dir
-}
-
 /// Run `test` in a child process with ALSA pointed at the file devices.
 fn in_child(test: &str, mic: &Pcm, speaker: &Path) {
     let raw: Vec<u8> = mic
@@ -42,7 +22,7 @@ fn in_child(test: &str, mic: &Pcm, speaker: &Path) {
         .iter()
         .flat_map(|s| to_i16(*s).to_le_bytes())
         .collect();
-    let home = alsa_home(&raw, speaker);
+    let home = jarvis_testkit::alsa_file_devices(&raw, speaker).unwrap();
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([test, "--exact", "--nocapture", "--test-threads", "1"])
         .env(CHILD, "1")

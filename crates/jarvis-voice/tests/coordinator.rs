@@ -49,16 +49,7 @@ async fn push_to_talk_turn_is_heard_answered_and_spoken_sentence_by_sentence() {
     let seen = rig
         .until(60, |e| matches!(e, Event::VoiceTimings { .. }))
         .await;
-    let more = rig
-        .until(10, |e| {
-            matches!(
-                e,
-                Event::VoiceState {
-                    state: VoiceState::Idle
-                }
-            )
-        })
-        .await;
+    let more = rig.until_state(10, VoiceState::Idle).await;
     let all: Vec<Event> = seen.into_iter().chain(more).collect();
     assert_eq!(
         states(&all),
@@ -70,13 +61,7 @@ async fn push_to_talk_turn_is_heard_answered_and_spoken_sentence_by_sentence() {
             VoiceState::Idle
         ]
     );
-    let heard = all
-        .iter()
-        .find_map(|e| match e {
-            Event::VoiceTranscript { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let heard = transcripts_in(&all).remove(0);
     let said = &transcripts()[0];
     assert_eq!(
         word_accuracy([(said.as_str(), heard.as_str())]),
@@ -92,13 +77,7 @@ async fn push_to_talk_turn_is_heard_answered_and_spoken_sentence_by_sentence() {
     let played = rig.sink.played();
     assert_eq!(played.len(), 2, "{played:?}");
     assert!(played[1].started >= played[0].ended);
-    let timings = all
-        .iter()
-        .find_map(|e| match e {
-            Event::VoiceTimings { timings } => Some(timings.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let timings = timings_in(&all);
     assert!(timings.stt_ms > 0 && timings.audio_ms > 1000, "{timings:?}");
     let release = timings.release_to_audio_ms.unwrap();
     let speech_end = timings.speech_end_to_audio_ms.unwrap();
@@ -134,40 +113,22 @@ async fn barge_in_stops_speech_within_200_ms_and_listens() {
     let mic = ScriptedMic::new(vec![(clip("piper_2.wav"), false)]);
     let mut rig = rig(vec![long_reply()], mic, espeak(), NullSink::new(), |_| {}).await;
     rig.voice.press();
-    rig.until(60, |e| {
-        matches!(
-            e,
-            Event::VoiceState {
-                state: VoiceState::Speaking
-            }
-        )
-    })
-    .await;
+    rig.until_state(60, VoiceState::Speaking).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     let pressed = Instant::now();
     rig.voice.press();
-    rig.until(5, |e| {
-        matches!(
-            e,
-            Event::VoiceState {
-                state: VoiceState::Listening
-            }
-        )
+    rig.until_state(5, VoiceState::Listening).await;
+    // The clip that was playing was cut short, soon after the press.
+    eventually(2, "speech to be cut", || {
+        rig.sink.played().iter().any(|p| !p.completed)
     })
     .await;
-    // The clip that was playing was cut short, soon after the press.
-    let deadline = Instant::now() + Duration::from_secs(2);
-    let cut = loop {
-        if let Some(p) = rig.sink.played().into_iter().find(|p| !p.completed) {
-            break p;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "speech was not cut: {:?}",
-            rig.sink.played()
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+    let cut = rig
+        .sink
+        .played()
+        .into_iter()
+        .find(|p| !p.completed)
+        .unwrap();
     let latency = cut.ended.saturating_duration_since(pressed);
     assert!(
         latency <= Duration::from_millis(200),
@@ -204,16 +165,7 @@ async fn saying_stop_cancels_the_running_turn() {
     };
     let mut rig = rig(vec![slow], mic, voice, NullSink::new(), |_| {}).await;
     rig.voice.press();
-    let seen = rig
-        .until(60, |e| {
-            matches!(
-                e,
-                Event::VoiceState {
-                    state: VoiceState::Speaking
-                }
-            )
-        })
-        .await;
+    let seen = rig.until_state(60, VoiceState::Speaking).await;
     assert!(rig.brain.is_running(&rig.session), "{seen:#?}");
     rig.voice.press();
     let seen = rig
@@ -232,22 +184,10 @@ async fn saying_stop_cancels_the_running_turn() {
         "{seen:#?}"
     );
     if !states(&seen).ends_with(&[VoiceState::Idle]) {
-        rig.until(5, |e| {
-            matches!(
-                e,
-                Event::VoiceState {
-                    state: VoiceState::Idle
-                }
-            )
-        })
-        .await;
+        rig.until_state(5, VoiceState::Idle).await;
     }
     // The turn's slot is freed just after its last event.
-    let deadline = Instant::now() + Duration::from_secs(2);
-    while rig.brain.is_running(&rig.session) {
-        assert!(Instant::now() < deadline, "turn still running");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    eventually(2, "the turn to end", || !rig.brain.is_running(&rig.session)).await;
     assert_eq!(
         rig.server.chat_requests().len(),
         1,
@@ -273,15 +213,7 @@ async fn announcements_wait_for_idle_and_never_overlap_speech() {
     .await;
     // While the mic is open nothing plays.
     rig.voice.press();
-    rig.until(5, |e| {
-        matches!(
-            e,
-            Event::VoiceState {
-                state: VoiceState::Listening
-            }
-        )
-    })
-    .await;
+    rig.until_state(5, VoiceState::Listening).await;
     rig.voice.announce("Your build has finished.");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(
@@ -290,54 +222,24 @@ async fn announcements_wait_for_idle_and_never_overlap_speech() {
     );
     let released = Instant::now();
     rig.voice.release();
-    let seen = rig
-        .until(20, |e| {
-            matches!(
-                e,
-                Event::VoiceState {
-                    state: VoiceState::Idle
-                }
-            )
-        })
-        .await;
+    let seen = rig.until_state(20, VoiceState::Idle).await;
     assert!(
         seen.iter().any(
             |e| matches!(e, Event::VoiceNotice { message } if message.contains("didn't catch"))
         ),
         "{seen:#?}"
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while rig.sink.played().is_empty() {
-        assert!(Instant::now() < deadline, "announcement never played");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(10, "the announcement", || !rig.sink.played().is_empty()).await;
     assert!(rig.sink.played()[0].started >= released);
     // During a reply it waits for the reply to end.
     rig.voice.press();
-    rig.until(60, |e| {
-        matches!(
-            e,
-            Event::VoiceState {
-                state: VoiceState::Speaking
-            }
-        )
-    })
-    .await;
+    rig.until_state(60, VoiceState::Speaking).await;
     rig.voice.announce("Reminder: the oven.");
-    rig.until(30, |e| {
-        matches!(
-            e,
-            Event::VoiceState {
-                state: VoiceState::Idle
-            }
-        )
+    rig.until_state(30, VoiceState::Idle).await;
+    eventually(10, "two replies and two announcements", || {
+        rig.sink.played().len() >= 4
     })
     .await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while rig.sink.played().len() < 4 {
-        assert!(Instant::now() < deadline, "{:?}", rig.sink.played());
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
     let played = rig.sink.played();
     for pair in played.windows(2) {
         assert!(pair[1].started >= pair[0].ended, "overlap: {played:?}");
@@ -363,16 +265,7 @@ async fn conversation_mode_answers_each_utterance_and_noise_starts_nothing() {
     .await;
     // Noise alone: listening ends at the silence timeout with no turn.
     rig.voice.converse();
-    let noise = rig
-        .until(30, |e| {
-            matches!(
-                e,
-                Event::VoiceState {
-                    state: VoiceState::Idle
-                }
-            )
-        })
-        .await;
+    let noise = rig.until_state(30, VoiceState::Idle).await;
     assert_eq!(
         states(&noise),
         [VoiceState::Listening, VoiceState::Idle],
@@ -388,39 +281,18 @@ async fn conversation_mode_answers_each_utterance_and_noise_starts_nothing() {
     let seen = rig
         .until(60, |e| matches!(e, Event::VoiceTimings { .. }))
         .await;
-    let transcripts: Vec<&str> = seen
-        .iter()
-        .filter_map(|e| match e {
-            Event::VoiceTranscript { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let transcripts = transcripts_in(&seen);
     assert_eq!(transcripts.len(), 1, "noise became a turn: {transcripts:?}");
     assert!(
-        word_accuracy([(transcripts[0], "Jarvis, open the runs page.")]) >= 80.0,
+        word_accuracy([(transcripts[0].as_str(), "Jarvis, open the runs page.")]) >= 80.0,
         "{transcripts:?}"
     );
-    let timings = seen
-        .iter()
-        .find_map(|e| match e {
-            Event::VoiceTimings { timings } => Some(timings.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let timings = timings_in(&seen);
     assert!(
         timings.speech_end_to_audio_ms.is_some() && timings.release_to_audio_ms.is_none(),
         "{timings:?}"
     );
-    let after = rig
-        .until(30, |e| {
-            matches!(
-                e,
-                Event::VoiceState {
-                    state: VoiceState::Idle
-                }
-            )
-        })
-        .await;
+    let after = rig.until_state(30, VoiceState::Idle).await;
     assert!(
         states(&after).contains(&VoiceState::Listening),
         "{after:#?}"

@@ -192,15 +192,15 @@ impl VoiceCoordinator {
         let (synth_tx, synth_rx) = std::sync::mpsc::channel();
         playback::spawn_player(queue.clone(), parts.sink.clone(), tx.clone())?;
         playback::spawn_synth(queue.clone(), parts.speaker.clone(), synth_rx, tx.clone())?;
-        let ctl = controller::Controller::new(
+        let ctl = controller::Controller::new(controller::Wiring {
             brain,
             parts,
             cfg,
-            tx.clone(),
-            state.clone(),
-            queue.clone(),
-            synth_tx,
-        );
+            tx: tx.clone(),
+            shared_state: state.clone(),
+            queue: queue.clone(),
+            synth: synth_tx,
+        });
         tokio::spawn(ctl.run(rx));
         let ticker = tx.clone();
         tokio::spawn(async move {

@@ -1,6 +1,7 @@
 //! Text to speech behind [`Speaker`]: a neural Piper voice when installed,
 //! the system voice otherwise.
 
+mod espeak;
 mod piper;
 mod sentences;
 mod system;

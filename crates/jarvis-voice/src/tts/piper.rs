@@ -3,9 +3,7 @@
 //! at run time through `ort`) turns phoneme ids into audio.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
 use ort::session::Session;
@@ -187,27 +185,12 @@ impl PiperVoice {
     /// IPA phonemes per clause, with the clause's punctuation, as Piper was
     /// trained on.
     pub fn phonemize(&self, text: &str) -> Result<String, VoiceError> {
-        let mut child = Command::new("espeak-ng")
-            .args(["-q", "--ipa", "-b", "1", "-v", &self.cfg.espeak.voice])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| VoiceError::EngineUnavailable {
-                engine: "piper (espeak-ng)".into(),
-                reason: e.to_string(),
-            })?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(text.as_bytes())?;
-        }
-        let out = child.wait_with_output()?;
-        if !out.status.success() {
-            return Err(VoiceError::Tts(format!(
-                "espeak-ng: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
-        }
-        let ipa = String::from_utf8_lossy(&out.stdout);
+        let out = super::espeak::run(
+            &["-q", "--ipa", "-v", &self.cfg.espeak.voice],
+            text,
+            "piper",
+        )?;
+        let ipa = String::from_utf8_lossy(&out);
         let clauses: Vec<&str> = ipa
             .lines()
             .map(str::trim)
@@ -253,12 +236,13 @@ impl PiperVoice {
 }
 
 fn espeak_available() -> Result<(), VoiceError> {
-    match Command::new("espeak-ng").arg("--version").output() {
-        Ok(o) if o.status.success() => Ok(()),
-        Ok(_) | Err(_) => Err(VoiceError::EngineUnavailable {
+    if super::espeak::available() {
+        Ok(())
+    } else {
+        Err(VoiceError::EngineUnavailable {
             engine: "piper".into(),
             reason: "espeak-ng (for phonemes) is not installed".into(),
-        }),
+        })
     }
 }
 

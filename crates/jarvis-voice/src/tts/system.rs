@@ -1,9 +1,6 @@
 //! The operating system's own voice: espeak-ng on Linux, `say` on macOS,
 //! SAPI on Windows. Always there, fast, robotic.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use super::Speaker;
 use crate::VoiceError;
 use crate::audio::Pcm;
@@ -33,19 +30,12 @@ impl SystemVoice {
 
     #[cfg(target_os = "linux")]
     fn check(&self) -> Result<(), VoiceError> {
-        let out = Command::new("espeak-ng")
-            .arg("--version")
-            .output()
-            .map_err(|e| VoiceError::EngineUnavailable {
-                engine: "system (espeak-ng)".into(),
-                reason: format!("{e}; install the espeak-ng package"),
-            })?;
-        if out.status.success() {
+        if super::espeak::available() {
             Ok(())
         } else {
             Err(VoiceError::EngineUnavailable {
                 engine: "system (espeak-ng)".into(),
-                reason: "espeak-ng --version failed".into(),
+                reason: "espeak-ng is not installed (apt install espeak-ng)".into(),
             })
         }
     }
@@ -63,32 +53,13 @@ impl Speaker for SystemVoice {
 
     #[cfg(target_os = "linux")]
     fn synthesize(&self, text: &str) -> Result<Pcm, VoiceError> {
-        // Text goes through stdin so nothing in it is read as an option.
-        let mut child = Command::new("espeak-ng")
-            .args(["--stdout", "-b", "1", "-v", &self.voice])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| VoiceError::EngineUnavailable {
-                engine: "system (espeak-ng)".into(),
-                reason: e.to_string(),
-            })?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(text.as_bytes())?;
-        }
-        let out = child.wait_with_output()?;
-        if !out.status.success() {
-            return Err(VoiceError::Tts(format!(
-                "espeak-ng: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
-        }
-        crate::audio::parse_streamed_wav(&out.stdout)
+        let wav = super::espeak::run(&["--stdout", "-v", &self.voice], text, "system (espeak-ng)")?;
+        crate::audio::parse_streamed_wav(&wav)
     }
 
     #[cfg(target_os = "macos")]
     fn synthesize(&self, text: &str) -> Result<Pcm, VoiceError> {
+        use std::process::Command;
         let tmp = tempfile::Builder::new().suffix(".wav").tempfile()?;
         let status = Command::new("say")
             .args(["--file-format=WAVE", "--data-format=LEI16@22050", "-o"])
@@ -104,6 +75,8 @@ impl Speaker for SystemVoice {
 
     #[cfg(windows)]
     fn synthesize(&self, text: &str) -> Result<Pcm, VoiceError> {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
         let tmp = tempfile::Builder::new().suffix(".wav").tempfile()?;
         let script = "Add-Type -AssemblyName System.Speech; $s = New-Object System.Speech.Synthesis.SpeechSynthesizer; \
                       $s.SetOutputToWaveFile($env:JARVIS_SAY_OUT); $s.Speak([Console]::In.ReadToEnd()); $s.Dispose()";

@@ -191,6 +191,30 @@ impl Rig {
     }
 }
 
+impl Rig {
+    /// Events until the coordinator reaches `state`.
+    pub async fn until_state(
+        &mut self,
+        secs: u64,
+        state: jarvis_protocol::VoiceState,
+    ) -> Vec<Event> {
+        self.until(
+            secs,
+            |e| matches!(e, Event::VoiceState { state: s } if *s == state),
+        )
+        .await
+    }
+}
+
+/// Wait until `cond` holds, or panic with `what` after `secs`.
+pub async fn eventually(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !cond() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 pub fn states(events: &[Event]) -> Vec<jarvis_protocol::VoiceState> {
     events
         .iter()
@@ -199,4 +223,24 @@ pub fn states(events: &[Event]) -> Vec<jarvis_protocol::VoiceState> {
             _ => None,
         })
         .collect()
+}
+
+pub fn transcripts_in(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::VoiceTranscript { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn timings_in(events: &[Event]) -> jarvis_protocol::VoiceTimings {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::VoiceTimings { timings } => Some(timings.clone()),
+            _ => None,
+        })
+        .expect("no VoiceTimings event")
 }

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jarvis_protocol::{Event, Op, StopReason, VoiceState, VoiceTimings};
+use jarvis_protocol::{Event, Op, VoiceState, VoiceTimings};
 use tokio::sync::{broadcast, mpsc};
 
 use super::capture_loop::{self, Endpointing};
@@ -14,6 +14,8 @@ use crate::VoiceError;
 use crate::audio::SAMPLE_RATE;
 use crate::tts::SentenceSplitter;
 use crate::vad::Segment;
+
+mod reply;
 
 /// Kept around a trimmed utterance so the first and last phonemes survive.
 const TRIM_MARGIN_MS: u64 = 150;
@@ -47,14 +49,20 @@ struct Turn {
     last_audio: Option<Instant>,
 }
 
+/// What the controller talks to: the brain, the devices and engines, its
+/// own mailbox, and the threads that speak.
+pub(super) struct Wiring {
+    pub brain: Arc<dyn BrainPort>,
+    pub parts: VoiceParts,
+    pub cfg: VoiceConfig,
+    pub tx: mpsc::UnboundedSender<Msg>,
+    pub shared_state: Arc<Mutex<VoiceState>>,
+    pub queue: Queue,
+    pub synth: std::sync::mpsc::Sender<SynthJob>,
+}
+
 pub(super) struct Controller {
-    brain: Arc<dyn BrainPort>,
-    parts: VoiceParts,
-    cfg: VoiceConfig,
-    tx: mpsc::UnboundedSender<Msg>,
-    shared_state: Arc<Mutex<VoiceState>>,
-    queue: Queue,
-    synth: std::sync::mpsc::Sender<SynthJob>,
+    w: Wiring,
     state: VoiceState,
     conversation: bool,
     listen_seq: u64,
@@ -69,23 +77,9 @@ pub(super) struct Controller {
 }
 
 impl Controller {
-    pub fn new(
-        brain: Arc<dyn BrainPort>,
-        parts: VoiceParts,
-        cfg: VoiceConfig,
-        tx: mpsc::UnboundedSender<Msg>,
-        shared_state: Arc<Mutex<VoiceState>>,
-        queue: Queue,
-        synth: std::sync::mpsc::Sender<SynthJob>,
-    ) -> Self {
+    pub fn new(w: Wiring) -> Self {
         Self {
-            brain,
-            parts,
-            cfg,
-            tx,
-            shared_state,
-            queue,
-            synth,
+            w,
             state: VoiceState::Idle,
             conversation: false,
             listen_seq: 0,
@@ -99,7 +93,7 @@ impl Controller {
     }
 
     pub async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Msg>) {
-        let mut events = self.brain.subscribe();
+        let mut events = self.w.brain.subscribe();
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -107,7 +101,7 @@ impl Controller {
                     Some(m) => self.on_msg(m),
                 },
                 ev = events.recv() => match ev {
-                    Ok(env) if env.session_id.as_deref() == Some(self.cfg.session_id.as_str()) => self.on_brain(env.event),
+                    Ok(env) if env.session_id.as_deref() == Some(self.w.cfg.session_id.as_str()) => self.on_brain(env.event),
                     Ok(_) => {}
                     Err(broadcast::error::RecvError::Lagged(n)) => tracing::warn!("voice missed {n} brain events"),
                     Err(broadcast::error::RecvError::Closed) => break,
@@ -115,11 +109,11 @@ impl Controller {
             }
         }
         self.close_mic();
-        self.queue.shutdown();
+        self.w.queue.shutdown();
     }
 
     fn emit(&self, event: Event) {
-        self.brain.emit(Some(&self.cfg.session_id), event);
+        self.w.brain.emit(Some(&self.w.cfg.session_id), event);
     }
 
     fn notice(&self, message: impl Into<String>) {
@@ -129,13 +123,14 @@ impl Controller {
     }
 
     fn set_state(&mut self, state: VoiceState) {
-        self.queue
+        self.w
+            .queue
             .set_gate(self.listening.is_some(), state == VoiceState::Idle);
         if state == self.state {
             return;
         }
         self.state = state;
-        if let Ok(mut s) = self.shared_state.lock() {
+        if let Ok(mut s) = self.w.shared_state.lock() {
             *s = state;
         }
         self.emit(Event::VoiceState { state });
@@ -158,12 +153,12 @@ impl Controller {
             }
             Msg::Stop => self.stop_all(),
             Msg::Announce(text) => {
-                let _ = self.synth.send(SynthJob {
+                let _ = self.w.synth.send(SynthJob {
                     kind: Kind::Announcement,
                     text,
                 });
             }
-            Msg::Chime => self.queue.push(Kind::Chime, super::playback::chime()),
+            Msg::Chime => self.w.queue.push(Kind::Chime, super::playback::chime()),
             Msg::Audio { listen, chunk } => {
                 if let Some(l) = self.listening.as_mut().filter(|l| l.id == listen) {
                     l.samples.extend_from_slice(&chunk);
@@ -199,7 +194,9 @@ impl Controller {
                         let at = self.pending_release.take().unwrap_or_else(Instant::now);
                         self.finish_listening(Some(at), None);
                     } else {
+                        tracing::debug!("the audio source ended while listening");
                         self.close_mic();
+                        self.listening = None;
                         self.after_turn();
                     }
                 }
@@ -258,7 +255,7 @@ impl Controller {
             return;
         }
         if matches!(self.state, VoiceState::Thinking | VoiceState::Speaking)
-            || self.queue.is_playing()
+            || self.w.queue.is_playing()
         {
             self.barge_in();
         }
@@ -276,7 +273,7 @@ impl Controller {
     /// Stop speaking now; the reply's remaining text is not spoken.
     fn barge_in(&mut self) {
         self.generation += 1;
-        self.queue.interrupt(self.generation);
+        self.w.queue.interrupt(self.generation);
         if let Some(t) = self.turn.take() {
             self.emit_timings(&t);
         }
@@ -288,8 +285,8 @@ impl Controller {
         self.close_mic();
         self.listening = None;
         self.transcribing = None;
-        let _ = self.brain.submit(Op::CancelTurn {
-            session_id: self.cfg.session_id.clone(),
+        let _ = self.w.brain.submit(Op::CancelTurn {
+            session_id: self.w.cfg.session_id.clone(),
         });
         self.set_state(VoiceState::Idle);
     }
@@ -297,7 +294,7 @@ impl Controller {
     fn start_listening(&mut self, hold: bool) {
         self.listen_seq += 1;
         let id = self.listen_seq;
-        let rx = match self.parts.source.open() {
+        let rx = match self.w.parts.source.open() {
             Ok(rx) => rx,
             Err(e) => {
                 self.notice(e.to_string());
@@ -307,11 +304,11 @@ impl Controller {
             }
         };
         let endpointing = (!hold).then(|| Endpointing {
-            cfg: self.cfg.endpoint.clone(),
-            silero: self.parts.silero.clone(),
+            cfg: self.w.cfg.endpoint.clone(),
+            silero: self.w.parts.silero.clone(),
         });
-        if let Err(e) = capture_loop::spawn(id, rx, endpointing, self.tx.clone()) {
-            self.parts.source.close();
+        if let Err(e) = capture_loop::spawn(id, rx, endpointing, self.w.tx.clone()) {
+            self.w.parts.source.close();
             self.notice(format!("cannot start capture: {e}"));
             self.set_state(VoiceState::Idle);
             return;
@@ -326,16 +323,16 @@ impl Controller {
             samples: Vec::new(),
         });
         self.emit(Event::VoiceMic {
-            capturing: self.parts.source.is_capturing(),
+            capturing: self.w.parts.source.is_capturing(),
         });
         self.set_state(VoiceState::Listening);
     }
 
     fn close_mic(&mut self) {
         if self.listening.is_some() {
-            self.parts.source.close();
+            self.w.parts.source.close();
             self.emit(Event::VoiceMic {
-                capturing: self.parts.source.is_capturing(),
+                capturing: self.w.parts.source.is_capturing(),
             });
         }
     }
@@ -353,9 +350,9 @@ impl Controller {
         self.set_state(VoiceState::Transcribing);
         self.transcribing = Some(l.id);
         self.clock = (release_at, vad.as_ref().map(|v| v.1));
-        let stt = self.parts.stt.clone();
-        let silero = self.parts.silero.clone();
-        let tx = self.tx.clone();
+        let stt = self.w.parts.stt.clone();
+        let silero = self.w.parts.silero.clone();
+        let tx = self.w.tx.clone();
         let listen = l.id;
         tokio::task::spawn_blocking(move || {
             let result = transcribe(&l.samples, vad.map(|v| (v.0, v.2)), &silero, &*stt);
@@ -398,19 +395,19 @@ impl Controller {
         });
         if self.is_stop_word(&t.text) {
             self.conversation = false;
-            let _ = self.brain.submit(Op::CancelTurn {
-                session_id: self.cfg.session_id.clone(),
+            let _ = self.w.brain.submit(Op::CancelTurn {
+                session_id: self.w.cfg.session_id.clone(),
             });
             self.notice("stopped");
             self.set_state(VoiceState::Idle);
             return;
         }
-        if self.cfg.transcribe_only {
+        if self.w.cfg.transcribe_only {
             self.set_state(VoiceState::Idle);
             return;
         }
         self.generation += 1;
-        self.queue.interrupt(self.generation);
+        self.w.queue.interrupt(self.generation);
         let mut turn = Turn {
             generation: self.generation,
             turn_id: None,
@@ -433,9 +430,9 @@ impl Controller {
         self.set_state(VoiceState::Thinking);
         turn.submitted = Some(Instant::now());
         self.turn = Some(turn);
-        let brain = self.brain.clone();
-        let tx = self.tx.clone();
-        let session_id = self.cfg.session_id.clone();
+        let brain = self.w.brain.clone();
+        let tx = self.w.tx.clone();
+        let session_id = self.w.cfg.session_id.clone();
         let text = t.text.clone();
         let generation = self.generation;
         tokio::spawn(async move {
@@ -474,109 +471,11 @@ impl Controller {
             .collect::<String>()
             .to_lowercase();
         let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
-        self.cfg
+        self.w
+            .cfg
             .stop_words
             .iter()
             .any(|w| said == *w || said == format!("jarvis {w}"))
-    }
-
-    fn on_brain(&mut self, event: Event) {
-        let Some(turn) = self.turn.as_mut() else {
-            return;
-        };
-        // Events of a turn we talked over can still arrive; ours begin
-        // with its TurnStarted.
-        if let Event::TurnStarted { turn_id } = &event {
-            if turn.turn_id.is_none() {
-                turn.turn_id = Some(turn_id.clone());
-            }
-            return;
-        }
-        if turn.turn_id.is_none() {
-            return;
-        }
-        match event {
-            Event::TurnFinished { turn_id, .. }
-                if turn.turn_id.as_deref() != Some(turn_id.as_str()) => {}
-            Event::ContentDelta { text } => {
-                let now = Instant::now();
-                if turn.timings.llm_first_text_ms.is_none() {
-                    turn.timings.llm_first_text_ms = turn.submitted.map(|s| ms_between(s, now));
-                }
-                for sentence in turn.splitter.push(&text) {
-                    if turn.timings.first_sentence_ms.is_none() {
-                        turn.timings.first_sentence_ms = turn.submitted.map(|s| ms_between(s, now));
-                    }
-                    turn.sent += 1;
-                    let _ = self.synth.send(SynthJob {
-                        kind: Kind::Reply {
-                            generation: turn.generation,
-                        },
-                        text: sentence,
-                    });
-                }
-            }
-            Event::TurnFinished { stop, .. } => {
-                if let Some(last) = turn.splitter.finish() {
-                    if turn.timings.first_sentence_ms.is_none() {
-                        turn.timings.first_sentence_ms =
-                            turn.submitted.map(|s| ms_between(s, Instant::now()));
-                    }
-                    turn.sent += 1;
-                    let _ = self.synth.send(SynthJob {
-                        kind: Kind::Reply {
-                            generation: turn.generation,
-                        },
-                        text: last,
-                    });
-                }
-                turn.llm_done = true;
-                if stop == StopReason::Failed && turn.sent == 0 {
-                    self.notice("the brain could not answer");
-                }
-                self.check_turn_done();
-            }
-            _ => {}
-        }
-    }
-
-    fn on_synthesized(&mut self, generation: u64, ms: u64, error: Option<String>) {
-        let Some(t) = self.turn.as_mut().filter(|t| t.generation == generation) else {
-            return;
-        };
-        if t.timings.tts_first_ms.is_none() {
-            t.timings.tts_first_ms = Some(ms);
-        }
-        if let Some(e) = error {
-            // Never plays: count it as done so the turn can end.
-            t.played += 1;
-            if e != "nothing to say" {
-                self.notice(format!("speech failed: {e}"));
-            }
-            self.check_turn_done();
-        }
-    }
-
-    fn check_turn_done(&mut self) {
-        let done = self
-            .turn
-            .as_ref()
-            .is_some_and(|t| t.llm_done && t.played >= t.sent);
-        if !done {
-            return;
-        }
-        if let Some(t) = self.turn.take() {
-            self.emit_timings(&t);
-        }
-        self.after_turn();
-    }
-
-    fn emit_timings(&self, t: &Turn) {
-        let mut timings = t.timings.clone();
-        let end_of_speech = t.speech_end_at.or(t.release_at);
-        let last = t.last_audio.unwrap_or_else(Instant::now);
-        timings.total_ms = end_of_speech.map(|e| ms_between(e, last)).unwrap_or(0);
-        self.emit(Event::VoiceTimings { timings });
     }
 
     /// After a turn (or a miss): listen again in conversation mode, else idle.
@@ -593,7 +492,7 @@ impl Controller {
             return;
         };
         if l.hold {
-            if l.started.elapsed() >= self.cfg.max_utterance {
+            if l.started.elapsed() >= self.w.cfg.max_utterance {
                 self.notice("push-to-talk held too long; sending what was said");
                 self.finish_listening(Some(Instant::now()), None);
             }
@@ -601,9 +500,13 @@ impl Controller {
         }
         let stream_ms = |n: usize| n as u64 * 1000 / u64::from(SAMPLE_RATE);
         let silent_ms = stream_ms(l.samples.len().saturating_sub(l.last_speech_at));
-        let timeout_ms = self.cfg.silence_timeout.as_millis() as u64;
-        let limit_ms = (self.cfg.max_utterance + self.cfg.silence_timeout).as_millis() as u64;
-        if silent_ms >= timeout_ms || l.last_audio.elapsed() >= self.cfg.silence_timeout {
+        let timeout_ms = self.w.cfg.silence_timeout.as_millis() as u64;
+        let limit_ms = (self.w.cfg.max_utterance + self.w.cfg.silence_timeout).as_millis() as u64;
+        if silent_ms >= timeout_ms || l.last_audio.elapsed() >= self.w.cfg.silence_timeout {
+            tracing::debug!(
+                "listening ends: {silent_ms} ms without speech in {} ms of audio",
+                stream_ms(l.samples.len())
+            );
             self.close_mic();
             self.listening = None;
             self.conversation = false;
