@@ -452,7 +452,7 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
         tokio::select! {
             ev = events.recv() => {
                 let Ok(ev) = ev else { break };
-                if ev.session_id.as_deref() != Some(session.as_str()) && ev.session_id.is_some() {
+                if !render::concerns(&ev, &session) {
                     continue;
                 }
                 out.event(&ev)?;

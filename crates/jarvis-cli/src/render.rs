@@ -158,3 +158,8 @@ pub fn print_message(m: &ChatMessage) {
         println!("{who}: ⚙ {}({})", call.name, call.arguments);
     }
 }
+
+/// Events a host showing `session` renders: its own and brain-wide ones.
+pub fn concerns(ev: &jarvis_protocol::EventEnvelope, session: &str) -> bool {
+    ev.session_id.as_deref().is_none_or(|s| s == session)
+}

@@ -173,7 +173,7 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
         tokio::select! {
             ev = events.recv() => {
                 let Ok(ev) = ev else { break };
-                if ev.session_id.as_deref() != Some(session.as_str()) && ev.session_id.is_some() {
+                if !render::concerns(&ev, &session) {
                     continue;
                 }
                 out.event(&ev)?;
