@@ -232,17 +232,27 @@ impl AudioSource for MicSource {
     }
 
     fn open(&mut self) -> Result<Receiver<Vec<f32>>, VoiceError> {
-        self.start_device()?;
         let (tx, rx) = std::sync::mpsc::channel();
-        let mut sh = self
-            .shared
-            .lock()
-            .map_err(|_| VoiceError::Device("mic state poisoned".into()))?;
-        if !sh.preroll.is_empty() {
-            let pre: Vec<f32> = sh.preroll.drain(..).collect();
-            let _ = tx.send(pre);
+        {
+            // The listener goes in before a cold device starts: audio that
+            // arrived in between would land in the pre-roll ring and all but
+            // its last 300 ms would be lost.
+            let mut sh = self
+                .shared
+                .lock()
+                .map_err(|_| VoiceError::Device("mic state poisoned".into()))?;
+            if !sh.preroll.is_empty() {
+                let pre: Vec<f32> = sh.preroll.drain(..).collect();
+                let _ = tx.send(pre);
+            }
+            sh.listener = Some(tx);
         }
-        sh.listener = Some(tx);
+        if let Err(e) = self.start_device() {
+            if let Ok(mut sh) = self.shared.lock() {
+                sh.listener = None;
+            }
+            return Err(e);
+        }
         Ok(rx)
     }
 
