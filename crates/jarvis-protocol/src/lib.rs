@@ -5,9 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 /// What a host asks the brain to do.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
     /// A user message. An unknown `session_id` starts a new session with that id.
@@ -27,7 +28,7 @@ pub enum Op {
 }
 
 /// An event with the session it belongs to (`None` for brain-wide events).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct EventEnvelope {
     pub session_id: Option<String>,
     #[serde(flatten)]
@@ -35,7 +36,7 @@ pub struct EventEnvelope {
 }
 
 /// What the brain reports.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     TurnStarted {
@@ -112,7 +113,7 @@ pub enum Event {
 }
 
 /// The voice coordinator's state, shown by the HUD and tray.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum VoiceState {
     Idle,
@@ -125,7 +126,7 @@ pub enum VoiceState {
 /// Stage timings of one spoken turn, in milliseconds. "End of speech" is
 /// reported both ways: the push-to-talk release and the last speech frame
 /// the VAD found.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct VoiceTimings {
     /// Length of the captured utterance.
     pub audio_ms: u64,
@@ -151,7 +152,7 @@ pub struct VoiceTimings {
     pub total_ms: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolStatus {
     Ok,
@@ -161,7 +162,7 @@ pub enum ToolStatus {
     Cancelled,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The model gave a plain answer.
@@ -174,7 +175,7 @@ pub enum StopReason {
     Failed,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Usage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
@@ -190,18 +191,19 @@ impl Usage {
 }
 
 /// Navigation of the HUD, driven by the agent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum UiAction {
     Navigate {
         view: String,
         #[serde(default, skip_serializing_if = "Value::is_null")]
+        #[ts(type = "unknown")]
         params: Value,
     },
 }
 
 /// One tool call waiting for a human.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ApprovalRequest {
     pub request_id: String,
     pub call_id: String,
@@ -220,7 +222,7 @@ pub struct ApprovalRequest {
     pub timeout_sec: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum ApprovalDecision {
     AllowOnce,
@@ -235,6 +237,34 @@ impl ApprovalDecision {
     pub fn allows(&self) -> bool {
         matches!(self, Self::AllowOnce | Self::AlwaysAllow)
     }
+}
+
+/// The TypeScript declarations of every wire type, for the HUD: generated
+/// from these definitions so the two sides are never written twice.
+pub fn typescript() -> String {
+    let cfg = ts_rs::Config::new().with_large_int("number");
+    let decls = [
+        Op::decl(&cfg),
+        EventEnvelope::decl(&cfg),
+        Event::decl(&cfg),
+        ToolStatus::decl(&cfg),
+        StopReason::decl(&cfg),
+        Usage::decl(&cfg),
+        UiAction::decl(&cfg),
+        ApprovalRequest::decl(&cfg),
+        ApprovalDecision::decl(&cfg),
+        VoiceState::decl(&cfg),
+        VoiceTimings::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from crates/jarvis-protocol by `cargo run -p jarvis-protocol --example typescript`.\n// Do not edit: change the Rust types and regenerate.\n",
+    );
+    for d in decls {
+        out.push_str("\nexport ");
+        out.push_str(&d);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -258,6 +288,26 @@ mod tests {
         assert!(s.contains(r#""status":"refused""#), "{s}");
         let back: EventEnvelope = serde_json::from_str(&s).unwrap();
         assert_eq!(back, ev);
+    }
+
+    #[test]
+    fn the_huds_typescript_types_are_generated_from_these() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/protocol.ts");
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        let ts = typescript();
+        assert!(
+            committed == ts,
+            "{} is out of date: run `cargo run -p jarvis-protocol --example typescript`",
+            path.display()
+        );
+        // The tagged unions keep their tags, and u64 is a JSON number.
+        assert!(
+            ts.contains(r#"{ "type": "voice_state", state: VoiceState, }"#),
+            "{ts}"
+        );
+        assert!(ts.contains("audio_ms: number"), "{ts}");
+        assert!(!ts.contains("bigint"), "{ts}");
     }
 
     #[test]

@@ -1,0 +1,72 @@
+// Generated from crates/jarvis-protocol by `cargo run -p jarvis-protocol --example typescript`.
+// Do not edit: change the Rust types and regenerate.
+
+export type Op = { "op": "user_input", session_id: string, text: string, } | { "op": "cancel_turn", session_id: string, } | { "op": "approval_decision", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "op": "set_workdir", path: string, } | { "op": "reload" };
+
+export type EventEnvelope = { session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
+
+export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, };
+
+export type ToolStatus = "ok" | "error" | "refused" | "cancelled";
+
+export type StopReason = "completed" | "max_rounds" | "repetition" | "cancelled" | "failed";
+
+export type Usage = { prompt_tokens: number, completion_tokens: number, total_tokens: number, };
+
+export type UiAction = { "kind": "navigate", view: string, params?: unknown, };
+
+export type ApprovalRequest = { request_id: string, call_id: string, session_id: string | null, tool: string, 
+/**
+ * The exact command, path or URL, as it will be used.
+ */
+subject: string, workdir: string, 
+/**
+ * What the call will do, when the tool can say (a write's size and diff).
+ */
+details?: string | null, 
+/**
+ * Why the policy asks.
+ */
+reason: string, 
+/**
+ * What "always allow" would cover (a base command or the tool).
+ */
+grant_scope: string, timeout_sec: number, };
+
+export type ApprovalDecision = { "decision": "allow_once" } | { "decision": "always_allow" } | { "decision": "deny", reason?: string | null, };
+
+export type VoiceState = "idle" | "listening" | "transcribing" | "thinking" | "speaking";
+
+export type VoiceTimings = { 
+/**
+ * Length of the captured utterance.
+ */
+audio_ms: number, 
+/**
+ * Trimming/confirming the utterance with the VAD.
+ */
+vad_ms: number, stt_ms: number, 
+/**
+ * From the transcript going to the brain to its first text.
+ */
+llm_first_text_ms?: number | null, 
+/**
+ * From the transcript going to the brain to the first whole sentence.
+ */
+first_sentence_ms?: number | null, 
+/**
+ * Synthesis of the first sentence.
+ */
+tts_first_ms?: number | null, 
+/**
+ * Push-to-talk release to the first reply audio reaching the sink.
+ */
+release_to_audio_ms?: number | null, 
+/**
+ * Last speech frame to the first reply audio.
+ */
+speech_end_to_audio_ms?: number | null, 
+/**
+ * The whole turn, end of speech to the last audio.
+ */
+total_ms: number, };
