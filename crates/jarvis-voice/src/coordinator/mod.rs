@@ -104,9 +104,7 @@ pub struct VoiceParts {
 /// Internal messages to the controller task.
 #[derive(Debug)]
 pub(crate) enum Msg {
-    Press {
-        at: Instant,
-    },
+    Press,
     Release {
         at: Instant,
     },
@@ -223,7 +221,7 @@ impl VoiceCoordinator {
         if self.queue.is_playing() {
             self.queue.stop.raise();
         }
-        let _ = self.tx.send(Msg::Press { at: Instant::now() });
+        let _ = self.tx.send(Msg::Press);
     }
 
     /// Push-to-talk released: what was said goes to the brain.

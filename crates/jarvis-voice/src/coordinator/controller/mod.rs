@@ -71,7 +71,6 @@ pub(super) struct Controller {
     transcribing: Option<u64>,
     generation: u64,
     turn: Option<Turn>,
-    pending_release: Option<Instant>,
     /// Release time and VAD end of the utterance being transcribed.
     clock: (Option<Instant>, Option<Instant>),
 }
@@ -87,7 +86,6 @@ impl Controller {
             transcribing: None,
             generation: 0,
             turn: None,
-            pending_release: None,
             clock: (None, None),
         }
     }
@@ -138,7 +136,7 @@ impl Controller {
 
     fn on_msg(&mut self, msg: Msg) {
         match msg {
-            Msg::Press { at } => self.on_press(at),
+            Msg::Press => self.on_press(),
             Msg::Release { at } => self.on_release(at),
             Msg::Converse => {
                 self.conversation = true;
@@ -191,8 +189,7 @@ impl Controller {
                 if self.listening.as_ref().is_some_and(|l| l.id == listen) {
                     let hold = self.listening.as_ref().is_some_and(|l| l.hold);
                     if hold {
-                        let at = self.pending_release.take().unwrap_or_else(Instant::now);
-                        self.finish_listening(Some(at), None);
+                        self.finish_listening(Some(Instant::now()), None);
                     } else {
                         tracing::debug!("the audio source ended while listening");
                         self.close_mic();
@@ -248,7 +245,7 @@ impl Controller {
         }
     }
 
-    fn on_press(&mut self, at: Instant) {
+    fn on_press(&mut self) {
         if let Some(l) = self.listening.as_mut() {
             // Already listening hands-free: the key takes over.
             l.hold = true;
@@ -259,8 +256,9 @@ impl Controller {
         {
             self.barge_in();
         }
-        self.pending_release = None;
-        let _ = at;
+        // Speaking again while the last utterance is still being
+        // transcribed: that one is dropped, the new one counts.
+        self.transcribing = None;
         self.start_listening(true);
     }
 
