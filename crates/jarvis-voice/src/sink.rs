@@ -94,10 +94,20 @@ impl AudioSink for RodioSink {
             rate,
             pcm.samples.clone(),
         ));
+        // A device that stops pulling samples (unplugged, suspended) would
+        // leave the player full forever and the coordinator speaking.
+        let length = Duration::from_secs_f64(pcm.samples.len() as f64 / f64::from(pcm.rate));
+        let deadline = Instant::now() + length + Duration::from_secs(3);
         while !player.empty() {
             if stop.is_raised() {
                 player.stop();
                 return Ok(false);
+            }
+            if Instant::now() > deadline {
+                player.stop();
+                return Err(VoiceError::Device(
+                    "playback stalled: the output device stopped taking audio".into(),
+                ));
             }
             std::thread::sleep(STOP_POLL);
         }

@@ -342,22 +342,32 @@ pub fn find_utterances(
     events.extend(ep.finish());
     let mut out = Vec::new();
     for ev in events {
-        if let VadEvent::SpeechEnd { start_ms, end_ms } = ev {
-            let window = padded(Segment { start_ms, end_ms }, samples.len());
-            if let Some(found) = silero.confirm(window.slice(samples))? {
-                // Speech is where both agree: webrtc-vad runs long on noise
-                // tails, Silero on the edge of its window.
-                let seg = Segment {
-                    start_ms: (window.start_ms + found.start_ms).max(start_ms),
-                    end_ms: (window.start_ms + found.end_ms).min(end_ms),
-                };
-                if seg.end_ms > seg.start_ms {
-                    out.push(seg);
-                }
-            }
+        if let VadEvent::SpeechEnd { start_ms, end_ms } = ev
+            && let Some(seg) = confirm_candidate(silero, samples, Segment { start_ms, end_ms })?
+        {
+            out.push(seg);
         }
     }
     Ok(out)
+}
+
+/// Ask Silero about a webrtc-vad candidate inside `samples`; the speech is
+/// where both agree (webrtc-vad runs long on noise tails, Silero on the edge
+/// of its window). `None` when Silero hears no speech there.
+pub fn confirm_candidate(
+    silero: &SileroVad,
+    samples: &[f32],
+    candidate: Segment,
+) -> Result<Option<Segment>, VoiceError> {
+    let window = padded(candidate, samples.len());
+    let Some(found) = silero.confirm(window.slice(samples))? else {
+        return Ok(None);
+    };
+    let seg = Segment {
+        start_ms: (window.start_ms + found.start_ms).max(candidate.start_ms),
+        end_ms: (window.start_ms + found.end_ms).min(candidate.end_ms),
+    };
+    Ok((seg.end_ms > seg.start_ms).then_some(seg))
 }
 
 /// A candidate with context around it, so Silero sees the onset.

@@ -11,7 +11,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::Msg;
 use crate::audio::SAMPLE_RATE;
-use crate::vad::{EndpointConfig, Endpointer, Segment, SileroVad, VadEvent, padded};
+use crate::vad::{EndpointConfig, Endpointer, Segment, SileroVad, VadEvent, confirm_candidate};
 
 /// How often an open candidate is re-checked with Silero, and over how much
 /// recent audio.
@@ -129,13 +129,8 @@ fn confirm(
     tx: &UnboundedSender<Msg>,
 ) {
     let started = Instant::now();
-    let window = padded(Segment { start_ms, end_ms }, recorded.len());
-    match silero.confirm(window.slice(recorded)) {
-        Ok(Some(found)) => {
-            let segment = Segment {
-                start_ms: (window.start_ms + found.start_ms).max(start_ms),
-                end_ms: (window.start_ms + found.end_ms).min(end_ms),
-            };
+    match confirm_candidate(silero, recorded, Segment { start_ms, end_ms }) {
+        Ok(Some(segment)) => {
             // The endpointer fired a hangover after the last speech frame;
             // date that frame in wall time.
             let behind = Duration::from_millis(position_ms.saturating_sub(segment.end_ms));
