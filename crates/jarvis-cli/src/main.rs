@@ -6,6 +6,7 @@ mod chat;
 mod doctor;
 mod policy_cmd;
 mod render;
+mod skill_cmd;
 mod voice_cmd;
 
 use std::io::IsTerminal;
@@ -103,7 +104,7 @@ enum Command {
     /// Agent Skills: what is discovered, and whether a skill is valid.
     Skill {
         #[command(subcommand)]
-        command: SkillCommand,
+        command: skill_cmd::SkillCommand,
     },
     /// What the policy says about a command.
     Policy {
@@ -175,52 +176,6 @@ enum ConfigCommand {
     List,
     /// Where config.json lives.
     Path,
-}
-
-#[derive(Subcommand)]
-enum SkillCommand {
-    /// Every skill found, with its source and warnings; broken ones with the reason.
-    List {
-        #[arg(long)]
-        json: bool,
-    },
-    /// Check a skill directory against the Agent Skills spec.
-    Validate {
-        path: PathBuf,
-    },
-    /// Install a skill folder or .zip into $JARVIS_HOME/skills (validated and scanned first).
-    Install {
-        path: PathBuf,
-        /// Replace an existing skill, and install despite scan findings.
-        #[arg(long)]
-        force: bool,
-        /// Print the report; write nothing.
-        #[arg(long)]
-        dry_run: bool,
-        #[arg(long)]
-        json: bool,
-    },
-    /// Validate a skill and scan its files for dangerous commands.
-    Test {
-        name: String,
-    },
-    /// Offer the skill to the model again.
-    Enable {
-        name: String,
-    },
-    /// Keep the skill out of the model's catalog.
-    Disable {
-        name: String,
-    },
-    /// Move the skill to $JARVIS_HOME/.trash (restore brings it back).
-    Delete {
-        name: String,
-    },
-    Restore {
-        name: String,
-    },
-    /// The catalog exactly as the model sees it.
-    Prompt,
 }
 
 #[derive(Subcommand)]
@@ -367,7 +322,7 @@ async fn run(cli: Cli) -> Result<i32> {
         }
         Command::Config { command } => config(command),
         Command::Key { command } => key(command),
-        Command::Skill { command } => skill(command),
+        Command::Skill { command } => skill_cmd::skill(command),
         Command::Policy {
             command:
                 PolicyCommand::Check {
@@ -554,195 +509,6 @@ fn config(cmd: ConfigCommand) -> Result<i32> {
         ConfigCommand::Path => println!("{}", store.path().display()),
     }
     Ok(0)
-}
-
-fn skill(cmd: SkillCommand) -> Result<i32> {
-    match cmd {
-        SkillCommand::Validate { path } => {
-            let dir = if path
-                .file_name()
-                .is_some_and(|f| f.eq_ignore_ascii_case("SKILL.md"))
-            {
-                path.parent().map(PathBuf::from).unwrap_or(path)
-            } else {
-                path
-            };
-            let problems = jarvis_core::skills::validate::validate_dir(&dir);
-            if problems.is_empty() {
-                println!("Valid skill: {}", dir.display());
-                return Ok(0);
-            }
-            eprintln!("Validation failed for {}:", dir.display());
-            for p in problems {
-                eprintln!("  - {}", p.message);
-            }
-            Ok(1)
-        }
-        SkillCommand::List { json } => {
-            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let listing = brain.skill_listing()?;
-            let broken = brain.skills().broken;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(
-                        &serde_json::json!({"skills": listing, "broken": broken})
-                    )?
-                );
-                return Ok(0);
-            }
-            if listing.is_empty() && broken.is_empty() {
-                println!(
-                    "no skills (looked in ~/.claude/skills, ~/.agents/skills, $JARVIS_HOME/skills and skills.extra_dirs)"
-                );
-            }
-            for l in &listing {
-                let s = &l.skill;
-                let flags = format!(
-                    "{}{}",
-                    if l.enabled { "" } else { " disabled" },
-                    if l.valid { "" } else { " invalid" }
-                );
-                let shadow = if s.shadows.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (shadows {})", s.shadows.join(", "))
-                };
-                println!(
-                    "{:<32} {:<8} used {:>3}×{flags}{shadow}  {}",
-                    s.name,
-                    s.source,
-                    l.usage_count,
-                    s.location.display()
-                );
-                for w in &s.warnings {
-                    println!("    warning: {w}");
-                }
-            }
-            for b in &broken {
-                println!(
-                    "{:<32} {:<8} BROKEN: {}",
-                    b.dir.display(),
-                    b.source,
-                    b.reason
-                );
-            }
-            Ok(0)
-        }
-        SkillCommand::Install {
-            path,
-            force,
-            dry_run,
-            json,
-        } => {
-            if !dry_run {
-                refuse_if_agent("skill install")?;
-            }
-            let staged = jarvis_core::skills::install::inspect(&path, &home()?)?;
-            let r = &staged.report;
-            if json {
-                println!("{}", serde_json::to_string_pretty(r)?);
-            } else {
-                println!(
-                    "{} — {}",
-                    r.name,
-                    r.description.chars().take(120).collect::<String>()
-                );
-                println!(
-                    "  into {}{}",
-                    r.target.display(),
-                    if r.exists {
-                        " (replaces the installed one)"
-                    } else {
-                        ""
-                    }
-                );
-                println!(
-                    "  {} file(s), {} bytes",
-                    r.files.len(),
-                    r.files.iter().map(|f| f.1).sum::<u64>()
-                );
-                for p in &r.problems {
-                    println!("  spec: {p}");
-                }
-                for w in &r.warnings {
-                    println!("  warning: {w}");
-                }
-                for f in &r.findings {
-                    println!("  DANGER {}:{}: {} — {}", f.file, f.line, f.reason, f.text);
-                }
-            }
-            if dry_run {
-                return Ok(0);
-            }
-            let to = jarvis_core::skills::install::commit(staged, force)?;
-            eprintln!("installed into {}", to.display());
-            Ok(0)
-        }
-        SkillCommand::Test { name } => {
-            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let catalog = brain.skills();
-            let skill = catalog
-                .get(&name)
-                .with_context(|| format!("no skill named {name:?}"))?;
-            let problems = jarvis_core::skills::validate::validate_dir(&skill.dir);
-            let findings = jarvis_core::skills::scan::scan_dir(&skill.dir);
-            for p in &problems {
-                println!("spec: {}", p.message);
-            }
-            for f in &findings {
-                println!("DANGER {}:{}: {} — {}", f.file, f.line, f.reason, f.text);
-            }
-            if problems.is_empty() && findings.is_empty() {
-                println!("{name}: valid, and nothing dangerous found");
-            }
-            Ok(if findings.is_empty() { 0 } else { 1 })
-        }
-        SkillCommand::Enable { name } => {
-            refuse_if_agent("skill enable")?;
-            open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?
-                .set_skill_enabled(&name, true)?;
-            eprintln!("{name} enabled");
-            Ok(0)
-        }
-        SkillCommand::Disable { name } => {
-            refuse_if_agent("skill disable")?;
-            open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?
-                .set_skill_enabled(&name, false)?;
-            eprintln!("{name} disabled: the model no longer sees it");
-            Ok(0)
-        }
-        SkillCommand::Delete { name } => {
-            refuse_if_agent("skill delete")?;
-            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let to = jarvis_core::skills::manage::delete(brain.home(), &brain.skills(), &name)?;
-            eprintln!(
-                "{name} moved to {} (jarvis skill restore {name} brings it back)",
-                to.display()
-            );
-            Ok(0)
-        }
-        SkillCommand::Restore { name } => {
-            refuse_if_agent("skill restore")?;
-            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let to = jarvis_core::skills::manage::restore(brain.home(), &name)?;
-            eprintln!("{name} restored to {}", to.display());
-            Ok(0)
-        }
-        SkillCommand::Prompt => {
-            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let section = jarvis_core::skills::catalog::prompt_section(
-                &brain.enabled_skills(),
-                brain.config().skills.prompt_budget,
-            );
-            if section.is_empty() {
-                eprintln!("(no skills: the system prompt has no skills section)");
-            } else {
-                println!("{section}");
-            }
-            Ok(0)
-        }
-    }
 }
 
 fn key(cmd: KeyCommand) -> Result<i32> {
