@@ -128,7 +128,9 @@ impl Renderer {
                     eprintln!("(stt {} ms, total {} ms)", timings.stt_ms, timings.total_ms);
                 }
             }
-            Event::ToolCallArgumentsDelta { .. } | Event::VoiceMic { .. } => {}
+            Event::ToolCallArgumentsDelta { .. }
+            | Event::VoiceMic { .. }
+            | Event::VoiceLevel { .. } => {}
         }
         Ok(())
     }

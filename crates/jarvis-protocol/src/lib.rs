@@ -95,6 +95,10 @@ pub enum Event {
     VoiceMic {
         capturing: bool,
     },
+    /// Input level while listening (RMS, 0–1), about ten times a second.
+    VoiceLevel {
+        level: f32,
+    },
     /// What the user said, as recognised.
     VoiceTranscript {
         text: String,

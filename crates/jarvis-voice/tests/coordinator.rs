@@ -98,6 +98,15 @@ async fn push_to_talk_turn_is_heard_answered_and_spoken_sentence_by_sentence() {
         })
         .collect();
     assert_eq!(mic, [true, false]);
+    // The HUD's meter saw the voice.
+    let loudest = all
+        .iter()
+        .filter_map(|e| match e {
+            Event::VoiceLevel { level } => Some(*level),
+            _ => None,
+        })
+        .fold(0.0f32, f32::max);
+    assert!(loudest > 0.0, "no VoiceLevel with sound in it");
 }
 
 /// A reply long enough to talk over.

@@ -17,6 +17,9 @@ use crate::vad::Segment;
 
 mod reply;
 
+/// How often the input level is reported while listening.
+const LEVEL_EVERY: Duration = Duration::from_millis(100);
+
 /// Kept around a trimmed utterance so the first and last phonemes survive.
 const TRIM_MARGIN_MS: u64 = 150;
 
@@ -29,6 +32,7 @@ struct Listening {
     last_speech_at: usize,
     /// When audio last arrived (a dead source sends nothing).
     last_audio: Instant,
+    last_level: Instant,
     samples: Vec<f32>,
 }
 
@@ -158,9 +162,18 @@ impl Controller {
             }
             Msg::Chime => self.w.queue.push(Kind::Chime, super::playback::chime()),
             Msg::Audio { listen, chunk } => {
+                let mut level = None;
                 if let Some(l) = self.listening.as_mut().filter(|l| l.id == listen) {
                     l.samples.extend_from_slice(&chunk);
                     l.last_audio = Instant::now();
+                    // The HUD's meter: about ten readings a second is plenty.
+                    if l.last_level.elapsed() >= LEVEL_EVERY {
+                        l.last_level = Instant::now();
+                        level = Some(crate::audio::rms(&chunk));
+                    }
+                }
+                if let Some(level) = level {
+                    self.emit(Event::VoiceLevel { level });
                 }
                 self.on_tick();
             }
@@ -318,6 +331,7 @@ impl Controller {
             started: now,
             last_speech_at: 0,
             last_audio: now,
+            last_level: now.checked_sub(LEVEL_EVERY).unwrap_or(now),
             samples: Vec::new(),
         });
         self.emit(Event::VoiceMic {
