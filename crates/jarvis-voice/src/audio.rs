@@ -1,6 +1,6 @@
 //! PCM helpers: every stage past the source works on 16 kHz mono `f32`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use audioadapter_buffers::direct::InterleavedSlice;
@@ -250,11 +250,4 @@ pub fn rms(samples: &[f32]) -> f32 {
         return 0.0;
     }
     (samples.iter().map(|s| s * s).sum::<f32>() / samples.len() as f32).sqrt()
-}
-
-/// Read exactly what a reader has; used for subprocess output.
-pub fn read_all(mut r: impl Read) -> Result<Vec<u8>, VoiceError> {
-    let mut v = Vec::new();
-    r.read_to_end(&mut v)?;
-    Ok(v)
 }

@@ -126,7 +126,6 @@ struct Shared {
     preroll: VecDeque<f32>,
     preroll_cap: usize,
     listener: Option<Sender<Vec<f32>>>,
-    level: f32,
 }
 
 /// The microphone through cpal, resampled to 16 kHz mono.
@@ -157,16 +156,10 @@ impl MicSource {
                 preroll: VecDeque::with_capacity(cap),
                 preroll_cap: cap,
                 listener: None,
-                level: 0.0,
             })),
             device_stop: None,
             device_name: String::new(),
         }
-    }
-
-    /// Current input level (RMS of the last block), for a meter.
-    pub fn level(&self) -> f32 {
-        self.shared.lock().map(|s| s.level).unwrap_or(0.0)
     }
 
     fn start_device(&mut self) -> Result<(), VoiceError> {
@@ -325,7 +318,6 @@ fn build_stream(
             return;
         }
         let Ok(mut sh) = shared.lock() else { return };
-        sh.level = crate::audio::rms(&out);
         match &sh.listener {
             Some(l) => {
                 if l.send(out).is_err() {

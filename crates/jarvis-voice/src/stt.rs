@@ -1,7 +1,7 @@
 //! Speech to text with whisper.cpp (whisper-rs): the model is loaded once,
 //! kept with a reusable decoder state, and dropped after idle minutes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::{Duration, Instant};
 
@@ -124,10 +124,6 @@ impl WhisperTranscriber {
             cfg,
             loaded: Mutex::new(None),
         })
-    }
-
-    pub fn model_path(&self) -> &Path {
-        &self.cfg.model
     }
 
     pub fn is_loaded(&self) -> bool {

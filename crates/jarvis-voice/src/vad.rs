@@ -2,7 +2,7 @@
 //! utterances with onset/hangover endpointing, and Silero (through
 //! whisper.cpp's VAD API) confirms them, so noise never starts a turn.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use crate::VoiceError;
@@ -217,15 +217,6 @@ impl<V: Vad> Endpointer<V> {
         self.close(&mut events);
         events
     }
-
-    pub fn reset(&mut self) {
-        self.vad.reset();
-        self.pending.clear();
-        self.frame = 0;
-        self.speech_run = 0;
-        self.silence_run = 0;
-        self.open = None;
-    }
 }
 
 /// A confirmed stretch of speech, in milliseconds.
@@ -249,7 +240,6 @@ impl Segment {
 /// Silero VAD v6 through whisper.cpp: slower than webrtc-vad but it tells
 /// speech from noise, so it has the last word on whether a turn starts.
 pub struct SileroVad {
-    path: PathBuf,
     ctx: Mutex<whisper_rs::WhisperVadContext>,
     pub threshold: f32,
     pub min_speech_ms: i32,
@@ -278,15 +268,10 @@ impl SileroVad {
                 reason: e.to_string(),
             })?;
         Ok(Self {
-            path: path.to_path_buf(),
             ctx: Mutex::new(ctx),
             threshold: 0.5,
             min_speech_ms: 200,
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Speech segments of a 16 kHz clip, in milliseconds.
