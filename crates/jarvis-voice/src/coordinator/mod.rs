@@ -164,9 +164,10 @@ pub(crate) enum Msg {
 pub(crate) struct Heard {
     transcript: Transcript,
     vad_ms: u64,
-    /// Where speech ended inside the recording, and the recording's length.
-    speech_end_ms: u64,
-    recorded_ms: u64,
+    /// The push-to-talk release, if the key ended it.
+    release_at: Option<Instant>,
+    /// The last speech frame, in wall time.
+    speech_end_at: Option<Instant>,
 }
 
 /// Handle to a running coordinator; cheap to clone.

@@ -75,8 +75,6 @@ pub(super) struct Controller {
     transcribing: Option<u64>,
     generation: u64,
     turn: Option<Turn>,
-    /// Release time and VAD end of the utterance being transcribed.
-    clock: (Option<Instant>, Option<Instant>),
 }
 
 impl Controller {
@@ -90,7 +88,6 @@ impl Controller {
             transcribing: None,
             generation: 0,
             turn: None,
-            clock: (None, None),
         }
     }
 
@@ -361,13 +358,12 @@ impl Controller {
         };
         self.set_state(VoiceState::Transcribing);
         self.transcribing = Some(l.id);
-        self.clock = (release_at, vad.as_ref().map(|v| v.1));
         let stt = self.w.parts.stt.clone();
         let silero = self.w.parts.silero.clone();
         let tx = self.w.tx.clone();
         let listen = l.id;
         tokio::task::spawn_blocking(move || {
-            let result = transcribe(&l.samples, vad.map(|v| (v.0, v.2)), &silero, &*stt);
+            let result = transcribe(&l.samples, release_at, vad, &silero, &*stt);
             let _ = tx.send(Msg::Transcribed { listen, result });
         });
     }
@@ -396,15 +392,6 @@ impl Controller {
             language: t.language.clone(),
             audio_ms: t.audio_ms,
         });
-        let (release_at, vad_end) = std::mem::take(&mut self.clock);
-        // In push-to-talk the VAD's last speech frame is dated back from the release.
-        let speech_end_at = vad_end.or_else(|| {
-            release_at.and_then(|r| {
-                r.checked_sub(Duration::from_millis(
-                    heard.recorded_ms.saturating_sub(heard.speech_end_ms),
-                ))
-            })
-        });
         if self.is_stop_word(&t.text) {
             self.conversation = false;
             let _ = self.w.brain.submit(Op::CancelTurn {
@@ -423,8 +410,8 @@ impl Controller {
         let mut turn = Turn {
             generation: self.generation,
             turn_id: None,
-            release_at,
-            speech_end_at,
+            release_at: heard.release_at,
+            speech_end_at: heard.speech_end_at,
             timings: VoiceTimings {
                 audio_ms: t.audio_ms,
                 vad_ms: heard.vad_ms,
@@ -541,19 +528,23 @@ fn ms_between(from: Instant, to: Instant) -> u64 {
 /// (conversation), then recognise.
 fn transcribe(
     samples: &[f32],
-    vad: Option<(Segment, u64)>,
+    release_at: Option<Instant>,
+    vad: Option<(Segment, Instant, u64)>,
     silero: &crate::vad::SileroVad,
     stt: &dyn crate::stt::Transcriber,
 ) -> Result<Option<Heard>, VoiceError> {
     let recorded_ms = samples.len() as u64 * 1000 / u64::from(SAMPLE_RATE);
-    let (segment, vad_ms) = match vad {
-        Some(v) => v,
+    let (segment, speech_end_at, vad_ms) = match vad {
+        Some(v) => (v.0, Some(v.1), v.2),
         None => {
             let started = Instant::now();
-            match silero.confirm(samples)? {
-                Some(seg) => (seg, started.elapsed().as_millis() as u64),
-                None => return Ok(None),
-            }
+            let Some(seg) = silero.confirm(samples)? else {
+                return Ok(None);
+            };
+            // In push-to-talk the last speech frame is dated back from the release.
+            let behind = Duration::from_millis(recorded_ms.saturating_sub(seg.end_ms));
+            let end = release_at.and_then(|r| r.checked_sub(behind));
+            (seg, end, started.elapsed().as_millis() as u64)
         }
     };
     let with_margin = Segment {
@@ -564,7 +555,7 @@ fn transcribe(
     Ok(Some(Heard {
         transcript,
         vad_ms,
-        speech_end_ms: segment.end_ms,
-        recorded_ms,
+        release_at,
+        speech_end_at,
     }))
 }
