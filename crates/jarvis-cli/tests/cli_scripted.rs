@@ -374,15 +374,7 @@ async fn doctor_reports_each_check_with_a_fix() {
         .await
         .unwrap();
     let checks: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let by = |name: &str| {
-        checks
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["check"] == name)
-            .cloned()
-            .unwrap()
-    };
+    let by = |name: &str| jarvis_testkit::doctor_check(&checks, name);
     assert_eq!(by("endpoint")["ok"], true);
     assert_eq!(by("model")["ok"], true);
     assert!(by("context")["detail"].as_str().unwrap().contains("4096"));

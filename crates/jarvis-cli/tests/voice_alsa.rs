@@ -62,15 +62,7 @@ async fn listen_through_the_default_alsa_devices() {
         .output()
         .unwrap();
     let checks: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
-    let by = |name: &str| {
-        checks
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["check"] == name)
-            .cloned()
-            .unwrap()
-    };
+    let by = |name: &str| jarvis_testkit::doctor_check(&checks, name);
     for name in ["stt model", "vad model", "microphone"] {
         assert_eq!(by(name)["ok"], true, "{name}: {}", by(name));
     }

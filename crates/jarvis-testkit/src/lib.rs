@@ -485,3 +485,12 @@ pcm.!default {{
     std::fs::write(dir.path().join(".asoundrc"), conf)?;
     Ok(dir)
 }
+
+/// The row for `name` in `jarvis doctor --json` output.
+pub fn doctor_check(checks: &Value, name: &str) -> Value {
+    checks
+        .as_array()
+        .and_then(|rows| rows.iter().find(|c| c["check"] == name))
+        .cloned()
+        .unwrap_or_else(|| panic!("doctor reported no {name:?} check: {checks}"))
+}

@@ -33,6 +33,9 @@ struct Listening {
     /// When audio last arrived (a dead source sends nothing).
     last_audio: Instant,
     last_level: Instant,
+    /// Everything heard since listening began. The capture thread keeps its
+    /// own copy for the VAD; this one is needed because a key press can take
+    /// over a hands-free listen and must send all of it.
     samples: Vec<f32>,
 }
 
