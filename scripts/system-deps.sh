@@ -11,6 +11,14 @@ command -v clang >/dev/null || need+=(clang)
 dpkg -s libclang-dev >/dev/null 2>&1 || need+=(libclang-dev)
 pkg-config --exists alsa 2>/dev/null || need+=(libasound2-dev)
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
+# The desktop app: WebKitGTK and GTK for the window and native dialogs,
+# appindicator for the tray, D-Bus for single instance and notifications;
+# Node and npm build the HUD.
+pkg-config --exists webkit2gtk-4.1 2>/dev/null || need+=(libwebkit2gtk-4.1-dev libjavascriptcoregtk-4.1-dev libsoup-3.0-dev)
+pkg-config --exists gtk+-3.0 2>/dev/null || need+=(libgtk-3-dev)
+pkg-config --exists ayatana-appindicator3-0.1 2>/dev/null || need+=(libayatana-appindicator3-dev)
+pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev)
+command -v npm >/dev/null || need+=(nodejs npm)
 if [ ${#need[@]} -gt 0 ]; then
   printf '\n== apt-get install %s\n' "${need[*]}"
   export DEBIAN_FRONTEND=noninteractive

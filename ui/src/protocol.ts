@@ -13,7 +13,7 @@ export type StopReason = "completed" | "max_rounds" | "repetition" | "cancelled"
 
 export type Usage = { prompt_tokens: number, completion_tokens: number, total_tokens: number, };
 
-export type UiAction = { "kind": "navigate", view: string, params?: unknown, };
+export type UiAction = { "kind": "navigate", view: string, params?: unknown, } | { "kind": "open_panel", panel: string, } | { "kind": "focus", target: string, };
 
 export type ApprovalRequest = { request_id: string, call_id: string, session_id: string | null, tool: string, 
 /**

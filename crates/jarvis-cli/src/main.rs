@@ -17,7 +17,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use jarvis_core::config::ConfigStore;
 use jarvis_core::policy::{AllowOnceApprover, Approver};
-use jarvis_core::secrets::{ChainSecretStore, EnvSecretStore, KeyringSecretStore, SecretStore};
+use jarvis_core::secrets::{KeyringSecretStore, SecretStore};
 use jarvis_core::{Brain, BrainOptions, Overrides};
 use jarvis_protocol::{Event, Op, StopReason, ToolStatus};
 
@@ -211,18 +211,11 @@ enum KeyCommand {
 }
 
 pub(crate) fn home() -> Result<PathBuf> {
-    if let Some(h) = std::env::var_os("JARVIS_HOME").filter(|h| !h.is_empty()) {
-        return Ok(PathBuf::from(h));
-    }
-    let base = std::env::var_os("HOME").context("neither JARVIS_HOME nor HOME is set")?;
-    Ok(PathBuf::from(base).join(".jarvis"))
+    jarvis_core::config::default_home().context("neither JARVIS_HOME nor HOME is set")
 }
 
 pub(crate) fn secrets() -> Arc<dyn SecretStore> {
-    Arc::new(ChainSecretStore(vec![
-        Box::new(EnvSecretStore),
-        Box::new(KeyringSecretStore),
-    ]))
+    Arc::new(jarvis_core::secrets::host_store())
 }
 
 fn env_nonempty(k: &str) -> Option<String> {
@@ -536,18 +529,7 @@ fn key(cmd: KeyCommand) -> Result<i32> {
             store.delete(jarvis_core::secrets::API_KEY)?;
         }
         KeyCommand::Status => match secrets().get(jarvis_core::secrets::API_KEY) {
-            Ok(Some(k)) => {
-                let tail: String = k
-                    .expose()
-                    .chars()
-                    .rev()
-                    .take(4)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
-                println!("set (…{tail})");
-            }
+            Ok(Some(k)) => println!("{}", k.masked()),
             Ok(None) => println!("not set"),
             Err(e) => println!("unknown: {e}"),
         },

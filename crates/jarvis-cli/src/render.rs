@@ -113,6 +113,9 @@ impl Renderer {
             Event::Action {
                 action: UiAction::Navigate { view, .. },
             } => eprintln!("→ HUD: {view}"),
+            Event::Action {
+                action: UiAction::OpenPanel { panel: what } | UiAction::Focus { target: what },
+            } => eprintln!("→ HUD: {what}"),
             Event::TurnFinished { usage, rounds, .. } => {
                 self.waiting = None;
                 self.end_line();

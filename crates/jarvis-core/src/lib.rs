@@ -4,6 +4,7 @@ pub mod agent;
 pub mod config;
 pub mod events;
 pub mod llm;
+pub mod notify;
 pub mod policy;
 pub mod secrets;
 pub mod skills;

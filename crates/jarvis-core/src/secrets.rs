@@ -174,3 +174,10 @@ impl SecretStore for KeyringSecretStore {
         "OS keyring".into()
     }
 }
+
+/// What hosts use: `JARVIS_API_KEY` from the environment first, then the
+/// OS keyring (where settings write).
+#[cfg(feature = "keyring")]
+pub fn host_store() -> ChainSecretStore {
+    ChainSecretStore(vec![Box::new(EnvSecretStore), Box::new(KeyringSecretStore)])
+}

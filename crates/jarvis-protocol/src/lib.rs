@@ -194,16 +194,55 @@ impl Usage {
     }
 }
 
-/// Navigation of the HUD, driven by the agent.
+/// The HUD's views: the only targets of [`UiAction::Navigate`].
+pub const VIEWS: &[&str] = &["chat", "runs", "skills", "audit", "grants", "settings"];
+/// Panels [`UiAction::OpenPanel`] may open.
+pub const PANELS: &[&str] = &["approvals", "conversations"];
+/// Controls [`UiAction::Focus`] may focus.
+pub const FOCUS_TARGETS: &[&str] = &["input", "push_to_talk", "search"];
+
+/// The agent drives the HUD with these; hosts accept only the whitelisted
+/// views, panels and targets above.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum UiAction {
+    /// Show a view, optionally with one entry (`session`, `skill` or `audit`) selected.
     Navigate {
         view: String,
         #[serde(default, skip_serializing_if = "Value::is_null")]
         #[ts(type = "unknown")]
         params: Value,
     },
+    OpenPanel {
+        panel: String,
+    },
+    Focus {
+        target: String,
+    },
+}
+
+impl UiAction {
+    /// Whether this action names only whitelisted things; the reason if not.
+    pub fn check(&self) -> Result<(), String> {
+        let (what, value, allowed) = match self {
+            UiAction::Navigate { view, params } => {
+                if !(params.is_null() || params.is_object()) {
+                    return Err("navigate params must be an object".into());
+                }
+                ("view", view, VIEWS)
+            }
+            UiAction::OpenPanel { panel } => ("panel", panel, PANELS),
+            UiAction::Focus { target } => ("focus target", target, FOCUS_TARGETS),
+        };
+        if allowed.contains(&value.as_str()) {
+            Ok(())
+        } else {
+            Err(format!(
+                "unknown {what} {value:?}; allowed: {}",
+                allowed.join(", ")
+            ))
+        }
+    }
 }
 
 /// One tool call waiting for a human.
@@ -312,6 +351,39 @@ mod tests {
         );
         assert!(ts.contains("audio_ms: number"), "{ts}");
         assert!(!ts.contains("bigint"), "{ts}");
+    }
+
+    #[test]
+    fn only_whitelisted_actions_pass() {
+        let nav = |v: &str| UiAction::Navigate {
+            view: v.into(),
+            params: Value::Null,
+        };
+        assert!(nav("skills").check().is_ok());
+        let e = nav("file:///etc/passwd").check().unwrap_err();
+        assert!(e.contains("unknown view"), "{e}");
+        assert!(
+            UiAction::Navigate {
+                view: "chat".into(),
+                params: Value::from("x")
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            UiAction::OpenPanel {
+                panel: "approvals".into()
+            }
+            .check()
+            .is_ok()
+        );
+        assert!(
+            UiAction::Focus {
+                target: "devtools".into()
+            }
+            .check()
+            .is_err()
+        );
     }
 
     #[test]

@@ -180,6 +180,12 @@ pub struct VoiceSettings {
     pub silence_timeout_sec: u64,
     /// Unload the speech model after this long unused.
     pub stt_idle_unload_sec: u64,
+    /// The desktop app's global push-to-talk shortcut (held down to talk).
+    pub ptt_shortcut: String,
+    /// Paused from the tray: no listening, no speech.
+    pub paused: bool,
+    /// Hours when announcements stay silent, "22:00-07:00"; empty for never.
+    pub do_not_disturb: String,
 }
 
 impl Default for VoiceSettings {
@@ -191,6 +197,9 @@ impl Default for VoiceSettings {
             keep_mic_warm: false,
             silence_timeout_sec: 8,
             stt_idle_unload_sec: 300,
+            ptt_shortcut: "Ctrl+Alt+Space".into(),
+            paused: false,
+            do_not_disturb: String::new(),
         }
     }
 }
@@ -296,6 +305,14 @@ fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, Value)>) {
         }
         other => out.push((prefix.to_string(), other.clone())),
     }
+}
+
+/// `$JARVIS_HOME`, else `~/.jarvis`: where every host keeps its state.
+pub fn default_home() -> Option<PathBuf> {
+    if let Some(h) = std::env::var_os("JARVIS_HOME").filter(|h| !h.is_empty()) {
+        return Some(PathBuf::from(h));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".jarvis"))
 }
 
 /// The config file of one Jarvis home.

@@ -23,6 +23,16 @@ impl Secret {
     pub fn expose(&self) -> &str {
         &self.0
     }
+    /// What may be shown back to a person: the last four characters.
+    pub fn masked(&self) -> String {
+        let n = self.0.chars().count();
+        let tail: String = self.0.chars().skip(n.saturating_sub(4)).collect();
+        if n <= 8 {
+            "set (…)".into()
+        } else {
+            format!("set (…{tail})")
+        }
+    }
 }
 
 impl fmt::Debug for Secret {
@@ -87,6 +97,11 @@ impl LlmClient {
         }
         let http = reqwest::Client::builder()
             .connect_timeout(settings.connect_timeout)
+            // Many servers (Node's default among them) drop an idle
+            // keep-alive connection after 5 s; reusing one they are closing
+            // fails the request ("connection closed before message
+            // completed"), e.g. after a user took a while to approve a call.
+            .pool_idle_timeout(Duration::from_secs(4))
             .build()
             .map_err(|e| LlmError::Config(e.to_string()))?;
         Ok(LlmClient { http, settings })

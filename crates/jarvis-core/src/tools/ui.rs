@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::{Capability, Tool, ToolContext, ToolError, ToolOutput, arg_str};
 
-pub const VIEWS: &[&str] = &["chat", "runs", "skills", "audit", "grants", "settings"];
+pub use jarvis_protocol::VIEWS;
 
 pub struct OpenViewTool;
 

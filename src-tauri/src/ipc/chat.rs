@@ -1,0 +1,126 @@
+//! Conversation commands: send, cancel, approve, and the conversation list.
+
+use jarvis_protocol::{ApprovalDecision, Op};
+use serde::Serialize;
+use serde_json::Value;
+use tauri::State;
+
+use super::{IpcError, IpcResult};
+use crate::Shell;
+use crate::voice::VoiceStatus;
+
+/// Everything the HUD needs to draw itself on start.
+#[derive(Debug, Serialize)]
+pub struct HudState {
+    pub views: &'static [&'static str],
+    pub workdir: String,
+    pub base_url: String,
+    pub model: String,
+    /// The key as it may be shown back: its last characters only.
+    pub api_key: Option<String>,
+    /// No settings saved yet: show the three-step setup.
+    pub first_run: bool,
+    pub shortcut: String,
+    pub shortcut_problem: Option<String>,
+    pub voice: VoiceStatus,
+}
+
+#[tauri::command]
+pub async fn hud_state(shell: State<'_, Shell>) -> IpcResult<HudState> {
+    let cfg = shell.brain.config();
+    let llm = shell.brain.llm();
+    let api_key = shell
+        .secrets
+        .get(jarvis_core::secrets::API_KEY)
+        .ok()
+        .flatten()
+        .map(|k| k.masked());
+    Ok(HudState {
+        views: jarvis_protocol::VIEWS,
+        workdir: shell.brain.workdir().display().to_string(),
+        base_url: llm.settings().base_url.clone(),
+        model: llm.settings().model.clone(),
+        api_key,
+        first_run: !shell.config_store().path().exists(),
+        shortcut: cfg.voice.ptt_shortcut.clone(),
+        shortcut_problem: shell.shortcut_problem.lock().ok().and_then(|p| p.clone()),
+        voice: shell.voice.status(),
+    })
+}
+
+#[tauri::command]
+pub async fn send_message(
+    shell: State<'_, Shell>,
+    session_id: String,
+    text: String,
+) -> IpcResult<()> {
+    if text.trim().is_empty() {
+        return Err(IpcError::Invalid("the message is empty".into()));
+    }
+    shell.brain.submit(Op::UserInput { session_id, text })?;
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn cancel_turn(shell: State<'_, Shell>, session_id: String) -> IpcResult<()> {
+    shell.brain.submit(Op::CancelTurn { session_id })?;
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn decide_approval(
+    shell: State<'_, Shell>,
+    request_id: String,
+    decision: ApprovalDecision,
+) -> IpcResult<()> {
+    shell.brain.submit(Op::ApprovalDecision {
+        request_id,
+        decision,
+        decided_by: "hud".into(),
+    })?;
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn sessions(shell: State<'_, Shell>) -> IpcResult<Vec<jarvis_core::store::SessionInfo>> {
+    Ok(shell.brain.sessions()?)
+}
+
+/// The stored messages of a session, each with its turn.
+#[tauri::command]
+pub async fn session_history(shell: State<'_, Shell>, session_id: String) -> IpcResult<Vec<Value>> {
+    let msgs = shell.brain.session_messages(&session_id)?;
+    Ok(msgs
+        .into_iter()
+        .map(|m| {
+            let mut v = serde_json::to_value(&m.message).unwrap_or(Value::Null);
+            if let Value::Object(o) = &mut v {
+                o.insert("turn_id".into(), Value::from(m.turn_id));
+            }
+            v
+        })
+        .collect())
+}
+
+#[tauri::command]
+pub async fn rename_session(
+    shell: State<'_, Shell>,
+    session_id: String,
+    title: String,
+) -> IpcResult<()> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(IpcError::Invalid("a conversation needs a title".into()));
+    }
+    Ok(shell.brain.store().rename_session(&session_id, title)?)
+}
+
+#[tauri::command]
+pub async fn delete_session(shell: State<'_, Shell>, session_id: String) -> IpcResult<()> {
+    if shell.brain.is_running(&session_id) {
+        return Err(IpcError::Invalid(
+            "this conversation is running a turn; cancel it first".into(),
+        ));
+    }
+    Ok(shell.brain.store().delete_session(&session_id)?)
+}

@@ -1,0 +1,74 @@
+//! The desktop shell: a Tauri host of the brain API. It owns windows, the
+//! tray, native dialogs, the global shortcut and the keyring; everything
+//! else is the brain's (jarvis-core) or the voice coordinator's.
+
+mod approval;
+mod bridge;
+mod ipc;
+mod notifier;
+mod shell;
+mod shortcut;
+mod tray;
+mod voice;
+
+use tauri::Manager;
+
+pub use shell::Shell;
+
+/// Runs the app until the user quits.
+pub fn run() -> anyhow::Result<()> {
+    init_tracing();
+    tauri::Builder::default()
+        // First, so a second launch hands over before anything else starts.
+        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+            tray::show_main(app);
+        }))
+        .plugin(tauri_plugin_notification::init())
+        .plugin(shortcut::plugin())
+        .invoke_handler(ipc::handler())
+        .setup(|app| {
+            shell::start(app.handle())?;
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            // With a tray the app keeps running when its window closes.
+            if let tauri::WindowEvent::CloseRequested { api, .. } = event
+                && window.app_handle().tray_by_id(tray::TRAY_ID).is_some()
+                && std::env::var_os("JARVIS_QUIT_ON_CLOSE").is_none()
+            {
+                api.prevent_close();
+                let _ = window.hide();
+            }
+        })
+        .run(tauri::generate_context!())?;
+    Ok(())
+}
+
+/// An empty window with the same Tauri build: the memory baseline.
+pub fn run_bare() -> anyhow::Result<()> {
+    let mut ctx: tauri::Context<tauri::Wry> = tauri::generate_context!();
+    ctx.config_mut().app.windows.clear();
+    tauri::Builder::default()
+        .setup(|app| {
+            tauri::WebviewWindowBuilder::new(
+                app,
+                "main",
+                tauri::WebviewUrl::App("bare.html".into()),
+            )
+            .title("bare")
+            .inner_size(1180.0, 780.0)
+            .build()?;
+            Ok(())
+        })
+        .run(ctx)?;
+    Ok(())
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("JARVIS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,jarvis_desktop=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,79 @@
+//! The long-lived state the shell keeps in Tauri: the brain, the voice
+//! coordinator (started on first use), staged skill installs.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use jarvis_core::config::{ConfigStore, default_home};
+use jarvis_core::notify::Notifier;
+use jarvis_core::secrets::SecretStore;
+use jarvis_core::skills::install::Staged;
+use jarvis_core::{Brain, BrainOptions, Overrides};
+use tauri::{AppHandle, Manager};
+
+use crate::approval::DesktopApprover;
+use crate::notifier::DesktopNotifier;
+use crate::voice::Voice;
+
+pub struct Shell {
+    pub brain: Brain,
+    pub home: PathBuf,
+    pub secrets: Arc<dyn SecretStore>,
+    pub notifier: Arc<dyn Notifier>,
+    pub voice: Voice,
+    /// Skills inspected and waiting for the user's confirmation, by token.
+    pub staged: Mutex<HashMap<String, Staged>>,
+    /// Why the global shortcut is not available, when it is not.
+    pub shortcut_problem: Mutex<Option<String>>,
+}
+
+impl Shell {
+    pub fn config_store(&self) -> ConfigStore {
+        ConfigStore::new(&self.home)
+    }
+}
+
+fn env_nonempty(k: &str) -> Option<String> {
+    std::env::var(k).ok().filter(|v| !v.is_empty())
+}
+
+/// Opens the brain and starts the bridge, tray and shortcut.
+pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
+    let home = default_home().ok_or("neither JARVIS_HOME nor HOME is set")?;
+    let notifier: Arc<dyn Notifier> = Arc::new(DesktopNotifier::new(app.clone()));
+    let secrets: Arc<dyn SecretStore> = Arc::new(jarvis_core::secrets::host_store());
+    let brain = Brain::open(BrainOptions {
+        home: home.clone(),
+        secrets: secrets.clone(),
+        approver: Arc::new(DesktopApprover::new(app.clone())),
+        overrides: Overrides {
+            base_url: env_nonempty("JARVIS_BASE_URL"),
+            model: env_nonempty("JARVIS_MODEL"),
+            workdir: None,
+        },
+        registry: None,
+        resolver: None,
+        sandbox_helper: None,
+    })?;
+    let shell = Shell {
+        voice: Voice::new(brain.clone(), home.clone()),
+        brain: brain.clone(),
+        home,
+        secrets,
+        notifier,
+        staged: Mutex::new(HashMap::new()),
+        shortcut_problem: Mutex::new(None),
+    };
+    app.manage(shell);
+    bridge::spawn(app.clone(), brain.clone());
+    if let Err(e) = tray::create(app) {
+        // No status-notifier host (a bare X server): the window is the app.
+        tracing::warn!("tray icon unavailable: {e}");
+    }
+    crate::shortcut::register_from_settings(app);
+    tauri::async_runtime::spawn(async move { brain.refresh_mcp().await });
+    Ok(())
+}
+
+use crate::{bridge, tray};

@@ -1,0 +1,98 @@
+//! The tray icon: the voice state at a glance, open/hide, pause voice, quit.
+
+use jarvis_protocol::VoiceState;
+use tauri::image::Image;
+use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
+use tauri::tray::TrayIconBuilder;
+use tauri::{AppHandle, Manager};
+
+use crate::Shell;
+
+pub const TRAY_ID: &str = "jarvis";
+
+fn icon(state: VoiceState) -> Option<Image<'static>> {
+    let bytes: &'static [u8] = match state {
+        VoiceState::Idle => include_bytes!("../../icons/tray/idle.png"),
+        VoiceState::Listening => include_bytes!("../../icons/tray/listening.png"),
+        VoiceState::Transcribing => include_bytes!("../../icons/tray/transcribing.png"),
+        VoiceState::Thinking => include_bytes!("../../icons/tray/thinking.png"),
+        VoiceState::Speaking => include_bytes!("../../icons/tray/speaking.png"),
+    };
+    Image::from_bytes(bytes).ok()
+}
+
+pub fn label(state: VoiceState) -> &'static str {
+    match state {
+        VoiceState::Idle => "idle",
+        VoiceState::Listening => "listening",
+        VoiceState::Transcribing => "transcribing",
+        VoiceState::Thinking => "thinking",
+        VoiceState::Speaking => "speaking",
+    }
+}
+
+pub fn show_main(app: &AppHandle) {
+    if let Some(w) = app.get_webview_window("main") {
+        let _ = w.unminimize();
+        let _ = w.show();
+        let _ = w.set_focus();
+    }
+}
+
+pub fn create(app: &AppHandle) -> tauri::Result<()> {
+    let paused = app
+        .try_state::<Shell>()
+        .and_then(|s| s.config_store().load().ok())
+        .map(|c| c.voice.paused)
+        .unwrap_or(false);
+    let open = MenuItem::with_id(app, "open", "Open Jarvis", true, None::<&str>)?;
+    let hide = MenuItem::with_id(app, "hide", "Hide", true, None::<&str>)?;
+    let pause = CheckMenuItem::with_id(app, "pause", "Pause voice", true, paused, None::<&str>)?;
+    let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
+    let sep = PredefinedMenuItem::separator(app)?;
+    let menu = Menu::with_items(app, &[&open, &hide, &pause, &sep, &quit])?;
+    let mut builder = TrayIconBuilder::with_id(TRAY_ID)
+        .menu(&menu)
+        .tooltip("Jarvis — idle")
+        .on_menu_event(|app, event| match event.id().as_ref() {
+            "open" => show_main(app),
+            "hide" => {
+                if let Some(w) = app.get_webview_window("main") {
+                    let _ = w.hide();
+                }
+            }
+            "pause" => toggle_pause(app),
+            "quit" => app.exit(0),
+            _ => {}
+        });
+    if let Some(i) = icon(VoiceState::Idle) {
+        builder = builder.icon(i);
+    }
+    builder.build(app)?;
+    Ok(())
+}
+
+fn toggle_pause(app: &AppHandle) {
+    let Some(shell) = app.try_state::<Shell>() else {
+        return;
+    };
+    match shell.config_store().update(|c| {
+        c.voice.paused = !c.voice.paused;
+        Ok(())
+    }) {
+        Ok(cfg) => {
+            if cfg.voice.paused {
+                shell.voice.stop();
+            }
+            let _ = shell.brain.submit(jarvis_protocol::Op::Reload);
+        }
+        Err(e) => tracing::warn!("pause voice: {e}"),
+    }
+}
+
+pub fn show_state(app: &AppHandle, state: VoiceState) {
+    if let Some(tray) = app.tray_by_id(TRAY_ID) {
+        let _ = tray.set_icon(icon(state));
+        let _ = tray.set_tooltip(Some(format!("Jarvis — {}", label(state))));
+    }
+}

@@ -1,0 +1,247 @@
+// End to end on the real app binary: Xvfb + a D-Bus session, WebDriver via
+// tauri-driver and WebKitWebDriver, a scripted OpenAI-compatible server on
+// loopback, the native GTK dialog found and answered with xdotool.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ScriptedLlm } from "./llm.mjs";
+import { KEY, WebDriver } from "./webdriver.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
+const BIN = process.env.JARVIS_DESKTOP_BIN;
+const SHOTS = process.env.JARVIS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-shots-"));
+fs.mkdirSync(SHOTS, { recursive: true });
+const VIEWS = ["chat", "runs", "skills", "audit", "grants", "settings"];
+const TIMEOUT_SEC = 6;
+
+const llm = new ScriptedLlm();
+let home, workdir, driver, wd, s;
+
+const sel = (css) => JSON.stringify(css);
+const text = (css) => `return document.querySelector(${sel(css)})?.textContent ?? ""`;
+const exists = (css) => `return !!document.querySelector(${sel(css)})`;
+
+function nativeDialogs(name = "approve local_exec") {
+  try {
+    return execFileSync("xdotool", ["search", "--onlyvisible", "--name", name]).toString().trim().split("\n").filter(Boolean);
+  } catch {
+    return []; // xdotool exits 1 when nothing matches
+  }
+}
+
+async function waitFor(fn, what, ms = 15000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function launch() {
+  s = await wd.open(BIN);
+  await s.until(`return !!(window.jarvisHud && window.jarvisHud.state)`, "the HUD to start", 30000);
+}
+
+async function newChat() {
+  await s.exec(`window.jarvisHud.navigate("chat").then(() => window.jarvisHud.chat.startNew())`);
+}
+
+async function send(message) {
+  await s.type(".composer textarea", message);
+  await s.click(".composer button.primary");
+}
+
+async function shot(name) {
+  fs.writeFileSync(path.join(SHOTS, `${name}.png`), Buffer.from(await s.screenshot(), "base64"));
+}
+
+before(async () => {
+  assert.ok(BIN && fs.existsSync(BIN), `JARVIS_DESKTOP_BIN must name the built app (got ${BIN})`);
+  await llm.start();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-home-"));
+  workdir = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-work-"));
+  fs.writeFileSync(path.join(workdir, "notes.txt"), "launch: friday\n");
+  fs.writeFileSync(
+    path.join(home, "config.json"),
+    JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
+  );
+  const port = 4444 + Math.floor(Math.random() * 500);
+  driver = spawn(path.join(ROOT, "ui/node_modules/.bin/tauri-driver"), ["--port", String(port), "--native-port", String(port + 1000)], {
+    env: { ...process.env, JARVIS_HOME: home, JARVIS_QUIT_ON_CLOSE: "1", JARVIS_API_KEY: "" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  wd = new WebDriver(`http://127.0.0.1:${port}`);
+  await waitFor(() => fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false), "tauri-driver", 20000);
+  await launch();
+});
+
+after(async () => {
+  await s?.close().catch(() => undefined);
+  driver?.kill();
+  await llm.stop();
+});
+
+test("a message streams in, with a live tool chip", async () => {
+  const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+  llm.script({ tool: "local_list_dir", args: { path: "." } }, { text: `Your folder holds notes.txt. ${words}`, chunkMs: 30 });
+  await send("what is in my folder?");
+  const chip = '.msg.assistant .chip[data-status="ok"] .chip-name';
+  assert.equal(await s.until(text(chip), "the tool chip to finish"), "local_list_dir");
+  // The text arrives piece by piece, not all at once.
+  const seen = new Set();
+  await waitFor(async () => {
+    const t = await s.exec(`return [...document.querySelectorAll(".msg.assistant .text")].map((e) => e.textContent).join("")`);
+    seen.add(t.length);
+    return t.includes("word39");
+  }, "the whole reply");
+  assert.ok(seen.size >= 3, `expected the reply to grow in steps, saw lengths ${[...seen]}`);
+  // The listing went to the model.
+  assert.match(llm.toolResults().join("\n"), /notes\.txt/);
+  // Arguments and result expand under the chip.
+  await s.click(".msg.assistant .chip summary");
+  assert.match(await s.exec(text(".msg.assistant .chip .chip-args")), /"path": "\."/);
+  await s.until(`return !document.querySelector(".chat").dataset.running || document.querySelector(".chat").dataset.running === "false"`, "the turn to end");
+  await shot("chat");
+});
+
+test("the agent's open_view switches the view; other views are refused", async () => {
+  await newChat();
+  llm.script({ tool: "open_view", args: { view: "skills" } }, { text: "Here are your skills." });
+  await send("open the skills page");
+  await s.until(`return document.querySelector(".app").dataset.view === "skills"`, "the skills view");
+  assert.equal(await s.exec(`return document.querySelector('nav button[aria-current="page"]').dataset.view`), "skills");
+  // A view outside the whitelist is refused by the tool, and the HUD stays.
+  await s.exec(`window.jarvisHud.navigate("chat")`);
+  llm.script({ tool: "open_view", args: { view: "file:///etc" } }, { text: "That view does not exist." });
+  await send("open something odd");
+  await s.until(`return document.querySelector(".chat").dataset.running === "false" && document.body.textContent.includes("That view does not exist.")`, "the reply");
+  assert.equal(await s.exec(`return document.querySelector(".app").dataset.view`), "chat");
+  assert.match(llm.toolResults().join("\n"), /unknown view/);
+});
+
+test("an approval answered in the HUD reaches the model and closes the native dialog", async () => {
+  await newChat();
+  // A command that writes (a read-only one like plain `echo` would not ask).
+  llm.script({ tool: "local_exec", args: { command: "touch approved-by-hud && echo hello-from-exec" } }, { text: "It printed hello-from-exec." });
+  await send("run echo");
+  await s.until(exists('.approvals .approval button[data-decision="allow_once"]'), "the HUD approval");
+  const card = await s.exec(text(".approvals .approval"));
+  assert.match(card, /touch approved-by-hud && echo hello-from-exec/);
+  assert.match(card, new RegExp(path.basename(workdir)));
+  await waitFor(() => nativeDialogs().length > 0, "the native dialog");
+  await s.click('.approvals .approval button[data-decision="allow_once"]');
+  await waitFor(() => nativeDialogs().length === 0, "the native dialog to close");
+  await s.until(text('.msg.assistant .chip[data-status="ok"] .chip-name'), "the exec chip");
+  await s.until(`return document.body.textContent.includes("It printed hello-from-exec.")`, "the reply");
+  assert.match(llm.toolResults().join("\n"), /hello-from-exec/);
+  assert.ok(fs.existsSync(path.join(workdir, "approved-by-hud")));
+  assert.equal(await s.exec(`return document.querySelector(".approvals").hidden`), true);
+});
+
+test("the native dialog: Esc denies; unanswered it closes itself and denies", async () => {
+  await newChat();
+  llm.script({ tool: "local_exec", args: { command: "touch denied-by-esc" } }, { text: "Understood, I did not run it.", chunkMs: 20 });
+  await send("run something");
+  const [win] = await waitFor(async () => {
+    const d = nativeDialogs();
+    return d.length ? d : null;
+  }, "the native dialog");
+  execFileSync("import", ["-window", win, path.join(SHOTS, "approval-dialog.png")]);
+  execFileSync("xdotool", ["windowfocus", "--sync", win]);
+  execFileSync("xdotool", ["key", "--clearmodifiers", "Escape"]);
+  await waitFor(() => nativeDialogs().length === 0, "Esc to close the dialog", 5000);
+  await s.until(text('.msg.assistant .chip[data-status="refused"] .chip-name'), "a refused chip");
+  await s.until(`return document.body.textContent.includes("Understood, I did not run it.")`, "the reply after the denial");
+  const results = llm.toolResults().join("\n");
+  assert.match(results, /denied/i);
+  assert.equal(fs.existsSync(path.join(workdir, "denied-by-esc")), false);
+
+  // No answer at all: the dialog disappears by itself at the timeout.
+  await newChat();
+  llm.script({ tool: "local_exec", args: { command: "touch nobody-answered" } }, { text: "No answer, so I did not run it." });
+  await send("run another");
+  await waitFor(() => nativeDialogs().length > 0, "the second dialog");
+  const shown = Date.now();
+  await waitFor(() => nativeDialogs().length === 0, "the dialog to time out", (TIMEOUT_SEC + 5) * 1000);
+  const after = (Date.now() - shown) / 1000;
+  assert.ok(after >= TIMEOUT_SEC - 1.5, `closed after ${after}s, before the ${TIMEOUT_SEC}s timeout`);
+  await s.until(`return document.body.textContent.includes("No answer, so I did not run it.")`, "the reply after the timeout").catch(async (e) => {
+    const log = await s.exec(`return document.querySelector(".log").innerText`);
+    throw new Error(`${e.message}\nHUD: ${log}\nrequests: ${llm.requests.length}, queue: ${JSON.stringify(llm.queue)}`);
+  });
+  assert.match(llm.toolResults().join("\n"), new RegExp(`no answer within ${TIMEOUT_SEC} s`));
+  assert.equal(fs.existsSync(path.join(workdir, "nobody-answered")), false);
+});
+
+test("a skill dropped as a folder installs only after confirm", async () => {
+  const src = path.join(SHARED, "oracles/skills/corpus/anthropics__skills/brand-guidelines");
+  const drop = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-drop-"));
+  fs.cpSync(src, path.join(drop, "brand-guidelines"), { recursive: true });
+  // The same handler the window's drag-and-drop event calls.
+  await s.exec(`window.jarvisHud.dropped([arguments[0]])`, path.join(drop, "brand-guidelines"));
+  await s.until(`return document.querySelector(".install-report h2")?.textContent === "Install brand-guidelines?"`, "the install report");
+  assert.equal(fs.existsSync(path.join(home, "skills/brand-guidelines")), false, "nothing is installed before confirm");
+  await shot("skill-install");
+  await s.click('.install-report button[data-action="install"]');
+  await s.until(exists('.skill[data-skill="brand-guidelines"]'), "the installed skill in the list");
+  assert.ok(fs.existsSync(path.join(home, "skills/brand-guidelines/SKILL.md")));
+});
+
+test("toggles persist across a restart", async () => {
+  await s.exec(`window.jarvisHud.navigate("settings")`);
+  await s.until(exists("#set-tools-write"), "the settings form");
+  assert.equal(await s.exec(`return document.querySelector("#set-tools-write").checked`), false);
+  await s.click("#set-tools-write");
+  await waitFor(() => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8")).tools.write === true, "config.json to be written");
+  await s.close();
+  await launch();
+  await s.exec(`window.jarvisHud.navigate("settings")`);
+  await s.until(exists("#set-tools-write"), "the settings form after the restart");
+  assert.equal(await s.exec(`return document.querySelector("#set-tools-write").checked`), true);
+  assert.equal(await s.exec(`return document.querySelector("#set-tools-read").checked`), true);
+});
+
+test("every view is reachable by keyboard alone", async () => {
+  await s.exec(`window.jarvisHud.navigate("chat")`);
+  for (let i = 0; i < VIEWS.length; i++) {
+    await s.keys([KEY.alt, String(i + 1)]);
+    await s.until(`return document.querySelector(".app").dataset.view === ${sel(VIEWS[i])}`, `Alt+${i + 1} → ${VIEWS[i]}`);
+    // Tab moves focus onto something visible in this view or the chrome.
+    const seen = new Set();
+    for (let t = 0; t < 8; t++) {
+      await s.keys([KEY.tab]);
+      const f = await s.exec(`const a = document.activeElement; if (!a || a === document.body) return null; const r = a.getBoundingClientRect(); return { tag: a.tagName, visible: r.width > 0 && r.height > 0, label: a.getAttribute("aria-label") || a.textContent.trim().slice(0, 30) || a.id }`);
+      assert.ok(f && f.visible, `Tab ${t + 1} in ${VIEWS[i]} lands on nothing visible: ${JSON.stringify(f)}`);
+      seen.add(`${f.tag}:${f.label}`);
+    }
+    assert.ok(seen.size >= 3, `${VIEWS[i]}: Tab reaches only ${[...seen]}`);
+    await shot(VIEWS[i]);
+  }
+  // The composer is one shortcut away, and Enter sends.
+  await s.exec(`window.jarvisHud.navigate("chat")`);
+});
+
+test("no serious accessibility violations in any view (axe-core), dark and light", async () => {
+  const axe = fs.readFileSync(path.join(ROOT, "ui/node_modules/axe-core/axe.min.js"), "utf8");
+  await s.exec(axe + "; return true;");
+  for (const theme of ["dark", "light"]) {
+    await s.exec(`document.documentElement.dataset.theme = arguments[0]`, theme);
+    for (const view of VIEWS) {
+      await s.exec(`return window.jarvisHud.navigate(arguments[0])`, view);
+      await new Promise((r) => setTimeout(r, 300));
+      const found = await s.execAsync(
+        `const done = arguments[arguments.length - 1];
+         axe.run(document, { resultTypes: ["violations"] }).then((r) => done(r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", "))), (e) => done(["axe failed: " + e]));`,
+      );
+      assert.deepEqual(found, [], `${view} (${theme}): ${found.join("; ")}`);
+    }
+  }
+  await s.exec(`document.documentElement.dataset.theme = "dark"`);
+});

@@ -1,0 +1,87 @@
+// The status bar: voice state, the mic level meter, push-to-talk, theme.
+import type { Api, HudState } from "./api";
+import { errorText } from "./api";
+import { h } from "./dom";
+import type { EventEnvelope, VoiceState } from "./protocol";
+
+export class StatusBar {
+  readonly el: HTMLElement;
+  readonly ptt: HTMLButtonElement;
+  private state: HTMLElement;
+  private meter: HTMLElement;
+  private level: HTMLElement;
+  private info: HTMLElement;
+  private hint: HTMLElement;
+  private held = false;
+
+  constructor(private api: Api, private toast: (m: string) => void, toggleTheme: () => void) {
+    this.state = h("span", { class: "voice-state", "data-state": "idle", role: "status", "aria-live": "polite" }, "idle");
+    this.level = h("span", { class: "meter-fill" });
+    this.meter = h("span", { class: "meter", role: "meter", "aria-label": "Microphone level", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0" }, this.level);
+    this.ptt = h("button", { class: "ptt", title: "Push to talk: hold" }, h("span", { "aria-hidden": "true" }, "◉ "), "Hold to talk");
+    const down = (e: Event) => {
+      e.preventDefault();
+      if (this.held) return;
+      this.held = true;
+      this.ptt.classList.add("held");
+      this.api.voicePress().catch((err) => this.toast(errorText(err)));
+    };
+    const up = () => {
+      if (!this.held) return;
+      this.held = false;
+      this.ptt.classList.remove("held");
+      this.api.voiceRelease().catch((err) => this.toast(errorText(err)));
+    };
+    this.ptt.addEventListener("pointerdown", down);
+    this.ptt.addEventListener("pointerup", up);
+    this.ptt.addEventListener("pointerleave", up);
+    this.ptt.addEventListener("keydown", (e) => {
+      if ((e.key === " " || e.key === "Enter") && !e.repeat) down(e);
+    });
+    this.ptt.addEventListener("keyup", (e) => {
+      if (e.key === " " || e.key === "Enter") up();
+    });
+    this.info = h("span", { class: "muted info" });
+    this.hint = h("span", { class: "muted hint" });
+    this.el = h(
+      "footer",
+      { class: "statusbar" },
+      h("span", { class: "label" }, "Voice"),
+      this.state,
+      this.meter,
+      this.ptt,
+      this.hint,
+      h("span", { class: "spacer" }),
+      this.info,
+      h("button", { class: "icon", "aria-label": "Switch between dark and light theme", title: "Theme", onclick: toggleTheme }, "◐"),
+    );
+  }
+
+  show(s: HudState) {
+    this.info.textContent = `${s.model} · ${s.workdir}`;
+    const problem = s.voice.problem ?? s.shortcut_problem;
+    this.hint.textContent = problem ? problem : s.shortcut ? `or hold ${s.shortcut}` : "";
+    this.setState(s.voice.paused ? "paused" : s.voice.state);
+    this.ptt.disabled = s.voice.paused;
+  }
+
+  setState(state: VoiceState | "paused") {
+    this.state.textContent = state;
+    this.state.dataset.state = state;
+    if (state !== "listening") this.setLevel(0);
+  }
+
+  setLevel(level: number) {
+    // RMS of speech sits around 0.02–0.3: show it on a square-root scale.
+    const pct = Math.round(Math.min(1, Math.sqrt(Math.max(0, level)) * 1.8) * 100);
+    this.level.style.width = `${pct}%`;
+    this.meter.setAttribute("aria-valuenow", String(pct));
+  }
+
+  onEvent(env: EventEnvelope) {
+    const ev = env;
+    if (ev.type === "voice_state") this.setState(ev.state);
+    if (ev.type === "voice_level") this.setLevel(ev.level);
+    if (ev.type === "voice_notice") this.hint.textContent = ev.message;
+  }
+}

@@ -1,0 +1,138 @@
+// Skills: the catalog with enable/disable/delete, and installing a dropped
+// folder or .zip after reading its report.
+import type { Api, InstallReport, SkillListing } from "../api";
+import { errorText } from "../api";
+import { append, bytes, clear, h } from "../dom";
+import type { View } from "./view";
+
+export class SkillsView implements View {
+  readonly name = "skills";
+  readonly title = "Skills";
+  readonly el: HTMLElement;
+  private body: HTMLElement;
+  private report: HTMLElement;
+  private path: HTMLInputElement;
+  private selected: string | null = null;
+
+  constructor(private api: Api, private toast: (m: string) => void) {
+    this.body = h("div", { class: "skill-list" });
+    this.report = h("div", { class: "install-report", hidden: true, "aria-live": "polite" });
+    this.path = h("input", { type: "text", placeholder: "/path/to/skill-folder or skill.zip", "aria-label": "Skill folder or .zip to install" });
+    const drop = h(
+      "div",
+      { class: "dropzone" },
+      h("p", {}, "Drop a skill folder or .zip anywhere on this window, or give its path:"),
+      h("div", { class: "row" }, this.path, h("button", { onclick: () => void this.inspect(this.path.value) }, "Inspect")),
+    );
+    this.el = h(
+      "section",
+      { class: "view skills", "aria-label": "Skills" },
+      h("header", { class: "view-head" }, h("h1", {}, "Skills")),
+      drop,
+      this.report,
+      this.body,
+    );
+  }
+
+  async enter(params?: Record<string, unknown>) {
+    this.selected = typeof params?.skill === "string" ? params.skill : null;
+    clear(this.body);
+    let list: SkillListing[] = [];
+    try {
+      list = await this.api.skills();
+    } catch (e) {
+      this.toast(errorText(e));
+    }
+    for (const s of list) this.body.appendChild(this.card(s));
+    if (!list.length) this.body.appendChild(h("p", { class: "muted empty" }, "No skills yet. Ask Jarvis to create one, or drop one here."));
+  }
+
+  private card(s: SkillListing): HTMLElement {
+    const toggle = h("input", { type: "checkbox", role: "switch", checked: s.enabled, "aria-label": `Enable ${s.name}` });
+    toggle.addEventListener("change", async () => {
+      try {
+        await this.api.setSkillEnabled(s.name, toggle.checked);
+      } catch (e) {
+        toggle.checked = !toggle.checked;
+        this.toast(errorText(e));
+      }
+    });
+    const del = h("button", { class: "danger", "aria-label": `Delete ${s.name}` }, "Delete");
+    del.addEventListener("click", async () => {
+      if (!del.dataset.armed) {
+        del.dataset.armed = "1";
+        del.textContent = "Move to trash?";
+        return;
+      }
+      try {
+        const to = await this.api.deleteSkill(s.name);
+        this.toast(`${s.name} moved to ${to}`);
+        await this.enter();
+      } catch (e) {
+        this.toast(errorText(e));
+      }
+    });
+    const problems = [...s.problems, ...s.warnings];
+    return h(
+      "article",
+      { class: `skill${s.name === this.selected ? " selected" : ""}`, "data-skill": s.name },
+      h("header", {}, h("label", { class: "switch" }, toggle, h("strong", {}, s.name)), h("span", { class: `badge ${s.valid ? "ok" : "warn"}` }, s.valid ? "valid" : "has problems"), h("span", { class: "muted" }, `${s.source} · used ${s.usage_count}×`)),
+      h("p", {}, s.description),
+      problems.length ? h("ul", { class: "problems" }, ...problems.map((p) => h("li", {}, p))) : null,
+      h("div", { class: "row" }, h("code", { class: "muted" }, s.dir), h("span", { class: "spacer" }), del),
+    );
+  }
+
+  /** A folder or .zip dropped on the window (or typed): show its report. */
+  async inspect(path: string) {
+    path = path.trim();
+    if (!path) return;
+    clear(this.report);
+    this.report.hidden = false;
+    this.report.appendChild(h("p", { class: "muted" }, `Inspecting ${path}…`));
+    try {
+      const { token, report } = await this.api.inspectSkill(path);
+      this.showReport(token, report);
+    } catch (e) {
+      clear(this.report);
+      this.report.appendChild(h("p", { class: "error", role: "alert" }, errorText(e)));
+    }
+  }
+
+  private showReport(token: string, r: InstallReport) {
+    clear(this.report);
+    const risky = r.findings.length > 0 || r.exists;
+    const install = h("button", { class: risky ? "danger" : "primary", "data-action": "install" }, risky ? "Install anyway" : "Install");
+    const cancel = h("button", { "data-action": "cancel" }, "Cancel");
+    install.addEventListener("click", async () => {
+      install.disabled = true;
+      try {
+        const to = await this.api.installSkill(token, risky);
+        clear(this.report);
+        this.report.appendChild(h("p", { class: "ok", role: "status" }, `Installed ${r.name} in ${to}`));
+        await this.enter({ skill: r.name });
+      } catch (e) {
+        this.report.appendChild(h("p", { class: "error", role: "alert" }, errorText(e)));
+      }
+    });
+    cancel.addEventListener("click", async () => {
+      await this.api.discardSkill(token).catch(() => undefined);
+      this.report.hidden = true;
+      clear(this.report);
+    });
+    const list = (title: string, items: string[], cls: string) =>
+      items.length ? h("div", { class: cls }, h("h3", {}, title), h("ul", {}, ...items.map((i) => h("li", {}, i)))) : null;
+    append(
+      this.report,
+      h("h2", {}, `Install ${r.name}?`),
+      h("p", {}, r.description),
+      h("p", { class: "muted" }, `${r.files.length} files, ${bytes(r.files.reduce((n, f) => n + f[1], 0))} → ${r.target}${r.exists ? " (replaces the installed one; it goes to the trash)" : ""}`),
+      list("Findings of the security scan", r.findings.map((f) => `${f.file}:${f.line} — ${f.reason}: ${f.text}`), "findings"),
+      list("Departures from the spec", r.problems, "problems"),
+      list("Warnings", r.warnings, "problems"),
+      r.findings.length || r.problems.length || r.warnings.length ? null : h("p", { class: "ok" }, "Valid, and the scan found nothing."),
+      h("div", { class: "row" }, cancel, install),
+    );
+    install.focus();
+  }
+}
