@@ -2,6 +2,8 @@
 //! webview as `jarvis:event`. Agent actions are checked against the
 //! whitelist here, so a rejected one never reaches the page.
 
+use std::time::Duration;
+
 use jarvis_core::Brain;
 use jarvis_protocol::{Event, EventEnvelope};
 use tauri::{AppHandle, Emitter, Manager};
@@ -11,13 +13,37 @@ use crate::Shell;
 
 pub const EVENT: &str = "jarvis:event";
 
+/// How long text deltas may wait to be sent together: one frame. A model
+/// streaming hundreds of tiny deltas a second would otherwise cost the
+/// webview one script evaluation each and fall behind.
+const COALESCE: Duration = Duration::from_millis(16);
+
 pub fn spawn(app: AppHandle, brain: Brain) {
     let mut rx = brain.subscribe();
     tauri::async_runtime::spawn(async move {
+        let mut pending: Option<EventEnvelope> = None;
+        // When the pending text must go out, counted from its first delta
+        // (a steady stream would otherwise hold it until the stream ends).
+        let mut due = tokio::time::Instant::now();
         loop {
-            let env = match rx.recv().await {
-                Ok(env) => env,
-                Err(RecvError::Lagged(n)) => {
+            let next = if pending.is_some() {
+                tokio::select! {
+                    r = rx.recv() => Some(r),
+                    _ = tokio::time::sleep_until(due) => None,
+                }
+            } else {
+                Some(rx.recv().await)
+            };
+            let env = match next {
+                // The frame is over: send what has gathered.
+                None => {
+                    if let Some(p) = pending.take() {
+                        deliver(&app, p);
+                    }
+                    continue;
+                }
+                Some(Ok(env)) => env,
+                Some(Err(RecvError::Lagged(n))) => {
                     tracing::warn!("the HUD missed {n} events");
                     EventEnvelope {
                         session_id: None,
@@ -26,15 +52,76 @@ pub fn spawn(app: AppHandle, brain: Brain) {
                         },
                     }
                 }
-                Err(RecvError::Closed) => return,
+                Some(Err(RecvError::Closed)) => return,
             };
             let Some(env) = screen(env) else { continue };
-            side_effects(&app, &env);
-            if let Err(e) = app.emit(EVENT, &env) {
-                tracing::warn!("event not delivered to the HUD: {e}");
+            let was_empty = pending.is_none();
+            for ready in merge(&mut pending, env) {
+                deliver(&app, ready);
+            }
+            if was_empty || pending.is_none() {
+                due = tokio::time::Instant::now() + COALESCE;
             }
         }
     });
+}
+
+fn deliver(app: &AppHandle, env: EventEnvelope) {
+    side_effects(app, &env);
+    if let Err(e) = app.emit(EVENT, &env) {
+        tracing::warn!("event not delivered to the HUD: {e}");
+    }
+}
+
+/// Joins consecutive text deltas of one session (and one tool call) into
+/// the pending event; returns what must go out now, in order. Any other
+/// event flushes the pending one before itself.
+fn merge(pending: &mut Option<EventEnvelope>, env: EventEnvelope) -> Vec<EventEnvelope> {
+    if let Some(p) = pending.as_mut()
+        && append(p, &env)
+    {
+        return vec![];
+    }
+    let mut out: Vec<EventEnvelope> = pending.take().into_iter().collect();
+    if is_delta(&env.event) {
+        *pending = Some(env);
+    } else {
+        out.push(env);
+    }
+    out
+}
+
+fn is_delta(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::ContentDelta { .. }
+            | Event::ReasoningDelta { .. }
+            | Event::ToolCallArgumentsDelta { .. }
+    )
+}
+
+fn append(p: &mut EventEnvelope, env: &EventEnvelope) -> bool {
+    if p.session_id != env.session_id {
+        return false;
+    }
+    match (&mut p.event, &env.event) {
+        (Event::ContentDelta { text }, Event::ContentDelta { text: more })
+        | (Event::ReasoningDelta { text }, Event::ReasoningDelta { text: more }) => {
+            text.push_str(more);
+            true
+        }
+        (
+            Event::ToolCallArgumentsDelta { call_id, delta },
+            Event::ToolCallArgumentsDelta {
+                call_id: same,
+                delta: more,
+            },
+        ) if call_id == same => {
+            delta.push_str(more);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Drops actions outside the whitelist (logged, and told to the user).
@@ -89,6 +176,41 @@ mod tests {
             session_id: Some("s".into()),
             event: Event::Action { action: a },
         }
+    }
+
+    fn env(session: &str, event: Event) -> EventEnvelope {
+        EventEnvelope {
+            session_id: Some(session.into()),
+            event,
+        }
+    }
+    fn text(t: &str) -> Event {
+        Event::ContentDelta { text: t.into() }
+    }
+
+    #[test]
+    fn deltas_coalesce_in_order_and_other_events_flush_them() {
+        let mut pending = None;
+        assert!(merge(&mut pending, env("a", text("Hel"))).is_empty());
+        assert!(merge(&mut pending, env("a", text("lo"))).is_empty());
+        // Another session's delta sends the first session's text.
+        let out = merge(&mut pending, env("b", text("x")));
+        assert_eq!(out, vec![env("a", text("Hello"))]);
+        // A non-delta goes out right after the pending text, in order.
+        let started = Event::ToolCallStarted {
+            call_id: "c".into(),
+            name: "t".into(),
+        };
+        let out = merge(&mut pending, env("b", started.clone()));
+        assert_eq!(out, vec![env("b", text("x")), env("b", started)]);
+        assert!(pending.is_none());
+        let args = |d: &str| Event::ToolCallArgumentsDelta {
+            call_id: "c".into(),
+            delta: d.into(),
+        };
+        assert!(merge(&mut pending, env("b", args("{\"a\""))).is_empty());
+        assert!(merge(&mut pending, env("b", args(":1}"))).is_empty());
+        assert_eq!(pending, Some(env("b", args("{\"a\":1}"))));
     }
 
     #[test]

@@ -11,12 +11,19 @@ mod shortcut;
 mod tray;
 mod voice;
 
+use std::sync::OnceLock;
+use std::time::Instant;
+
 use tauri::Manager;
 
 pub use shell::Shell;
 
+/// When the process started, for the first-paint figure.
+pub(crate) static STARTED: OnceLock<Instant> = OnceLock::new();
+
 /// Runs the app until the user quits.
 pub fn run() -> anyhow::Result<()> {
+    STARTED.get_or_init(Instant::now);
     init_tracing();
     tauri::Builder::default()
         // First, so a second launch hands over before anything else starts.

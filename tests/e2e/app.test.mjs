@@ -222,10 +222,8 @@ test("every view is reachable by keyboard alone", async () => {
       seen.add(`${f.tag}:${f.label}`);
     }
     assert.ok(seen.size >= 3, `${VIEWS[i]}: Tab reaches only ${[...seen]}`);
-    await shot(VIEWS[i]);
+    if (VIEWS[i] !== "chat") await shot(VIEWS[i]); // chat was shot mid-conversation
   }
-  // The composer is one shortcut away, and Enter sends.
-  await s.exec(`window.jarvisHud.navigate("chat")`);
 });
 
 test("no serious accessibility violations in any view (axe-core), dark and light", async () => {

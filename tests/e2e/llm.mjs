@@ -53,7 +53,20 @@ export class ScriptedLlm {
     const send = (delta, finish = null, extra = {}) =>
       res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", model: parsed.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
     send({ role: "assistant", content: "" });
-    if (reply.tool) {
+    if (reply.stream) {
+      // A firehose for the benchmark: each delta carries its send time.
+      const { perSecond, seconds } = reply.stream;
+      const total = perSecond * seconds;
+      const start = Date.now();
+      for (let i = 0; i < total; i++) {
+        const due = start + (i * 1000) / perSecond;
+        const wait = due - Date.now();
+        if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+        send({ content: `«${Date.now()}» ` });
+      }
+      send({ content: "«end»" });
+      send({}, "stop");
+    } else if (reply.tool) {
       const args = JSON.stringify(reply.args ?? {});
       const callId = `call_${this.requests.length}`;
       send({ tool_calls: [{ index: 0, id: callId, type: "function", function: { name: reply.tool, arguments: "" } }] });

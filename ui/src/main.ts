@@ -12,7 +12,9 @@ const transport: Transport = {
 
 const app = new App(new Api(transport));
 document.getElementById("app")?.appendChild(app.root);
-void app.start();
+void app.start().then(() =>
+  requestAnimationFrame(() => requestAnimationFrame(() => void invoke("hud_painted"))),
+);
 void getCurrentWebview().onDragDropEvent((e) => {
   if (e.payload.type === "drop") void app.dropped(e.payload.paths);
 });

@@ -48,6 +48,16 @@ pub async fn hud_state(shell: State<'_, Shell>) -> IpcResult<HudState> {
     })
 }
 
+/// The HUD drew its first frame: logged with the time since the process
+/// started (the startup benchmark reads it).
+#[tauri::command]
+pub async fn hud_painted() -> IpcResult<()> {
+    if let Some(t) = crate::STARTED.get() {
+        tracing::info!("HUD first paint {} ms after start", t.elapsed().as_millis());
+    }
+    Ok(())
+}
+
 #[tauri::command]
 pub async fn send_message(
     shell: State<'_, Shell>,

@@ -60,6 +60,7 @@ pub type IpcResult<T> = Result<T, IpcError>;
 pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         chat::hud_state,
+        chat::hud_painted,
         chat::send_message,
         chat::cancel_turn,
         chat::decide_approval,
