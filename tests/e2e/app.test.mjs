@@ -72,6 +72,12 @@ before(async () => {
     path.join(home, "config.json"),
     JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
   );
+  // The Secret Service for the keyring, on this D-Bus session.
+  try {
+    execFileSync("gnome-keyring-daemon", ["--unlock", "--components=secrets"], { input: "" });
+  } catch (e) {
+    console.warn(`no gnome-keyring-daemon: ${e.message}`);
+  }
   const port = 4444 + Math.floor(Math.random() * 500);
   driver = spawn(path.join(ROOT, "ui/node_modules/.bin/tauri-driver"), ["--port", String(port), "--native-port", String(port + 1000)], {
     env: { ...process.env, JARVIS_HOME: home, JARVIS_QUIT_ON_CLOSE: "1", JARVIS_API_KEY: "" },
@@ -178,6 +184,69 @@ test("the native dialog: Esc denies; unanswered it closes itself and denies", as
   });
   assert.match(llm.toolResults().join("\n"), new RegExp(`no answer within ${TIMEOUT_SEC} s`));
   assert.equal(fs.existsSync(path.join(workdir, "nobody-answered")), false);
+});
+
+test("a blacklisted call is refused with its reason and never asks", async () => {
+  await newChat();
+  llm.script({ tool: "local_exec", args: { command: "rm -rf ~" } }, { text: "I cannot do that." });
+  await send("clean my home");
+  await s.until(text('.msg.assistant .chip[data-status="refused"] .chip-name'), "a refused chip");
+  assert.equal(nativeDialogs().length, 0);
+  assert.equal(await s.exec(`return document.querySelector(".approvals").hidden`), true);
+  await s.click('.msg.assistant .chip[data-status="refused"] summary');
+  assert.match(await s.exec(text('.msg.assistant .chip[data-status="refused"] .chip-summary')), /block|refused|never/i);
+  await s.until(`return document.body.textContent.includes("I cannot do that.")`, "the reply");
+});
+
+test("the global push-to-talk shortcut reaches voice, which says there is no microphone", async () => {
+  await s.exec(`document.querySelector(".statusbar .hint").textContent = ""`);
+  execFileSync("xdotool", ["keydown", "ctrl+alt+space"]);
+  await new Promise((r) => setTimeout(r, 300));
+  execFileSync("xdotool", ["keyup", "ctrl+alt+space"]);
+  // No sound card here: the press started voice, which reports why it cannot listen.
+  assert.match(await s.until(`return document.querySelector(".statusbar .hint").textContent`, "a voice notice"), /no microphone/);
+});
+
+test("a second launch hands over to the first and exits", async () => {
+  const second = spawn(BIN, [], { env: { ...process.env, JARVIS_HOME: home }, stdio: "ignore" });
+  const code = await new Promise((r) => {
+    const t = setTimeout(() => r("still running"), 15000);
+    second.once("exit", (c) => {
+      clearTimeout(t);
+      r(c);
+    });
+  });
+  if (code === "still running") second.kill();
+  assert.equal(code, 0);
+  assert.ok(await s.exec(`return !!window.jarvisHud`), "the first instance keeps running");
+});
+
+test("the API key goes to the OS keyring, shows only its tail, and reaches the server", async () => {
+  const key = "sk-e2e-9f8e7d6c5b4a3210";
+  await s.exec(`window.jarvisHud.navigate("settings")`);
+  await s.until(exists("#set-api-key"), "the settings form");
+  await s.type("#set-api-key", key);
+  await s.click("#save-api-key");
+  const shown = await s.until(`const t = document.querySelector("#api-key-state").textContent; return t.includes("…") || t.includes("navailable") ? t : null`, "the key to be stored");
+  assert.equal(shown, "Stored in the OS keyring: set (…3210)");
+  assert.equal(await s.exec(`return document.querySelector("#set-api-key").value`), "");
+  assert.equal(await s.exec(`return document.body.innerHTML.includes(arguments[0])`, key), false);
+  await newChat();
+  llm.script({ text: "Authenticated." });
+  await send("hello with a key");
+  await s.until(`return document.body.textContent.includes("Authenticated.")`, "the reply");
+  assert.equal(llm.auth.at(-1), `Bearer ${key}`);
+  // Never on disk in Jarvis's home (config, database, logs).
+  const leaks = [];
+  const walk = (d) => {
+    for (const f of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, f.name);
+      if (f.isDirectory()) walk(p);
+      else if (fs.readFileSync(p).includes(key)) leaks.push(p);
+    }
+  };
+  walk(home);
+  assert.deepEqual(leaks, []);
 });
 
 test("a skill dropped as a folder installs only after confirm", async () => {

@@ -8,6 +8,7 @@ export class ScriptedLlm {
   constructor() {
     this.queue = [];
     this.requests = [];
+    this.auth = [];
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -47,6 +48,7 @@ export class ScriptedLlm {
     for await (const c of req) body += c;
     const parsed = JSON.parse(body);
     this.requests.push(parsed);
+    this.auth.push(req.headers.authorization ?? null);
     const reply = this.queue.shift() ?? { text: "(the script has no more replies)" };
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const id = `chatcmpl-${this.requests.length}`;

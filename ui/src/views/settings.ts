@@ -93,8 +93,8 @@ export class SettingsView implements View {
       }
     });
     const key = h("input", { id: "set-api-key", type: "password", autocomplete: "off", placeholder: state.api_key ?? "not set" });
-    const keyState = h("span", { class: "muted" }, state.api_key ? `Stored in the OS keyring: ${state.api_key}` : "No key stored");
-    const saveKey = h("button", {}, "Save key");
+    const keyState = h("span", { class: "muted", id: "api-key-state", role: "status" }, state.api_key ? `Stored in the OS keyring: ${state.api_key}` : "No key stored");
+    const saveKey = h("button", { id: "save-api-key" }, "Save key");
     saveKey.addEventListener("click", async () => {
       try {
         const masked = await this.api.setApiKey(key.value);
