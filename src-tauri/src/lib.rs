@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use tauri::Manager;
 
+pub use ipc::typescript as ipc_typescript;
 pub use shell::Shell;
 
 /// When the process started, for the first-paint figure.

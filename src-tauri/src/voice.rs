@@ -27,7 +27,7 @@ enum Cmd {
 }
 
 /// What the HUD's status bar and first-run page show about voice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct VoiceStatus {
     pub state: VoiceState,
     pub paused: bool,
@@ -37,7 +37,7 @@ pub struct VoiceStatus {
     pub problem: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ModelRow {
     pub name: String,
     pub what: String,

@@ -1,8 +1,8 @@
 //! Conversation commands: send, cancel, approve, and the conversation list.
 
+use jarvis_core::llm::ChatMessage;
 use jarvis_protocol::{ApprovalDecision, Op};
 use serde::Serialize;
-use serde_json::Value;
 use tauri::State;
 
 use super::{IpcError, IpcResult};
@@ -10,9 +10,9 @@ use crate::Shell;
 use crate::voice::VoiceStatus;
 
 /// Everything the HUD needs to draw itself on start.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct HudState {
-    pub views: &'static [&'static str],
+    pub views: Vec<String>,
     pub workdir: String,
     pub base_url: String,
     pub model: String,
@@ -36,7 +36,10 @@ pub async fn hud_state(shell: State<'_, Shell>) -> IpcResult<HudState> {
         .flatten()
         .map(|k| k.masked());
     Ok(HudState {
-        views: jarvis_protocol::VIEWS,
+        views: jarvis_protocol::VIEWS
+            .iter()
+            .map(|v| v.to_string())
+            .collect(),
         workdir: shell.brain.workdir().display().to_string(),
         base_url: llm.settings().base_url.clone(),
         model: llm.settings().model.clone(),
@@ -96,18 +99,27 @@ pub async fn sessions(shell: State<'_, Shell>) -> IpcResult<Vec<jarvis_core::sto
     Ok(shell.brain.sessions()?)
 }
 
+/// One stored message with the turn it belongs to.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct HistoryMessage {
+    pub turn_id: String,
+    #[serde(flatten)]
+    pub message: ChatMessage,
+}
+
 /// The stored messages of a session, each with its turn.
 #[tauri::command]
-pub async fn session_history(shell: State<'_, Shell>, session_id: String) -> IpcResult<Vec<Value>> {
-    let msgs = shell.brain.session_messages(&session_id)?;
-    Ok(msgs
+pub async fn session_history(
+    shell: State<'_, Shell>,
+    session_id: String,
+) -> IpcResult<Vec<HistoryMessage>> {
+    Ok(shell
+        .brain
+        .session_messages(&session_id)?
         .into_iter()
-        .map(|m| {
-            let mut v = serde_json::to_value(&m.message).unwrap_or(Value::Null);
-            if let Value::Object(o) = &mut v {
-                o.insert("turn_id".into(), Value::from(m.turn_id));
-            }
-            v
+        .map(|m| HistoryMessage {
+            turn_id: m.turn_id,
+            message: m.message,
         })
         .collect())
 }

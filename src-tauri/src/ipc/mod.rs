@@ -57,6 +57,57 @@ impl Serialize for IpcError {
 
 pub type IpcResult<T> = Result<T, IpcError>;
 
+/// The TypeScript types of what the commands return (`ui/src/ipc.ts`),
+/// generated like the wire types so the HUD never restates them.
+pub fn typescript() -> String {
+    use jarvis_core::config::{
+        Config, LlmConfig, McpServerConfig, Persona, SandboxConfig, SkillsConfig, ToolToggles,
+        VoiceSettings,
+    };
+    use jarvis_core::skills::{Skill, install::InstallReport, scan::Finding};
+    use jarvis_core::store::{AuditRow, SessionInfo, TurnUsage};
+    use ts_rs::TS;
+    let cfg = ts_rs::Config::new().with_large_int("number");
+    let decls = [
+        chat::HudState::decl(&cfg),
+        crate::voice::VoiceStatus::decl(&cfg),
+        crate::voice::ModelRow::decl(&cfg),
+        SessionInfo::decl(&cfg),
+        chat::HistoryMessage::decl(&cfg),
+        jarvis_core::llm::ChatMessage::decl(&cfg),
+        jarvis_core::llm::Role::decl(&cfg),
+        jarvis_core::llm::ToolCall::decl(&cfg),
+        TurnUsage::decl(&cfg),
+        AuditRow::decl(&cfg),
+        records::Grant::decl(&cfg),
+        records::Run::decl(&cfg),
+        jarvis_core::SkillListing::decl(&cfg),
+        Skill::decl(&cfg),
+        InstallReport::decl(&cfg),
+        Finding::decl(&cfg),
+        skills::Inspection::decl(&cfg),
+        settings::Connection::decl(&cfg),
+        voice::ModelProgress::decl(&cfg),
+        Config::decl(&cfg),
+        LlmConfig::decl(&cfg),
+        Persona::decl(&cfg),
+        ToolToggles::decl(&cfg),
+        McpServerConfig::decl(&cfg),
+        SkillsConfig::decl(&cfg),
+        SandboxConfig::decl(&cfg),
+        VoiceSettings::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by `cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol`.\n// Do not edit: change the Rust types and regenerate.\nimport type { VoiceState } from \"./protocol\";\n",
+    );
+    for d in decls {
+        out.push_str("\nexport ");
+        out.push_str(&d);
+        out.push('\n');
+    }
+    out
+}
+
 pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         chat::hud_state,
@@ -89,4 +140,18 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         voice::voice_stop,
         voice::install_model,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_huds_command_types_are_generated_from_these() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/ipc.ts");
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == super::typescript(),
+            "{} is out of date: run `cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol`",
+            path.display()
+        );
+    }
 }

@@ -20,7 +20,7 @@ pub async fn audit(
         .audit(limit.unwrap_or(500).min(5000), tool.as_deref())?)
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Grant {
     pub tool: String,
     pub scope: String,
@@ -43,7 +43,7 @@ pub async fn revoke_grant(shell: State<'_, Shell>, tool: String, scope: String) 
 }
 
 /// One conversation's turns and the tool calls they made.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Run {
     pub session_id: String,
     pub title: String,

@@ -36,7 +36,7 @@ pub async fn set_config(
     Ok(cfg)
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Connection {
     pub ok: bool,
     pub models: Vec<String>,

@@ -36,7 +36,7 @@ pub async fn delete_skill(shell: State<'_, Shell>, name: String) -> IpcResult<St
     Ok(to.display().to_string())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Inspection {
     /// Pass back to `install_skill` to confirm.
     pub token: String,

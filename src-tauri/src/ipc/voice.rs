@@ -30,12 +30,12 @@ pub async fn voice_stop(shell: State<'_, Shell>) -> IpcResult<()> {
     Ok(())
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct ModelProgress {
-    model: String,
-    file: String,
-    done: u64,
-    total: Option<u64>,
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct ModelProgress {
+    pub model: String,
+    pub file: String,
+    pub done: u64,
+    pub total: Option<u64>,
 }
 
 /// Downloads a model (resumable, checksummed), reporting `jarvis:model-progress`.

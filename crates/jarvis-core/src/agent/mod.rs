@@ -40,7 +40,7 @@ pub enum BrainError {
 }
 
 /// One skill with its persisted state.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct SkillListing {
     #[serde(flatten)]
     pub skill: crate::skills::Skill,

@@ -35,7 +35,7 @@ pub enum ConfigError {
     SecretKey(String),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct LlmConfig {
     pub base_url: String,
@@ -64,7 +64,7 @@ impl Default for LlmConfig {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct Persona {
     pub name: String,
@@ -83,7 +83,7 @@ impl Default for Persona {
 
 /// The three toggles: when on, that kind of call runs inside the sandbox
 /// without asking; when off (the default) each call asks the user.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct ToolToggles {
     pub read: bool,
@@ -92,7 +92,7 @@ pub struct ToolToggles {
 }
 
 /// One MCP server Jarvis uses as a tool provider (stdio).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct McpServerConfig {
     /// A streamable-HTTP server's endpoint; when set, `command` is not used.
@@ -123,7 +123,7 @@ impl Default for McpServerConfig {
 }
 
 /// Where skills come from, beyond the standard roots.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct SkillsConfig {
     /// Project or extra skill directories (highest precedence, in order).
@@ -142,7 +142,7 @@ impl Default for SkillsConfig {
 }
 
 /// The OS sandbox `local_exec` runs in (Landlock on Linux).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct SandboxConfig {
     /// Confine commands: writes only in the working directory and a private temp dir.
@@ -164,7 +164,7 @@ impl Default for SandboxConfig {
 }
 
 /// Voice settings (the `jarvis-voice` crate reads them).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct VoiceSettings {
     /// "auto" or a whisper language code ("en", "zh", ...); also picks the voice.
@@ -204,7 +204,7 @@ impl Default for VoiceSettings {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct Config {
     pub llm: LlmConfig,

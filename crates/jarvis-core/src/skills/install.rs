@@ -21,7 +21,7 @@ pub enum InstallError {
 }
 
 /// What would be installed, shown before anything is written.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct InstallReport {
     pub name: String,
     pub description: String,

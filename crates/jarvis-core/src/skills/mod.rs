@@ -26,7 +26,7 @@ pub struct SkillRoot {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Skill {
     pub name: String,
     pub description: String,

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::policy::Verdict;
 use crate::policy::shell::{ShellEnv, analyze};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Finding {
     pub file: String,
     pub line: usize,

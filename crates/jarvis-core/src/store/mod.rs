@@ -33,7 +33,7 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 pub struct SessionInfo {
     pub id: String,
     pub title: String,
@@ -42,7 +42,7 @@ pub struct SessionInfo {
     pub messages: i64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 pub struct TurnUsage {
     pub turn_id: String,
     pub stop: String,
@@ -58,7 +58,7 @@ pub struct StoredMessage {
     pub message: ChatMessage,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
 pub struct AuditRow {
     pub id: i64,
     pub at: i64,
