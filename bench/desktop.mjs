@@ -14,6 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startKeyring } from "../tests/e2e/keyring.mjs";
 import { ScriptedLlm } from "../tests/e2e/llm.mjs";
 import { WebDriver } from "../tests/e2e/webdriver.mjs";
 
@@ -113,8 +114,9 @@ async function memory(bin, llmUrl) {
   const names = [];
   for (const p of pids) {
     try {
-      pss += kb(`/proc/${p}/smaps_rollup`, "Pss");
-      names.push(fs.readFileSync(`/proc/${p}/comm`, "utf8").trim());
+      const one = kb(`/proc/${p}/smaps_rollup`, "Pss");
+      pss += one;
+      names.push(`${fs.readFileSync(`/proc/${p}/comm`, "utf8").trim()} ${(one / 1024).toFixed(0)} MB`);
     } catch {
       // gone
     }
@@ -179,19 +181,23 @@ async function stream(llm) {
   }
 }
 
+startKeyring();
 const llm = await new ScriptedLlm().start();
 const rows = [];
-const st = await startup(llm.url);
-rows.push(["cold start → first HUD paint (median, min–max)", `${median(st)} ms (${Math.min(...st)}–${Math.max(...st)})`]);
-const sres = await stream(llm);
-rows.push([`delta → DOM latency at 1,000 deltas/s (${sres.lat.length} deltas) p50 / p95 / max`, `${pct(sres.lat, 50).toFixed(1)} / ${pct(sres.lat, 95).toFixed(1)} / ${Math.max(...sres.lat).toFixed(1)} ms`]);
-rows.push(["longest main-thread task while streaming", `${sres.gap.toFixed(1)} ms`]);
+const only = arg("only", "all");
+if (only === "all") {
+  const st = await startup(llm.url);
+  rows.push(["cold start → first HUD paint (median, min–max)", `${median(st)} ms (${Math.min(...st)}–${Math.max(...st)})`]);
+  const sres = await stream(llm);
+  rows.push([`delta → DOM latency at 1,000 deltas/s (${sres.lat.length} deltas) p50 / p95 / max`, `${pct(sres.lat, 50).toFixed(1)} / ${pct(sres.lat, 95).toFixed(1)} / ${Math.max(...sres.lat).toFixed(1)} ms`]);
+  rows.push(["longest main-thread task while streaming", `${sres.gap.toFixed(1)} ms`]);
+}
 const app = await memory(APP, llm.url);
 const bare = BARE ? await memory(BARE, llm.url) : null;
-rows.push([`idle ${IDLE_SEC} s: PSS over ${app.processes.length} processes, app`, `${app.pss.toFixed(0)} MB`]);
+rows.push([`idle ${IDLE_SEC} s: PSS summed over the app's processes (${app.processes.join(", ")})`, `${app.pss.toFixed(0)} MB`]);
 rows.push([`idle ${IDLE_SEC} s: main process RSS, app`, `${app.rss.toFixed(0)} MB`]);
 if (bare) {
-  rows.push([`idle ${IDLE_SEC} s: PSS, bare Tauri window`, `${bare.pss.toFixed(0)} MB`]);
+  rows.push([`idle ${IDLE_SEC} s: PSS, bare Tauri window (${bare.processes.join(", ")})`, `${bare.pss.toFixed(0)} MB`]);
   rows.push([`idle ${IDLE_SEC} s: main RSS, bare Tauri window`, `${bare.rss.toFixed(0)} MB`]);
   rows.push(["app − bare: PSS / main RSS", `+${(app.pss - bare.pss).toFixed(0)} MB / +${(app.rss - bare.rss).toFixed(0)} MB`]);
 }

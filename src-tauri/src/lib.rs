@@ -6,6 +6,7 @@ mod approval;
 mod bridge;
 mod ipc;
 mod notifier;
+mod secrets;
 mod shell;
 mod shortcut;
 mod tray;

@@ -42,7 +42,8 @@ fn env_nonempty(k: &str) -> Option<String> {
 pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
     let home = default_home().ok_or("neither JARVIS_HOME nor HOME is set")?;
     let notifier: Arc<dyn Notifier> = Arc::new(DesktopNotifier::new(app.clone()));
-    let secrets: Arc<dyn SecretStore> = Arc::new(jarvis_core::secrets::host_store());
+    let primed = crate::secrets::PrimedSecrets::new(Box::new(jarvis_core::secrets::host_store()));
+    let secrets: Arc<dyn SecretStore> = primed.clone();
     let brain = Brain::open(BrainOptions {
         home: home.clone(),
         secrets: secrets.clone(),
@@ -66,6 +67,14 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         shortcut_problem: Mutex::new(None),
     };
     app.manage(shell);
+    {
+        let brain = brain.clone();
+        primed.prime(jarvis_core::secrets::API_KEY, move || {
+            if let Err(e) = brain.submit(jarvis_protocol::Op::Reload) {
+                tracing::warn!("reload after reading the keyring: {e}");
+            }
+        });
+    }
     bridge::spawn(app.clone(), brain.clone());
     if let Err(e) = tray::create(app) {
         // No status-notifier host (a bare X server): the window is the app.

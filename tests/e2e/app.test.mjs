@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startKeyring } from "./keyring.mjs";
 import { ScriptedLlm } from "./llm.mjs";
 import { KEY, WebDriver } from "./webdriver.mjs";
 
@@ -72,18 +73,7 @@ before(async () => {
     path.join(home, "config.json"),
     JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
   );
-  // The Secret Service for the keyring, on this D-Bus session.
-  try {
-    // Its keyring files go to a temp dir, not the user's; an empty password
-    // leaves the collection locked.
-    const data = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-keyring-"));
-    execFileSync("gnome-keyring-daemon", ["--unlock", "--components=secrets"], {
-      input: "jarvis-e2e",
-      env: { ...process.env, XDG_DATA_HOME: data },
-    });
-  } catch (e) {
-    console.warn(`no gnome-keyring-daemon: ${e.message}`);
-  }
+  startKeyring();
   const port = 4444 + Math.floor(Math.random() * 500);
   driver = spawn(path.join(ROOT, "ui/node_modules/.bin/tauri-driver"), ["--port", String(port), "--native-port", String(port + 1000)], {
     env: { ...process.env, JARVIS_HOME: home, JARVIS_QUIT_ON_CLOSE: "1", JARVIS_API_KEY: "" },
