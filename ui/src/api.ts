@@ -11,6 +11,7 @@ import type {
   Run,
   SessionInfo,
   SkillListing,
+  SkillTest,
   VoiceStatus,
 } from "./ipc";
 import type { ApprovalDecision, EventEnvelope } from "./protocol";
@@ -73,6 +74,7 @@ export class Api {
   skills = () => this.call<SkillListing[]>("skills");
   setSkillEnabled = (name: string, enabled: boolean) => this.call<void>("set_skill_enabled", { name, enabled });
   deleteSkill = (name: string) => this.call<string>("delete_skill", { name });
+  testSkill = (name: string) => this.call<SkillTest>("test_skill", { name });
   inspectSkill = (path: string) => this.call<Inspection>("inspect_skill", { path });
   installSkill = (token: string, force: boolean) => this.call<string>("install_skill", { token, force });
   discardSkill = (token: string) => this.call<void>("discard_skill", { token });

@@ -72,6 +72,12 @@ export type Inspection = {
  */
 token: string, report: InstallReport, };
 
+export type SkillTest = { name: string, 
+/**
+ * Where it departs from the Agent Skills spec.
+ */
+problems: Array<string>, findings: Array<Finding>, };
+
 export type Connection = { ok: boolean, models: Array<string>, error: string | null, };
 
 export type ModelProgress = { model: string, file: string, done: number, total: number | null, };

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Subcommand;
 
 use crate::{TurnArgs, approver, home, open_brain, refuse_if_agent};
@@ -180,22 +180,17 @@ pub fn skill(cmd: SkillCommand) -> Result<i32> {
         }
         SkillCommand::Test { name } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let catalog = brain.skills();
-            let skill = catalog
-                .get(&name)
-                .with_context(|| format!("no skill named {name:?}"))?;
-            let problems = jarvis_core::skills::validate::validate_dir(&skill.dir);
-            let findings = jarvis_core::skills::scan::scan_dir(&skill.dir);
-            for p in &problems {
-                println!("spec: {}", p.message);
+            let t = jarvis_core::skills::manage::test(&brain.skills(), &name)?;
+            for p in &t.problems {
+                println!("spec: {p}");
             }
-            for f in &findings {
+            for f in &t.findings {
                 println!("DANGER {}:{}: {} — {}", f.file, f.line, f.reason, f.text);
             }
-            if problems.is_empty() && findings.is_empty() {
+            if t.passed() {
                 println!("{name}: valid, and nothing dangerous found");
             }
-            Ok(if findings.is_empty() { 0 } else { 1 })
+            Ok(if t.findings.is_empty() { 0 } else { 1 })
         }
         SkillCommand::Enable { name } => {
             refuse_if_agent("skill enable")?;

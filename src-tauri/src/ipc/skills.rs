@@ -36,6 +36,12 @@ pub async fn delete_skill(shell: State<'_, Shell>, name: String) -> IpcResult<St
     Ok(to.display().to_string())
 }
 
+/// Validates and scans an installed skill now.
+#[tauri::command]
+pub async fn test_skill(shell: State<'_, Shell>, name: String) -> IpcResult<manage::SkillTest> {
+    manage::test(&shell.brain.skills(), &name).map_err(|e| IpcError::Skill(e.to_string()))
+}
+
 #[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Inspection {
     /// Pass back to `install_skill` to confirm.

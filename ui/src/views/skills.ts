@@ -72,6 +72,19 @@ export class SkillsView implements View {
         this.toast(errorText(e));
       }
     });
+    const result = h("div", { class: "skill-test", role: "status" });
+    const test = h("button", { "aria-label": `Test ${s.name}`, "data-action": "test" }, "Test");
+    test.addEventListener("click", async () => {
+      clear(result);
+      try {
+        const t = await this.api.testSkill(s.name);
+        const lines = [...t.problems.map((p) => `spec: ${p}`), ...t.findings.map((f) => `danger ${f.file}:${f.line} — ${f.reason}: ${f.text}`)];
+        if (!lines.length) result.appendChild(h("p", { class: "ok" }, "Valid, and the scan found nothing."));
+        else result.appendChild(h("ul", { class: "problems" }, ...lines.map((l) => h("li", {}, l))));
+      } catch (e) {
+        result.appendChild(h("p", { class: "error" }, errorText(e)));
+      }
+    });
     const problems = [...s.problems, ...s.warnings];
     return h(
       "article",
@@ -79,7 +92,8 @@ export class SkillsView implements View {
       h("header", {}, h("label", { class: "switch" }, toggle, h("strong", {}, s.name)), h("span", { class: `badge ${s.valid ? "ok" : "warn"}` }, s.valid ? "valid" : "has problems"), h("span", { class: "muted" }, `${s.source} · used ${s.usage_count}×`)),
       h("p", {}, s.description),
       problems.length ? h("ul", { class: "problems" }, ...problems.map((p) => h("li", {}, p))) : null,
-      h("div", { class: "row" }, h("code", { class: "muted" }, s.dir), h("span", { class: "spacer" }), del),
+      h("div", { class: "row" }, h("code", { class: "muted" }, s.dir), h("span", { class: "spacer" }), test, del),
+      result,
     );
   }
 

@@ -22,6 +22,36 @@ pub enum ManageError {
     Io(#[from] std::io::Error),
 }
 
+/// A skill checked on demand: against the spec and by the security scan.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct SkillTest {
+    pub name: String,
+    /// Where it departs from the Agent Skills spec.
+    pub problems: Vec<String>,
+    pub findings: Vec<super::scan::Finding>,
+}
+
+impl SkillTest {
+    pub fn passed(&self) -> bool {
+        self.problems.is_empty() && self.findings.is_empty()
+    }
+}
+
+/// Validates and scans an installed skill, as it is on disk now.
+pub fn test(catalog: &Catalog, name: &str) -> Result<SkillTest, ManageError> {
+    let skill = catalog
+        .get(name)
+        .ok_or_else(|| ManageError::Unknown(name.into()))?;
+    Ok(SkillTest {
+        name: name.to_string(),
+        problems: super::validate::validate_dir(&skill.dir)
+            .into_iter()
+            .map(|p| p.message)
+            .collect(),
+        findings: super::scan::scan_dir(&skill.dir),
+    })
+}
+
 /// What the trash remembers about a deleted skill.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct TrashNote {
