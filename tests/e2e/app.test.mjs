@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import http from "node:http";
 import { startKeyring } from "./keyring.mjs";
 import { ScriptedLlm } from "./llm.mjs";
 import { KEY, WebDriver } from "./webdriver.mjs";
@@ -21,7 +22,26 @@ const VIEWS = ["chat", "runs", "skills", "audit", "grants", "settings"];
 const TIMEOUT_SEC = 6;
 
 const llm = new ScriptedLlm();
-let home, workdir, driver, wd, s;
+let home, workdir, driver, wd, s, mirror;
+
+/** The shared model files as a download mirror, sent slowly enough that
+ * progress shows (about 2 MB/s). */
+async function startMirror() {
+  const root = path.join(SHARED, "models");
+  const server = http.createServer(async (req, res) => {
+    const file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(root) || !fs.existsSync(file)) return res.writeHead(404).end();
+    const body = fs.readFileSync(file);
+    res.writeHead(200, { "content-length": body.length, "content-type": "application/octet-stream" });
+    for (let i = 0; i < body.length; i += 64 * 1024) {
+      res.write(body.subarray(i, i + 64 * 1024));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return server;
+}
 
 const sel = (css) => JSON.stringify(css);
 const text = (css) => `return document.querySelector(${sel(css)})?.textContent ?? ""`;
@@ -74,9 +94,16 @@ before(async () => {
     JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
   );
   startKeyring();
+  mirror = await startMirror();
   const port = 4444 + Math.floor(Math.random() * 500);
   driver = spawn(path.join(ROOT, "ui/node_modules/.bin/tauri-driver"), ["--port", String(port), "--native-port", String(port + 1000)], {
-    env: { ...process.env, JARVIS_HOME: home, JARVIS_QUIT_ON_CLOSE: "1", JARVIS_API_KEY: "" },
+    env: {
+      ...process.env,
+      JARVIS_HOME: home,
+      JARVIS_QUIT_ON_CLOSE: "1",
+      JARVIS_API_KEY: "",
+      JARVIS_MODELS_MIRROR: `http://127.0.0.1:${mirror.address().port}`,
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   wd = new WebDriver(`http://127.0.0.1:${port}`);
@@ -87,6 +114,7 @@ before(async () => {
 after(async () => {
   await s?.close().catch(() => undefined);
   driver?.kill();
+  mirror?.close();
   await llm.stop();
 });
 
@@ -202,6 +230,24 @@ test("the global push-to-talk shortcut reaches voice, which says what it lacks",
   // No sound card or speech model here: the press started voice, which
   // reports why it cannot listen.
   assert.match(await s.until(`return document.querySelector(".statusbar .hint").textContent`, "a voice notice"), /^no (microphone|speech model|VAD model)/);
+});
+
+test("a model downloads from settings with live progress and is verified", async () => {
+  await s.exec(`window.jarvisHud.navigate("settings")`);
+  const row = 'tr[data-model="silero-vad"]';
+  await s.until(exists(`${row} button`), "the model row");
+  assert.equal(await s.exec(text(`${row} button`)), "Download");
+  await s.click(`${row} button`);
+  const seen = new Set();
+  await waitFor(async () => {
+    const p = await s.exec(`const b = document.querySelector(${sel(row + " progress")}); return [b.value, b.max, document.querySelector(${sel(row + " button")}).textContent]`);
+    seen.add(p[0] / p[1]);
+    return p[2] === "Installed" && p[0] === p[1] && p[1] === 885098;
+  }, "the download to finish", 30000);
+  assert.ok([...seen].some((f) => f > 0 && f < 1), `no intermediate progress seen: ${[...seen]}`);
+  const file = path.join(home, "models/silero-v6.2.0-ggml.bin");
+  assert.equal(fs.statSync(file).size, 885098);
+  assert.equal(fs.existsSync(`${file}.part`), false);
 });
 
 test("a second launch hands over to the first and exits", async () => {

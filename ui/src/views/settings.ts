@@ -168,7 +168,7 @@ export class SettingsView implements View {
               this.toast(errorText(e));
             }
           });
-          return h("tr", {}, h("td", {}, h("strong", {}, m.name), h("br"), h("span", { class: "muted" }, m.what)), h("td", {}, m.installed ? bytes(m.bytes) : "not installed", bar), h("td", {}, btn));
+          return h("tr", { "data-model": m.name }, h("td", {}, h("strong", {}, m.name), h("br"), h("span", { class: "muted" }, m.what)), h("td", {}, m.installed ? bytes(m.bytes) : "not installed", bar), h("td", {}, btn));
         }),
       ),
     );
