@@ -29,7 +29,13 @@ impl PrimedSecrets {
             .name("keyring".into())
             .spawn(move || {
                 match me.inner.get(name) {
-                    Ok(v) => me.remember(name, v),
+                    // A key saved while this read waited (behind an unlock
+                    // prompt, say) is newer than what the read returns.
+                    Ok(v) => {
+                        if let Ok(mut k) = me.known.write() {
+                            k.entry(name.to_string()).or_insert(v);
+                        }
+                    }
                     Err(e) => tracing::warn!("keyring: {e}"),
                 }
                 done();
@@ -74,6 +80,44 @@ impl SecretStore for PrimedSecrets {
 mod tests {
     use super::*;
     use jarvis_core::secrets::MemorySecretStore;
+    use std::sync::Mutex;
+    use std::sync::mpsc::{Receiver, channel};
+
+    /// A keyring whose reads wait for the test (an unlock prompt).
+    struct SlowStore {
+        gate: Mutex<Receiver<()>>,
+        value: &'static str,
+    }
+    impl SecretStore for SlowStore {
+        fn get(&self, _: &str) -> Result<Option<Secret>, SecretError> {
+            self.gate.lock().unwrap().recv().unwrap();
+            Ok(Some(Secret::new(self.value)))
+        }
+        fn set(&self, _: &str, _: &Secret) -> Result<(), SecretError> {
+            Ok(())
+        }
+        fn delete(&self, _: &str) -> Result<(), SecretError> {
+            Ok(())
+        }
+        fn describe(&self) -> String {
+            "slow".into()
+        }
+    }
+
+    #[test]
+    fn a_key_saved_while_the_first_read_waits_is_not_overwritten_by_it() {
+        let (open, gate) = channel();
+        let s = PrimedSecrets::new(Box::new(SlowStore {
+            gate: Mutex::new(gate),
+            value: "sk-old",
+        }));
+        let (tx, done) = channel();
+        s.prime("api_key", move || tx.send(()).unwrap());
+        s.set("api_key", &Secret::new("sk-new")).unwrap();
+        open.send(()).unwrap();
+        done.recv().unwrap();
+        assert_eq!(s.get("api_key").unwrap().unwrap().expose(), "sk-new");
+    }
 
     #[test]
     fn nothing_is_read_on_the_callers_thread_and_the_key_arrives_after_priming() {

@@ -15,6 +15,7 @@ use tauri::{AppHandle, Manager};
 use crate::approval::DesktopApprover;
 use crate::notifier::DesktopNotifier;
 use crate::voice::Voice;
+use crate::{bridge, tray};
 
 pub struct Shell {
     pub brain: Brain,
@@ -84,5 +85,3 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
     tauri::async_runtime::spawn(async move { brain.refresh_mcp().await });
     Ok(())
 }
-
-use crate::{bridge, tray};
