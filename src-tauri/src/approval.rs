@@ -73,6 +73,26 @@ pub fn dialog_text(req: &ApprovalRequest) -> (String, Vec<(&'static str, String)
     (title, rows)
 }
 
+/// A blocking error message for failures before the HUD exists (a broken
+/// config.json, an unreadable database).
+pub fn show_fatal(message: &str) {
+    tracing::error!("{message}");
+    #[cfg(target_os = "linux")]
+    {
+        use gtk::prelude::*;
+        let d = gtk::MessageDialog::new(
+            None::<&gtk::Window>,
+            gtk::DialogFlags::MODAL,
+            gtk::MessageType::Error,
+            gtk::ButtonsType::Close,
+            message,
+        );
+        d.set_title("Jarvis");
+        d.run();
+        d.close();
+    }
+}
+
 #[cfg(target_os = "linux")]
 mod dialog {
     use std::cell::RefCell;

@@ -36,7 +36,12 @@ pub fn run() -> anyhow::Result<()> {
         .plugin(shortcut::plugin())
         .invoke_handler(ipc::handler())
         .setup(|app| {
-            shell::start(app.handle())?;
+            if let Err(e) = shell::start(app.handle()) {
+                // Launched from a menu there is no terminal: say it in a
+                // window, then leave (an Err here would make Tauri panic).
+                approval::show_fatal(&format!("Jarvis could not start.\n\n{e}"));
+                std::process::exit(1);
+            }
             Ok(())
         })
         .on_window_event(|window, event| {

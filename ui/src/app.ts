@@ -58,6 +58,7 @@ export class App {
       new SettingsView(api, toast, () => this.refresh()),
     ];
     this.views = new Map(views.map((v) => [v.name as ViewName, v]));
+    for (const v of views) v.el.hidden = v.name !== "chat";
     this.approvals = new ApprovalPanel(api, toast);
     this.status = new StatusBar(api, toast, () => this.toggleTheme());
     this.nav = h(
