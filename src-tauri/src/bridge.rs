@@ -59,7 +59,7 @@ pub fn spawn(app: AppHandle, brain: Brain) {
             for ready in merge(&mut pending, env) {
                 deliver(&app, ready);
             }
-            if was_empty || pending.is_none() {
+            if was_empty {
                 due = tokio::time::Instant::now() + COALESCE;
             }
         }

@@ -35,10 +35,6 @@ impl Shell {
     }
 }
 
-fn env_nonempty(k: &str) -> Option<String> {
-    std::env::var(k).ok().filter(|v| !v.is_empty())
-}
-
 /// Opens the brain and starts the bridge, tray and shortcut.
 pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
     let home = default_home().ok_or("neither JARVIS_HOME nor HOME is set")?;
@@ -49,11 +45,7 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         home: home.clone(),
         secrets: secrets.clone(),
         approver: Arc::new(DesktopApprover::new(app.clone())),
-        overrides: Overrides {
-            base_url: env_nonempty("JARVIS_BASE_URL"),
-            model: env_nonempty("JARVIS_MODEL"),
-            workdir: None,
-        },
+        overrides: Overrides::from_env(None),
         registry: None,
         resolver: None,
         sandbox_helper: None,

@@ -7,7 +7,6 @@ use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 
 use jarvis_core::Brain;
-use jarvis_core::config::ConfigStore;
 use jarvis_protocol::{Event, VoiceState};
 use jarvis_voice::capture::{MicConfig, MicSource};
 use jarvis_voice::coordinator::{VoiceConfig, VoiceCoordinator, VoiceParts};
@@ -48,6 +47,8 @@ pub struct ModelRow {
 pub struct Voice {
     tx: Sender<Cmd>,
     home: PathBuf,
+    /// For the settings, held in memory (every change reloads the brain).
+    brain: Brain,
     state: Arc<Mutex<(VoiceState, Option<String>)>>,
 }
 
@@ -57,9 +58,11 @@ impl Voice {
         let state = Arc::new(Mutex::new((VoiceState::Idle, None)));
         let shared = state.clone();
         let worker_home = home.clone();
+        let brain_for_worker = brain.clone();
         let spawned = std::thread::Builder::new()
             .name("voice-host".into())
             .spawn(move || {
+                let brain = brain_for_worker;
                 let _rt = tauri::async_runtime::handle().inner().enter();
                 let mut coord: Option<VoiceCoordinator> = None;
                 for cmd in rx {
@@ -100,15 +103,20 @@ impl Voice {
         if let Err(e) = spawned {
             tracing::error!("voice worker not started: {e}");
         }
-        Voice { tx, home, state }
+        Voice {
+            tx,
+            home,
+            brain,
+            state,
+        }
+    }
+
+    fn paused(&self) -> bool {
+        self.brain.config().voice.paused
     }
 
     fn send(&self, cmd: Cmd) {
-        let paused = ConfigStore::new(&self.home)
-            .load()
-            .map(|c| c.voice.paused)
-            .unwrap_or(false);
-        if paused && !matches!(cmd, Cmd::Stop | Cmd::Reset) {
+        if self.paused() && !matches!(cmd, Cmd::Stop | Cmd::Reset) {
             return;
         }
         let _ = self.tx.send(cmd);
@@ -155,13 +163,9 @@ impl Voice {
                 bytes: m.bytes,
             })
             .collect::<Vec<_>>();
-        let paused = ConfigStore::new(&self.home)
-            .load()
-            .map(|c| c.voice.paused)
-            .unwrap_or(false);
         VoiceStatus {
             state,
-            paused,
+            paused: self.paused(),
             microphones: jarvis_voice::capture::input_devices(),
             models,
             problem,

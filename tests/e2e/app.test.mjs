@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import http from "node:http";
 import { startKeyring } from "./keyring.mjs";
 import { ScriptedLlm } from "./llm.mjs";
+import { visibleWindows } from "./x11.mjs";
 import { KEY, WebDriver } from "./webdriver.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -47,13 +48,7 @@ const sel = (css) => JSON.stringify(css);
 const text = (css) => `return document.querySelector(${sel(css)})?.textContent ?? ""`;
 const exists = (css) => `return !!document.querySelector(${sel(css)})`;
 
-function nativeDialogs(name = "approve local_exec") {
-  try {
-    return execFileSync("xdotool", ["search", "--onlyvisible", "--name", name]).toString().trim().split("\n").filter(Boolean);
-  } catch {
-    return []; // xdotool exits 1 when nothing matches
-  }
-}
+const nativeDialogs = () => visibleWindows("--name", "approve local_exec");
 
 async function waitFor(fn, what, ms = 15000) {
   const end = Date.now() + ms;

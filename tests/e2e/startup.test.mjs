@@ -8,16 +8,11 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { visibleWindows } from "./x11.mjs";
 
 const BIN = process.env.JARVIS_DESKTOP_BIN;
 
-function windowsOf(pid) {
-  try {
-    return execFileSync("xdotool", ["search", "--onlyvisible", "--pid", String(pid)]).toString().trim().split("\n").filter(Boolean);
-  } catch {
-    return [];
-  }
-}
+const windowsOf = (pid) => visibleWindows("--pid", String(pid));
 
 test("a half-written config.json: an error window, exit code 1, the file untouched", async () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-badcfg-"));

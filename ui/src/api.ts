@@ -21,17 +21,8 @@ export interface Transport {
   listen<T>(event: string, cb: (payload: T) => void): Promise<() => void>;
 }
 
-export type {
-  AuditRow,
-  Config,
-  HistoryMessage as StoredMessage,
-  HudState,
-  InstallReport,
-  Run,
-  SessionInfo,
-  SkillListing,
-  VoiceStatus,
-} from "./ipc";
+// The command result types, for the views.
+export type * from "./ipc";
 
 export interface IpcError {
   kind: string;

@@ -218,10 +218,6 @@ pub(crate) fn secrets() -> Arc<dyn SecretStore> {
     Arc::new(jarvis_core::secrets::host_store())
 }
 
-fn env_nonempty(k: &str) -> Option<String> {
-    std::env::var(k).ok().filter(|v| !v.is_empty())
-}
-
 pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result<Brain> {
     let approver: Arc<dyn Approver> = if turn.yes {
         Arc::new(AllowOnceApprover)
@@ -232,11 +228,7 @@ pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result
         home: home()?,
         secrets: secrets(),
         approver,
-        overrides: Overrides {
-            base_url: env_nonempty("JARVIS_BASE_URL"),
-            model: env_nonempty("JARVIS_MODEL"),
-            workdir: turn.cwd.clone(),
-        },
+        overrides: Overrides::from_env(turn.cwd.clone()),
         registry: None,
         resolver: None,
         sandbox_helper: None,

@@ -285,7 +285,7 @@ impl ApprovalDecision {
 /// The TypeScript declarations of every wire type, for the HUD: generated
 /// from these definitions so the two sides are never written twice.
 pub fn typescript() -> String {
-    let cfg = ts_rs::Config::new().with_large_int("number");
+    let cfg = ts_config();
     let decls = [
         Op::decl(&cfg),
         EventEnvelope::decl(&cfg),
@@ -299,8 +299,30 @@ pub fn typescript() -> String {
         VoiceState::decl(&cfg),
         VoiceTimings::decl(&cfg),
     ];
-    let mut out = String::from(
-        "// Generated from crates/jarvis-protocol by `cargo run -p jarvis-protocol --example typescript`.\n// Do not edit: change the Rust types and regenerate.\n",
+    ts_module(
+        "crates/jarvis-protocol",
+        "cargo run -p jarvis-protocol --example typescript",
+        "",
+        decls,
+    )
+}
+
+/// How every generated declaration is written: 64-bit integers as
+/// `number` (they travel as JSON numbers, not bigints).
+pub fn ts_config() -> ts_rs::Config {
+    ts_rs::Config::new().with_large_int("number")
+}
+
+/// A generated TypeScript module: a header saying where it comes from and
+/// how to regenerate it, the imports, then each declaration exported.
+pub fn ts_module(
+    source: &str,
+    command: &str,
+    imports: &str,
+    decls: impl IntoIterator<Item = String>,
+) -> String {
+    let mut out = format!(
+        "// Generated from {source} by `{command}`.\n// Do not edit: change the Rust types and regenerate.\n{imports}"
     );
     for d in decls {
         out.push_str("\nexport ");

@@ -67,7 +67,7 @@ pub fn typescript() -> String {
     use jarvis_core::skills::{Skill, install::InstallReport, scan::Finding};
     use jarvis_core::store::{AuditRow, SessionInfo, TurnUsage};
     use ts_rs::TS;
-    let cfg = ts_rs::Config::new().with_large_int("number");
+    let cfg = jarvis_protocol::ts_config();
     let decls = [
         chat::HudState::decl(&cfg),
         crate::voice::VoiceStatus::decl(&cfg),
@@ -98,15 +98,12 @@ pub fn typescript() -> String {
         SandboxConfig::decl(&cfg),
         VoiceSettings::decl(&cfg),
     ];
-    let mut out = String::from(
-        "// Generated from the Rust types by `cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol`.\n// Do not edit: change the Rust types and regenerate.\nimport type { VoiceState } from \"./protocol\";\n",
-    );
-    for d in decls {
-        out.push_str("\nexport ");
-        out.push_str(&d);
-        out.push('\n');
-    }
-    out
+    jarvis_protocol::ts_module(
+        "the Rust types",
+        "cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol",
+        "import type { VoiceState } from \"./protocol\";\n",
+        decls,
+    )
 }
 
 pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Sync + 'static {

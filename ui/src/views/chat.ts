@@ -1,6 +1,6 @@
 // Chat: the conversation list, the streaming transcript with tool chips,
 // and the composer.
-import type { Api, SessionInfo, StoredMessage } from "../api";
+import type { Api, SessionInfo, HistoryMessage } from "../api";
 import { errorText } from "../api";
 import { clear, h, when } from "../dom";
 import type { EventEnvelope } from "../protocol";
@@ -164,7 +164,7 @@ export class ChatView implements View {
     }
   }
 
-  renderHistory(messages: StoredMessage[]) {
+  renderHistory(messages: HistoryMessage[]) {
     const chips = new Map<string, Chip>();
     for (const m of messages) {
       if (m.role === "user") {

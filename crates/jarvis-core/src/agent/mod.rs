@@ -59,6 +59,19 @@ pub struct Overrides {
     pub workdir: Option<PathBuf>,
 }
 
+impl Overrides {
+    /// `JARVIS_BASE_URL` and `JARVIS_MODEL` (empty counts as unset), and
+    /// the given working directory: what every host reads the same way.
+    pub fn from_env(workdir: Option<PathBuf>) -> Self {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        Overrides {
+            base_url: var("JARVIS_BASE_URL"),
+            model: var("JARVIS_MODEL"),
+            workdir,
+        }
+    }
+}
+
 pub struct BrainOptions {
     pub home: PathBuf,
     pub secrets: Arc<dyn SecretStore>,
