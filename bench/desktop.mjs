@@ -5,7 +5,9 @@
 //             task (the longest gap between back-to-back macrotasks)
 //   memory    after 30 s idle: PSS summed over the app's processes (main,
 //             WebKit web and network processes) and the main process's RSS,
-//             beside an empty Tauri window built the same way
+//             beside a bare Tauri window built the same way showing one line
+//             of text (the baseline the goal is set against) and, for
+//             reference, showing an empty page
 //
 // Run under a display and a session bus:
 //   xvfb-run -a dbus-run-session -- node bench/desktop.mjs --app BIN --bare BIN [--profile debug]
@@ -36,8 +38,8 @@ function freshHome(llmUrl) {
   return home;
 }
 
-function launch(bin, home) {
-  return spawn(bin, [], {
+function launch(bin, home, args = []) {
+  return spawn(bin, args, {
     env: { ...process.env, JARVIS_HOME: home, JARVIS_LOG: "warn,jarvis_desktop=info", JARVIS_QUIT_ON_CLOSE: "1" },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -46,6 +48,10 @@ function launch(bin, home) {
 async function stop(child) {
   child.kill("SIGTERM");
   await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(0)}`;
 }
 
 function median(xs) {
@@ -105,8 +111,8 @@ function kb(file, key) {
   return m ? Number(m[1]) : 0;
 }
 
-async function memory(bin, llmUrl) {
-  const child = launch(bin, freshHome(llmUrl));
+async function memory(bin, llmUrl, args = []) {
+  const child = launch(bin, freshHome(llmUrl), args);
   child.stderr.resume();
   await sleep(IDLE_SEC * 1000);
   const pids = tree(child.pid);
@@ -194,12 +200,15 @@ if (only === "all") {
 }
 const app = await memory(APP, llm.url);
 const bare = BARE ? await memory(BARE, llm.url) : null;
+const empty = BARE ? await memory(BARE, llm.url, ["--empty"]) : null;
 rows.push([`idle ${IDLE_SEC} s: PSS summed over the app's processes (${app.processes.join(", ")})`, `${app.pss.toFixed(0)} MB`]);
 rows.push([`idle ${IDLE_SEC} s: main process RSS, app`, `${app.rss.toFixed(0)} MB`]);
 if (bare) {
-  rows.push([`idle ${IDLE_SEC} s: PSS, bare Tauri window (${bare.processes.join(", ")})`, `${bare.pss.toFixed(0)} MB`]);
+  rows.push([`idle ${IDLE_SEC} s: PSS, bare Tauri window, one line of text (${bare.processes.join(", ")})`, `${bare.pss.toFixed(0)} MB`]);
   rows.push([`idle ${IDLE_SEC} s: main RSS, bare Tauri window`, `${bare.rss.toFixed(0)} MB`]);
-  rows.push(["app − bare: PSS / main RSS", `+${(app.pss - bare.pss).toFixed(0)} MB / +${(app.rss - bare.rss).toFixed(0)} MB`]);
+  rows.push([`idle ${IDLE_SEC} s: PSS / main RSS, bare window with an empty page (${empty.processes.join(", ")})`, `${empty.pss.toFixed(0)} MB / ${empty.rss.toFixed(0)} MB`]);
+  rows.push(["app − bare: PSS / main RSS", `${signed(app.pss - bare.pss)} MB / ${signed(app.rss - bare.rss)} MB`]);
+  rows.push(["app − empty page: PSS / main RSS", `${signed(app.pss - empty.pss)} MB / ${signed(app.rss - empty.rss)} MB`]);
 }
 await llm.stop();
 console.log(`\n| desktop benchmark (${arg("profile", "debug")} build) | measured |\n|---|---|`);

@@ -7,7 +7,7 @@ export default defineConfig({
     outDir: "dist",
     target: "es2022",
     emptyOutDir: true,
-    rollupOptions: { input: { main: "index.html", bare: "bare.html" } },
+    rollupOptions: { input: { main: "index.html", bare: "bare.html", bareEmpty: "bare-empty.html" } },
   },
   test: { environment: "jsdom", globals: true, include: ["src/**/*.test.ts"] },
 });

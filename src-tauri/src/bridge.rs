@@ -162,6 +162,8 @@ fn side_effects(app: &AppHandle, env: &EventEnvelope) {
                 );
             }
         }
+        // The turn's buffers are freed by now; the app may sit idle for hours.
+        Event::TurnFinished { .. } => crate::memory::trim_later(Duration::ZERO),
         _ => {}
     }
 }

@@ -5,6 +5,7 @@
 mod approval;
 mod bridge;
 mod ipc;
+mod memory;
 mod notifier;
 mod secrets;
 mod shell;
@@ -58,20 +59,17 @@ pub fn run() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An empty window with the same Tauri build: the memory baseline.
-pub fn run_bare() -> anyhow::Result<()> {
+/// A window with the same Tauri build showing `page` (one of the HUD's
+/// bundled pages): the memory baseline.
+pub fn run_bare(page: &'static str) -> anyhow::Result<()> {
     let mut ctx: tauri::Context<tauri::Wry> = tauri::generate_context!();
     ctx.config_mut().app.windows.clear();
     tauri::Builder::default()
         .setup(|app| {
-            tauri::WebviewWindowBuilder::new(
-                app,
-                "main",
-                tauri::WebviewUrl::App("bare.html".into()),
-            )
-            .title("bare")
-            .inner_size(1180.0, 780.0)
-            .build()?;
+            tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::App(page.into()))
+                .title("bare")
+                .inner_size(1180.0, 780.0)
+                .build()?;
             Ok(())
         })
         .run(ctx)?;

@@ -58,6 +58,7 @@ pub async fn hud_painted() -> IpcResult<()> {
     if let Some(t) = crate::STARTED.get() {
         tracing::info!("HUD first paint {} ms after start", t.elapsed().as_millis());
     }
+    crate::memory::trim_later(crate::memory::AFTER_START);
     Ok(())
 }
 
