@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import http from "node:http";
 import { startKeyring } from "./keyring.mjs";
 import { ScriptedLlm } from "./llm.mjs";
-import { visibleWindows } from "./x11.mjs";
+import { dragOnto, visibleWindows } from "./x11.mjs";
 import { KEY, WebDriver } from "./webdriver.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -291,8 +291,10 @@ test("a skill dropped as a folder installs only after confirm", async () => {
   const src = path.join(SHARED, "oracles/skills/corpus/anthropics__skills/brand-guidelines");
   const drop = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-drop-"));
   fs.cpSync(src, path.join(drop, "brand-guidelines"), { recursive: true });
-  // The same handler the window's drag-and-drop event calls.
-  await s.exec(`window.jarvisHud.dropped([arguments[0]])`, path.join(drop, "brand-guidelines"));
+  // A real drag over XDND from another X client, as from a file manager.
+  const [win] = visibleWindows("--name", "^Jarvis$");
+  assert.ok(win, "the app's window is on screen");
+  await dragOnto(win, path.join(drop, "brand-guidelines"));
   await s.until(`return document.querySelector(".install-report h2")?.textContent === "Install brand-guidelines?"`, "the install report");
   assert.equal(fs.existsSync(path.join(home, "skills/brand-guidelines")), false, "nothing is installed before confirm");
   await shot("skill-install");
