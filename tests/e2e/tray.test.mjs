@@ -1,0 +1,74 @@
+// The tray, through a StatusNotifier host of our own on the session bus (the
+// role a desktop panel plays): the icon registers with its menu; Hide and
+// Open Jarvis hide and show the window; Pause voice is saved and shown
+// ticked; Quit ends the app. Runs alone (`--test-concurrency=1`): a running
+// instance would take the launch over.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { visibleWindows } from "./x11.mjs";
+
+const BIN = process.env.JARVIS_DESKTOP_BIN;
+const HOST = fileURLToPath(new URL("./tray-host.py", import.meta.url));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check, what, ms = 20000) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
+    const v = check();
+    if (v) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
+  const host = spawn("/usr/bin/python3", [HOST], { stdio: ["pipe", "pipe", "inherit"] });
+  const states = [];
+  readline.createInterface({ input: host.stdout }).on("line", (l) => states.push(JSON.parse(l)));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-tray-"));
+  fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "m" } }));
+  let app;
+  try {
+    await until(() => states.some((s) => s.watching), "the StatusNotifier watcher on the bus");
+    app = spawn(BIN, [], { env: { ...process.env, JARVIS_HOME: home }, stdio: "ignore", detached: true });
+    const exited = new Promise((r) => app.once("exit", (code) => r(code)));
+    const latest = () => states.filter((s) => s.menu).at(-1);
+    const first = await until(latest, "the tray icon to register");
+    assert.deepEqual(
+      first.menu.map((e) => e.label),
+      ["Open Jarvis", "Hide", "Pause voice", "Quit"],
+    );
+    assert.equal(first.menu.find((e) => e.label === "Pause voice").toggled, false);
+    const png = fs.readFileSync(first.icon);
+    assert.equal(png.subarray(1, 4).toString(), "PNG", "the tray icon is a PNG the panel can show");
+
+    const shown = () => visibleWindows("--pid", String(app.pid)).length > 0;
+    await until(shown, "the app's window");
+    const click = (label) => host.stdin.write(`click ${label}\n`);
+    click("Hide");
+    await until(() => !shown(), "the window to hide");
+    click("Open Jarvis");
+    await until(shown, "the window to come back");
+
+    const seen = states.length;
+    click("Pause voice");
+    const cfg = () => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8"));
+    await until(() => cfg().voice?.paused === true, "voice.paused saved in config.json");
+    await until(() => states.length > seen && latest().menu.find((e) => e.label === "Pause voice").toggled, "Pause voice ticked in the menu");
+
+    click("Quit");
+    const code = await Promise.race([exited, sleep(10000).then(() => "still running")]);
+    assert.equal(code, 0);
+  } finally {
+    try {
+      if (app) process.kill(-app.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    host.kill();
+  }
+});
