@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use jarvis_core::Brain;
 use jarvis_protocol::{Event, VoiceState};
-use jarvis_voice::capture::{MicConfig, MicSource};
+use jarvis_voice::capture::{AudioSource, MicConfig, MicSource, WavSource};
 use jarvis_voice::coordinator::{VoiceConfig, VoiceCoordinator, VoiceParts};
 use jarvis_voice::setup;
 use jarvis_voice::sink::{AudioSink, NullSink, RodioSink};
@@ -180,6 +180,9 @@ fn set_problem(shared: &Mutex<(VoiceState, Option<String>)>, problem: Option<Str
 }
 
 /// The voice session: one per day, so spoken turns read as a conversation.
+/// A WAV file to take as the microphone instead of a device.
+const MIC_WAV: &str = "JARVIS_MIC_WAV";
+
 fn voice_session() -> String {
     let day = jarvis_core::store::now_ms() / 86_400_000;
     format!("voice-{day}")
@@ -187,9 +190,22 @@ fn voice_session() -> String {
 
 fn build(brain: &Brain, home: &std::path::Path) -> Result<VoiceCoordinator, String> {
     let settings = brain.config().voice;
-    if jarvis_voice::capture::input_devices().is_empty() {
-        return Err("no microphone: connect one, or type instead".into());
-    }
+    let source: Box<dyn AudioSource> = match std::env::var_os(MIC_WAV) {
+        // Played in real time while the key is held: what a scripted
+        // speaker would say into a microphone (tests, demos, no sound card).
+        Some(path) => Box::new(
+            WavSource::from_file(std::path::Path::new(&path), true)
+                .map_err(|e| format!("{MIC_WAV}: {e}"))?,
+        ),
+        None if jarvis_voice::capture::input_devices().is_empty() => {
+            return Err("no microphone: connect one, or type instead".into());
+        }
+        None => Box::new(MicSource::new(MicConfig {
+            device: settings.input_device.clone(),
+            keep_warm: settings.keep_mic_warm,
+            ..MicConfig::default()
+        })),
+    };
     let stt = setup::transcriber(home, &settings)
         .map_err(|e| format!("no speech model ({e}); install it in Settings → Voice"))?;
     let silero = setup::silero(home)
@@ -202,11 +218,6 @@ fn build(brain: &Brain, home: &std::path::Path) -> Result<VoiceCoordinator, Stri
             Arc::new(NullSink::with_speed(1000.0))
         }
     };
-    let source = Box::new(MicSource::new(MicConfig {
-        device: settings.input_device.clone(),
-        keep_warm: settings.keep_mic_warm,
-        ..MicConfig::default()
-    }));
     let mut cfg = VoiceConfig::new(voice_session());
     cfg.silence_timeout = std::time::Duration::from_secs(settings.silence_timeout_sec.max(1));
     VoiceCoordinator::start(

@@ -1,0 +1,78 @@
+// Voice in the app, end to end: the global push-to-talk key held while a
+// WAV file stands in for the microphone (the one scripted part: there is no
+// sound card here), real Silero VAD and whisper tiny.en on the shared model
+// files, the transcript sent to the model as the user's words, and the
+// model's `open_view` call run. Runs alone (`--test-concurrency=1`): a
+// running instance would take the launch over.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ScriptedLlm } from "./llm.mjs";
+import { visibleWindows } from "./x11.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
+const BIN = process.env.JARVIS_DESKTOP_BIN;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check, what, ms = 30000) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
+    const v = check();
+    if (v) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test("hold the shortcut and speak: the words reach the model, its open_view runs", async () => {
+  const llm = await new ScriptedLlm().start();
+  llm.script({ tool: "open_view", args: { view: "runs" } }, { text: "Here are your runs." });
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-voice-"));
+  fs.writeFileSync(
+    path.join(home, "config.json"),
+    JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, voice: { engine: "system" } }),
+  );
+  const app = spawn(BIN, [], {
+    env: {
+      ...process.env,
+      JARVIS_HOME: home,
+      JARVIS_API_KEY: "",
+      JARVIS_MIC_WAV: path.join(SHARED, "audio/espeak_padded_1.wav"),
+      JARVIS_STT_MODEL: path.join(SHARED, "models/ggml-tiny.en.bin"),
+      JARVIS_VAD_MODEL: path.join(SHARED, "models/silero-v6.2.0-ggml.bin"),
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  app.stderr.on("data", (d) => (log += d));
+  try {
+    await until(() => visibleWindows("--pid", String(app.pid)).length > 0, "the app's window");
+    await until(() => log.includes("HUD first paint"), "the HUD");
+    // Held for the length of the recording (4.2 s: speech between 1 s of
+    // silence either side), as a person holds the key while speaking.
+    execFileSync("xdotool", ["keydown", "ctrl+alt+space"]);
+    await sleep(4500);
+    execFileSync("xdotool", ["keyup", "ctrl+alt+space"]);
+    const asked = await until(() => llm.requests[0], "the model to be asked", 60000);
+    const said = asked.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+    // tiny.en hears espeak-ng's "runs page" as "run's page" at times.
+    assert.match(said, /open the run'?s page/i, `the transcript sent to the model: ${JSON.stringify(said)}`);
+    await until(() => llm.requests.length >= 2, "the tool result to go back to the model");
+    const results = llm.toolResults();
+    assert.equal(results.length, 1);
+    assert.match(results[0], /runs/);
+    assert.doesNotMatch(results[0], /error|refused|denied/i);
+  } finally {
+    try {
+      process.kill(-app.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    await llm.stop();
+    if (process.env.JARVIS_E2E_LOG) console.log(log);
+  }
+});
