@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import http from "node:http";
 import { startKeyring } from "./keyring.mjs";
 import { ScriptedLlm } from "./llm.mjs";
+import { waitFor } from "./wait.mjs";
 import { dragOnto, visibleWindows } from "./x11.mjs";
 import { KEY, WebDriver } from "./webdriver.mjs";
 
@@ -50,15 +51,6 @@ const exists = (css) => `return !!document.querySelector(${sel(css)})`;
 
 const nativeDialogs = () => visibleWindows("--name", "approve local_exec");
 
-async function waitFor(fn, what, ms = 15000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function launch() {
   s = await wd.open(BIN);

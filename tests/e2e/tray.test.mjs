@@ -11,19 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { sleep, waitFor } from "./wait.mjs";
 import { visibleWindows } from "./x11.mjs";
 
 const BIN = process.env.JARVIS_DESKTOP_BIN;
 const HOST = fileURLToPath(new URL("./tray-host.py", import.meta.url));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check, what, ms = 20000) {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    const v = check();
-    if (v) return v;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
   const host = spawn("/usr/bin/python3", [HOST], { stdio: ["pipe", "pipe", "inherit"] });
@@ -33,11 +25,11 @@ test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
   fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "m" } }));
   let app;
   try {
-    await until(() => states.some((s) => s.watching), "the StatusNotifier watcher on the bus");
+    await waitFor(() => states.some((s) => s.watching), "the StatusNotifier watcher on the bus");
     app = spawn(BIN, [], { env: { ...process.env, JARVIS_HOME: home }, stdio: "ignore", detached: true });
     const exited = new Promise((r) => app.once("exit", (code) => r(code)));
     const latest = () => states.filter((s) => s.menu).at(-1);
-    const first = await until(latest, "the tray icon to register");
+    const first = await waitFor(latest, "the tray icon to register", 30000);
     assert.deepEqual(
       first.menu.map((e) => e.label),
       ["Open Jarvis", "Hide", "Pause voice", "Quit"],
@@ -47,18 +39,18 @@ test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
     assert.equal(png.subarray(1, 4).toString(), "PNG", "the tray icon is a PNG the panel can show");
 
     const shown = () => visibleWindows("--pid", String(app.pid)).length > 0;
-    await until(shown, "the app's window");
+    await waitFor(shown, "the app's window", 30000);
     const click = (label) => host.stdin.write(`click ${label}\n`);
     click("Hide");
-    await until(() => !shown(), "the window to hide");
+    await waitFor(() => !shown(), "the window to hide");
     click("Open Jarvis");
-    await until(shown, "the window to come back");
+    await waitFor(shown, "the window to come back");
 
     const seen = states.length;
     click("Pause voice");
     const cfg = () => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8"));
-    await until(() => cfg().voice?.paused === true, "voice.paused saved in config.json");
-    await until(() => states.length > seen && latest().menu.find((e) => e.label === "Pause voice").toggled, "Pause voice ticked in the menu");
+    await waitFor(() => cfg().voice?.paused === true, "voice.paused saved in config.json");
+    await waitFor(() => states.length > seen && latest().menu.find((e) => e.label === "Pause voice").toggled, "Pause voice ticked in the menu");
 
     click("Quit");
     const code = await Promise.race([exited, sleep(10000).then(() => "still running")]);

@@ -12,20 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ScriptedLlm } from "./llm.mjs";
+import { sleep, waitFor } from "./wait.mjs";
 import { visibleWindows } from "./x11.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
 const BIN = process.env.JARVIS_DESKTOP_BIN;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check, what, ms = 30000) {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    const v = check();
-    if (v) return v;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test("hold the shortcut and speak: the words reach the model, its open_view runs", async () => {
   const llm = await new ScriptedLlm().start();
@@ -50,18 +42,18 @@ test("hold the shortcut and speak: the words reach the model, its open_view runs
   let log = "";
   app.stderr.on("data", (d) => (log += d));
   try {
-    await until(() => visibleWindows("--pid", String(app.pid)).length > 0, "the app's window");
-    await until(() => log.includes("HUD first paint"), "the HUD");
+    await waitFor(() => visibleWindows("--pid", String(app.pid)).length > 0, "the app's window", 30000);
+    await waitFor(() => log.includes("HUD first paint"), "the HUD", 30000);
     // Held for the length of the recording (4.2 s: speech between 1 s of
     // silence either side), as a person holds the key while speaking.
     execFileSync("xdotool", ["keydown", "ctrl+alt+space"]);
     await sleep(4500);
     execFileSync("xdotool", ["keyup", "ctrl+alt+space"]);
-    const asked = await until(() => llm.requests[0], "the model to be asked", 60000);
+    const asked = await waitFor(() => llm.requests[0], "the model to be asked", 60000);
     const said = asked.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
     // tiny.en hears espeak-ng's "runs page" as "run's page" at times.
     assert.match(said, /open the run'?s page/i, `the transcript sent to the model: ${JSON.stringify(said)}`);
-    await until(() => llm.requests.length >= 2, "the tool result to go back to the model");
+    await waitFor(() => llm.requests.length >= 2, "the tool result to go back to the model");
     const results = llm.toolResults();
     assert.equal(results.length, 1);
     assert.match(results[0], /runs/);

@@ -1,6 +1,7 @@
 // X11 helpers for the end-to-end suite, through xdotool.
 import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { sleep } from "./wait.mjs";
 
 // Visible X11 windows (xdotool exits 1 when none match).
 export function visibleWindows(...criteria) {
@@ -65,4 +66,3 @@ export async function dragOnto(win, file) {
 }
 
 const DRAG_SOURCE = fileURLToPath(new URL("./drag-source.py", import.meta.url));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
