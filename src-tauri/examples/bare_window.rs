@@ -1,8 +1,8 @@
 //! A bare Tauri window built exactly like the app (same crate, profile and
 //! features): the baseline of the memory benchmark. It shows one line of
 //! text; `--empty` shows an empty page instead, which WebKit renders without
-//! ever setting up text rendering (fonts, shaping, glyph caches), ~25 MB
-//! lighter than any page that shows a word.
+//! ever setting up text rendering (fonts, shaping, glyph caches), about
+//! 10 MB lighter than any page that shows a word.
 
 fn main() -> std::process::ExitCode {
     let page = if std::env::args().any(|a| a == "--empty") {

@@ -3,14 +3,13 @@
 //! Start-up (opening the store, loading skills and tools, building the
 //! HUD's first state) and every turn (streamed text, tool output) allocate
 //! megabytes that are freed soon after, but glibc keeps freed memory in its
-//! arenas: an idle app would go on holding its busiest moment. Trimming after
-//! such moments is cheap (a few milliseconds, off the UI thread) and is done
-//! only then, never on a hot path.
+//! arenas: an idle app would go on holding its busiest moment. So trim after
+//! such moments, on a thread of its own, never on a hot path.
 
 use std::time::Duration;
 
-/// How long after the HUD's first paint to trim: start-up work still winding
-/// down (the first skill scan, keyring read) is done by then.
+/// How long after the HUD's first paint to trim, so that start-up work
+/// still winding down (the keyring read, the HUD's first requests) is over.
 pub const AFTER_START: Duration = Duration::from_secs(3);
 
 /// Returns freed heap to the system, on a background thread, after `delay`.

@@ -179,10 +179,10 @@ fn set_problem(shared: &Mutex<(VoiceState, Option<String>)>, problem: Option<Str
     }
 }
 
-/// The voice session: one per day, so spoken turns read as a conversation.
 /// A WAV file to take as the microphone instead of a device.
 const MIC_WAV: &str = "JARVIS_MIC_WAV";
 
+/// The voice session: one per day, so spoken turns read as a conversation.
 fn voice_session() -> String {
     let day = jarvis_core::store::now_ms() / 86_400_000;
     format!("voice-{day}")

@@ -51,7 +51,6 @@ const exists = (css) => `return !!document.querySelector(${sel(css)})`;
 
 const nativeDialogs = () => visibleWindows("--name", "approve local_exec");
 
-
 async function launch() {
   s = await wd.open(BIN);
   await s.until(`return !!(window.jarvisHud && window.jarvisHud.state)`, "the HUD to start", 30000);
