@@ -1,17 +1,22 @@
 """A StatusNotifier host for the end-to-end suite: owns
 org.kde.StatusNotifierWatcher on the session bus, as a desktop panel does,
 so the app's tray icon registers with it. Prints one JSON line per item
-state (title, icon, menu labels and toggles); reads "click LABEL" lines on
-stdin and clicks that menu entry through com.canonical.dbusmenu.
+state (title, icon, which of the PNGs in ICONS_DIR it shows, menu labels and
+toggles); reads "click LABEL" lines on stdin and clicks that menu entry
+through com.canonical.dbusmenu.
+
+usage: tray-host.py [ICONS_DIR]
 """
 
 import json
+import os
 import sys
 
 import gi
 
 gi.require_version("Gio", "2.0")
-from gi.repository import Gio, GLib  # noqa: E402
+gi.require_version("GdkPixbuf", "2.0")
+from gi.repository import GdkPixbuf, Gio, GLib  # noqa: E402
 
 WATCHER_XML = """
 <node>
@@ -25,6 +30,28 @@ WATCHER_XML = """
   </interface>
 </node>
 """
+
+def pixels(path):
+    pb = GdkPixbuf.Pixbuf.new_from_file(path)
+    if not pb.get_has_alpha():
+        pb = pb.add_alpha(False, 0, 0, 0)
+    return (pb.get_width(), pb.get_height(), bytes(pb.get_pixels()))
+
+
+KNOWN = {}
+if len(sys.argv) > 1:
+    for f in sorted(os.listdir(sys.argv[1])):
+        if f.endswith(".png"):
+            KNOWN[pixels(os.path.join(sys.argv[1], f))] = f[:-4]
+
+
+def shows(path):
+    # The item removes its previous icon file when it sets the next one.
+    try:
+        return KNOWN.get(pixels(path), "unknown")
+    except GLib.Error:
+        return "gone"
+
 
 bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 items = []  # (bus name, object path)
@@ -58,9 +85,11 @@ def report():
     for name, path in items:
         try:
             menu_path = prop(name, path, "Menu")
+            icon = prop(name, path, "IconName")
             state = {
                 "title": prop(name, path, "Title"),
-                "icon": prop(name, path, "IconName"),
+                "icon": icon,
+                "shows": shows(icon),
                 "icon_theme_path": prop(name, path, "IconThemePath"),
                 "menu": menu_entries(name, menu_path),
             }
@@ -75,8 +104,9 @@ def on_call(_conn, sender, _path, _iface, method, params, invocation):
         path = arg if arg.startswith("/") else "/StatusNotifierItem"
         name = sender if arg.startswith("/") else arg
         items.append((name, path))
+        # Read at once: a short state's icon file is gone with the next one.
         bus.signal_subscribe(name, "org.kde.StatusNotifierItem", None, path, None,
-                             Gio.DBusSignalFlags.NONE, lambda *a: GLib.timeout_add(100, lambda: report() and False))
+                             Gio.DBusSignalFlags.NONE, lambda *a: report())
         invocation.return_value(None)
         GLib.timeout_add(300, lambda: report() and False)
     else:

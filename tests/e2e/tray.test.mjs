@@ -1,5 +1,5 @@
 // The tray, through a StatusNotifier host of our own on the session bus (the
-// role a desktop panel plays): the icon registers with its menu; Hide and
+// role a desktop panel plays): the idle icon registers with its menu; Hide and
 // Open Jarvis hide and show the window; Pause voice is saved and shown
 // ticked; Quit ends the app. Runs alone (`--test-concurrency=1`): a running
 // instance would take the launch over.
@@ -9,48 +9,42 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
+import { startTrayHost } from "./tray.mjs";
 import { sleep, waitFor } from "./wait.mjs";
 import { visibleWindows } from "./x11.mjs";
 
 const BIN = process.env.JARVIS_DESKTOP_BIN;
-const HOST = fileURLToPath(new URL("./tray-host.py", import.meta.url));
 
 test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
-  const host = spawn("/usr/bin/python3", [HOST], { stdio: ["pipe", "pipe", "inherit"] });
-  const states = [];
-  readline.createInterface({ input: host.stdout }).on("line", (l) => states.push(JSON.parse(l)));
+  const tray = await startTrayHost();
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-tray-"));
   fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "m" } }));
   let app;
   try {
-    await waitFor(() => states.some((s) => s.watching), "the StatusNotifier watcher on the bus");
     app = spawn(BIN, [], { env: { ...process.env, JARVIS_HOME: home }, stdio: "ignore", detached: true });
     const exited = new Promise((r) => app.once("exit", (code) => r(code)));
-    const latest = () => states.filter((s) => s.menu).at(-1);
+    const latest = () => tray.states.latest();
     const first = await waitFor(latest, "the tray icon to register", 30000);
     assert.deepEqual(
       first.menu.map((e) => e.label),
       ["Open Jarvis", "Hide", "Pause voice", "Quit"],
     );
     assert.equal(first.menu.find((e) => e.label === "Pause voice").toggled, false);
-    const png = fs.readFileSync(first.icon);
-    assert.equal(png.subarray(1, 4).toString(), "PNG", "the tray icon is a PNG the panel can show");
+    assert.equal(first.shows, "idle", "the panel shows the idle icon");
 
     const shown = () => visibleWindows("--pid", String(app.pid)).length > 0;
     await waitFor(shown, "the app's window", 30000);
-    const click = (label) => host.stdin.write(`click ${label}\n`);
+    const click = tray.click;
     click("Hide");
     await waitFor(() => !shown(), "the window to hide");
     click("Open Jarvis");
     await waitFor(shown, "the window to come back");
 
-    const seen = states.length;
+    const seen = tray.states.all.length;
     click("Pause voice");
     const cfg = () => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8"));
     await waitFor(() => cfg().voice?.paused === true, "voice.paused saved in config.json");
-    await waitFor(() => states.length > seen && latest().menu.find((e) => e.label === "Pause voice").toggled, "Pause voice ticked in the menu");
+    await waitFor(() => tray.states.all.length > seen && latest().menu.find((e) => e.label === "Pause voice").toggled, "Pause voice ticked in the menu");
 
     click("Quit");
     const code = await Promise.race([exited, sleep(10000).then(() => "still running")]);
@@ -61,6 +55,6 @@ test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
     } catch {
       // already gone
     }
-    host.kill();
+    tray.stop();
   }
 });

@@ -2,7 +2,7 @@
 // WAV file stands in for the microphone (the one scripted part: there is no
 // sound card here), real Silero VAD and whisper tiny.en on the shared model
 // files, the transcript sent to the model as the user's words, and the
-// model's `open_view` call run. Runs alone (`--test-concurrency=1`): a
+// model's `open_view` call run; the tray icon follows the voice state. Runs alone (`--test-concurrency=1`): a
 // running instance would take the launch over.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ScriptedLlm } from "./llm.mjs";
+import { startTrayHost } from "./tray.mjs";
 import { sleep, waitFor } from "./wait.mjs";
 import { visibleWindows } from "./x11.mjs";
 
@@ -19,8 +20,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
 const BIN = process.env.JARVIS_DESKTOP_BIN;
 
-test("hold the shortcut and speak: the words reach the model, its open_view runs", async () => {
+test("hold the shortcut and speak: the words reach the model, its open_view runs, the tray follows", async (t) => {
   const llm = await new ScriptedLlm().start();
+  const tray = await startTrayHost();
   llm.script({ tool: "open_view", args: { view: "runs" } }, { text: "Here are your runs." });
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-voice-"));
   fs.writeFileSync(
@@ -58,6 +60,22 @@ test("hold the shortcut and speak: the words reach the model, its open_view runs
     assert.equal(results.length, 1);
     assert.match(results[0], /runs/);
     assert.doesNotMatch(results[0], /error|refused|denied/i);
+    // The panel showed the listening icon while the key was held, and is
+    // back to idle once the reply is done.
+    const shown = () => tray.states.all.map((s) => s.shows).filter((v, i, a) => v !== a[i - 1]);
+    await waitFor(() => shown().at(-1) === "idle" && shown().includes("listening"), "the tray back to idle after listening");
+    const seq = shown();
+    t.diagnostic(`tray icons: ${seq.join(" → ")}`);
+    // In the turn's order; a state too short for the host to read its icon
+    // file (removed when the next one is set) may be missing, nothing else.
+    const order = ["idle", "listening", "transcribing", "thinking", "speaking", "idle"];
+    let at = 0;
+    for (const state of seq.filter((v) => v !== "gone")) {
+      at = order.indexOf(state, at);
+      assert.ok(at >= 0, `tray icons out of order or unknown: ${seq.join(" → ")}`);
+      at += 1;
+    }
+    assert.equal(seq[0], "idle", `tray icons: ${seq.join(" → ")}`);
   } finally {
     try {
       process.kill(-app.pid, "SIGKILL");
@@ -65,6 +83,7 @@ test("hold the shortcut and speak: the words reach the model, its open_view runs
       // already gone
     }
     await llm.stop();
+    tray.stop();
     if (process.env.JARVIS_E2E_LOG) console.log(log);
   }
 });
