@@ -8,6 +8,7 @@ use anyhow::Result;
 use jarvis_protocol::{Event, Op};
 
 use crate::approver::{Input, Terminal};
+use crate::interrupts::Interrupts;
 use crate::render::{Renderer, print_message};
 use crate::{TurnArgs, open_brain};
 
@@ -27,6 +28,7 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
         brain.workdir().display()
     );
     let mut events = brain.subscribe();
+    let mut interrupts = Interrupts::listen()?;
     let mut out = Renderer::new(false);
     let mut spin = tokio::time::interval(std::time::Duration::from_millis(100));
     loop {
@@ -34,7 +36,7 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
         let _ = std::io::stderr().flush();
         let line = tokio::select! {
             l = input.line() => l,
-            _ = tokio::signal::ctrl_c() => {
+            _ = interrupts.next() => {
                 eprintln!("\n(nothing to cancel; /quit or Ctrl-D leaves)");
                 continue;
             }
@@ -77,7 +79,7 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
                         break;
                     }
                 }
-                _ = tokio::signal::ctrl_c() => {
+                _ = interrupts.next() => {
                     eprintln!("\n^C — cancelling the turn");
                     brain.submit(Op::CancelTurn { session_id: session.clone() })?;
                 }

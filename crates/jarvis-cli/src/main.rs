@@ -4,6 +4,7 @@
 mod approver;
 mod chat;
 mod doctor;
+mod interrupts;
 mod policy_cmd;
 mod render;
 mod skill_cmd;
@@ -381,6 +382,7 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
     let brain = open_brain(&turn, Arc::new(approver::Terminal::new(input.clone())))?;
     let session = session.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let mut events = brain.subscribe();
+    let mut interrupts = interrupts::Interrupts::listen()?;
     brain.submit(Op::UserInput {
         session_id: session.clone(),
         text: prompt,
@@ -401,7 +403,7 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
                     break;
                 }
             }
-            _ = tokio::signal::ctrl_c() => {
+            _ = interrupts.next() => {
                 brain.submit(Op::CancelTurn { session_id: session.clone() })?;
             }
             _ = spin.tick() => out.tick(),

@@ -157,6 +157,7 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
         silero,
     };
     let voice = VoiceCoordinator::start(Arc::new(brain.clone()), parts, cfg)?;
+    let mut interrupts = crate::interrupts::Interrupts::listen()?;
     if args.wav.is_some() {
         // The file is what was said while the key was held; its end is the release.
         voice.press();
@@ -192,7 +193,7 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
                     _ => {}
                 }
             }
-            _ = tokio::signal::ctrl_c() => {
+            _ = interrupts.next() => {
                 voice.stop();
                 code = 130;
                 break;
