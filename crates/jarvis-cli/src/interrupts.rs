@@ -4,8 +4,8 @@
 //! only sees signals that arrive after it is made, and is dropped whenever
 //! another branch wins: a Ctrl-C that lands while the loop renders an event
 //! or ticks the spinner is lost, and the turn the user wanted to stop runs
-//! on (seen in CI). One listener,
-//! made once and kept for the whole command, queues every press.
+//! on (seen in CI). One listener, made once and kept for the whole command,
+//! queues every press.
 
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
