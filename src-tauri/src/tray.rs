@@ -42,9 +42,7 @@ pub fn show_main(app: &AppHandle) {
 pub fn create(app: &AppHandle) -> tauri::Result<()> {
     let paused = app
         .try_state::<Shell>()
-        .and_then(|s| s.config_store().load().ok())
-        .map(|c| c.voice.paused)
-        .unwrap_or(false);
+        .is_some_and(|s| s.brain.config().voice.paused);
     let open = MenuItem::with_id(app, "open", "Open Jarvis", true, None::<&str>)?;
     let hide = MenuItem::with_id(app, "hide", "Hide", true, None::<&str>)?;
     let pause = CheckMenuItem::with_id(app, "pause", "Pause voice", true, paused, None::<&str>)?;
