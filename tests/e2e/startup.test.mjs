@@ -4,13 +4,12 @@
 // running instance would take the launch over.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { launchApp } from "./launch.mjs";
 import { visibleWindows } from "./x11.mjs";
-
-const BIN = process.env.JARVIS_DESKTOP_BIN;
 
 const windowsOf = (pid) => visibleWindows("--pid", String(pid));
 
@@ -18,20 +17,16 @@ test("a half-written config.json: an error window, exit code 1, the file untouch
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-badcfg-"));
   const broken = '{"llm": {"base_url": "http://127.0.0.1:9/v1",\n  "model": ';
   fs.writeFileSync(path.join(home, "config.json"), broken);
-  // Its own process group, so WebKit's helpers go with it at the end.
-  const child = spawn(BIN, [], { env: { ...process.env, JARVIS_HOME: home }, stdio: ["ignore", "ignore", "pipe"], detached: true });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise((r) => child.once("exit", (code) => r(code)));
+  const app = launchApp(home);
   let wins = [];
-  for (let i = 0; i < 200 && !(wins.length && stderr.includes("could not start")); i++) {
+  for (let i = 0; i < 200 && !(wins.length && app.stderr().includes("could not start")); i++) {
     await new Promise((r) => setTimeout(r, 100));
-    wins = windowsOf(child.pid);
+    wins = windowsOf(app.pid);
   }
-  assert.match(stderr, /config\.json: line 2, column \d+: .*it was not changed/);
+  assert.match(app.stderr(), /config\.json: line 2, column \d+: .*it was not changed/);
   assert.ok(wins.length, "no window appeared");
   await new Promise((r) => setTimeout(r, 500));
-  wins = windowsOf(child.pid);
+  wins = windowsOf(app.pid);
   // Close the message (Enter on whichever of the app's windows has it).
   for (const w of wins.reverse()) {
     try {
@@ -41,14 +36,9 @@ test("a half-written config.json: an error window, exit code 1, the file untouch
       // that window went away already
     }
   }
-  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("still running"), 10000))]);
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-  child.stderr.destroy();
+  const code = await Promise.race([app.exited, new Promise((r) => setTimeout(() => r("still running"), 10000))]);
+  app.kill();
   assert.equal(code, 1);
   assert.equal(fs.readFileSync(path.join(home, "config.json"), "utf8"), broken);
-  assert.doesNotMatch(stderr, /panicked|stack backtrace/);
+  assert.doesNotMatch(app.stderr(), /panicked|stack backtrace/);
 });

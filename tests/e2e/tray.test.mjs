@@ -5,15 +5,13 @@
 // instance would take the launch over.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { launchApp } from "./launch.mjs";
 import { startTrayHost } from "./tray.mjs";
 import { sleep, waitFor } from "./wait.mjs";
 import { visibleWindows } from "./x11.mjs";
-
-const BIN = process.env.JARVIS_DESKTOP_BIN;
 
 test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
   const tray = await startTrayHost();
@@ -21,8 +19,7 @@ test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
   fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ llm: { base_url: "http://127.0.0.1:9/v1", model: "m" } }));
   let app;
   try {
-    app = spawn(BIN, [], { env: { ...process.env, JARVIS_HOME: home }, stdio: "ignore", detached: true });
-    const exited = new Promise((r) => app.once("exit", (code) => r(code)));
+    app = launchApp(home);
     const latest = () => tray.states.latest();
     const first = await waitFor(latest, "the tray icon to register", 30000);
     assert.deepEqual(
@@ -34,7 +31,7 @@ test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
 
     const shown = () => visibleWindows("--pid", String(app.pid)).length > 0;
     await waitFor(shown, "the app's window", 30000);
-    const click = tray.click;
+    const { click } = tray;
     click("Hide");
     await waitFor(() => !shown(), "the window to hide");
     click("Open Jarvis");
@@ -47,14 +44,10 @@ test("tray: menu, hide/open, pause voice saved and ticked, quit", async () => {
     await waitFor(() => tray.states.all.length > seen && latest().menu.find((e) => e.label === "Pause voice").toggled, "Pause voice ticked in the menu");
 
     click("Quit");
-    const code = await Promise.race([exited, sleep(10000).then(() => "still running")]);
+    const code = await Promise.race([app.exited, sleep(10000).then(() => "still running")]);
     assert.equal(code, 0);
   } finally {
-    try {
-      if (app) process.kill(-app.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+    app?.kill();
     tray.stop();
   }
 });

@@ -6,11 +6,12 @@
 // running instance would take the launch over.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchApp } from "./launch.mjs";
 import { ScriptedLlm } from "./llm.mjs";
 import { startTrayHost } from "./tray.mjs";
 import { sleep, waitFor } from "./wait.mjs";
@@ -18,7 +19,6 @@ import { visibleWindows } from "./x11.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
-const BIN = process.env.JARVIS_DESKTOP_BIN;
 
 test("hold the shortcut and speak: the words reach the model, its open_view runs, the tray follows", async (t) => {
   const llm = await new ScriptedLlm().start();
@@ -29,23 +29,15 @@ test("hold the shortcut and speak: the words reach the model, its open_view runs
     path.join(home, "config.json"),
     JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, voice: { engine: "system" } }),
   );
-  const app = spawn(BIN, [], {
-    env: {
-      ...process.env,
-      JARVIS_HOME: home,
-      JARVIS_API_KEY: "",
-      JARVIS_MIC_WAV: path.join(SHARED, "audio/espeak_padded_1.wav"),
-      JARVIS_STT_MODEL: path.join(SHARED, "models/ggml-tiny.en.bin"),
-      JARVIS_VAD_MODEL: path.join(SHARED, "models/silero-v6.2.0-ggml.bin"),
-    },
-    stdio: ["ignore", "ignore", "pipe"],
-    detached: true,
+  const app = launchApp(home, {
+    JARVIS_API_KEY: "",
+    JARVIS_MIC_WAV: path.join(SHARED, "audio/espeak_padded_1.wav"),
+    JARVIS_STT_MODEL: path.join(SHARED, "models/ggml-tiny.en.bin"),
+    JARVIS_VAD_MODEL: path.join(SHARED, "models/silero-v6.2.0-ggml.bin"),
   });
-  let log = "";
-  app.stderr.on("data", (d) => (log += d));
   try {
     await waitFor(() => visibleWindows("--pid", String(app.pid)).length > 0, "the app's window", 30000);
-    await waitFor(() => log.includes("HUD first paint"), "the HUD", 30000);
+    await waitFor(() => app.stderr().includes("HUD first paint"), "the HUD", 30000);
     // Held for the length of the recording (4.2 s: speech between 1 s of
     // silence either side), as a person holds the key while speaking.
     execFileSync("xdotool", ["keydown", "ctrl+alt+space"]);
@@ -77,13 +69,9 @@ test("hold the shortcut and speak: the words reach the model, its open_view runs
     }
     assert.equal(seq[0], "idle", `tray icons: ${seq.join(" → ")}`);
   } finally {
-    try {
-      process.kill(-app.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+    app.kill();
     await llm.stop();
     tray.stop();
-    if (process.env.JARVIS_E2E_LOG) console.log(log);
+    if (process.env.JARVIS_E2E_LOG) console.log(app.stderr());
   }
 });
