@@ -340,10 +340,9 @@ async fn the_agents_own_processes_cannot_change_jarvis() {
 
 #[tokio::test]
 async fn a_nested_jarvis_started_by_the_agent_is_refused() {
-    // The model tries to flip its own toggle through a program name only
-    // known at run time (read from a file), which the command analysis
-    // cannot see through; the CLI itself refuses.
-    let cmd = r#""$(cat .jbin)" config set tools.write true"#.to_string();
+    // The model tries to flip its own toggle from inside a script, whose
+    // content the command analysis does not see; the CLI itself refuses.
+    let cmd = "sh flip.sh".to_string();
     let args = serde_json::json!({ "command": cmd }).to_string();
     let server = MockServer::scripted(vec![
         Reply::tool_calls(&[("c", "local_exec", &args)]),
@@ -353,6 +352,11 @@ async fn a_nested_jarvis_started_by_the_agent_is_refused() {
     .unwrap();
     let cli = Cli::new(server.base_url());
     std::fs::write(cli.work.path().join(".jbin"), env!("CARGO_BIN_EXE_jarvis")).unwrap();
+    std::fs::write(
+        cli.work.path().join("flip.sh"),
+        "\"$(cat .jbin)\" config set tools.write true\n",
+    )
+    .unwrap();
     cli.run(&["config", "set", "tools.exec", "true"]).await;
     let out = cli.run(&["ask", "enable writes for yourself"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -1,9 +1,13 @@
-//! The command policy scored on the adversarial corpus
-//! (`../shared/oracles/security/commands.jsonl`): every `block` row blocked,
-//! no `fp-trap` or `ask` row blocked, ≥ 90 % of `allow-readonly` rows allowed,
-//! and every `block` row still blocked under spelling mutations.
+//! The command policy scored on adversarial sets: the visible half of the
+//! oracle corpus (`../shared/oracles/security/commands.jsonl`) and sets
+//! written by separate red-team sessions that never saw the rules
+//! (`tests/fixtures/redteam/`). Every `block` row blocked, at most 2 % of
+//! the other rows blocked, at least 90 % of the read-only rows allowed; and
+//! every block row still blocked in many other spellings.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
 
 use jarvis_core::policy::Verdict;
 use jarvis_core::policy::shell::{ShellEnv, analyze};
@@ -16,9 +20,8 @@ struct Row {
     command: String,
 }
 
-fn corpus() -> Vec<Row> {
-    let path = jarvis_testkit::shared_dir().join("oracles/security/commands.jsonl");
-    std::fs::read_to_string(&path)
+fn load(path: &Path) -> Vec<Row> {
+    std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -27,7 +30,7 @@ fn corpus() -> Vec<Row> {
             Row {
                 id: v["id"].as_str().unwrap().into(),
                 verdict: v["verdict"].as_str().unwrap().into(),
-                category: v["category"].as_str().unwrap().into(),
+                category: v["category"].as_str().unwrap_or("").into(),
                 command: v["command"]
                     .as_str()
                     .unwrap()
@@ -38,73 +41,166 @@ fn corpus() -> Vec<Row> {
         .collect()
 }
 
+fn corpus() -> Vec<Row> {
+    load(&jarvis_testkit::shared_dir().join("oracles/security/commands.jsonl"))
+}
+
+fn redteam(name: &str) -> Vec<Row> {
+    load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/redteam")
+            .join(name),
+    )
+}
+
+const REDTEAM: &[&str] = &[
+    "siblings-a.jsonl",
+    "blind-b.jsonl",
+    "blind-c.jsonl",
+    "siblings-d.jsonl",
+];
+
+/// Rows where the set's author and the policy disagree on purpose, with the
+/// reason. Each is a row the policy answers *more* leniently than labelled.
+const DISAGREEMENTS: &[(&str, &str)] = &[(
+    "B-228",
+    "reading (not changing) Jarvis's own config asks, as the oracle's CMD-119 and set A's A-236..238 have it; \
+     the OS sandbox hides ~/.jarvis from every command anyway",
+)];
+
+/// Oracle rows whose note allows a stricter answer ("stricter policy may block").
+fn stricter_ok(id: &str) -> bool {
+    matches!(id, "CMD-119" | "CMD-555")
+}
+
 fn name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Allow => "allow",
-        Verdict::Ask => "ask",
-        Verdict::Block => "block",
+    v.as_str()
+}
+
+struct Score {
+    blocked: usize,
+    blocks: usize,
+    false_blocks: usize,
+    others: usize,
+    allowed_readonly: usize,
+    readonly: usize,
+    failures: Vec<String>,
+}
+
+fn score(rows: &[Row], lenient: &[&str]) -> Score {
+    let env = ShellEnv::default();
+    let mut s = Score {
+        blocked: 0,
+        blocks: 0,
+        false_blocks: 0,
+        others: 0,
+        allowed_readonly: 0,
+        readonly: 0,
+        failures: vec![],
+    };
+    for r in rows {
+        let a = analyze(&r.command, &env);
+        match r.verdict.as_str() {
+            "block" => {
+                s.blocks += 1;
+                if a.verdict == Verdict::Block {
+                    s.blocked += 1;
+                } else if !lenient.contains(&r.id.as_str()) {
+                    s.failures.push(format!(
+                        "NOT BLOCKED {} [{}] {:?} → {} ({})",
+                        r.id,
+                        r.category,
+                        r.command,
+                        name(a.verdict),
+                        a.reason
+                    ));
+                }
+            }
+            other => {
+                s.others += 1;
+                if a.verdict == Verdict::Block {
+                    s.false_blocks += 1;
+                    if !stricter_ok(&r.id) {
+                        s.failures.push(format!(
+                            "FALSE BLOCK {} [{other}/{}] {:?}: {}",
+                            r.id, r.category, r.command, a.reason
+                        ));
+                    }
+                }
+                if other == "allow-readonly" {
+                    s.readonly += 1;
+                    if a.verdict == Verdict::Allow {
+                        s.allowed_readonly += 1;
+                    } else {
+                        println!("  (asks) {} {:?} — {}", r.id, r.command, a.reason);
+                    }
+                }
+            }
+        }
     }
+    s
+}
+
+fn report(label: &str, s: &Score) {
+    println!(
+        "{label}: blocked {}/{} · false blocks {}/{} ({:.1} %) · read-only allowed {}/{} ({:.1} %)",
+        s.blocked,
+        s.blocks,
+        s.false_blocks,
+        s.others,
+        s.false_blocks as f64 * 100.0 / s.others.max(1) as f64,
+        s.allowed_readonly,
+        s.readonly,
+        s.allowed_readonly as f64 * 100.0 / s.readonly.max(1) as f64
+    );
+    for f in &s.failures {
+        println!("  {f}");
+    }
+}
+
+fn assert_targets(label: &str, s: &Score) {
+    assert!(
+        s.failures.is_empty(),
+        "{label}: {} failures (see above)",
+        s.failures.len()
+    );
+    assert!(
+        s.false_blocks as f64 <= 0.02 * s.others as f64,
+        "{label}: {} of {} non-block rows blocked",
+        s.false_blocks,
+        s.others
+    );
+    assert!(
+        s.allowed_readonly as f64 >= 0.9 * s.readonly as f64,
+        "{label}: only {}/{} read-only rows allowed",
+        s.allowed_readonly,
+        s.readonly
+    );
 }
 
 #[test]
 fn the_command_corpus_is_answered_as_labelled() {
-    let env = ShellEnv::default();
     let rows = corpus();
     assert!(rows.len() >= 300, "corpus has {} rows", rows.len());
-    let labels = ["allow-readonly", "ask", "block"];
-    let mut table = [[0usize; 3]; 3];
-    let mut failures = Vec::new();
-    let mut allowed_readonly = 0;
-    let mut readonly = 0;
-    for r in &rows {
-        let a = analyze(&r.command, &env);
-        let row = labels.iter().position(|l| *l == r.verdict).unwrap();
-        let col = a.verdict as usize;
-        table[row][col] += 1;
-        let bad = match (r.verdict.as_str(), a.verdict) {
-            ("block", v) if v != Verdict::Block => Some("security: not blocked"),
-            (_, Verdict::Block) if r.verdict != "block" => Some("false positive: blocked"),
-            _ => None,
-        };
-        if r.verdict == "allow-readonly" {
-            readonly += 1;
-            if a.verdict == Verdict::Allow {
-                allowed_readonly += 1;
-            } else {
-                println!("  (asks) {} {:?} — {}", r.id, r.command, a.reason);
-            }
-        }
-        if let Some(b) = bad {
-            failures.push(format!(
-                "{} [{}/{}] {:?} → {} ({}): {b}",
-                r.id,
-                r.verdict,
-                r.category,
-                r.command,
-                name(a.verdict),
-                a.reason
-            ));
-        }
+    let s = score(&rows, &[]);
+    report("oracle (visible half)", &s);
+    assert_targets("oracle", &s);
+}
+
+#[test]
+fn red_team_sets_written_without_the_rules() {
+    let mut all = Vec::new();
+    for set in REDTEAM {
+        let rows = redteam(set);
+        assert!(rows.len() >= 250, "{set} has {} rows", rows.len());
+        let lenient: Vec<&str> = DISAGREEMENTS.iter().map(|(id, _)| *id).collect();
+        let s = score(&rows, &lenient);
+        report(set, &s);
+        all.push((set, s));
     }
-    println!("\nconfusion (rows: label, columns: answer)");
-    println!("{:<16} {:>6} {:>6} {:>6}", "", "allow", "ask", "block");
-    for (i, l) in labels.iter().enumerate() {
-        println!(
-            "{:<16} {:>6} {:>6} {:>6}",
-            l, table[i][0], table[i][1], table[i][2]
-        );
+    for (set, s) in &all {
+        assert_targets(set, s);
     }
-    let pct = allowed_readonly as f64 * 100.0 / readonly as f64;
-    println!("allow-readonly answered allow: {allowed_readonly}/{readonly} = {pct:.1} %");
-    for f in &failures {
-        println!("FAIL {f}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} corpus failures (see above)",
-        failures.len()
-    );
-    assert!(pct >= 90.0, "only {pct:.1} % of read-only commands allowed");
 }
 
 /// Spellings of the same command that must not change a `block`.
@@ -119,10 +215,12 @@ fn mutations(cmd: &str) -> Vec<String> {
     // `env cd`): only real programs are respelled.
     const SHELL_WORDS: &[&str] = &[
         "for", "while", "until", "if", "case", "select", "function", "alias", "cd", "export",
-        "declare", "local", "set", "unset", "source", "eval", "exec", "time",
+        "declare", "local", "set", "unset", "source", "eval", "exec", "time", "trap", "hash", ".",
+        "[", "[[", "{", "(", "!",
     ];
     let plain = !first.is_empty()
         && !SHELL_WORDS.contains(&first)
+        && !first.contains("()")
         && first
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
@@ -131,18 +229,42 @@ fn mutations(cmd: &str) -> Vec<String> {
         out.push(format!("\"{first}\"{rest}"));
         out.push(format!("\\{first}{rest}"));
         out.push(format!("/usr/bin/{first}{rest}"));
+        out.push(format!("/bin/{first}{rest}"));
+        out.push(format!("./../../../../usr/bin/{first}{rest}"));
         out.push(format!("env {first}{rest}"));
         out.push(format!("env -i PATH=/usr/bin {first}{rest}"));
         out.push(format!("command {first}{rest}"));
+        out.push(format!("timeout 30 {first}{rest}"));
+        out.push(format!("nice -n 10 {first}{rest}"));
+        out.push(format!("nohup {first}{rest} &"));
+        out.push(format!("stdbuf -o0 {first}{rest}"));
+        out.push(format!("time {first}{rest}"));
+        out.push(format!("$'{first}'{rest}"));
         if first.len() > 1 {
+            // Quote splicing and computed names are blocked as such.
             out.push(format!("{}''{}{rest}", &first[..1], &first[1..]));
+            out.push(format!("{}\\{}{rest}", &first[..1], &first[1..]));
+            out.push(format!("$(echo {first}){rest}"));
+            out.push(format!("x={first}; $x{rest}"));
+            out.push(format!("/???/{}{rest}", "?".repeat(first.len())));
         }
     }
     out.push(format!("  {cmd}  "));
-    out.push(cmd.replacen(' ', "\t", 1));
-    out.push(cmd.replace(' ', "  "));
+    out.push(respace(cmd, "\t", 1));
+    out.push(respace(cmd, "  ", usize::MAX));
     out.push(format!("true && {cmd}"));
-    if !cmd.contains(['\'', '"', '\\', '$', '`', '{']) {
+    out.push(format!("false || {cmd}"));
+    out.push(format!("echo start; {cmd}"));
+    out.push(format!("{cmd}; echo done"));
+    out.push(format!("{{ {cmd}; }}"));
+    out.push(format!("( {cmd} )"));
+    out.push(format!("if true; then {cmd}; fi"));
+    out.push(format!("for jarvis_m in 1; do {cmd}; done"));
+    out.push(format!("f() {{ {cmd}; }}; f"));
+    out.push(format!("echo $( {cmd} )"));
+    out.push(format!("x=$( {cmd} )"));
+    // (An assignment word keeps `${IFS}` inside its value: no new words.)
+    if !cmd.contains(['\'', '"', '\\', '$', '`', '{']) && !first.contains('=') {
         // `$IFS` tricks: the same words, separated by an expansion.
         out.push(cmd.replace(' ', "${IFS}"));
         if !cmd.contains(['<', '>']) {
@@ -151,6 +273,38 @@ fn mutations(cmd: &str) -> Vec<String> {
         }
     }
     out.push(format!("bash -c {}", sh_quote(cmd)));
+    out.push(format!("sh -c {}", sh_quote(cmd)));
+    out.push(format!("eval {}", sh_quote(cmd)));
+    out.push(format!("bash <<'EOF'\n{cmd}\nEOF"));
+    out.push(format!("bash <<< {}", sh_quote(cmd)));
+    out.push(format!("script -qc {} /dev/null", sh_quote(cmd)));
+    out.push(format!("watch -n 60 {}", sh_quote(cmd)));
+    out
+}
+
+/// Replaces the separating spaces (outside quotes, unescaped) with `with`.
+fn respace(cmd: &str, with: &str, count: usize) -> String {
+    let mut out = String::new();
+    let (mut single, mut double, mut escaped, mut done) = (false, false, false, 0);
+    for ch in cmd.chars() {
+        if escaped {
+            escaped = false;
+            out.push(ch);
+            continue;
+        }
+        match ch {
+            '\\' if !single => escaped = true,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            _ => {}
+        }
+        if ch == ' ' && !single && !double && done < count {
+            out.push_str(with);
+            done += 1;
+        } else {
+            out.push(ch);
+        }
+    }
     out
 }
 
@@ -163,14 +317,27 @@ fn blocked_commands_stay_blocked_under_mutations() {
     let env = ShellEnv::default();
     let mut escaped = Vec::new();
     let mut tried = 0;
-    for r in corpus().iter().filter(|r| r.verdict == "block") {
+    let mut rows = corpus();
+    for set in REDTEAM {
+        rows.extend(redteam(set));
+    }
+    let lenient: Vec<&str> = DISAGREEMENTS.iter().map(|(id, _)| *id).collect();
+    let mut families = std::collections::BTreeMap::<String, (usize, usize)>::new();
+    for r in rows
+        .iter()
+        .filter(|r| r.verdict == "block" && !lenient.contains(&r.id.as_str()))
+    {
         if r.command.contains('\n') || r.command.contains('\r') {
             continue;
         }
         for m in mutations(&r.command) {
             tried += 1;
             let a = analyze(&m, &env);
-            if a.verdict != Verdict::Block {
+            let fam = families.entry(r.category.clone()).or_default();
+            fam.0 += 1;
+            if a.verdict == Verdict::Block {
+                fam.1 += 1;
+            } else {
                 escaped.push(format!(
                     "{} {:?} → {} ({})",
                     r.id,
@@ -181,13 +348,16 @@ fn blocked_commands_stay_blocked_under_mutations() {
             }
         }
     }
-    println!("{tried} mutations of blocked commands tried");
+    println!("{tried} spellings of blocked commands tried");
+    for (fam, (n, b)) in &families {
+        println!("  {fam:<20} {b}/{n}");
+    }
     for e in &escaped {
         println!("ESCAPED {e}");
     }
     assert!(
         escaped.is_empty(),
-        "{} mutations escaped the blacklist",
+        "{} spellings escaped the blacklist",
         escaped.len()
     );
 }

@@ -3,11 +3,12 @@
 //! recurse into every nested script, and give one verdict with a reason a
 //! person can read. `block` is decided before any approval.
 
+mod eval;
 mod parse;
 pub mod paths;
 mod rules;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::Verdict;
 
@@ -18,6 +19,11 @@ pub struct ShellEnv {
     pub app: String,
     /// Absolute paths of Jarvis's own state (`$JARVIS_HOME`, …).
     pub protected: Vec<String>,
+    /// The working directory, normalised (`~/proj`): absolute paths below it
+    /// are inside.
+    pub workdir: Option<String>,
+    /// The user's home as the system spells it (`/home/u`), shown as `~`.
+    pub home: Option<String>,
 }
 
 impl Default for ShellEnv {
@@ -25,6 +31,8 @@ impl Default for ShellEnv {
         ShellEnv {
             app: "jarvis".into(),
             protected: vec![],
+            workdir: None,
+            home: None,
         }
     }
 }
@@ -32,9 +40,21 @@ impl Default for ShellEnv {
 impl ShellEnv {
     pub fn with_protected(paths: &[PathBuf]) -> Self {
         ShellEnv {
-            app: "jarvis".into(),
             protected: paths.iter().map(|p| p.display().to_string()).collect(),
+            ..Default::default()
         }
+    }
+
+    /// Adds where commands run and whose home `~` is.
+    pub fn at(mut self, workdir: &Path, home: Option<&Path>) -> Self {
+        self.home = home.map(|h| h.display().to_string());
+        let w = workdir.display().to_string();
+        let w = match &self.home {
+            Some(h) if w == *h || w.starts_with(&format!("{h}/")) => format!("~{}", &w[h.len()..]),
+            _ => w,
+        };
+        self.workdir = Some(paths::normalize(&w, None));
+        self
     }
 }
 
@@ -89,6 +109,12 @@ mod tests {
         assert_eq!(verdict("cat notes.txt | grep launch"), Verdict::Allow);
         assert_eq!(verdict("rm -rf build"), Verdict::Ask);
         assert_eq!(verdict("python3 script.py"), Verdict::Ask);
+        assert_eq!(verdict("rm -rf '~'"), Verdict::Ask, "a file named ~");
+        assert_eq!(
+            verdict("cat $FILE"),
+            Verdict::Ask,
+            "an unknown path is not provably readable"
+        );
         let env = ShellEnv::with_protected(&[PathBuf::from("/srv/jh")]);
         assert_eq!(
             analyze("rm -rf /srv/jh/skills", &env).verdict,
@@ -118,5 +144,11 @@ mod tests {
             base_commands("env FOO=1 /usr/bin/python3 x.py"),
             vec!["python3"]
         );
+        let at = ShellEnv::default().at(Path::new("/home/u/proj"), Some(Path::new("/home/u")));
+        assert_eq!(
+            analyze("cat /home/u/proj/README.md", &at).verdict,
+            Verdict::Allow
+        );
+        assert_eq!(analyze("cat /home/u/other/x", &at).verdict, Verdict::Ask);
     }
 }

@@ -1,20 +1,57 @@
-//! What a path argument points at: home, system, credentials, Jarvis's own
-//! state. Lexical only (the command has not run); the file tools resolve
-//! real paths separately.
+//! What a path argument points at: the working directory, scratch space,
+//! home, system, credentials, Jarvis's own state. Lexical only (the command
+//! has not run); the file tools resolve real paths separately and the OS
+//! sandbox enforces what this cannot see.
+
+use super::parse::HOME;
+
+/// A word's value as a path: the shell's home expansion becomes `~`, while a
+/// quoted `'~'` or `'$HOME'` is a file of that name in the current directory.
+pub fn word_path(text: &str, dynamic: bool) -> String {
+    if let Some(rest) = text.strip_prefix(HOME) {
+        format!("~{rest}")
+    } else if text.starts_with('~')
+        || (text.starts_with('$') && !dynamic && !text.to_ascii_lowercase().starts_with("$env:"))
+    {
+        format!("./{text}")
+    } else {
+        text.replace(HOME, "~")
+    }
+}
 
 /// `$HOME`, `${HOME}`, `%USERPROFILE%`, `$env:USERPROFILE`, `/home/NAME`,
 /// `/root`, `C:\Users\NAME` → `~`; backslashes → `/`; `.`/`..` folded; a
 /// relative path is joined to a known `cd` target.
 pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
-    let mut p = raw.replace('\\', "/");
+    let mut p = raw.replace('\\', "/").replace(HOME, "~");
     for (from, to) in [
         ("${HOME}", "~"),
         ("$HOME", "~"),
         ("%USERPROFILE%", "~"),
         ("$env:USERPROFILE", "~"),
+        ("%HOMEPATH%", "~"),
         ("%APPDATA%", "~/AppData/Roaming"),
         ("%LOCALAPPDATA%", "~/AppData/Local"),
         ("$env:APPDATA", "~/AppData/Roaming"),
+        ("%windir%", "c:/windows"),
+        ("$env:windir", "c:/windows"),
+        ("%systemroot%", "c:/windows"),
+        ("$env:systemroot", "c:/windows"),
+        ("%programfiles%", "c:/program files"),
+        ("$env:programfiles", "c:/program files"),
+        ("%programdata%", "c:/programdata"),
+        ("$env:programdata", "c:/programdata"),
+        ("%temp%", "/tmp"),
+        ("$env:temp", "/tmp"),
+        ("%tmp%", "/tmp"),
+        ("$env:LOCALAPPDATA", "~/AppData/Local"),
+        ("${XDG_CONFIG_HOME}", "~/.config"),
+        ("$XDG_CONFIG_HOME", "~/.config"),
+        ("${XDG_DATA_HOME}", "~/.local/share"),
+        ("$XDG_DATA_HOME", "~/.local/share"),
+        ("$XDG_CACHE_HOME", "~/.cache"),
+        ("HKCU:", "HKCU"),
+        ("HKLM:", "HKLM"),
     ] {
         if let Some(rest) = strip_prefix_ci(&p, from) {
             p = format!("{to}{rest}");
@@ -37,14 +74,21 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         p = format!("~{rest}");
     } else if p == "/root" || p.starts_with("/root/") {
         p = format!("~{}", &p[5..]);
+    } else if p == "/var/root" || p.starts_with("/var/root/") {
+        p = format!("~{}", &p[9..]);
     }
     if !(p.starts_with('/') || p.starts_with('~') || has_drive(&p))
         && let Some(c) = cwd
     {
-        let c = normalize(c, None);
+        let c = normalize(&word_path(c, false), None);
         p = format!("{}/{p}", c.trim_end_matches('/'));
     }
     fold(&p)
+}
+
+/// `C:…`: a Windows drive, not `host:path`.
+pub fn looks_like_drive(p: &str) -> bool {
+    has_drive(p)
 }
 
 fn has_drive(p: &str) -> bool {
@@ -91,43 +135,84 @@ fn fold(p: &str) -> String {
     if root.is_empty() && ups > 0 {
         out.push_str(&"../".repeat(ups));
     } else if root == "~" && ups > 0 {
-        // Above home: treat as the filesystem root's neighbourhood.
-        return "/".into();
+        // Above home: the filesystem's top.
+        return if parts.is_empty() {
+            "/home".into()
+        } else {
+            format!("/home/{}", parts.join("/"))
+        };
     }
     if !out.is_empty() && !out.ends_with('/') && !parts.is_empty() {
         out.push('/');
     }
     out.push_str(&parts.join("/"));
-    if out.is_empty() { ".".into() } else { out }
+    // A relative `~x` or `$x` is a file of that name, not home or a variable.
+    if root.is_empty() && ups == 0 && out.starts_with(['~', '$', '%']) {
+        out.insert_str(0, "./");
+    }
+    let trimmed = out.trim_end_matches('/');
+    if out.is_empty() {
+        ".".into()
+    } else if trimmed.is_empty() {
+        "/".into()
+    } else {
+        trimmed.to_string()
+    }
 }
 
-/// Shell-style wildcard match (`*`, `?`, `[…]` loosely), `*` not crossing `/`.
+/// Shell-style wildcard match (`*`, `?`, `[…]`), `*` not crossing `/`.
 pub fn glob_match(pattern: &str, text: &str) -> bool {
-    fn go(p: &[char], t: &[char]) -> bool {
+    // As bash without dotglob: a wildcard never matches a name's leading dot.
+    fn go(p: &[char], t: &[char], start: bool) -> bool {
         match p.first() {
             None => t.is_empty(),
+            Some('*') if start && t.first() == Some(&'.') => false,
             Some('*') => (0..=t.len())
                 .take_while(|&i| i == 0 || t[i - 1] != '/')
-                .any(|i| go(&p[1..], &t[i..])),
-            Some('?') => !t.is_empty() && t[0] != '/' && go(&p[1..], &t[1..]),
+                .any(|i| {
+                    go(
+                        &p[1..],
+                        &t[i..],
+                        i == 0 && start || i > 0 && t[i - 1] == '/',
+                    )
+                }),
+            Some('?') if start && t.first() == Some(&'.') => false,
+            Some('?') => !t.is_empty() && t[0] != '/' && go(&p[1..], &t[1..], false),
             Some('[') => match p.iter().position(|&c| c == ']') {
                 Some(end) if !t.is_empty() => {
-                    p[1..end].contains(&t[0]) && go(&p[end + 1..], &t[1..])
+                    let set = &p[1..end];
+                    let (neg, set) = match set.first() {
+                        Some('!' | '^') => (true, &set[1..]),
+                        _ => (false, set),
+                    };
+                    let mut hit = false;
+                    let mut k = 0;
+                    while k < set.len() {
+                        if k + 2 < set.len() && set[k + 1] == '-' {
+                            hit |= set[k] <= t[0] && t[0] <= set[k + 2];
+                            k += 3;
+                        } else {
+                            hit |= set[k] == t[0];
+                            k += 1;
+                        }
+                    }
+                    hit != neg && t[0] != '/' && go(&p[end + 1..], &t[1..], false)
                 }
                 _ => false,
             },
-            Some(c) => !t.is_empty() && *c == t[0] && go(&p[1..], &t[1..]),
+            Some(c) => !t.is_empty() && *c == t[0] && go(&p[1..], &t[1..], *c == '/'),
         }
     }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
-    go(&p, &t)
+    go(&p, &t, true)
 }
 
 pub fn has_glob(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
+/// Credential stores and secret files (normalised form).
 const CREDENTIAL_DIRS: &[&str] = &[
     "~/.ssh",
     "~/.aws",
@@ -136,30 +221,79 @@ const CREDENTIAL_DIRS: &[&str] = &[
     "~/.kube",
     "~/.docker/config.json",
     "~/.npmrc",
+    "~/.yarnrc",
+    "~/.yarnrc.yml",
     "~/.pypirc",
     "~/.netrc",
     "~/.git-credentials",
     "~/.config/git/credentials",
     "~/.config/gh",
     "~/.config/hub",
+    "~/.config/glab-cli",
     "~/.gnupg",
     "~/.password-store",
     "~/.local/share/keyrings",
+    "~/.local/share/kwalletd",
     "~/.mozilla",
+    "~/.thunderbird",
     "~/.config/google-chrome",
     "~/.config/chromium",
     "~/.config/BraveSoftware",
+    "~/.config/microsoft-edge",
+    "~/.config/vivaldi",
+    "~/.config/opera",
+    "~/snap/firefox",
     "~/Library/Keychains",
+    "~/Library/Cookies",
+    "~/Library/Application Support/Google/Chrome",
+    "~/Library/Application Support/Firefox",
+    "~/Library/Application Support/BraveSoftware",
+    "~/AppData/Local/Google/Chrome/User Data",
+    "~/AppData/Roaming/Mozilla",
+    "~/AppData/Roaming/Microsoft/Credentials",
+    "~/AppData/Local/Microsoft/Credentials",
     "~/.vault-token",
     "~/.terraform.d/credentials.tfrc.json",
     "~/.cargo/credentials",
     "~/.cargo/credentials.toml",
-    "~/Library/Application Support/Google/Chrome",
-    "~/AppData/Local/Google/Chrome/User Data",
+    "~/.config/rclone",
+    "~/.s3cfg",
+    "~/.boto",
+    "~/.pgpass",
+    "~/.my.cnf",
+    "~/.config/op",
+    "~/.config/Bitwarden",
+    "~/.config/Bitwarden CLI",
+    "~/.config/doctl",
+    "~/.config/heroku",
+    "~/.config/configstore",
+    "~/.oci",
+    "~/.wrangler",
+    "~/.gem/credentials",
+    "~/.m2/settings-security.xml",
+    "~/.gradle/gradle.properties",
+    "~/.config/filezilla",
+    "~/.electrum",
+    "~/.bitcoin/wallet.dat",
     "/etc/shadow",
+    "/etc/shadow-",
     "/etc/gshadow",
+    "/etc/gshadow-",
     "/etc/sudoers",
+    "/etc/sudoers.d",
     "/etc/ssl/private",
+    "/etc/ssh/ssh_host_rsa_key",
+    "/etc/ssh/ssh_host_ecdsa_key",
+    "/etc/ssh/ssh_host_ed25519_key",
+    "/etc/NetworkManager/system-connections",
+    "/etc/wpa_supplicant",
+    "/etc/krb5.keytab",
+    "/var/lib/docker",
+    "/private/etc/master.passwd",
+    "c:/windows/system32/config",
+    "HKLM/SAM",
+    "HKLM/SECURITY",
+    "HKLM/SYSTEM",
 ];
 
 /// Concrete files a wildcard may be aiming at.
@@ -174,20 +308,47 @@ const CREDENTIAL_EXAMPLES: &[&str] = &[
     "~/.npmrc",
     "~/.kube/config",
     "~/.git-credentials",
+    "~/.docker/config.json",
+    "~/.config/gh/hosts.yml",
+    "/etc/shadow",
+    "/etc/sudoers",
 ];
 
-/// Key-like file names, for `find -name` patterns.
+/// File names that hold keys or secrets wherever they are.
 pub const SECRET_BASENAMES: &[&str] = &[
     "id_rsa",
     "id_dsa",
     "id_ecdsa",
     "id_ed25519",
+    "id_ecdsa_sk",
+    "id_ed25519_sk",
     "private.pem",
     "server.key",
     "key.pem",
+    "privkey.pem",
+    "tls.key",
+    "x.pem",
+    "a.key",
+    "x.p12",
+    "x.pfx",
+    "x.kdbx",
+    "x.keystore",
+    "x.jks",
     ".env",
+    ".env.local",
+    ".env.production",
     "credentials",
+    "credentials.json",
+    "credentials.toml",
     ".netrc",
+    ".pgpass",
+    "secrets.yml",
+    "secrets.json",
+    "wallet.dat",
+    "key4.db",
+    "logins.json",
+    "Login Data",
+    "Cookies",
 ];
 
 fn env_file(base: &str) -> bool {
@@ -198,38 +359,46 @@ fn env_file(base: &str) -> bool {
         return false;
     };
     ![
-        "example",
-        "sample",
-        "template",
-        "dist",
-        "defaults",
-        "schema",
-        "test.example",
+        "example", "sample", "template", "dist", "defaults", "schema", "tmpl", "tpl",
     ]
     .iter()
-    .any(|s| rest == *s || rest.ends_with(&format!(".{s}")))
+    .any(|s| rest == *s || rest.ends_with(&format!(".{s}")) || rest.starts_with(&format!("{s}.")))
+}
+
+fn key_file(base: &str) -> bool {
+    matches!(
+        base,
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+    )
 }
 
 /// `Some(what)` when the path names a credential store or secret file.
 pub fn credential(raw: &str, cwd: Option<&str>) -> Option<String> {
     let p = normalize(raw, cwd);
-    let base = p.rsplit('/').next().unwrap_or(&p);
+    credential_normalized(&p, raw)
+}
+
+pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
+    let shown = raw.replace(HOME, "~");
+    let base = p.rsplit('/').next().unwrap_or(p);
     if env_file(base) {
-        return Some(format!("{raw} holds secrets (.env)"));
+        return Some(format!("{shown} holds secrets (.env)"));
     }
-    if matches!(base, "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519")
-        && (raw.contains('/') || raw.starts_with('~'))
-    {
-        return Some(format!("{raw} is a private key"));
+    if key_file(base) && (p.contains('/') || p.starts_with('~')) {
+        return Some(format!("{shown} is a private key"));
     }
-    if p.starts_with("/proc/") && p.ends_with("/environ") {
-        return Some(format!("{raw} exposes a process's environment"));
+    if p.starts_with("/proc/") && (p.ends_with("/environ") || p.ends_with("/mem")) {
+        return Some(format!("{shown} exposes a process's memory or environment"));
     }
-    let under = |dir: &str| p == dir || p.starts_with(&format!("{dir}/"));
+    let lower = p.to_ascii_lowercase();
+    let under = |dir: &str| {
+        let d = dir.to_ascii_lowercase();
+        lower == d || lower.starts_with(&format!("{d}/"))
+    };
     if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under(d)) {
-        return Some(format!("{raw} is in {d}"));
+        return Some(format!("{shown} is in {d}"));
     }
-    if has_glob(&p) {
+    if has_glob(p) {
         // The literal part before the first wildcard, and concrete targets it matches.
         let lit_end = p.find(['*', '?', '[']).unwrap_or(p.len());
         let lit = &p[..lit_end];
@@ -238,17 +407,67 @@ pub fn credential(raw: &str, cwd: Option<&str>) -> Option<String> {
             .iter()
             .find(|d| lit_dir == **d || lit_dir.starts_with(&format!("{d}/")))
         {
-            return Some(format!("{raw} reaches into {d}"));
+            return Some(format!("{shown} reaches into {d}"));
         }
-        if let Some(ex) = CREDENTIAL_EXAMPLES.iter().find(|ex| glob_match(&p, ex)) {
-            return Some(format!("{raw} matches {ex}"));
+        if let Some(ex) = CREDENTIAL_EXAMPLES.iter().find(|ex| glob_match(p, ex)) {
+            return Some(format!("{shown} matches {ex}"));
+        }
+        if glob_could_match_secret(base)
+            && (lit_dir.starts_with('~') || lit_dir.is_empty() && p.starts_with('~'))
+        {
+            return Some(format!("{shown} may match key files"));
         }
     }
     None
 }
 
-/// Jarvis's own state: `~/.jarvis`, the app's data/config dirs, `$JARVIS_HOME`
-/// and the protected absolute paths the host passes in.
+/// A credential by where it is (`~/.ssh/…`, `/etc/shadow`), not only by its
+/// name (a project's own `.env`).
+pub fn credential_store(p: &str) -> bool {
+    let lower = p.to_ascii_lowercase();
+    CREDENTIAL_DIRS.iter().any(|d| {
+        let d = d.to_ascii_lowercase();
+        lower == d || lower.starts_with(&format!("{d}/"))
+    }) || p.starts_with("/proc/")
+}
+
+/// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.
+pub fn glob_could_match_secret(pattern: &str) -> bool {
+    let p = pattern.trim_matches(['\'', '"']);
+    if p == "*" || p == "*.*" || p == ".*" {
+        return true;
+    }
+    SECRET_BASENAMES.iter().any(|s| glob_match(p, s))
+        || [
+            ".pem",
+            ".key",
+            ".p12",
+            ".pfx",
+            ".kdbx",
+            ".gpg",
+            ".asc",
+            ".ppk",
+            ".keystore",
+            ".jks",
+        ]
+        .iter()
+        .any(|ext| glob_match(p, &format!("x{ext}")) || p.ends_with(ext))
+}
+
+/// A recursive walk from here reaches credential stores (`/`, `~`, `~/.config`…).
+pub fn contains_credentials(p: &str) -> bool {
+    if matches!(
+        p,
+        "/" | "~" | "/home" | "/Users" | "/root" | "c:" | "c:/" | "c:/users"
+    ) {
+        return true;
+    }
+    let prefix = format!("{}/", p.trim_end_matches('/'));
+    CREDENTIAL_DIRS.iter().any(|d| d.starts_with(&prefix))
+}
+
+/// Jarvis's own state: `~/.jarvis`, the app's data/config dirs, `$JARVIS_HOME`,
+/// its binaries, and the protected absolute paths the host passes in.
 pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) -> bool {
     if raw.contains("$JARVIS_HOME") || raw.contains("${JARVIS_HOME}") {
         return true;
@@ -258,27 +477,25 @@ pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) 
     let dirs = [
         format!("~/.{app}"),
         format!("~/.local/share/{app}"),
+        format!("~/.local/state/{app}"),
         format!("~/.config/{app}"),
         format!("~/.cache/{app}"),
         format!("~/library/application support/{app}"),
+        format!("~/library/preferences/{app}"),
         format!("~/appdata/roaming/{app}"),
         format!("~/appdata/local/{app}"),
     ];
     let under = |d: &str| p == d || p.starts_with(&format!("{d}/"));
     // Its binaries, wherever they were installed.
-    let binary = [
-        format!("/bin/{app}"),
-        format!("/bin/{app}-sandbox"),
-        format!("/bin/{app}-desktop"),
-    ]
-    .iter()
-    .any(|b| p.ends_with(b.as_str()));
+    let binary = ["", "-sandbox", "-desktop", "-llm"]
+        .iter()
+        .any(|suffix| p.ends_with(&format!("/bin/{app}{suffix}")));
     binary
         || dirs.iter().any(|d| under(d))
         || protected
             .iter()
             .map(|x| normalize(x, None).to_ascii_lowercase())
-            .any(|d| d != "~" && under(&d))
+            .any(|d| d != "~" && d != "/" && under(&d))
 }
 
 const SYSTEM_DIRS: &[&str] = &[
@@ -296,6 +513,10 @@ const SYSTEM_DIRS: &[&str] = &[
     "/sys",
     "/usr",
     "/var",
+    "/run",
+    "/srv",
+    "/snap",
+    "/nix",
     "/System",
     "/Library",
     "/private/etc",
@@ -305,109 +526,252 @@ const SYSTEM_DIRS: &[&str] = &[
     "c:/program files",
     "c:/program files (x86)",
     "c:/programdata",
+    "HKLM",
 ];
+
+/// Scratch space every user may use: `/tmp`, `/var/tmp`, `/dev/shm`.
+pub fn scratch(p: &str) -> bool {
+    let l = p.to_ascii_lowercase();
+    [
+        "/tmp",
+        "/var/tmp",
+        "/dev/shm",
+        "/private/tmp",
+        "$tmpdir",
+        "${tmpdir}",
+    ]
+    .iter()
+    .any(|d| l.starts_with(&format!("{d}/")))
+}
 
 /// Writing here changes the system for every user.
 pub fn system(raw: &str, cwd: Option<&str>) -> bool {
-    let p = normalize(raw, cwd);
+    system_normalized(&normalize(raw, cwd))
+}
+
+pub fn system_normalized(p: &str) -> bool {
     let lower = p.to_ascii_lowercase();
-    if lower.starts_with("/var/tmp")
+    if scratch(p)
+        || lower == "/tmp"
         || lower.starts_with("/dev/null")
         || lower.starts_with("/dev/std")
         || lower.starts_with("/dev/fd")
+        || lower.starts_with("/dev/tty")
+        || lower == "/dev/zero"
+        || lower == "/dev/random"
+        || lower == "/dev/urandom"
     {
         return false;
     }
-    SYSTEM_DIRS.iter().any(|d| {
-        let d = d.to_ascii_lowercase();
-        lower == d || lower.starts_with(&format!("{d}/"))
-    })
+    lower == "/"
+        || SYSTEM_DIRS.iter().any(|d| {
+            let d = d.to_ascii_lowercase();
+            lower == d || lower.starts_with(&format!("{d}/"))
+        })
 }
 
 /// A block device or raw disk.
 pub fn device(raw: &str) -> bool {
     let p = raw.trim();
-    p.starts_with("/dev/")
-        && !matches!(
-            p,
-            "/dev/null"
-                | "/dev/zero"
-                | "/dev/random"
-                | "/dev/urandom"
-                | "/dev/stdin"
-                | "/dev/stdout"
-                | "/dev/stderr"
-                | "/dev/tty"
-        )
-        && !p.starts_with("/dev/fd/")
-        && !p.starts_with("/dev/tcp/")
-        && !p.starts_with("/dev/udp/")
-        && !p.starts_with("/dev/shm/")
-        && !p.starts_with("/dev/pts/")
+    let disk_like = |n: &str| {
+        [
+            "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/",
+            "loop", "sr", "nbd", "zd", "mtd", "ubi",
+        ]
+        .iter()
+        .any(|d| n.starts_with(d))
+    };
+    match p.strip_prefix("/dev/") {
+        Some(n) => disk_like(n) || n.starts_with("disk/") || n.starts_with("block/"),
+        None => {
+            let l = p.to_ascii_lowercase();
+            l.starts_with("\\\\.\\physicaldrive") || l.starts_with("//./physicaldrive")
+        }
+    }
 }
 
 /// Deleting or re-permissioning this recursively destroys a system or a home.
 pub fn catastrophic(raw: &str, cwd: Option<&str>) -> bool {
     let t = raw.trim().replace('\\', "/");
-    let t = t.as_str();
     if matches!(
-        t,
-        "*" | "/*" | "~" | "~/" | "~/*" | ".." | "../" | "../*" | "..*"
-    ) {
+        t.as_str(),
+        "*" | "/*" | ".*" | "~" | "~/" | "~/*" | ".." | "../" | "../*" | "..*"
+    ) && cwd.is_some_and(|c| c != ".")
+    {
         return true;
     }
-    let p = normalize(t.trim_end_matches("/*").trim_end_matches("/.*"), cwd);
+    catastrophic_normalized(&normalize(
+        t.trim_end_matches("/*").trim_end_matches("/.*"),
+        cwd,
+    ))
+}
+
+pub fn catastrophic_normalized(p: &str) -> bool {
     let lower = p.to_ascii_lowercase();
     if p == "/" || p == "~" || p.starts_with("..") || lower == "c:" || lower == "c:/" {
         return true;
     }
-    // Home's direct children (~/Documents) and the top of system directories.
+    // Home's direct children (~/Documents, ~/.config) and the top of system directories.
     if let Some(rest) = p.strip_prefix("~/")
         && !rest.contains('/')
     {
         return true;
     }
-    if p == "/home" || p == "/Users" || lower == "c:/users" {
+    if matches!(p, "/home" | "/Users" | "/root") || lower == "c:/users" {
+        return true;
+    }
+    if p.starts_with("/home/") && p.matches('/').count() == 2 {
         return true;
     }
     SYSTEM_DIRS.iter().any(|d| lower == d.to_ascii_lowercase())
-        || system(&p, None) && p.matches('/').count() <= 2
+        || system_normalized(p) && p.matches('/').count() <= 2
 }
 
-/// Files whose change runs code at login or on a schedule.
+/// Files whose change runs code at login, on a schedule or when a common
+/// program starts.
 pub fn persistence(raw: &str, cwd: Option<&str>) -> bool {
-    let p = normalize(raw, cwd);
+    persistence_normalized(&normalize(raw, cwd))
+}
+
+pub fn persistence_normalized(p: &str) -> bool {
     const FILES: &[&str] = &[
         "~/.bashrc",
         "~/.bash_profile",
         "~/.bash_login",
+        "~/.bash_logout",
+        "~/.bashrc.d",
         "~/.profile",
+        "~/.profile.d",
         "~/.zshrc",
         "~/.zprofile",
         "~/.zshenv",
         "~/.zlogin",
-        "~/.config/fish/config.fish",
+        "~/.zlogout",
+        "~/.config/fish",
+        "~/.kshrc",
+        "~/.cshrc",
+        "~/.tcshrc",
         "~/.xprofile",
         "~/.xinitrc",
+        "~/.xsession",
+        "~/.xsessionrc",
+        "~/.pam_environment",
+        "~/.config/environment.d",
         "~/.config/autostart",
+        "~/.config/autostart-scripts",
+        "~/.config/plasma-workspace",
+        "~/.config/lxsession",
+        "~/.config/openbox",
+        "~/.kde/Autostart",
+        "~/.config/systemd",
+        "~/.local/share/systemd",
+        "~/.vimrc",
+        "~/.vim",
+        "~/.config/nvim",
+        "~/.exrc",
+        "~/.emacs",
+        "~/.emacs.d",
+        "~/.tmux.conf",
+        "~/.screenrc",
+        "~/.inputrc",
+        "~/.gitconfig",
+        "~/.config/git/config",
+        "~/.curlrc",
+        "~/.wgetrc",
+        "~/.pythonrc",
+        "~/.pythonstartup",
+        "~/.ssh/rc",
+        "~/.ssh/authorized_keys",
+        "~/.ssh/authorized_keys2",
+        "~/.ssh/config",
         "~/Library/LaunchAgents",
+        "~/Library/StartupItems",
         "/Library/LaunchAgents",
         "/Library/LaunchDaemons",
+        "/Library/StartupItems",
         "/etc/cron.d",
         "/etc/crontab",
         "/etc/cron.daily",
         "/etc/cron.hourly",
+        "/etc/cron.weekly",
+        "/etc/cron.monthly",
+        "/etc/anacrontab",
+        "/etc/profile",
         "/etc/profile.d",
+        "/etc/bash.bashrc",
+        "/etc/zsh",
+        "/etc/environment",
+        "/etc/rc.local",
+        "/etc/init.d",
+        "/etc/xdg/autostart",
+        "/etc/ld.so.preload",
         "/var/spool/cron",
-        "~/.config/systemd/user",
-        "/etc/systemd/system",
-        "~/.ssh/rc",
-        "~/.ssh/authorized_keys",
+        "/etc/systemd",
+        "/lib/systemd/system",
+        "/usr/lib/systemd/system",
         "~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup",
+        "c:/programdata/microsoft/windows/start menu/programs/startup",
     ];
-    FILES
-        .iter()
-        .any(|f| p == *f || p.starts_with(&format!("{f}/")))
+    let lower = p.to_ascii_lowercase();
+    // Home dotfiles that programs read at start (`~/.bash_aliases`, `~/.psqlrc`,
+    // `~/.gdbinit`, `~/.Rprofile`) run what they hold.
+    if let Some(rest) = lower.strip_prefix("~/.") {
+        let name = rest.split('/').next().unwrap_or("");
+        if name.ends_with("rc")
+            || name.ends_with("rc.local")
+            || [
+                "profile", "login", "logout", "aliases", "init", "bash", "zsh",
+            ]
+            .iter()
+            .any(|k| name.contains(k))
+            || name == "env"
+            || name == "environment"
+            || name.starts_with("ipython") && rest.contains("/startup")
+        {
+            return true;
+        }
+    }
+    let hit = FILES.iter().any(|f| {
+        let f = f.to_ascii_lowercase();
+        lower == f || lower.starts_with(&format!("{f}/"))
+    });
+    // Python runs `.pth` files and sitecustomize at every start; git runs hooks.
+    hit || (lower.contains("site-packages/")
+        && (lower.ends_with(".pth") || lower.ends_with("customize.py")))
+        || lower.contains(".git/hooks/")
+        || lower.ends_with(".git/hooks")
+}
+
+/// User directories on `PATH`: a program written there shadows the real one.
+pub fn user_bin(p: &str) -> bool {
+    [
+        "~/bin",
+        "~/.local/bin",
+        "~/.cargo/bin",
+        "~/go/bin",
+        "~/.npm-global/bin",
+        "/usr/local/bin",
+        "/opt/homebrew/bin",
+    ]
+    .iter()
+    .any(|d| p.starts_with(&format!("{d}/")))
+}
+
+/// Inside the working directory: relative without climbing out, or under
+/// the working directory named absolutely.
+pub fn inside(p: &str, workdir: Option<&str>) -> bool {
+    let relative = !(p.starts_with('/')
+        || p.starts_with('~')
+        || has_drive(p)
+        || p.starts_with('$')
+        || p.starts_with('%'));
+    if relative {
+        return !p.starts_with("..");
+    }
+    workdir.is_some_and(|w| {
+        let w = w.trim_end_matches('/');
+        !w.is_empty() && w != "~" && w != "/" && (p == w || p.starts_with(&format!("{w}/")))
+    })
 }
 
 #[cfg(test)]
@@ -422,11 +786,17 @@ mod tests {
         );
         assert_eq!(normalize("hosts", Some("/etc")), "/etc/hosts");
         assert_eq!(normalize("/home/u/x", None), "~/x");
+        assert_eq!(normalize("~/..", None), "/home");
+        assert_eq!(word_path("~", false), "./~");
+        assert_eq!(word_path(&format!("{HOME}/x"), false), "~/x");
         assert!(credential("~/.s*/id_*", None).is_some());
         assert!(credential(".env", None).is_some());
-        assert!(credential("config/.env.production", None).is_some());
+        assert!(credential("config/.env.production.local", None).is_some());
         assert!(credential(".env.example", None).is_none());
+        assert!(credential(".env.sample", None).is_none());
         assert!(credential("src/credentials.rs", None).is_none());
+        assert!(credential("./.ssh/deploy_key.pub", None).is_none());
+        assert!(credential("HKLM\\SAM", None).is_some());
         assert!(catastrophic("~/Documents", None));
         assert!(catastrophic("/home/$USER", None));
         assert!(!catastrophic("build/", None));
@@ -435,13 +805,33 @@ mod tests {
         assert!(system("/etc/hosts", None));
         assert!(!system("/tmp/x", None));
         assert!(!system("./etc/nginx", None));
+        assert!(persistence(".git/hooks/pre-commit", None));
+        assert!(persistence(
+            "~/.local/lib/python3.12/site-packages/zz.pth",
+            None
+        ));
         assert!(app_state(
             "~/.local/share/jarvis/jarvis.db",
             None,
             "jarvis",
             &[]
         ));
+        assert!(app_state("/usr/bin/jarvis-sandbox", None, "jarvis", &[]));
         assert!(glob_match("id_*", "id_rsa"));
+        assert!(!glob_match("~/*", "~/.netrc"), "no dotglob");
+        assert!(glob_match("~/.*", "~/.netrc"));
+        assert!(glob_match("[r]m", "rm"));
         assert!(!glob_match("*.pem", "a/b.pem"));
+        assert!(glob_could_match_secret("*.pem"));
+        assert!(!glob_could_match_secret("*.txt"));
+        assert!(contains_credentials("~"));
+        assert!(contains_credentials("~/.config"));
+        assert!(!contains_credentials("~/Documents"));
+        assert!(
+            inside("src/../README.md", None) || inside(&normalize("src/../README.md", None), None)
+        );
+        assert!(!inside("../x", None));
+        assert!(inside("~/proj/x", Some("~/proj")));
+        assert!(device("/dev/sda") && device("/dev/nvme0n1") && !device("/dev/null"));
     }
 }

@@ -1,270 +1,828 @@
-//! Commands that delete, copy, archive or re-permission files.
+//! Programs that create, copy, move, delete, archive or re-permission files.
 
 use super::*;
 
 impl Analyzer<'_> {
-    pub(super) fn write_target(&mut self, dest: &str, cwd: Option<&str>, b: &str) {
-        if paths::device(dest) {
-            self.block(format!("{b} writes to the device {dest}"));
-        } else if paths::app_state(dest, cwd, &self.env.app, &self.env.protected) {
-            self.block(format!("{b} overwrites Jarvis's own state ({dest})"));
-        } else if paths::persistence(dest, cwd) {
-            self.block(format!(
-                "persistence: {b} writes {dest}, which runs at login or on a schedule"
-            ));
-        } else if paths::system(dest, cwd) {
-            self.block(format!("{b} writes into a system directory ({dest})"));
+    /// `None` when `c` is not a file program.
+    pub(super) fn file_program(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let lb = c.lb.as_str();
+        let cwd = c.cwd();
+        match lb {
+            "rm" | "rmdir" | "unlink" | "shred" | "srm" | "wipe" | "trash" | "trash-put"
+            | "gio" | "del" | "erase" | "rd" | "remove-item" | "ri" | "rimraf" => {
+                if lb == "gio" && c.args.first().is_none_or(|a| a != "trash" && a != "remove") {
+                    return None;
+                }
+                self.remove(c);
+                Some(false)
+            }
+            "cp" | "mv" | "install" | "ln" | "rsync" | "ditto" | "copy" | "move" | "xcopy"
+            | "robocopy" | "copy-item" | "move-item" | "cpi" | "mi" | "link" | "symlink" => {
+                self.copy(c);
+                Some(false)
+            }
+            "tee" => {
+                let files: Vec<Word> = c.operand_words();
+                for f in &files {
+                    self.write_path(f, cwd, "tee");
+                }
+                Some(files.iter().all(|f| f.text == "/dev/null"))
+            }
+            "touch" | "mkdir" | "truncate" | "mkfifo" | "mknod" | "new-item" | "ni"
+            | "set-content" | "add-content" | "out-file" | "md" => {
+                let ps = lb.contains('-') || matches!(lb, "ni" | "md");
+                for (i, w) in c.words.iter().enumerate().skip(1) {
+                    let prev = c.args.get(i.wrapping_sub(2)).map(|p| lower(p));
+                    let is_path = if ps {
+                        prev.as_deref()
+                            .is_some_and(|p| matches!(p, "-path" | "-literalpath" | "-filepath"))
+                            || (i == 1 && !w.text.starts_with('-'))
+                    } else {
+                        !w.text.starts_with('-')
+                            && !prev.as_deref().is_some_and(|p| {
+                                matches!(
+                                    p,
+                                    "-s" | "--size"
+                                        | "-m"
+                                        | "--mode"
+                                        | "-r"
+                                        | "--reference"
+                                        | "-d"
+                                        | "-t"
+                                )
+                            })
+                    };
+                    if is_path {
+                        self.write_path(w, cwd, lb);
+                    }
+                }
+                self.ask(format!("{} changes files", c.base));
+                Some(false)
+            }
+            "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" | "takeown" | "icacls" | "cacls"
+            | "set-acl" | "chflags" => {
+                self.perms(c);
+                Some(false)
+            }
+            "dd" => {
+                for a in &c.args {
+                    if let Some(of) = a.strip_prefix("of=") {
+                        let w = Word {
+                            text: of.to_string(),
+                            ..c.words[1].clone()
+                        };
+                        let w = Word {
+                            dynamic: c.words.iter().any(|x| x.text == *a && x.dynamic),
+                            ..w
+                        };
+                        if w.dynamic {
+                            // Raw writes to a target chosen at run time: a disk, as likely as not.
+                            self.block(format!(
+                                "dd writes raw data to a target known only at run time ({})",
+                                shown(of)
+                            ));
+                        }
+                        self.write_path(&w, cwd, "dd");
+                    }
+                    if let Some(i) = a.strip_prefix("if=") {
+                        self.read_path(&Word::lit(i), cwd);
+                    }
+                }
+                self.ask("dd writes raw data");
+                Some(false)
+            }
+            "tar" | "bsdtar" | "gtar" => Some(self.tar(c)),
+            "zip" | "7z" | "7za" | "rar" | "jar" => {
+                // `zip OUT.zip FILES…`, `7z a OUT FILES`, `7z x ARCHIVE -oDIR`.
+                let ops: Vec<&Word> = c.words[1..]
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .collect();
+                let listing = c.args.first().is_some_and(|a| a == "l" || a == "t");
+                if listing {
+                    return Some(ops.iter().skip(1).all(|w| self.read_path(w, cwd)));
+                }
+                let (out_i, src_from) = if matches!(lb, "7z" | "7za" | "rar") {
+                    (1, 2)
+                } else {
+                    (0, 1)
+                };
+                if let Some(out) = ops.get(out_i) {
+                    self.write_path(out, cwd, lb);
+                }
+                for s in ops.iter().skip(src_from) {
+                    self.read_tree(s, cwd, lb);
+                }
+                for a in &c.args {
+                    if let Some(d) = a.strip_prefix("-o").filter(|d| !d.is_empty()) {
+                        self.write_path(&Word::lit(d), cwd, lb);
+                    }
+                    if a == "-TT" || a == "--unzip-command" {
+                        self.ask("zip runs a test command");
+                    }
+                }
+                if c.short('T')
+                    && c.args.iter().any(|a| a == "-TT")
+                    && let Some(cmd) = c.value("-TT").cloned()
+                {
+                    self.shell_code(&cmd, &[], c.script, c.depth);
+                }
+                self.ask(format!("{} writes an archive", c.base));
+                Some(false)
+            }
+            "cpio"
+                if c.args.iter().any(|a| {
+                    a == "-o"
+                        || a == "-p"
+                        || a == "--create"
+                        || a == "--pass-through"
+                        || (a.starts_with('-')
+                            && !a.starts_with("--")
+                            && (a.contains('o') || a.contains('p')))
+                }) =>
+            {
+                self.names_on_stdin(c);
+                self.ask("cpio archives the files named on its input");
+                Some(false)
+            }
+            "unzip" | "cpio" | "unrar" | "gunzip" | "gzip" | "bzip2" | "bunzip2" | "xz"
+            | "unxz" | "zstd" | "unzstd" | "lz4" | "split" | "csplit" | "patch"
+            | "expand-archive" => {
+                if lb == "unzip"
+                    && c.args
+                        .iter()
+                        .any(|a| a == "-l" || a == "-t" || a == "-v" || a == "-Z")
+                {
+                    let files: Vec<&Word> = c.words[1..]
+                        .iter()
+                        .filter(|w| !w.text.starts_with('-'))
+                        .collect();
+                    return Some(files.iter().all(|w| self.read_path(w, cwd)));
+                }
+                if matches!(lb, "gzip" | "xz" | "bzip2" | "zstd")
+                    && c.args
+                        .iter()
+                        .any(|a| a == "-l" || a == "--list" || a == "-t" || a == "--test")
+                {
+                    return Some(true);
+                }
+                let dest = match lb {
+                    "unzip" => c.value("-d").cloned(),
+                    "cpio" => c.value("-D").or_else(|| c.value("--directory")).cloned(),
+                    "expand-archive" => c.value("-DestinationPath").cloned(),
+                    _ => None,
+                };
+                if let Some(d) = dest {
+                    self.extract_into(&d, cwd, lb);
+                }
+                let files: Vec<Word> = c.operand_words();
+                for f in &files {
+                    // Compressing in place replaces the file.
+                    if matches!(
+                        lb,
+                        "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" | "unzstd"
+                    ) && !c.short('c')
+                        && !c.has("--stdout")
+                    {
+                        self.write_path(f, cwd, lb);
+                    } else {
+                        self.read_path(f, cwd);
+                    }
+                }
+                self.ask(format!("{} writes files", c.base));
+                Some(false)
+            }
+            "sort" if c.value("-o").is_some() || c.has("--output") => {
+                if let Some(o) = c.value("-o").or_else(|| c.value("--output")).cloned() {
+                    self.write_path(&o, cwd, "sort -o");
+                }
+                Some(false)
+            }
+            "uniq" => {
+                let ops: Vec<&Word> = c.words[1..]
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .collect();
+                if let Some(out) = ops.get(1) {
+                    self.write_path(out, cwd, "uniq");
+                    return Some(false);
+                }
+                None
+            }
+            "sed" | "perl" | "ruby"
+                if c.args.iter().any(|x| {
+                    x == "-i"
+                        || x.starts_with("-i")
+                        || x == "--in-place"
+                        || (x.starts_with('-')
+                            && !x.starts_with("--")
+                            && x.contains('i')
+                            && lb != "sed")
+                }) =>
+            {
+                if lb == "sed" {
+                    let script = c.value("-e").map(|w| w.text.clone()).or_else(|| {
+                        c.words[1..]
+                            .iter()
+                            .find(|w| !w.text.starts_with('-'))
+                            .map(|w| w.text.clone())
+                    });
+                    if let Some(s) = script {
+                        self.sed_script(&s, c);
+                    }
+                } else if let Some(code) = c.words[1..]
+                    .windows(2)
+                    .find(|w| w[0].text.starts_with('-') && w[0].text.contains('e'))
+                    .map(|w| w[1].text.clone())
+                {
+                    self.inline_code(lb, &code, c.depth);
+                }
+                // The files edited: operands after the script.
+                let mut ops: Vec<&Word> = c.words[1..]
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .collect();
+                if !c
+                    .args
+                    .iter()
+                    .any(|a| a == "-e" || a == "-f" || a.ends_with('e'))
+                    || lb == "sed" && c.value("-e").is_none()
+                {
+                    if !ops.is_empty() {
+                        ops.remove(0);
+                    }
+                } else if lb != "sed" && !ops.is_empty() {
+                    ops.remove(0);
+                }
+                for f in ops {
+                    self.write_path(f, cwd, &format!("{} -i", c.base));
+                }
+                self.ask(format!("{} edits files in place", c.base));
+                Some(false)
+            }
+            _ => None,
         }
     }
 
-    /// `rm`-like deletion: catastrophic targets and system files are blocked.
-    pub(super) fn rm_like(&mut self, b: &str, args: &[String], src: &Command) {
-        let mut recursive = false;
+    /// Programs that read the files named on their input (`cpio -o`,
+    /// `tar -T -`, `zip -@`): each name is a read.
+    pub(super) fn names_on_stdin(&mut self, c: &Cmd<'_>) {
+        let producer = c.src.stdin_from.and_then(|i| c.script.commands.get(i));
+        let (_, items) = self.input_items(c, producer, &[], None);
+        match items {
+            Some(items) => {
+                for it in items {
+                    self.read_path(&it, c.cwd());
+                }
+            }
+            None => {
+                let here = self.norm(&Word::lit("."), c.cwd());
+                if paths::contains_credentials(&here) {
+                    self.block(format!(
+                        "{} archives files named at run time from {}, where keys live",
+                        c.base,
+                        shown(&here)
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Extracting an archive: into home or a top-level folder it can replace
+    /// startup files and keys.
+    fn extract_into(&mut self, d: &Word, cwd: Option<&str>, what: &str) {
+        if !d.dynamic {
+            let p = self.norm(d, cwd);
+            if paths::catastrophic_normalized(&p) && !self.inside(&p) {
+                self.block(format!(
+                    "{what} extracts into {}, where it can replace startup files and keys",
+                    shown(&d.text)
+                ));
+                return;
+            }
+        }
+        self.write_path(d, cwd, what);
+    }
+
+    /// `rm`-like deletion.
+    fn remove(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let mut recursive = matches!(lb, "remove-item" | "ri" | "del" | "erase" | "rd" | "rimraf");
         let mut ended = false;
-        let mut targets = Vec::new();
-        for x in args {
+        let mut targets: Vec<Word> = Vec::new();
+        let mut skip_next = false;
+        for w in c.words.iter().skip(1) {
+            let x = &w.text;
             let l = lower(x);
+            if skip_next {
+                skip_next = false;
+                if lb.contains('-') || lb == "ri" {
+                    targets.push(w.clone());
+                }
+                continue;
+            }
             if !ended && x == "--" {
                 ended = true;
             } else if !ended && x.starts_with("--") {
-                recursive |=
-                    l == "--recursive" || l == "--remove-files" || l == "--no-preserve-root";
-            } else if !ended && x.starts_with('-') && x.len() > 1 {
-                recursive |= l.contains('r') || l == "-recurse" || l.contains('f');
-            } else if !ended && x.starts_with('/') && x.len() == 2 && b != "rm" {
+                recursive |= l == "--recursive" || l == "--no-preserve-root" || l == "--dir";
+            } else if !ended && (lb == "remove-item" || lb == "ri") && x.starts_with('-') {
+                recursive |= l.starts_with("-r");
+                skip_next = matches!(l.as_str(), "-path" | "-literalpath");
+                if l.starts_with("-erroraction")
+                    || l == "-include"
+                    || l == "-exclude"
+                    || l == "-filter"
+                {
+                    skip_next = false;
+                }
+            } else if !ended && x.starts_with('-') && x.len() > 1 && lb != "del" {
+                recursive |= l.contains('r') || (lb == "shred" && l.contains('u'));
+                if lb == "shred" && (x == "-n" || x == "-s") {
+                    skip_next = true;
+                }
+            } else if !ended
+                && x.starts_with('/')
+                && x.len() == 2
+                && !matches!(lb, "rm" | "rmdir" | "unlink" | "shred")
+            {
                 // Windows switches: /s /q /f
                 recursive |= matches!(l.as_str(), "/s" | "/q" | "/f");
             } else {
-                targets.push(x.clone());
+                targets.push(w.clone());
             }
         }
-        if matches!(b, "remove-item" | "ri" | "del" | "erase" | "rd") {
-            recursive = true;
+        if lb == "rmdir" && !recursive {
+            // rmdir removes only empty directories; /s makes it recursive.
+            recursive = c.args.iter().any(|a| lower(a) == "/s" || a == "-p");
         }
-        // `C:\ -Recurse` can arrive as one word (an escaped space in bash).
-        let targets: Vec<String> = targets
-            .iter()
-            .flat_map(|t| {
-                std::iter::once(t.clone()).chain(
-                    t.split_whitespace()
-                        .next()
-                        .filter(|f| *f != t)
-                        .map(str::to_string),
-                )
-            })
-            .collect();
         for t in &targets {
-            if recursive && paths::catastrophic(t, src.cwd.as_deref()) {
-                self.block(format!(
-                    "recursive delete of {t} (a system, home or parent directory)"
-                ));
-            } else if paths::system(t, src.cwd.as_deref()) {
-                self.block(format!("deletes system files ({t})"));
+            // `C:\ -Recurse` can arrive as one word (an escaped space in bash).
+            let mut t = t.clone();
+            if let Some((first, _)) = t.text.split_once(' ')
+                && !t.dynamic
+            {
+                t.text = first.to_string();
             }
+            self.delete_path(&t, recursive, c.cwd(), format!("{} ", c.base).trim_end());
+        }
+        if targets.is_empty() && !c.args.iter().any(|a| a == "--help" || a == "--version") {
+            self.ask(format!("{} with nothing named to delete", c.base));
         }
     }
 
-    pub(super) fn find(&mut self, c: &Cmd<'_>, script: &Script, depth: usize) {
-        let args = &c.args;
-        let roots: Vec<String> = args
-            .iter()
-            .take_while(|x| !x.starts_with('-') && *x != "(" && *x != "!")
-            .cloned()
-            .collect();
-        let roots = if roots.is_empty() {
-            vec![".".to_string()]
-        } else {
-            roots
-        };
-        let mut read_only = true;
-        let name_globs: Vec<&String> = args
-            .windows(2)
-            .filter(|w| {
-                matches!(
-                    w[0].as_str(),
-                    "-name" | "-iname" | "-path" | "-ipath" | "-wholename"
-                )
-            })
-            .map(|w| &w[1])
-            .collect();
-        let home_or_root = roots
-            .iter()
-            .any(|r| paths::catastrophic(r, c.src.cwd.as_deref()));
-        if home_or_root
-            && name_globs.iter().any(|g| {
-                paths::SECRET_BASENAMES
-                    .iter()
-                    .any(|s| paths::glob_match(g, s))
-            })
-        {
-            self.block("searches the home or system for private keys and secrets");
-        }
-        let mut i = 0;
-        while i < args.len() {
-            let x = args[i].as_str();
-            match x {
-                "-delete" => {
-                    read_only = false;
-                    let mut fake = vec!["-r".to_string()];
-                    fake.extend(roots.iter().cloned());
-                    self.rm_like("rm", &fake, c.src);
+    /// `cp`/`mv`/`ln`/`rsync`/`install`: the sources are read (or moved
+    /// away), the destination written.
+    fn copy(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let cwd = c.cwd();
+        let mut ops: Vec<Word> = Vec::new();
+        let mut target_dir: Option<Word> = None;
+        let mut skip = false;
+        let mut mode: Option<String> = None;
+        let mut recursive = matches!(lb, "rsync" | "ditto" | "robocopy" | "xcopy");
+        let mut symbolic = false;
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            if skip {
+                skip = false;
+                continue;
+            }
+            let x = w.text.as_str();
+            if x == "-t" || x == "--target-directory" {
+                target_dir = c.words.get(i + 1).cloned();
+                skip = true;
+            } else if let Some(t) = x.strip_prefix("--target-directory=") {
+                target_dir = Some(Word::lit(t));
+            } else if x == "-m" || x == "--mode" {
+                mode = c.words.get(i + 1).map(|m| m.text.clone());
+                skip = true;
+            } else if let Some(m) = x.strip_prefix("--mode=").or_else(|| {
+                x.strip_prefix("-m")
+                    .filter(|m| !m.is_empty() && lb == "install")
+            }) {
+                mode = Some(m.to_string());
+            } else if matches!(
+                x,
+                "-e" | "--rsh"
+                    | "-o"
+                    | "-g"
+                    | "--suffix"
+                    | "-S"
+                    | "--exclude"
+                    | "--include"
+                    | "--rsync-path"
+                    | "-Path"
+                    | "-Destination"
+                    | "-LiteralPath"
+            ) && !x.starts_with("-P")
+            {
+                if x == "-e" || x == "--rsh" {
+                    if let Some(cmd) = c.words.get(i + 1).cloned() {
+                        self.shell_code(&cmd, &[], c.script, c.depth);
+                    }
+                } else if (x == "-Path" || x == "-Destination" || x == "-LiteralPath")
+                    && let Some(p) = c.words.get(i + 1).cloned()
+                {
+                    ops.push(p);
                 }
-                "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                    read_only = false;
-                    let end = args[i + 1..]
+                skip = true;
+            } else if let Some(cmd) = x.strip_prefix("--rsh=").or_else(|| x.strip_prefix("-e=")) {
+                self.script(cmd, &[], c.depth + 1);
+            } else if x.starts_with('-') && x.len() > 1 {
+                recursive |= x == "--recursive"
+                    || x == "--archive"
+                    || (!x.starts_with("--")
+                        && (x.contains('r') || x.contains('R') || x.contains('a')));
+                symbolic |= x == "--symbolic" || (!x.starts_with("--") && x.contains('s'));
+                if lb == "rsync"
+                    && (x == "--delete"
+                        || x.starts_with("--delete-")
+                        || x == "--remove-source-files")
+                {
+                    let dest = c
+                        .words
                         .iter()
-                        .position(|y| y == ";" || y == "+")
-                        .map(|p| i + 1 + p)
-                        .unwrap_or(args.len());
-                    let mut inner: Vec<String> = args[i + 1..end].to_vec();
-                    // Run on every file below a root: as good as recursive.
-                    if home_or_root && let Some(first) = inner.first() {
-                        let fb = base_name(first);
-                        if matches!(fb.as_str(), "chmod" | "chown" | "chgrp") {
-                            inner.insert(1, "-R".into());
-                        } else if fb == "rm" {
-                            inner.insert(1, "-r".into());
+                        .skip(1)
+                        .rfind(|w| !w.text.starts_with('-'))
+                        .cloned();
+                    if x == "--remove-source-files" {
+                        for s in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                            if Some(s) != dest.as_ref() {
+                                self.delete_path(s, true, cwd, "rsync --remove-source-files");
+                            }
                         }
+                    } else if let Some(d) = dest {
+                        self.delete_path(&d, true, cwd, "rsync --delete");
                     }
-                    // `{}` stands for each root and what lies below it.
-                    for r in &roots {
-                        let words: Vec<Word> = inner
-                            .iter()
-                            .map(|w| Word {
-                                text: w.replace("{}", r),
-                                dynamic: false,
-                                subs: vec![],
-                            })
-                            .collect();
-                        self.run_words(words, c.src, script, depth + 1);
-                    }
-                    i = end;
                 }
-                "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
-                    read_only = false;
-                    self.ask("find writes a file");
-                }
-                _ => {}
+            } else if x.starts_with('/')
+                && x.len() <= 3
+                && matches!(lb, "xcopy" | "robocopy" | "copy" | "move")
+            {
+                recursive |= matches!(lower(x).as_str(), "/s" | "/e" | "/mir");
+            } else {
+                ops.push(w.clone());
             }
-            i += 1;
         }
-        if !read_only {
-            self.ask("find changes or runs things for each match");
+        if let Some(m) = &mode
+            && setuid_mode(m)
+        {
+            self.block(format!(
+                "privilege escalation ({} -m {m} sets setuid/setgid)",
+                c.base
+            ));
         }
+        let (sources, dest): (Vec<Word>, Option<Word>) = match (&target_dir, ops.len()) {
+            (Some(t), _) => (ops.clone(), Some(t.clone())),
+            (None, 0) => (vec![], None),
+            (None, 1) if lb == "ln" || lb == "link" || lb == "symlink" => {
+                // `ln -s TARGET` links into the current directory.
+                let name = base_name(&ops[0].text);
+                (ops.clone(), Some(Word::lit(name)))
+            }
+            (None, 1) => (ops.clone(), None),
+            (None, n) => (ops[..n - 1].to_vec(), Some(ops[n - 1].clone())),
+        };
+        let mut new_links: Vec<(String, String)> = Vec::new();
+        let remote = |w: &Word| {
+            let t = &w.text;
+            t.contains(':')
+                && !t.starts_with('/')
+                && !t.starts_with('.')
+                && !paths::looks_like_drive(t)
+        };
+        for s in &sources {
+            if remote(s) {
+                continue;
+            }
+            if lb == "mv" || lb == "move" || lb == "move-item" || lb == "mi" {
+                let p = self.norm(s, cwd);
+                if !(self.inside(&p) || paths::scratch(&p)) || s.dynamic {
+                    self.delete_path(s, true, cwd, &c.base);
+                }
+                self.read_path(s, cwd);
+            } else if (lb == "ln" || lb == "link" || lb == "symlink") && symbolic {
+                // A link's target is not read now, but a link to a secret
+                // puts it where the file tools can read it.
+                if !s.dynamic {
+                    let p = self.norm(s, cwd);
+                    if let Some(d) = &dest {
+                        let name = if d.text.ends_with('/') || sources.len() > 1 {
+                            format!("{}/{}", d.text.trim_end_matches('/'), base_name(&s.text))
+                        } else {
+                            d.text.clone()
+                        };
+                        let link = self.norm(
+                            &Word {
+                                text: name,
+                                ..d.clone()
+                            },
+                            cwd,
+                        );
+                        new_links.push((link, p.clone()));
+                    }
+                    if let Some(why) = paths::credential_normalized(&p, &s.text) {
+                        self.block(format!("links a credential into reach: {why}"));
+                    } else if self.app_state(&p) {
+                        self.block(format!(
+                            "links Jarvis's own state into reach ({})",
+                            shown(&s.text)
+                        ));
+                    }
+                }
+            } else if recursive {
+                self.read_tree(s, cwd, &c.base);
+            } else {
+                self.read_path(s, cwd);
+            }
+        }
+        if let Some(d) = &dest {
+            if !remote(d) {
+                let dest_file = if sources.len() == 1 && !d.text.ends_with('/') {
+                    d.clone()
+                } else {
+                    Word {
+                        text: format!(
+                            "{}/{}",
+                            d.text.trim_end_matches('/'),
+                            sources
+                                .first()
+                                .map(|s| base_name(&s.text))
+                                .unwrap_or_default()
+                        ),
+                        ..d.clone()
+                    }
+                };
+                self.write_path(d, cwd, &c.base);
+                if dest_file.text != d.text {
+                    self.write_path(&dest_file, cwd, &c.base);
+                }
+                // `ln -s /bin/rm ./ls` then `./ls`: the name now runs rm.
+                if let Some(src) = sources.first()
+                    && !src.dynamic
+                    && matches!(lb, "ln" | "cp" | "mv" | "install" | "link" | "symlink")
+                {
+                    let real = base_name(&src.text);
+                    let p = self.norm(&dest_file, cwd);
+                    self.renamed.push((p, real.clone()));
+                    self.renamed.push((dest_file.text.clone(), real));
+                    if self.is_tainted(src, cwd) {
+                        let t = self.norm(&dest_file, cwd);
+                        self.tainted.push(t);
+                    }
+                }
+            } else if lb == "rsync" || lb == "scp" {
+                self.ask(format!("{} copies to another machine", c.base));
+            }
+        }
+        for s in &sources {
+            if remote(s) {
+                self.ask(format!("{} copies from another machine", c.base));
+            }
+        }
+        self.links.extend(new_links);
+        self.ask(format!("{} changes files", c.base));
     }
 
-    pub(super) fn xargs(&mut self, c: &Cmd<'_>, script: &Script, depth: usize) {
-        let args = &c.args;
-        let mut words: Vec<Word>;
-        let mut tail: Vec<String> = Vec::new();
-        if c.base == "parallel" {
-            let sep = args
-                .iter()
-                .position(|x| x == ":::" || x == "::::")
-                .unwrap_or(args.len());
-            tail = args
-                .get(sep + 1..)
-                .map(<[String]>::to_vec)
-                .unwrap_or_default();
-            let start = args[..sep]
-                .iter()
-                .position(|x| !x.starts_with('-'))
-                .unwrap_or(sep);
-            words = args[start..sep]
-                .iter()
-                .map(|x| Word::lit(x.clone()))
-                .collect();
-        } else {
-            let mut i = 0;
-            while i < args.len() && args[i].starts_with('-') {
-                if matches!(
-                    args[i].as_str(),
-                    "-n" | "-I" | "-P" | "-L" | "-d" | "-E" | "-s" | "-a"
-                ) {
-                    i += 1;
-                }
-                i += 1;
-            }
-            words = args[i..].iter().map(|x| Word::lit(x.clone())).collect();
-        }
-        if words.is_empty() {
-            words.push(Word::lit("echo"));
-        }
-        // Arguments come from stdin: judge the command as if given the input's words.
-        let fed: Vec<String> = c
-            .src
-            .stdin_from
-            .and_then(|i| script.commands.get(i))
-            .map(|p| p.argv.iter().skip(1).map(|w| w.text.clone()).collect())
-            .unwrap_or_default();
-        let mut probe = words.clone();
-        probe.extend(
-            tail.iter()
-                .chain(fed.iter().filter(|f| !f.starts_with('-')))
-                .map(|t| Word::lit(t.clone())),
-        );
-        for r in &c.src.redirects {
-            if r.op == "<" && r.target.text.contains("$HOME") {
-                probe.push(Word::lit("~"));
-            }
-        }
-        if c.src.redirects.iter().any(|r| {
-            r.op == "<"
-                && r.target.subs.iter().any(|&s| {
-                    script
-                        .commands
-                        .get(s)
-                        .is_some_and(|x| x.argv.iter().any(|w| w.text == "~"))
-                })
-        }) {
-            probe.push(Word::lit("~"));
-        }
-        self.run_words(probe, c.src, script, depth + 1);
-    }
-
-    pub(super) fn perms(&mut self, c: &Cmd<'_>) {
-        let args = &c.args;
-        let recursive = args.iter().any(|x| {
+    fn perms(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let recursive = c.args.iter().any(|x| {
             x == "-R"
                 || x == "--recursive"
                 || lower(x) == "/r"
+                || lower(x) == "/t"
                 || x.starts_with('-') && !x.starts_with("--") && x.contains('R')
         });
-        let ops = operands(args);
-        let mode = ops.first().cloned().unwrap_or_default();
-        if c.base == "chmod" {
-            let setuid = mode.contains('s') && (mode.contains('+') || mode.contains('='))
-                || (mode.len() == 4
-                    && mode.chars().all(|ch| ch.is_digit(8))
-                    && matches!(mode.chars().next(), Some('2' | '4' | '6' | '7')));
-            if setuid {
+        let ops: Vec<&Word> = c.words[1..]
+            .iter()
+            .filter(|w| {
+                // Options, and Windows switches (`/T`, `/C`) for the Windows tools.
+                let switch = w.text.starts_with('/')
+                    && w.text.len() <= 3
+                    && matches!(lb, "icacls" | "takeown" | "cacls");
+                !w.text.starts_with('-') && !switch
+            })
+            .collect();
+        let mode = match lb {
+            "chmod" | "chown" | "chgrp" | "chattr" | "chflags" => {
+                ops.first().map(|w| w.text.clone()).unwrap_or_default()
+            }
+            "setfacl" => c
+                .value("-m")
+                .or_else(|| c.value("--modify"))
+                .map(|w| w.text.clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        if lb == "chmod" && setuid_mode(&mode) {
+            self.block(format!(
+                "privilege escalation (chmod {mode} sets setuid/setgid)"
+            ));
+        }
+        let wide_open = mode == "777"
+            || mode == "666"
+            || mode.contains("a+rwx")
+            || mode.contains("o+w")
+            || mode.contains("ugo+rwx")
+            || mode == "000"
+            || mode.contains("o::rwx")
+            || mode.contains("everyone");
+        let skip = match lb {
+            "chmod" | "chown" | "chgrp" | "chattr" | "chflags" => 1,
+            _ => 0,
+        };
+        let mut skip_value = false;
+        for (k, t) in ops.iter().enumerate().skip(skip) {
+            if skip_value {
+                skip_value = false;
+                continue;
+            }
+            if lb == "setfacl" && k == 0 && c.value("-m").is_some_and(|v| v.text == t.text) {
+                continue;
+            }
+            if matches!(lb, "icacls" | "cacls") && k > 0 {
+                continue;
+            }
+            if t.text.contains(':') && matches!(lb, "icacls" | "takeown") && k > 0 {
+                continue;
+            }
+            self.perm_path(
+                t,
+                recursive,
+                wide_open,
+                c.cwd(),
+                format!("{} {mode}", c.base).trim(),
+            );
+            if lb == "chmod"
+                && (mode.contains("+x") || mode.contains('7') || mode.contains('5'))
+                && self.is_tainted(t, c.cwd())
+            {
                 self.block(format!(
-                    "privilege escalation (chmod {mode} sets setuid/setgid)"
+                    "download and execute ({} was downloaded or decoded, then made executable)",
+                    shown(&t.text)
                 ));
             }
+            skip_value = false;
         }
-        for t in ops
-            .iter()
-            .skip(if c.base == "takeown" || c.base == "icacls" {
-                0
-            } else {
-                1
-            })
+        if lb == "icacls"
+            && c.args
+                .iter()
+                .any(|a| lower(a).contains("everyone:f") || lower(a).contains("/grant"))
+            && let Some(t) = ops.first()
         {
-            let t = t.trim_start_matches("/f ");
-            if recursive
-                && (paths::catastrophic(t, c.src.cwd.as_deref())
-                    || paths::system(t, c.src.cwd.as_deref()))
+            self.perm_path(t, true, true, c.cwd(), "icacls /grant");
+        }
+    }
+
+    /// `tar`: archives read their sources, extraction writes its target,
+    /// some options run programs.
+    fn tar(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let cwd = c.cwd();
+        if args
+            .windows(2)
+            .any(|w| (w[0] == "-T" || w[0] == "--files-from") && w[1] == "-")
+            || args.iter().any(|a| a == "--files-from=-")
+        {
+            self.names_on_stdin(c);
+        }
+        let mut runs = false;
+        for (i, x) in args.iter().enumerate() {
+            for key in [
+                "--checkpoint-action=exec=",
+                "--to-command=",
+                "--use-compress-program=",
+                "--rsh-command=",
+                "--info-script=",
+                "--new-volume-script=",
+            ] {
+                if let Some(v) = x.strip_prefix(key) {
+                    runs = true;
+                    self.script(v.trim_matches(['\'', '"']), &[], c.depth + 1);
+                    self.ask("tar runs a program");
+                }
+            }
+            if matches!(
+                x.as_str(),
+                "-I" | "--to-command" | "--use-compress-program" | "-F" | "--info-script"
+            ) && let Some(v) = c.arg_word(i + 1).cloned()
             {
-                self.block(format!("recursive permission change of {t}"));
-            } else if paths::system(t, c.src.cwd.as_deref())
-                && (mode == "777" || mode.contains("a+rwx") || mode == "000")
-            {
-                self.block(format!("opens up or locks a system path ({t})"));
-            } else if c.base == "takeown" && paths::system(t, None) {
-                self.block(format!("takes ownership of {t}"));
+                runs = true;
+                self.shell_code(&v, &[], c.script, c.depth);
+                self.ask("tar runs a program");
             }
         }
-        self.ask(format!("{} changes permissions", c.base));
+        let first = args.first().map(String::as_str).unwrap_or("");
+        let bundle = !first.starts_with('-')
+            && !first.contains('/')
+            && first.chars().all(|ch| ch.is_ascii_alphabetic());
+        let has = |ch: char| {
+            args.iter()
+                .any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains(ch))
+                || (bundle && first.contains(ch))
+        };
+        let listing = has('t') || c.has("--list");
+        let extracting = has('x') || c.has("--extract") || c.has("--get");
+        let creating = has('c') || c.has("--create") || has('r') || has('u') || c.has("--append");
+        let dir = c
+            .value("-C")
+            .or_else(|| c.value("--directory"))
+            .cloned()
+            .or_else(|| {
+                args.iter()
+                    .find_map(|a| a.strip_prefix("--directory="))
+                    .map(Word::lit)
+            });
+        // The archive file after -f (or the bundle's f).
+        let file_word = args
+            .iter()
+            .position(|x| {
+                x == "-f"
+                    || x == "--file"
+                    || (x.starts_with('-') && !x.starts_with("--") && x.ends_with('f'))
+            })
+            .and_then(|i| c.arg_word(i + 1))
+            .cloned()
+            .or_else(|| {
+                if bundle && first.contains('f') {
+                    c.arg_word(1).cloned()
+                } else {
+                    None
+                }
+            });
+        let mut skip_values: Vec<String> = Vec::new();
+        if let Some(f) = &file_word {
+            skip_values.push(f.text.clone());
+        }
+        if let Some(d) = &dir {
+            skip_values.push(d.text.clone());
+        }
+        let operands: Vec<Word> = c.words[1..]
+            .iter()
+            .enumerate()
+            .filter(|(k, w)| {
+                let option = w.text.starts_with('-') || (bundle && *k == 0);
+                !option && !skip_values.contains(&w.text)
+            })
+            .map(|(_, w)| w.clone())
+            .collect();
+        if args.iter().any(|x| x == "--remove-files") {
+            for o in &operands {
+                self.delete_path(
+                    o,
+                    true,
+                    dir.as_ref().map(|d| d.text.as_str()).or(cwd),
+                    "tar --remove-files",
+                );
+            }
+        }
+        if extracting {
+            let target = dir.clone().unwrap_or_else(|| Word::lit("."));
+            self.extract_into(&target, cwd, "tar -x");
+            if let Some(f) = &file_word {
+                self.read_path(f, cwd);
+            }
+            self.ask("tar extracts files");
+            return false;
+        }
+        if creating || !listing {
+            if let Some(f) = &file_word
+                && f.text != "-"
+            {
+                self.write_path(f, cwd, "tar");
+            }
+            for o in &operands {
+                // Operands are relative to `-C DIR`.
+                let base = dir.as_ref().map(|d| d.text.clone());
+                let joined = match &base {
+                    Some(d) if !o.text.starts_with('/') && !o.text.starts_with(HOME) => Word {
+                        text: format!("{}/{}", d.trim_end_matches('/'), o.text),
+                        ..o.clone()
+                    },
+                    _ => o.clone(),
+                };
+                self.read_tree(&joined, cwd, "tar");
+            }
+            if let Some(d) = &dir
+                && operands.iter().any(|o| o.text == "." || o.text == "*")
+            {
+                self.read_tree(d, cwd, "tar");
+            }
+            self.ask("tar writes an archive");
+            return false;
+        }
+        // Listing an archive only reads it.
+        let mut ok = !runs;
+        if let Some(f) = &file_word {
+            ok &= self.read_path(f, cwd);
+        }
+        ok
     }
+}
+
+/// A mode that sets setuid or setgid (`4755`, `u+s`, `g+s`).
+pub(super) fn setuid_mode(m: &str) -> bool {
+    (m.contains('s') && (m.contains('+') || m.contains('='))) && !m.contains("-s")
+        || (m.len() == 4
+            && m.chars().all(|ch| ch.is_digit(8))
+            && matches!(m.chars().next(), Some('2' | '4' | '6' | '7')))
 }

@@ -1,261 +1,125 @@
-//! The verdicts: what each command does, after wrappers are peeled and
-//! nested scripts analysed.
+//! The verdicts, decided by effect: each simple command is reduced to the
+//! program that really runs (wrappers peeled, aliases and functions
+//! followed), then judged by what it reads, writes, deletes, runs and sends.
+//! Only what is provably read-only is allowed without asking; what cannot be
+//! analysed counts against the command.
 
+mod code;
+mod effects;
+mod exec;
 mod files;
-mod programs;
+mod git;
+mod net;
+mod readonly;
 mod system;
-mod words;
+mod tables;
 
-use words::*;
-
-use super::parse::{self, Command, Script, Word};
+use super::parse::{self, Command, HOME, Script, Word};
 use super::paths;
 use super::{Analysis, ShellEnv};
 use crate::policy::Verdict;
 
-const MAX_DEPTH: usize = 6;
+const MAX_DEPTH: usize = 8;
 
-const SHELLS: &[&str] = &[
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "mksh",
-    "ash",
-    "fish",
-    "csh",
-    "tcsh",
-    "busybox-sh",
-];
-const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "nodejs",
-    "php",
-    "deno",
-    "bun",
-    "lua",
-    "Rscript",
-    "osascript",
-    "pwsh",
-    "powershell",
-    "powershell.exe",
-];
-const FETCHERS: &[&str] = &[
-    "curl",
-    "wget",
-    "fetch",
-    "aria2c",
-    "http",
-    "https",
-    "xh",
-    "iwr",
-    "Invoke-WebRequest",
-    "certutil",
-    "bitsadmin",
-];
-const PRIVILEGE: &[&str] = &[
-    "sudo", "doas", "su", "pkexec", "gsudo", "runuser", "run0", "sudoedit",
-];
-/// Wrappers that run the rest of their arguments as a command.
-const WRAPPERS: &[&str] = &[
-    "command",
-    "builtin",
-    "exec",
-    "nohup",
-    "time",
-    "nice",
-    "ionice",
-    "setsid",
-    "stdbuf",
-    "timeout",
-    "chronic",
-    "unbuffer",
-    "caffeinate",
-    "flock",
-    "chrt",
-    "taskset",
-    "torify",
-    "proxychains",
-    "proxychains4",
-    "firejail",
-    "strace",
-    "ltrace",
-    "watch",
-    "script",
-    "doit",
-    "catchsegv",
-    "busybox",
-];
-const READ_ONLY: &[&str] = &[
-    "cat",
-    "head",
-    "tail",
-    "less",
-    "more",
-    "wc",
-    "nl",
-    "cut",
-    "tr",
-    "uniq",
-    "paste",
-    "column",
-    "fold",
-    "rev",
-    "tac",
-    "diff",
-    "cmp",
-    "comm",
-    "join",
-    "od",
-    "hexdump",
-    "xxd",
-    "strings",
-    "file",
-    "stat",
-    "du",
-    "df",
-    "ls",
-    "dir",
-    "vdir",
-    "pwd",
-    "id",
-    "whoami",
-    "groups",
-    "hostname",
-    "uname",
-    "date",
-    "uptime",
-    "nproc",
-    "free",
-    "ps",
-    "pgrep",
-    "pidof",
-    "which",
-    "whereis",
-    "type",
-    "realpath",
-    "readlink",
-    "basename",
-    "dirname",
-    "true",
-    "false",
-    "test",
-    "[",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "md5sum",
-    "cksum",
-    "b2sum",
-    "sum",
-    "jq",
-    "tree",
-    "locale",
-    "tty",
-    "arch",
-    "lscpu",
-    "lsblk",
-    "getconf",
-    "cal",
-    "seq",
-    "sleep",
-    "echo",
-    "printf",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ag",
-    "ack",
-    "find",
-    "fd",
-    "sort",
-    "base64",
-    "base32",
-    "ulimit",
-    "env",
-    "printenv",
-    "lsof",
-    "top",
-    "htop",
-    "w",
-    "who",
-    "last",
-    "history",
-    "sed",
-    "awk",
-    "gawk",
-    "mawk",
-    "zcat",
-    "bzcat",
-    "xzcat",
-    "zgrep",
-    "tldr",
-    "man",
-    "info",
-    "numfmt",
-    "expr",
-    "bc",
-    "factor",
-    "journalctl",
-    "dmesg",
-    "lsmod",
-    "ip",
-    "ifconfig",
-    "ss",
-    "netstat",
-    "git",
-    "systemctl",
-    "crontab",
-    "exa",
-    "eza",
-    "bat",
-    "delta",
-    "cloc",
-    "tokei",
-    "yes",
-    "wait",
-    "read",
-    ":",
-    "cd",
-    "pushd",
-    "popd",
-    "dirs",
-    "shasum",
-];
-const SECRET_VARS: &[&str] = &[
-    "SECRET",
-    "TOKEN",
-    "PASSWORD",
-    "PASSWD",
-    "API_KEY",
-    "APIKEY",
-    "PRIVATE",
-    "CREDENTIAL",
-    "ACCESS_KEY",
-    "SESSION_KEY",
-];
+pub struct Analyzer<'e> {
+    env: &'e ShellEnv,
+    verdict: Verdict,
+    reason: String,
+    bases: Vec<String>,
+    /// Something in the line runs at all.
+    any: bool,
+    /// A program in the line downloads, or decodes: code built at run time
+    /// may come from it.
+    fetches: bool,
+    decodes: bool,
+    /// Files written from a download or a decoder in this line.
+    tainted: Vec<String>,
+    /// Names bound to another program (`hash -p`, `ln -s /bin/rm ./ls`, aliases).
+    renamed: Vec<(String, String)>,
+    aliases: Vec<(String, String)>,
+    functions: Vec<(String, String)>,
+    calls: usize,
+    /// Files this line writes with known text, and that text.
+    written: Vec<(String, String)>,
+    /// Judging a command that runs on another machine (`ssh host CMD`).
+    remote: bool,
+    /// Symlinks this line made: link → target (normalised).
+    links: Vec<(String, String)>,
+    /// Commands (by address) that read Jarvis's state.
+    sensitive: Vec<usize>,
+    state_reads: usize,
+}
 
-fn base_name(word: &str) -> String {
-    let w = word.trim_start_matches('\\');
-    let w = w.replace('\\', "/");
+/// A command reduced to its real program and arguments.
+pub(super) struct Cmd<'a> {
+    /// The program's base name, as written (`python3`, `Remove-Item`).
+    pub base: String,
+    /// Lower-case base name.
+    pub lb: String,
+    /// The program's words (`words[0]` is the program).
+    pub words: Vec<Word>,
+    pub args: Vec<String>,
+    pub src: &'a Command,
+    pub script: &'a Script,
+    pub depth: usize,
+}
+
+impl Cmd<'_> {
+    pub fn cwd(&self) -> Option<&str> {
+        self.src.cwd.as_deref()
+    }
+    pub fn has(&self, flag: &str) -> bool {
+        self.args
+            .iter()
+            .any(|x| x == flag || x.starts_with(&format!("{flag}=")))
+    }
+    /// A short flag, alone or bundled (`-rf` has `r`).
+    pub fn short(&self, c: char) -> bool {
+        self.args.iter().any(|x| {
+            x.starts_with('-') && !x.starts_with("--") && x.len() > 1 && x[1..].contains(c)
+        })
+    }
+    /// The value after `flag` (`-o F`, `--output F`, `--output=F`).
+    pub fn value(&self, flag: &str) -> Option<&Word> {
+        let i = self
+            .args
+            .iter()
+            .position(|x| x == flag || x.starts_with(&format!("{flag}=")))?;
+        if self.args[i].contains('=') && flag.starts_with("--") {
+            None
+        } else {
+            self.words.get(i + 2)
+        }
+    }
+    pub fn arg_word(&self, i: usize) -> Option<&Word> {
+        self.words.get(i + 1)
+    }
+    /// The arguments that are not options.
+    pub fn operand_words(&self) -> Vec<Word> {
+        self.words[1..]
+            .iter()
+            .filter(|w| !w.text.starts_with('-'))
+            .cloned()
+            .collect()
+    }
+}
+
+pub(super) fn base_name(word: &str) -> String {
+    let w = word.trim_start_matches('\\').replace('\\', "/");
     let b = w.rsplit('/').next().unwrap_or(&w).to_string();
-    let b = b.strip_suffix(".exe").map(str::to_string).unwrap_or(b);
+    let lower = b.to_ascii_lowercase();
+    let b = lower
+        .strip_suffix(".exe")
+        .map(|_| b[..b.len() - 4].to_string())
+        .unwrap_or(b);
     // `mkfs.ext4` → `mkfs`, `python3.12` → `python3`.
     match b.split_once('.') {
         Some((head, tail))
             if !head.is_empty()
                 && (head == "mkfs"
                     || head == "fsck"
-                    || (!tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()))) =>
+                    || (!tail.is_empty()
+                        && tail.chars().all(|c| c.is_ascii_digit() || c == '.'))) =>
         {
             head.to_string()
         }
@@ -263,29 +127,17 @@ fn base_name(word: &str) -> String {
     }
 }
 
-fn is_shell(b: &str) -> bool {
-    SHELLS.contains(&b)
+pub(super) fn is_shell(b: &str) -> bool {
+    tables::SHELLS.contains(&b)
 }
 
-fn lower(s: &str) -> String {
+pub(super) fn lower(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
-pub struct Analyzer<'e> {
-    env: &'e ShellEnv,
-    verdict: Verdict,
-    reason: String,
-    bases: Vec<String>,
-    /// Nothing seen so far needs more than `allow`.
-    any: bool,
-}
-
-/// A command reduced to its real program and arguments.
-struct Cmd<'a> {
-    base: String,
-    args: Vec<String>,
-    words: Vec<Word>,
-    src: &'a Command,
+/// How a word may be shown in a reason.
+pub(super) fn shown(s: &str) -> String {
+    s.replace(HOME, "~")
 }
 
 impl<'e> Analyzer<'e> {
@@ -293,40 +145,76 @@ impl<'e> Analyzer<'e> {
         Analyzer {
             env,
             verdict: Verdict::Allow,
-            reason: "read-only".into(),
+            reason: String::new(),
             bases: vec![],
             any: false,
+            fetches: false,
+            decodes: false,
+            tainted: vec![],
+            renamed: vec![],
+            aliases: vec![],
+            functions: vec![],
+            calls: 0,
+            written: vec![],
+            remote: false,
+            links: vec![],
+            sensitive: vec![],
+            state_reads: 0,
         }
     }
 
     pub fn finish(mut self) -> Analysis {
         self.bases.sort();
         self.bases.dedup();
-        if !self.any {
-            self.reason = "nothing to run".into();
-        }
+        let reason = if !self.any && self.verdict == Verdict::Allow {
+            "nothing to run".into()
+        } else if self.reason.is_empty() {
+            "read-only".into()
+        } else {
+            self.reason
+        };
         Analysis {
             verdict: self.verdict,
-            reason: self.reason,
+            reason,
             bases: self.bases,
         }
     }
 
+    /// Raises the verdict; the first reason at the highest level is kept.
     fn raise(&mut self, v: Verdict, why: impl Into<String>) {
-        if v > self.verdict
-            || (v == self.verdict && v != Verdict::Allow && self.reason == "read-only")
+        if v > self.verdict || (v == self.verdict && v != Verdict::Allow && self.reason.is_empty())
         {
             self.verdict = v;
             self.reason = why.into();
         }
     }
 
-    fn block(&mut self, why: impl Into<String>) {
+    pub(super) fn block(&mut self, why: impl Into<String>) {
         self.raise(Verdict::Block, why);
     }
 
-    fn ask(&mut self, why: impl Into<String>) {
+    pub(super) fn ask(&mut self, why: impl Into<String>) {
         self.raise(Verdict::Ask, why);
+    }
+
+    /// Runs `f` with a fresh verdict and returns what it alone decided,
+    /// keeping the strictest overall.
+    pub(super) fn judged(&mut self, f: impl FnOnce(&mut Self)) -> Verdict {
+        let before = (self.verdict, std::mem::take(&mut self.reason));
+        self.verdict = Verdict::Allow;
+        f(self);
+        let mine = (self.verdict, std::mem::take(&mut self.reason));
+        if before.0 >= mine.0 {
+            self.verdict = before.0;
+            self.reason = before.1;
+        } else {
+            self.verdict = mine.0;
+            self.reason = mine.1.clone();
+        }
+        if before.0 == Verdict::Allow && mine.0 == Verdict::Allow {
+            self.reason = String::new();
+        }
+        mine.0
     }
 
     /// Analyses a whole script; `positional` are `$0`, `$1`, … for `sh -c`.
@@ -348,7 +236,7 @@ impl<'e> Analyzer<'e> {
             let expanded: Vec<String> = src
                 .split_whitespace()
                 .map(|t| {
-                    parse::brace_items(t)
+                    super::eval::brace_expand(t)
                         .map(|i| i.join(" "))
                         .unwrap_or_else(|| t.to_string())
                 })
@@ -357,353 +245,838 @@ impl<'e> Analyzer<'e> {
             if expanded != src.split_whitespace().collect::<Vec<_>>().join(" ") {
                 self.script(&expanded, positional, depth + 1);
             }
+            // Text the grammar rejects (PowerShell's `(…)`): judge its words
+            // without the grouping, for what blocks.
+            let flat: String = src
+                .chars()
+                .map(|ch| {
+                    if matches!(ch, '(' | ')' | '{' | '}') {
+                        ' '
+                    } else {
+                        ch
+                    }
+                })
+                .collect();
+            if flat != src {
+                self.block_only(|a| a.script(&flat, positional, depth + 1));
+            }
+            // cmd.exe and PowerShell paths: `\` separates, it does not escape.
+            let l = lower(src);
+            if src.contains('\\') && (l.contains('%') || l.contains(":\\") || l.contains("$env:")) {
+                let slashed = src.replace('\\', "/");
+                self.block_only(|a| a.script(&slashed, positional, depth + 1));
+            }
+        }
+        for c in &script.commands {
+            match self.producer(c) {
+                Producer::Net => self.fetches = true,
+                Producer::Decode => self.decodes = true,
+                Producer::Other => {}
+            }
+        }
+        for (i, full) in script.commands.iter().enumerate() {
+            // What runs past `env`, `timeout`, `nice`… decides what is written.
+            let view = Command {
+                argv: peeled(&full.argv).to_vec(),
+                ..full.clone()
+            };
+            let c = &view;
+            if self.passes_on(i, &script) != Producer::Other {
+                let outs = exec::output_files(c);
+                self.tainted.extend(outs);
+            }
+            if let Some(text) = super::eval::printed(c) {
+                let mut targets: Vec<String> = c
+                    .redirects
+                    .iter()
+                    .filter(|r| r.op.contains('>') && !r.op.starts_with("<<"))
+                    .map(|r| self.norm(&r.target, c.cwd.as_deref()))
+                    .collect();
+                if c.argv.first().is_some_and(|w| w.text == "tee") {
+                    targets.extend(
+                        c.argv
+                            .iter()
+                            .skip(1)
+                            .filter(|w| !w.text.starts_with('-'))
+                            .map(|w| self.norm(w, c.cwd.as_deref())),
+                    );
+                }
+                for t in targets {
+                    self.written.push((t, text.clone()));
+                }
+            }
         }
         for f in &script.recursive_functions {
-            self.block(format!("fork bomb (function {f} calls itself)"));
+            self.block(format!("fork bomb (function {} calls itself)", shown(f)));
         }
-        for body in &script.alias_bodies {
-            self.script(body, &[], depth + 1);
+        if script.spawning_loop {
+            self.block("fork bomb (an endless loop that starts background jobs)");
         }
-        self.cross_rules(&script, depth);
+        self.functions.extend(script.functions.iter().cloned());
         for c in &script.commands {
+            let before = self.state_reads;
             self.command(c, &script, depth);
+            if self.state_reads > before {
+                self.sensitive.push(std::ptr::from_ref(c) as usize);
+            }
         }
+        self.pipes(&script);
     }
 
     fn command(&mut self, c: &Command, script: &Script, depth: usize) {
-        self.redirects(c, depth);
+        self.redirects(c, script, depth);
+        self.assigns(&c.assigns, c, script, depth);
         if c.argv.is_empty() {
             return;
         }
         self.any = true;
-        let words = c.argv.clone();
-        self.words_secrets(&words, c);
-        self.run_words(words, c, script, depth);
+        let name = c.argv[0].text.clone();
+        if !c.argv[0].dynamic {
+            if let Some(body) = self
+                .aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == name)
+                .map(|(_, b)| b.clone())
+            {
+                let rest = Word::join(&c.argv[1..]);
+                self.script(&format!("{body} {rest}"), &[], depth + 1);
+                return;
+            }
+            if let Some(body) = self
+                .functions
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == name)
+                .map(|(_, b)| b.clone())
+                && self.calls < 8
+            {
+                self.calls += 1;
+                let mut positional = vec![name.clone()];
+                positional.extend(c.argv[1..].iter().map(|w| w.text.clone()));
+                self.script(&body, &positional, depth + 1);
+                return;
+            }
+        }
+        self.run_words(c.argv.clone(), c, script, depth);
     }
 
-    /// Peels wrappers and dispatches on the real program.
-    fn run_words(&mut self, mut words: Vec<Word>, c: &Command, script: &Script, depth: usize) {
+    /// Peels wrappers and judges the real program.
+    pub(super) fn run_words(
+        &mut self,
+        mut words: Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) {
         loop {
             let Some(first) = words.first() else { return };
             if first.dynamic {
                 // `$cmd …`, `$(…) …`: the program is only known at run time.
-                let inner_fetch = self.fetched(first, script);
-                self.bases.push(first.text.clone());
-                if inner_fetch {
+                self.bases.push(shown(&first.text));
+                if self.fetched(first, script) {
                     self.block("download and execute (a fetched command is run)");
                 } else {
-                    self.ask(format!(
-                        "runs a program chosen at run time ({})",
-                        first.text
+                    self.block(format!(
+                        "runs a program whose name is only known at run time ({})",
+                        shown(&first.text)
                     ));
                 }
-                // Still judge the arguments as if for a dangerous program.
-                let rest: Vec<String> = words[1..].iter().map(|w| w.text.clone()).collect();
-                self.rm_like("rm", &rest, c);
                 return;
             }
-            let base = base_name(&first.text);
             if first.text.is_empty() {
                 return;
             }
-            if PRIVILEGE.contains(&base.as_str()) {
+            if first.computed || first.spliced || first.glob {
+                self.bases.push(shown(&first.text));
+                let how = if first.glob {
+                    "a wildcard"
+                } else if first.computed {
+                    "variables, substitutions or escapes"
+                } else {
+                    "quotes or escapes inside the name"
+                };
+                self.block(format!(
+                    "obfuscated program name ({} spelled with {how})",
+                    shown(&first.text)
+                ));
+                return;
+            }
+            let mut base = base_name(&first.text);
+            let as_path = paths::normalize(&paths::word_path(&first.text, false), c.cwd.as_deref());
+            if let Some((_, real)) = self
+                .renamed
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == first.text || *n == as_path)
+            {
+                base = real.clone();
+            }
+            let lb = lower(&base);
+            if tables::PRIVILEGE.contains(&lb.as_str()) && self.remote {
+                // `sudo` on another machine: judge what it runs there.
+                words.remove(0);
+                while words.first().is_some_and(|w| w.text.starts_with('-')) {
+                    let flag = words.remove(0).text;
+                    if matches!(flag.as_str(), "-u" | "-g" | "-U" | "-C" | "-h" | "-p")
+                        && !words.is_empty()
+                    {
+                        words.remove(0);
+                    }
+                }
+                continue;
+            }
+            if tables::PRIVILEGE.contains(&lb.as_str()) {
                 self.bases.push(base.clone());
                 self.block(format!("privilege escalation ({base})"));
                 return;
             }
-            if WRAPPERS.contains(&base.as_str()) {
-                words.remove(0);
-                // Drop the wrapper's own options and a duration/count argument.
-                while let Some(w) = words.first() {
-                    let t = &w.text;
-                    let takes_value = matches!(
-                        t.as_str(),
-                        "-n" | "-c" | "-p" | "-s" | "-k" | "-o" | "-e" | "-i" | "-u"
-                    );
-                    if t.starts_with('-')
-                        || (base == "timeout"
-                            && t.chars().next().is_some_and(|ch| ch.is_ascii_digit()))
-                    {
-                        words.remove(0);
-                        if takes_value
-                            && base != "script"
-                            && !words.is_empty()
-                            && !words[0].text.starts_with('-')
-                            && base != "watch"
-                        {
-                            words.remove(0);
-                        }
-                    } else {
-                        break;
-                    }
+            if lb == "env" {
+                match self.env_wrapper(&mut words, c, script, depth) {
+                    Some(true) => continue,
+                    _ => return,
                 }
-                if base == "script" || base == "watch" {
-                    // `script -c CMD`, `watch CMD`: the rest is shell text.
-                    let text = Word::join(&words);
-                    self.script(&text, &[], depth + 1);
+            }
+            if let Some(takes) = tables::wrapper(&lb) {
+                if !self.peel_wrapper(&lb, takes, &mut words, c, script, depth) {
                     return;
                 }
                 continue;
             }
-            if base == "env" {
-                words.remove(0);
-                while let Some(w) = words.first().cloned() {
-                    let t = w.text.clone();
-                    if t == "-S" || t == "--split-string" {
-                        words.remove(0);
-                        let text = Word::join(&words);
-                        self.script(&text, &[], depth + 1);
-                        return;
-                    } else if let Some(s) = t
-                        .strip_prefix("--split-string=")
-                        .or_else(|| t.strip_prefix("-S"))
-                        .filter(|s| !s.is_empty())
-                    {
-                        self.script(s, &[], depth + 1);
-                        return;
-                    } else if matches!(t.as_str(), "-u" | "--unset" | "-C" | "--chdir") {
-                        words.remove(0);
-                        if !words.is_empty() {
-                            words.remove(0);
-                        }
-                    } else if t.starts_with('-') || (t.contains('=') && !t.starts_with('/')) {
-                        words.remove(0);
-                    } else {
-                        break;
-                    }
-                }
-                if words.is_empty() {
-                    self.bases.push("env".into());
-                    if c.argv.len() == 1 {
-                        self.ask("prints the whole environment (may include secrets)");
-                    }
-                    return;
-                }
-                continue;
+            break;
+        }
+        let base = {
+            let first = &words[0].text;
+            let b = base_name(first);
+            let as_path = paths::normalize(&paths::word_path(first, false), c.cwd.as_deref());
+            self.renamed
+                .iter()
+                .rev()
+                .find(|(n, _)| n == first || *n == as_path)
+                .map(|(_, r)| r.clone())
+                .unwrap_or(b)
+        };
+        if words[0].text.contains('/')
+            && let Some(text) = self.written_text(&words[0], c.cwd.as_deref())
+        {
+            self.script(&text, &[], depth + 1);
+        }
+        if words[0].text.contains('/') && self.is_tainted(&words[0], c.cwd.as_deref()) {
+            self.block(format!(
+                "download and execute ({} was downloaded or decoded, then run)",
+                shown(&words[0].text)
+            ));
+        }
+        let cmd = Cmd {
+            lb: lower(&base),
+            base: base.clone(),
+            args: words[1..].iter().map(|w| w.text.clone()).collect(),
+            words,
+            src: c,
+            script,
+            depth,
+        };
+        let mine = self.judged(|a| {
+            let handled = readonly::handled_positions(&cmd);
+            a.words_secrets(&cmd, &handled);
+            let read_only = a.program(&cmd);
+            if !read_only {
+                a.ask(format!("runs {}", shown(&cmd.base)));
             }
-            let args: Vec<String> = words[1..].iter().map(|w| w.text.clone()).collect();
-            let cmd = Cmd {
-                base: base.clone(),
-                args,
-                words: words.clone(),
-                src: c,
-            };
-            // Judge this program on its own, to know whether a grant must cover it.
-            let saved = (
-                self.verdict,
-                std::mem::replace(&mut self.reason, "read-only".into()),
-            );
-            self.verdict = Verdict::Allow;
-            self.program(&cmd, script, depth);
-            if self.verdict >= Verdict::Ask {
-                self.bases.push(base);
-            }
-            if saved.0 >= self.verdict && saved.0 != Verdict::Allow {
-                self.verdict = saved.0;
-                self.reason = saved.1;
-            } else if self.verdict == Verdict::Allow {
-                self.reason = saved.1;
-            }
-            return;
+        });
+        if mine >= Verdict::Ask {
+            self.bases.push(base);
         }
     }
 
-    fn is_fetch(&self, c: &Command) -> bool {
-        c.argv
-            .iter()
-            .take(3)
-            .any(|w| FETCHERS.contains(&base_name(&w.text).as_str()))
-            || c.argv.iter().any(|w| {
-                w.text.starts_with("http://")
-                    || w.text.starts_with("https://")
-                        && c.argv.len() > 1
-                        && base_name(&c.argv[0].text) != "echo"
-            })
-    }
-
-    /// The word's value comes from a substitution that downloads something.
-    fn fetched(&self, w: &Word, script: &Script) -> bool {
-        w.subs
-            .iter()
-            .any(|&s| script.commands.get(s).is_some_and(|x| self.is_fetch(x)))
-    }
-
-    /// Runs `text` as a script and also treats it as possibly fetched.
-    fn nested(&mut self, text: &str, depth: usize) {
-        self.script(text, &[], depth + 1);
-    }
-
-    fn redirects(&mut self, c: &Command, depth: usize) {
-        for r in &c.redirects {
-            let t = &r.target.text;
-            let writes = r.op.contains('>') && !r.op.starts_with("<<");
-            if t.starts_with("/dev/tcp/") || t.starts_with("/dev/udp/") {
-                self.block(format!(
-                    "opens a network socket through {t} (reverse shell)"
-                ));
-                continue;
+    /// Drops a wrapper and its options; false when nothing is left to run.
+    fn peel_wrapper(
+        &mut self,
+        lb: &str,
+        takes: &str,
+        words: &mut Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) -> bool {
+        words.remove(0);
+        if (lb == "ld.so" || lb.starts_with("ld-"))
+            && words.iter().any(|w| !w.text.starts_with('-'))
+        {
+            self.block("runs a program through the dynamic loader, which hides what runs (and bypasses noexec)");
+        }
+        match lb {
+            "command" | "type"
+                if words
+                    .first()
+                    .is_some_and(|w| w.text == "-v" || w.text == "-V") =>
+            {
+                // `command -v x` looks a program up.
+                return false;
             }
-            if r.op == "<<<" || r.op == "<<" {
-                let executes = c.argv.first().map(|w| base_name(&w.text)).is_some_and(|b| {
-                    is_shell(&b)
-                        || b == "at"
-                        || b == "batch"
-                        || INTERPRETERS.contains(&b.as_str())
-                        || b == "eval"
-                });
-                if executes && let Some(body) = &r.body {
-                    self.nested(body, depth);
+            "busybox" | "toybox" if words.first().is_some_and(|w| w.text.starts_with('-')) => {
+                return false;
+            }
+            "strace" | "ltrace"
+                if words
+                    .iter()
+                    .any(|w| w.text == "-p" || w.text.starts_with("-p")) =>
+            {
+                if words.iter().any(|w| self.aims_at_self(w, script)) {
+                    self.block(format!("{lb} attaches to Jarvis's own process"));
                 }
-                continue;
+                self.ask(format!("{lb} attaches to a running process"));
             }
-            if writes {
-                if paths::device(t) {
-                    self.block(format!("writes to the device {t}"));
-                } else if paths::app_state(t, c.cwd.as_deref(), &self.env.app, &self.env.protected)
+            _ => {}
+        }
+        if (lb == "sg" || lb == "newgrp") && words.first().is_some_and(|w| !w.text.starts_with('-'))
+        {
+            words.remove(0);
+        }
+        if matches!(
+            lb,
+            "xterm" | "x-terminal-emulator" | "gnome-terminal" | "konsole" | "kitty" | "alacritty"
+        ) {
+            // Only what follows `-e`/`-x`/`--` runs.
+            match words
+                .iter()
+                .position(|w| matches!(w.text.as_str(), "-e" | "-x" | "--" | "--command"))
+            {
+                Some(i) => {
+                    words.drain(..=i);
+                }
+                None => {
+                    self.ask(format!("opens a terminal ({lb})"));
+                    return false;
+                }
+            }
+            return !words.is_empty();
+        }
+        while let Some(w) = words.first() {
+            let t = w.text.clone();
+            if t == "--" {
+                words.remove(0);
+                break;
+            }
+            let numeric = t.chars().next().is_some_and(|ch| ch.is_ascii_digit());
+            if t.starts_with('-') && t.len() > 1 {
+                words.remove(0);
+                let flag = t.trim_start_matches('-');
+                let wants = !t.starts_with("--") && flag.len() == 1 && takes.contains(flag)
+                    || (t.starts_with("--")
+                        && !t.contains('=')
+                        && matches!(
+                            lb,
+                            "timeout" | "nice" | "stdbuf" | "ionice" | "xvfb-run" | "fakeroot"
+                        ));
+                if lb == "time"
+                    && (t == "-o" || t == "--output")
+                    && let Some(f) = words.first().cloned()
                 {
-                    self.block(format!("overwrites Jarvis's own state ({t})"));
-                } else if let Some(why) = paths::credential(t, c.cwd.as_deref()) {
-                    self.block(format!("writes a credential file: {why}"));
-                } else if paths::persistence(t, c.cwd.as_deref()) {
-                    self.block(format!(
-                        "persistence: writes {t}, which runs at login or on a schedule"
-                    ));
-                } else if paths::system(t, c.cwd.as_deref()) {
-                    self.block(format!("writes into a system directory ({t})"));
-                } else if t != "/dev/null" && !t.starts_with("&") && !is_fd(t) {
-                    self.ask(format!("writes {t}"));
+                    self.write_path(&f, c.cwd.as_deref(), "time -o");
                 }
-            } else if let Some(why) = paths::credential(t, c.cwd.as_deref()) {
-                self.block(format!("reads a credential: {why}"));
+                if lb == "ld.so" || lb.starts_with("ld-") {
+                    if t == "--preload" || t == "--audit" {
+                        self.block(
+                            "injects a library into the program it starts (ld.so --preload)",
+                        );
+                    }
+                    if matches!(
+                        t.as_str(),
+                        "--library-path" | "--preload" | "--audit" | "--argv0"
+                    ) && !words.is_empty()
+                    {
+                        words.remove(0);
+                    }
+                } else if wants && !words.is_empty() {
+                    words.remove(0);
+                }
+            } else if (lb == "timeout" || lb == "chrt" || lb == "taskset" || lb == "cpulimit")
+                && numeric
+            {
+                words.remove(0);
+            } else if tables::wrapper_operand(lb) && !matches!(lb, "sg" | "newgrp") {
+                // `flock FILE CMD`, `chroot DIR CMD`, `envdir DIR CMD`.
+                if lb == "chroot" {
+                    self.ask("chroot runs a command in another root");
+                }
+                words.remove(0);
+                break;
+            } else if matches!(
+                lb,
+                "xterm"
+                    | "x-terminal-emulator"
+                    | "gnome-terminal"
+                    | "konsole"
+                    | "kitty"
+                    | "alacritty"
+            ) && (t == "-e" || t == "-x" || t == "--")
+            {
+                words.remove(0);
+                break;
+            } else {
+                break;
             }
         }
+        if lb == "flock" || lb == "sg" || lb == "su" {
+            // `flock FILE -c CMD`
+            if let Some(i) = words.iter().position(|w| w.text == "-c")
+                && let Some(code) = words.get(i + 1).cloned()
+            {
+                self.shell_code(&code, &[], script, depth);
+                return false;
+            }
+        }
+        if lb == "unshare"
+            || lb == "setpriv"
+            || lb == "prlimit"
+            || lb == "numactl"
+            || lb == "systemd-inhibit"
+        {
+            self.ask(format!("{lb} changes how the command runs"));
+        }
+        let _ = c;
+        if words.is_empty() && !matches!(lb, "time" | "nohup" | "builtin" | "command" | "exec") {
+            self.bases.push(lb.to_string());
+            self.ask(format!("runs {lb}"));
+        }
+        !words.is_empty()
     }
 
-    /// `$AWS_SECRET_ACCESS_KEY` and friends, and paths to secrets or to Jarvis's state.
-    fn words_secrets(&mut self, words: &[Word], c: &Command) {
-        // The program after wrappers (`command echo` is `echo`).
-        let base = words
-            .iter()
-            .filter(|w| !w.text.starts_with('-') && !w.text.contains('='))
-            .map(|w| base_name(&w.text))
-            .find(|b| {
-                !WRAPPERS.contains(&b.as_str()) && !PRIVILEGE.contains(&b.as_str()) && b != "env"
-            })
-            .unwrap_or_default();
-        for w in words.iter().skip(1) {
-            for var in dollar_names(&w.text) {
-                let up = var.to_ascii_uppercase();
-                if SECRET_VARS.iter().any(|s| up.contains(s)) {
-                    // Printing or storing it reveals it; passing it to a client
-                    // (`curl -H "x-api-key: $KEY"`) is ordinary use, which asks.
-                    let prints = matches!(
-                        base.as_str(),
-                        "echo"
-                            | "printf"
-                            | "printenv"
-                            | "env"
-                            | "export"
-                            | "declare"
-                            | "set"
-                            | "tee"
-                            | "cat"
-                    ) || c.redirects.iter().any(|r| r.op.contains('>'))
-                        || c.pipes_out;
-                    if prints {
-                        self.block(format!("reveals the secret variable ${var}"));
-                    } else {
-                        self.ask(format!("uses the secret variable ${var}"));
-                    }
+    /// `env [-i] [-u N] [-C DIR] [-S STR] [N=V]… CMD`: Some(true) when a
+    /// program is left to judge.
+    fn env_wrapper(
+        &mut self,
+        words: &mut Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) -> Option<bool> {
+        let alone = words.len() == 1;
+        words.remove(0);
+        let mut assigns = Vec::new();
+        while let Some(w) = words.first().cloned() {
+            let t = w.text.clone();
+            if t == "-S" || t == "--split-string" {
+                words.remove(0);
+                let text = Word::join(words);
+                self.script(&text, &[], depth + 1);
+                return None;
+            } else if let Some(s) = t
+                .strip_prefix("--split-string=")
+                .or_else(|| t.strip_prefix("-S"))
+                .filter(|s| !s.is_empty())
+            {
+                let mut text = s.to_string();
+                for rest in &words[1..] {
+                    text.push(' ');
+                    text.push_str(&rest.text);
                 }
+                self.script(&text, &[], depth + 1);
+                return None;
+            } else if matches!(t.as_str(), "-u" | "--unset" | "-C" | "--chdir") {
+                words.remove(0);
+                if !words.is_empty() {
+                    words.remove(0);
+                }
+            } else if t == "--" {
+                words.remove(0);
+                break;
+            } else if t.starts_with('-') {
+                words.remove(0);
+            } else if let Some((k, v)) = t.split_once('=').filter(|(k, _)| {
+                !k.is_empty() && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            }) {
+                let mut value = w.clone();
+                value.text = v.to_string();
+                assigns.push((k.to_string(), value));
+                words.remove(0);
+            } else {
+                break;
             }
-            if matches!(base.as_str(), "printenv" | "env") {
-                let up = w.text.to_ascii_uppercase();
-                if SECRET_VARS.iter().any(|s| up.contains(s)) {
-                    self.block(format!("reveals the secret variable {}", w.text));
-                }
+        }
+        self.assigns(&assigns, c, script, depth);
+        if words.is_empty() {
+            self.bases.push("env".into());
+            if alone {
+                self.ask("prints the whole environment");
+            }
+            return None;
+        }
+        Some(true)
+    }
+
+    /// Judges the program itself; true when this invocation is provably read-only.
+    fn program(&mut self, c: &Cmd<'_>) -> bool {
+        let lb = c.lb.as_str();
+        let help_only = c.args.len() == 1
+            && matches!(
+                c.args[0].as_str(),
+                "--version" | "-V" | "--help" | "-h" | "version" | "-v" | "help"
+            );
+        if help_only
+            && !c.words[0].text.contains('/')
+            && (tables::KNOWN_TOOLS.contains(&lb)
+                || tables::read_only(lb).is_some()
+                || tables::interpreter(lb).is_some()
+                || is_shell(lb))
+        {
+            return true;
+        }
+        if is_shell(lb) {
+            self.shell(c);
+            return false;
+        }
+        if tables::interpreter(lb).is_some() && !matches!(lb, "gawk") {
+            self.interpreter(c);
+            return false;
+        }
+        if let Some(decided) = self.executor(c) {
+            return decided;
+        }
+        if let Some(decided) = self.system_program(c) {
+            return decided;
+        }
+        if let Some(decided) = self.file_program(c) {
+            return decided;
+        }
+        if let Some(decided) = self.net_program(c) {
+            return decided;
+        }
+        if lb == "git" {
+            return self.git(c);
+        }
+        if let Some(role) = tables::read_only(lb) {
+            return self.read_only(c, role);
+        }
+        self.unknown(c);
+        false
+    }
+
+    /// A program the rules do not know: anything it names that is a
+    /// credential, a disk or Jarvis's state counts against it.
+    fn unknown(&mut self, c: &Cmd<'_>) {
+        let text = readonly::text_positions(c);
+        let mut suffixes = 0;
+        for (k, w) in c.words.iter().enumerate().skip(1) {
+            if w.dynamic || text.contains(&(k - 1)) {
+                continue;
             }
             for cand in path_candidates(&w.text) {
-                if let Some(why) = paths::credential(&cand, c.cwd.as_deref()) {
-                    if matches!(base.as_str(), "ls" | "stat" | "du" | "tree" | "exa" | "eza") {
-                        // Names and sizes only, never the secrets themselves.
-                        self.ask(format!("lists a credential store: {why}"));
-                    } else {
-                        self.block(format!("touches a credential: {why}"));
-                    }
+                if paths::device(&cand) {
+                    self.block(format!("{} touches the disk device {cand}", c.base));
                 }
-                if paths::app_state(&cand, c.cwd.as_deref(), &self.env.app, &self.env.protected) {
-                    if is_pure_reader(&base) {
-                        self.ask(format!("reads Jarvis's own state ({cand})"));
-                    } else {
-                        self.block(format!("changes Jarvis's own state ({cand})"));
-                    }
-                }
+            }
+            // What an unknown program may run: an argument that is a command
+            // line (`--exec 'curl … | sh'`), or the rest of the line from a
+            // program's name (`tool rm -rf ~`). Only what blocks counts.
+            if w.text.contains(' ') && !w.text.starts_with('-') {
+                let code = w.text.clone();
+                self.block_only(|a| a.script(&code, &[], c.depth + 1));
+            }
+            if suffixes < 3
+                && !w.text.starts_with('-')
+                && known_program(&lower(&base_name(&w.text)))
+            {
+                suffixes += 1;
+                let rest: Vec<Word> = c.words[k..].to_vec();
+                self.block_only(|a| a.run_words(rest, c.src, c.script, c.depth + 1));
             }
         }
     }
 
-    fn cross_rules(&mut self, script: &Script, _depth: usize) {
-        // A shell or interpreter reading its program from a pipe.
-        for c in &script.commands {
-            let Some(from) = c.stdin_from else { continue };
-            if executes_stdin(c) {
-                let src = &script.commands[from];
-                let what = src
-                    .argv
-                    .first()
-                    .map(|w| base_name(&w.text))
-                    .unwrap_or_default();
-                self.block(format!(
-                    "pipes the output of {what} into an interpreter (download/decode and execute)"
-                ));
-            }
-            if c.argv.first().is_some_and(|w| {
-                matches!(
-                    lower(&base_name(&w.text)).as_str(),
-                    "iex" | "invoke-expression"
-                )
-            }) {
-                self.block("pipes text into Invoke-Expression (download and execute)");
-            }
-            if c.argv
-                .first()
-                .is_some_and(|w| lower(&base_name(&w.text)) == "remove-item")
-                && script.commands[from]
-                    .argv
-                    .iter()
-                    .any(|w| lower(&w.text) == "-recurse")
-            {
-                self.block("deletes everything a recursive listing finds");
+    /// The value's commands download something.
+    pub(super) fn fetched(&self, w: &Word, script: &Script) -> bool {
+        w.subs.iter().any(|&s| {
+            script
+                .commands
+                .get(s)
+                .is_some_and(|x| self.producer(x) == Producer::Net)
+        })
+    }
+
+    /// Where code built at run time may come from: `Some(why)` when a
+    /// download or a decoder feeds it.
+    pub(super) fn code_source(&self, w: &Word, script: &Script) -> Option<&'static str> {
+        let mut found = None;
+        for &s in &w.subs {
+            match script.commands.get(s).map(|x| self.producer(x)) {
+                Some(Producer::Net) => return Some("download and execute"),
+                Some(Producer::Decode) => found = Some("decodes and executes"),
+                _ => {}
             }
         }
-        // Fetch to a file, then make it executable or run it.
-        let fetched: Vec<String> = script
-            .commands
+        if found.is_some() {
+            return found;
+        }
+        // Code built at run time in a line that downloads: it may be the download
+        // (`curl … | while read l; do eval "$l"; done`).
+        if w.dynamic && self.fetches {
+            return Some("download and execute");
+        }
+        None
+    }
+
+    /// What reaches a command's output: its own kind, or what it passes on
+    /// from its pipe (`curl … | tee x.sh`).
+    pub(super) fn passes_on(&self, i: usize, script: &Script) -> Producer {
+        let mut k = Some(i);
+        let mut hops = 0;
+        while let Some(j) = k {
+            let c = &script.commands[j];
+            let own = self.producer(c);
+            if own != Producer::Other {
+                return own;
+            }
+            let b = c
+                .argv
+                .first()
+                .map(|w| lower(&base_name(&w.text)))
+                .unwrap_or_default();
+            if !matches!(
+                b.as_str(),
+                "tee"
+                    | "cat"
+                    | "head"
+                    | "tail"
+                    | "sed"
+                    | "awk"
+                    | "grep"
+                    | "cut"
+                    | "sort"
+                    | "uniq"
+                    | "dd"
+                    | "pv"
+                    | "buffer"
+                    | "stdbuf"
+            ) || hops > 8
+            {
+                return Producer::Other;
+            }
+            k = c.stdin_from;
+            hops += 1;
+        }
+        Producer::Other
+    }
+
+    /// The text this line wrote to `w` earlier, if it did.
+    pub(super) fn written_text(&self, w: &Word, cwd: Option<&str>) -> Option<String> {
+        if w.dynamic {
+            return None;
+        }
+        let p = self.norm(w, cwd);
+        self.written
             .iter()
-            .filter(|c| self.is_fetch(c))
-            .flat_map(output_files)
-            .collect();
-        for f in &fetched {
-            let name = f.trim_start_matches("./");
-            for c in &script.commands {
-                let argv: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
-                let runs = argv
+            .rev()
+            .find(|(f, _)| *f == p)
+            .map(|(_, t)| t.clone())
+    }
+
+    /// What a command's output is: from the network, decoded, or plain.
+    pub(super) fn producer(&self, c: &Command) -> Producer {
+        let Some(first) = c.argv.first() else {
+            return Producer::Other;
+        };
+        let b = lower(&base_name(&first.text));
+        // Through wrappers: `timeout 5 curl …`.
+        let real = c
+            .argv
+            .iter()
+            .map(|w| lower(&base_name(&w.text)))
+            .find(|x| {
+                tables::wrapper(x).is_none()
+                    && x != "env"
+                    && !x.starts_with('-')
+                    && !x.contains('=')
+                    && !x.chars().all(|ch| ch.is_ascii_digit())
+            })
+            .unwrap_or(b);
+        let args: Vec<&str> = c.argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+        let url = args.iter().any(|a| {
+            let l = a.to_ascii_lowercase();
+            l.starts_with("http://") || l.starts_with("https://") || l.starts_with("ftp://")
+        });
+        // `gh` talks to the network only through `gh api` in a way that prints a payload.
+        if tables::FETCHERS.contains(&real.as_str()) && (real != "gh" || args.contains(&"api")) {
+            return Producer::Net;
+        }
+        if url
+            && !matches!(
+                real.as_str(),
+                "echo" | "printf" | "git" | "pip" | "pip3" | "npm" | "docker"
+            )
+        {
+            return Producer::Net;
+        }
+        if let Some(flags) = tables::interpreter(&real) {
+            let text = lower(&args.join(" "));
+            if code::mentions_network(&text) {
+                return Producer::Net;
+            }
+            // Inline code computes its output; a script file's output is its own.
+            if args.iter().any(|a| {
+                flags.contains(&lower(a).as_str())
+                    || (real == "perl" && a.starts_with('-') && a.ends_with('e'))
+            }) {
+                return Producer::Decode;
+            }
+            return Producer::Other;
+        }
+        if tables::DECODERS.contains(&real.as_str()) {
+            let decoding = match real.as_str() {
+                "base64" | "base32" | "basenc" => args.iter().any(|a| {
+                    matches!(*a, "-d" | "-D" | "--decode")
+                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
+                }),
+                "xxd" => args.iter().any(|a| a.starts_with('-') && a.contains('r')),
+                "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "brotli" => args.iter().any(|a| {
+                    a.starts_with('-') && !a.starts_with("--") && a.contains('d')
+                        || *a == "--decompress"
+                        || *a == "--stdout"
+                }),
+                "printf" => args
                     .first()
-                    .is_some_and(|a| a.trim_start_matches("./") == name && a.contains('/'))
-                    || (argv.first().is_some_and(|a| {
-                        is_shell(&base_name(a)) || INTERPRETERS.contains(&base_name(a).as_str())
-                    }) && argv
-                        .get(1)
-                        .is_some_and(|a| a.trim_start_matches("./") == name))
-                    || (argv.first() == Some(&"chmod")
-                        && argv.iter().any(|a| a.contains("+x"))
-                        && argv.iter().any(|a| a.trim_start_matches("./") == name));
-                if runs {
-                    self.block(format!(
-                        "download and execute ({name} is fetched, then run)"
-                    ));
+                    .is_some_and(|f| f.contains('\\') || f.contains("%b")),
+                "unzip" => args.contains(&"-p"),
+                "7z" => args.contains(&"e") || args.contains(&"x"),
+                "dd" | "xargs" | "jq" | "tac" => false,
+                _ => true,
+            };
+            if decoding {
+                return Producer::Decode;
+            }
+        }
+        if real == "echo"
+            && args.iter().any(|a| a.starts_with("-e"))
+            && args.iter().any(|a| a.contains('\\'))
+        {
+            return Producer::Decode;
+        }
+        Producer::Other
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Producer {
+    Net,
+    Decode,
+    Other,
+}
+
+/// A program whose name in another program's arguments suggests it runs.
+fn known_program(b: &str) -> bool {
+    tables::PRIVILEGE.contains(&b)
+        || is_shell(b)
+        || tables::interpreter(b).is_some()
+        || tables::wrapper(b).is_some()
+        || tables::FETCHERS.contains(&b)
+        || matches!(
+            b,
+            "rm" | "rmdir"
+                | "shred"
+                | "remove-item"
+                | "ri"
+                | "del"
+                | "rd"
+                | "erase"
+                | "dd"
+                | "mkfs"
+                | "wipefs"
+                | "chmod"
+                | "chown"
+                | "mv"
+                | "cp"
+                | "kill"
+                | "pkill"
+                | "killall"
+                | "crontab"
+                | "systemctl"
+                | "at"
+                | "eval"
+                | "source"
+                | "xargs"
+                | "find"
+                | "tar"
+                | "tee"
+                | "truncate"
+                | "ln"
+                | "install"
+                | "env"
+                | "cat"
+                | "git"
+                | "docker"
+                | "shutdown"
+                | "reboot"
+                | "usermod"
+                | "passwd"
+                | "setcap"
+        )
+}
+
+/// The words of the program that really runs, past `env`, `timeout`,
+/// `nice` and other wrappers.
+pub(super) fn peeled(argv: &[Word]) -> &[Word] {
+    let mut i = 0;
+    let mut last = 0;
+    while i < argv.len() {
+        last = i;
+        let b = lower(&base_name(&argv[i].text));
+        let takes = match tables::wrapper(&b) {
+            Some(_) if matches!(b.as_str(), "busybox" | "toybox") => break,
+            Some(t) => t,
+            None if b == "env" => "uC",
+            None => break,
+        };
+        i += 1;
+        while let Some(w) = argv.get(i) {
+            let t = w.text.as_str();
+            let numeric = !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == '.');
+            if t.starts_with('-') && t.len() > 1 {
+                let flag = t.trim_start_matches('-');
+                i += 1;
+                if flag.len() == 1 && takes.contains(flag) {
+                    i += 1;
                 }
+            } else if (b == "env" && t.contains('=')) || numeric {
+                i += 1;
+            } else {
+                break;
             }
         }
     }
+    // A wrapper with nothing after it (`env` alone) is the program.
+    if i >= argv.len() {
+        return &argv[last.min(argv.len())..];
+    }
+    &argv[i..]
+}
+
+/// The path-like parts of an argument: itself, after `=`, after `@`, after `:`.
+pub(super) fn path_candidates(w: &str) -> Vec<String> {
+    let mut v = vec![w.to_string()];
+    if let Some((_, r)) = w.split_once('=') {
+        v.push(r.to_string());
+        if let Some(r2) = r.strip_prefix('@') {
+            v.push(r2.to_string());
+        }
+        if let Some(r2) = r.strip_prefix('<') {
+            v.push(r2.to_string());
+        }
+    }
+    if let Some(r) = w.strip_prefix('@') {
+        v.push(r.to_string());
+    }
+    if let Some(r) = w.strip_prefix("file://") {
+        v.push(r.to_string());
+    }
+    // `-fPATH`, `-iPATH` (short option glued to its value).
+    if w.starts_with('-') && !w.starts_with("--") && w.len() > 2 {
+        let rest = &w[2..];
+        if rest.starts_with(['/', '~', HOME]) || rest.starts_with("$HOME") {
+            v.push(rest.to_string());
+        }
+    }
+    // `host:path` (scp/rsync) — only the local form matters here.
+    v.retain(|x| !x.is_empty() && !x.starts_with("http://") && !x.starts_with("https://"));
+    v
 }

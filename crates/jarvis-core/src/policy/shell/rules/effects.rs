@@ -1,0 +1,739 @@
+//! The effects every rule shares: reading, writing, deleting and
+//! re-permissioning a path, redirections, and environment variables that
+//! change what a program runs or loads.
+
+use super::*;
+
+/// Variables whose value is a command some program runs.
+const COMMAND_VARS: &[&str] = &[
+    "PAGER",
+    "GIT_PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "BAT_PAGER",
+    "DELTA_PAGER",
+    "PSQL_PAGER",
+    "EDITOR",
+    "VISUAL",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "SUDO_EDITOR",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "PROMPT_COMMAND",
+    "BROWSER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "RSYNC_RSH",
+    "CVS_RSH",
+    "PS4",
+    "PS1",
+    "PS0",
+    "FZF_DEFAULT_COMMAND",
+    "DIFFPROG",
+];
+
+/// Variables that make a program load code or configuration from elsewhere.
+const LOADER_VARS: &[&str] = &[
+    "BASH_ENV",
+    "ENV",
+    "ZDOTDIR",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONUSERBASE",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "LD_LIBRARY_PATH",
+    "GCONV_PATH",
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "GIT_DIR",
+    "PATH",
+    "CDPATH",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "CLASSPATH",
+    "DOTNET_STARTUP_HOOKS",
+    "RIPGREP_CONFIG_PATH",
+    "VIMINIT",
+    "EXINIT",
+    "MYVIMRC",
+    "WGETRC",
+    "CURL_HOME",
+    "PIP_CONFIG_FILE",
+    "NPM_CONFIG_USERCONFIG",
+    "INPUTRC",
+    "LESSKEY",
+    "KUBECONFIG",
+    "GNUPGHOME",
+];
+
+/// Variables that inject a library into every program started.
+const INJECT_VARS: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "DYLD_INSERT_LIBRARIES",
+    "DYLD_LIBRARY_PATH",
+];
+
+const SECRET_VARS: &[&str] = &[
+    "SECRET",
+    "TOKEN",
+    "PASSWORD",
+    "PASSWD",
+    "PASSPHRASE",
+    "API_KEY",
+    "APIKEY",
+    "PRIVATE",
+    "CREDENTIAL",
+    "ACCESS_KEY",
+    "SESSION_KEY",
+    "AUTH",
+];
+
+pub(super) fn secret_var(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    SECRET_VARS.iter().any(|s| up.contains(s)) && up != "SSH_AUTH_SOCK"
+}
+
+/// `$NAME` and `${NAME}` inside a word.
+pub(super) fn dollar_names(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == '$' {
+            let mut j = i + 1;
+            if j < b.len() && b[j] == '{' {
+                j += 1;
+            }
+            let start = j;
+            while j < b.len() && (b[j].is_alphanumeric() || b[j] == '_') {
+                j += 1;
+            }
+            if j > start {
+                out.push(b[start..j].iter().collect());
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A redirect to a file descriptor (`2>1`, `>&-`), not a file.
+pub(super) fn is_fd(t: &str) -> bool {
+    !t.is_empty() && (t.chars().all(|ch| ch.is_ascii_digit()) || t == "-")
+}
+
+impl Analyzer<'_> {
+    /// The word as a normalised path, the real home shown as `~`.
+    pub(super) fn norm(&self, w: &Word, cwd: Option<&str>) -> String {
+        self.norm_text(&paths::word_path(&w.text, w.dynamic), cwd)
+    }
+
+    pub(super) fn norm_text(&self, raw: &str, cwd: Option<&str>) -> String {
+        let raw = match &self.env.home {
+            Some(h) if !h.is_empty() && (raw == h || raw.starts_with(&format!("{h}/"))) => {
+                format!("~{}", &raw[h.len()..])
+            }
+            _ => raw.to_string(),
+        };
+        let p = paths::normalize(&raw, cwd);
+        // Through a symlink this line made (`ln -s / ./root; rm -rf ./root/`).
+        for (link, target) in self.links.iter().rev() {
+            if p == *link {
+                return target.clone();
+            }
+            if let Some(rest) = p.strip_prefix(&format!("{link}/")) {
+                return paths::normalize(&format!("{}/{rest}", target.trim_end_matches('/')), None);
+            }
+        }
+        p
+    }
+
+    pub(super) fn inside(&self, p: &str) -> bool {
+        paths::inside(p, self.env.workdir.as_deref())
+    }
+
+    pub(super) fn app_state(&self, p: &str) -> bool {
+        paths::app_state(p, None, &self.env.app, &self.env.protected)
+    }
+
+    /// A file whose content is read; true when that is provably harmless.
+    pub(super) fn read_path(&mut self, w: &Word, cwd: Option<&str>) -> bool {
+        if w.procsub {
+            return true;
+        }
+        if w.dynamic {
+            self.dynamic_secret(w, cwd);
+            return false;
+        }
+        let Some(p) = self.sensitive(w, cwd, "reads") else {
+            return false;
+        };
+        if w.text == "-" || self.inside(&p) {
+            return true;
+        }
+        // Non-secret system files; the sandbox hides what is not world-readable.
+        paths::system_normalized(&p) && !paths::device(&p) && !p.starts_with("/run/user")
+    }
+
+    /// Credentials block and Jarvis's state asks, whatever reads them; the
+    /// normalised path when it is neither.
+    pub(super) fn sensitive(&mut self, w: &Word, cwd: Option<&str>, verb: &str) -> Option<String> {
+        let p = self.norm(w, cwd);
+        if let Some(why) = paths::credential_normalized(&p, &w.text) {
+            self.block(format!("touches a credential: {why}"));
+            return None;
+        }
+        if self.app_state(&p) {
+            self.state_reads += 1;
+            self.ask(format!("{verb} Jarvis's own state ({})", shown(&w.text)));
+            return None;
+        }
+        Some(p)
+    }
+
+    /// A path with run-time parts whose fixed parts already name a secret.
+    pub(super) fn dynamic_secret(&mut self, w: &Word, cwd: Option<&str>) {
+        let p = self.norm(w, cwd);
+        let l = lower(&p);
+        let base = p.rsplit('/').next().unwrap_or("");
+        if l.starts_with("/proc/")
+            && (l.ends_with("/environ")
+                || l.ends_with("/mem")
+                || l.ends_with("/maps")
+                || l.contains("/fd/"))
+        {
+            self.block(format!(
+                "reads another process's memory or environment ({})",
+                shown(&w.text)
+            ));
+        } else if !base.contains('$')
+            && paths::credential_normalized(base, base).is_some()
+            && p.contains('/')
+        {
+            self.block(format!("touches a credential file ({})", shown(&w.text)));
+        } else if ["/.ssh/", "/.aws/", "/.gnupg/", "/.kube/", "/.docker/config"]
+            .iter()
+            .any(|k| l.contains(k))
+        {
+            self.block(format!("touches a credential store ({})", shown(&w.text)));
+        }
+    }
+
+    /// A walk that reads every file below `w` (`grep -r`, `cp -r`, `tar c`).
+    pub(super) fn read_tree(&mut self, w: &Word, cwd: Option<&str>, what: &str) -> bool {
+        if w.dynamic && !w.procsub {
+            return false;
+        }
+        let p = self.norm(w, cwd);
+        if paths::contains_credentials(&p) {
+            self.block(format!(
+                "{what} reads everything below {}, where keys and tokens live",
+                shown(&w.text)
+            ));
+            return false;
+        }
+        self.read_path(w, cwd)
+    }
+
+    /// A file created or changed.
+    pub(super) fn write_path(&mut self, w: &Word, cwd: Option<&str>, what: &str) {
+        let text = shown(&w.text);
+        if w.dynamic {
+            let fixed = &w.text[..w.text.find('$').unwrap_or(w.text.len())];
+            let prefix = self.norm_text(&paths::word_path(fixed, false), cwd);
+            if self.mentions_self(w) {
+                self.block(format!("{what} writes over Jarvis's own files ({text})"));
+            } else if fixed.starts_with("/dev/")
+                && !fixed.starts_with("/dev/fd")
+                && !fixed.starts_with("/dev/std")
+            {
+                self.block(format!(
+                    "{what} writes to a device chosen at run time ({text})"
+                ));
+            } else if fixed.contains('/')
+                && (paths::system_normalized(&prefix) && prefix != "/"
+                    || paths::persistence_normalized(&prefix))
+            {
+                self.block(format!(
+                    "{what} writes into a system or startup location ({text})"
+                ));
+            } else {
+                self.ask(format!(
+                    "{what} writes a path known only at run time ({text})"
+                ));
+            }
+            return;
+        }
+        let p = self.norm(w, cwd);
+        if p == "/dev/null"
+            || p.starts_with("/dev/std")
+            || p.starts_with("/dev/fd/")
+            || p.starts_with("/dev/tty")
+            || is_fd(&w.text)
+            || w.text.starts_with('&')
+        {
+            return;
+        }
+        if p.starts_with("/dev/tcp/") || p.starts_with("/dev/udp/") {
+            self.block(format!(
+                "opens a network socket through {text} (reverse shell)"
+            ));
+        } else if paths::device(&p) {
+            self.block(format!(
+                "{what} writes to the disk device {text} (disk wipe)"
+            ));
+        } else if self.app_state(&p) {
+            self.block(format!("{what} overwrites Jarvis's own state ({text})"));
+        } else if let Some(why) = paths::credential_normalized(&p, &w.text) {
+            if self.inside(&p) && !paths::credential_store(&p) {
+                self.ask(format!("{what} writes a secrets file ({text})"));
+            } else {
+                self.block(format!("{what} writes a credential file: {why}"));
+            }
+        } else if paths::persistence_normalized(&p) {
+            self.block(format!(
+                "persistence: {what} writes {text}, which runs code at login, on a schedule or when a program starts"
+            ));
+        } else if paths::system_normalized(&p) {
+            self.block(format!("{what} writes into a system directory ({text})"));
+        } else if paths::user_bin(&p) && shadows_program(&p) {
+            self.block(format!(
+                "persistence: {what} puts a program named like a system one on your PATH ({text})"
+            ));
+        } else if self.inside(&p) || paths::scratch(&p) {
+            self.ask(format!("{what} writes {text}"));
+        } else {
+            self.ask(format!(
+                "{what} writes outside the working directory ({text})"
+            ));
+        }
+    }
+
+    /// A path deleted (or moved away): only what the analyser can place in
+    /// the working directory or scratch space may even be asked.
+    pub(super) fn delete_path(&mut self, w: &Word, recursive: bool, cwd: Option<&str>, what: &str) {
+        let text = shown(&w.text);
+        if w.dynamic {
+            let p = self.norm(w, cwd);
+            if paths::scratch(&p) {
+                self.ask(format!("{what} deletes {text}"));
+            } else {
+                self.block(format!(
+                    "{what} deletes a path known only at run time ({text}): it cannot be placed inside the working directory"
+                ));
+            }
+            return;
+        }
+        let p = self.norm(w, cwd);
+        // A wildcard deletes what its directory holds.
+        let dir = if w.glob {
+            let lit = &p[..p.find(['*', '?', '[']).unwrap_or(p.len())];
+            match lit.rsplit_once('/') {
+                Some(("", _)) => "/".to_string(),
+                Some((d, _)) => d.to_string(),
+                None => ".".to_string(),
+            }
+        } else {
+            p.clone()
+        };
+        if let Some(why) = paths::credential_normalized(&p, &w.text)
+            && (!self.inside(&p) || paths::credential_store(&p))
+        {
+            self.block(format!("{what} deletes a credential: {why}"));
+        } else if self.app_state(&p) || self.app_state(&dir) {
+            self.block(format!("{what} deletes Jarvis's own state ({text})"));
+        } else if paths::device(&p) {
+            self.block(format!("{what} destroys the disk device {text}"));
+        } else if (recursive || w.glob)
+            && (paths::catastrophic_normalized(&dir)
+                || (w.glob && paths::catastrophic(&w.text, cwd)))
+            || paths::catastrophic_normalized(&p) && !self.inside(&p)
+        {
+            self.block(format!(
+                "recursive delete of {text} (a system, home or parent directory)"
+            ));
+        } else if paths::persistence_normalized(&p) || paths::system_normalized(&p) {
+            self.block(format!("{what} deletes system or startup files ({text})"));
+        } else if self.inside(&p) && self.inside(&dir) || paths::scratch(&p) {
+            self.ask(format!("{what} deletes {text}"));
+        } else {
+            self.block(format!(
+                "{what} deletes {text}, outside the working directory"
+            ));
+        }
+    }
+
+    /// `chmod`/`chown`/ACLs on a path.
+    pub(super) fn perm_path(
+        &mut self,
+        w: &Word,
+        recursive: bool,
+        wide_open: bool,
+        cwd: Option<&str>,
+        what: &str,
+    ) {
+        let text = shown(&w.text);
+        if w.dynamic {
+            if recursive {
+                self.block(format!(
+                    "{what} re-permissions a path known only at run time ({text})"
+                ));
+            } else {
+                self.ask(format!("{what} {text}"));
+            }
+            return;
+        }
+        let p = self.norm(w, cwd);
+        let dir = if w.glob {
+            p[..p.find(['*', '?', '[']).unwrap_or(p.len())]
+                .trim_end_matches('/')
+                .to_string()
+        } else {
+            p.clone()
+        };
+        let dir = if dir.is_empty() {
+            if p.starts_with('/') {
+                "/".to_string()
+            } else {
+                ".".to_string()
+            }
+        } else {
+            dir
+        };
+        if let Some(why) = paths::credential_normalized(&p, &w.text)
+            && (!self.inside(&p) || paths::credential_store(&p))
+        {
+            self.block(format!("{what} changes a credential's permissions: {why}"));
+        } else if self.app_state(&p) {
+            self.block(format!("{what} changes Jarvis's own files ({text})"));
+        } else if (recursive || w.glob) && paths::catastrophic_normalized(&dir) {
+            self.block(format!("recursive permission change of {text}"));
+        } else if paths::system_normalized(&p)
+            && (recursive || wide_open || what.starts_with("chown") || what.starts_with("takeown"))
+        {
+            self.block(format!(
+                "{what} opens up, locks or takes over a system path ({text})"
+            ));
+        } else if paths::system_normalized(&p) {
+            self.block(format!("{what} changes a system path ({text})"));
+        } else if recursive && !(self.inside(&p) || paths::scratch(&p)) {
+            self.block(format!(
+                "{what} recursively re-permissions {text}, outside the working directory"
+            ));
+        } else {
+            self.ask(format!("{what} {text}"));
+        }
+    }
+
+    /// A word that names Jarvis, its process or its parent, here or in the
+    /// commands its value comes from (`"$(pgrep jarvis)"`).
+    pub(super) fn aims_at_self(&self, w: &Word, script: &Script) -> bool {
+        self.mentions_self(w)
+            || w.subs.iter().any(|&s| {
+                script
+                    .commands
+                    .get(s)
+                    .is_some_and(|k| k.argv.iter().any(|x| self.mentions_self(x)))
+            })
+    }
+
+    /// A word whose run-time value names Jarvis or its process.
+    pub(super) fn mentions_self(&self, w: &Word) -> bool {
+        let app = lower(&self.env.app);
+        let t = lower(&w.text);
+        t.contains(&app) || t.contains("$ppid")
+    }
+
+    /// Secret variables and sensitive paths anywhere in the words (but in
+    /// text positions: an `echo`'s words, a grep pattern).
+    pub(super) fn words_secrets(&mut self, c: &Cmd<'_>, text: &[usize]) {
+        let prints =
+            matches!(
+                c.lb.as_str(),
+                "echo"
+                    | "printf"
+                    | "printenv"
+                    | "env"
+                    | "export"
+                    | "declare"
+                    | "set"
+                    | "tee"
+                    | "cat"
+                    | "print"
+                    | "write-output"
+                    | "write-host"
+                    | "typeset"
+            ) || c.src.redirects.iter().any(|r| {
+                r.op.contains('>') && !is_fd(&r.target.text) && r.target.text != "/dev/null"
+            }) || c.src.pipes_out;
+        let network = super::tables::FETCHERS.contains(&c.lb.as_str());
+        let reader = super::readonly::pure_reader(&c.lb);
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            let names: Vec<String> = dollar_names(&w.text)
+                .into_iter()
+                .filter(|n| w.dynamic && secret_var(n))
+                .collect();
+            for var in names {
+                let in_data = network
+                    && (w.text.contains("://")
+                        || c.args.get(i.wrapping_sub(2)).is_some_and(|prev| {
+                            matches!(
+                                prev.as_str(),
+                                "-d" | "--data"
+                                    | "--data-raw"
+                                    | "--data-binary"
+                                    | "--data-urlencode"
+                                    | "-F"
+                                    | "--form"
+                                    | "--json"
+                                    | "-T"
+                                    | "--post-data"
+                                    | "--body-data"
+                            )
+                        }));
+                if prints || in_data {
+                    self.block(format!("reveals the secret variable ${var}"));
+                } else {
+                    self.ask(format!("uses the secret variable ${var}"));
+                }
+            }
+            if text.contains(&(i - 1)) {
+                continue;
+            }
+            if w.dynamic {
+                self.dynamic_secret(w, c.cwd());
+                continue;
+            }
+            for cand in path_candidates(&w.text) {
+                let p = self.norm_text(&paths::word_path(&cand, false), c.cwd());
+                if let Some(why) = paths::credential_normalized(&p, &cand) {
+                    self.block(format!("touches a credential: {why}"));
+                }
+                if self.app_state(&p) {
+                    if reader {
+                        self.state_reads += 1;
+                        self.ask(format!("reads Jarvis's own state ({})", shown(&cand)));
+                    } else {
+                        self.block(format!("aims at Jarvis's own state ({})", shown(&cand)));
+                    }
+                }
+            }
+        }
+        for w in c.words.iter().skip(1) {
+            let t = lower(&w.text);
+            if t.contains("/proc/$ppid")
+                || (t.starts_with("/proc/")
+                    && (t.ends_with("/mem")
+                        || t.ends_with("/maps")
+                        || t.contains("/fd/")
+                        || t.ends_with("/environ")))
+                    && !t.starts_with("/proc/self/fd")
+            {
+                self.block(format!(
+                    "aims at another process's memory or files ({})",
+                    shown(&w.text)
+                ));
+            }
+        }
+    }
+
+    pub(super) fn redirects(&mut self, c: &Command, script: &Script, depth: usize) {
+        let exec = super::exec::stdin_executor(c);
+        let runs_something = c.argv.first().is_some_and(|w| {
+            let b = lower(&base_name(&w.text));
+            is_shell(&b)
+                || tables::interpreter(&b).is_some()
+                || b == "exec"
+                || b == "cat"
+                || b == "nc"
+                || b == "tee"
+        });
+        for r in &c.redirects {
+            let t = &r.target;
+            if t.text.starts_with("/dev/tcp/") || t.text.starts_with("/dev/udp/") {
+                // `bash -i >& /dev/tcp/…`, `exec 3<>/dev/tcp/…`, data sent out.
+                if r.op.contains('>') || runs_something || c.stdin_from.is_some() || c.pipes_out {
+                    self.block(format!(
+                        "opens a network socket through {} (reverse shell or data sent out)",
+                        t.text
+                    ));
+                } else {
+                    self.ask(format!("opens a network connection through {}", t.text));
+                }
+                continue;
+            }
+            if r.op == "<<<" || r.op == "<<" {
+                if let (Some(kind), Some(body)) = (&exec, &r.body) {
+                    self.run_input(kind, body, c, script, depth);
+                }
+                continue;
+            }
+            let writes = r.op.contains('>') && !r.op.starts_with("<<");
+            if writes {
+                if (r.op == ">&" || r.op == "<&" || r.op.ends_with('&')) && is_fd(&t.text) {
+                    continue;
+                }
+                self.write_path(t, c.cwd.as_deref(), "a redirect");
+                if r.op == "<>" {
+                    self.read_path(t, c.cwd.as_deref());
+                }
+            } else {
+                if let Some(kind) = &exec {
+                    self.run_file(kind, t, c, script);
+                }
+                if t.dynamic {
+                    self.dynamic_secret(t, c.cwd.as_deref());
+                } else {
+                    let p = self.norm(t, c.cwd.as_deref());
+                    if let Some(why) = paths::credential_normalized(&p, &t.text) {
+                        self.block(format!("reads a credential: {why}"));
+                    } else if self.app_state(&p) {
+                        self.ask(format!("reads Jarvis's own state ({})", shown(&t.text)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A program fed code through a heredoc or here-string.
+    fn run_input(&mut self, kind: &str, body: &Word, c: &Command, script: &Script, depth: usize) {
+        if let Some(why) = self.code_source(body, script) {
+            self.block(format!("{why} ({kind} runs text built at run time)"));
+        }
+        match kind {
+            "make" => self.makefile(&body.text, depth),
+            k if is_shell(k) || matches!(k, "at" | "batch" | "eval") => {
+                self.script(&body.text, &[], depth + 1)
+            }
+            k => self.inline_code(k, &body.text, depth),
+        }
+        let _ = c;
+    }
+
+    /// A program that runs a file given on stdin (`sh < x.sh`).
+    fn run_file(&mut self, kind: &str, t: &Word, c: &Command, script: &Script) {
+        if t.procsub {
+            if t.subs.iter().any(|&s| {
+                script
+                    .commands
+                    .get(s)
+                    .is_some_and(|x| self.producer(x) != Producer::Other)
+            }) {
+                self.block(format!(
+                    "download and execute ({kind} runs the output of a download or decoder)"
+                ));
+            }
+        } else if self.is_tainted(t, c.cwd.as_deref()) {
+            self.block(format!(
+                "download and execute ({} was downloaded or decoded, then run)",
+                shown(&t.text)
+            ));
+        }
+        self.ask(format!("{kind} runs {}", shown(&t.text)));
+    }
+
+    pub(super) fn is_tainted(&self, w: &Word, cwd: Option<&str>) -> bool {
+        let p = self.norm(w, cwd);
+        self.tainted.contains(&p)
+    }
+
+    /// `NAME=value` before a program or on its own.
+    pub(super) fn assigns(
+        &mut self,
+        assigns: &[(String, Word)],
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) {
+        for (name, value) in assigns {
+            let up = name.to_ascii_uppercase();
+            if INJECT_VARS.contains(&up.as_str()) {
+                self.block(format!(
+                    "{name} injects a library into every program it starts"
+                ));
+            } else if COMMAND_VARS.contains(&up.as_str()) {
+                let text = value.text.trim_start_matches('|').replace("%s", "");
+                let code = Word {
+                    text,
+                    ..value.clone()
+                };
+                let v = self.judged(|a| a.shell_code(&code, &[], script, depth));
+                if v != Verdict::Allow {
+                    self.ask(format!("sets {name}, which runs a program"));
+                }
+            } else if LOADER_VARS.contains(&up.as_str()) || up.starts_with("GIT_CONFIG_") {
+                let loads_download = value.procsub
+                    && value.subs.iter().any(|&s| {
+                        script
+                            .commands
+                            .get(s)
+                            .is_some_and(|x| self.producer(x) != Producer::Other)
+                    });
+                if loads_download || self.is_tainted(value, c.cwd.as_deref()) {
+                    self.block(format!(
+                        "download and execute ({name} loads code that was downloaded or decoded)"
+                    ));
+                }
+                self.ask(format!("sets {name}, which changes what programs load"));
+            } else if up.ends_with("_COMMAND")
+                || up.ends_with("_CMD")
+                || up.ends_with("_SHELL")
+                || up.ends_with("_HOOK")
+            {
+                let v = self.judged(|a| a.shell_code(value, &[], script, depth));
+                if v != Verdict::Allow {
+                    self.ask(format!("sets {name}, which may run a program"));
+                }
+            } else if up.ends_with("_OPTIONS")
+                || up.ends_with("_OPTS")
+                || up.ends_with("_CONFIG")
+                || up.ends_with("RC")
+                || up.ends_with("_CONFIG_PATH")
+            {
+                self.ask(format!("sets {name}, which changes how a program behaves"));
+            }
+            if !value.dynamic {
+                for cand in path_candidates(&value.text) {
+                    let p = self.norm_text(&paths::word_path(&cand, false), c.cwd.as_deref());
+                    if let Some(why) = paths::credential_normalized(&p, &cand) {
+                        self.block(format!("touches a credential: {why}"));
+                    }
+                    if self.app_state(&p) {
+                        self.block(format!("aims at Jarvis's own state ({})", shown(&cand)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A file name on PATH that a common program already answers to.
+fn shadows_program(p: &str) -> bool {
+    let name = p.rsplit('/').next().unwrap_or(p);
+    super::tables::PRIVILEGE.contains(&name)
+        || super::tables::KNOWN_TOOLS.contains(&name)
+        || super::tables::read_only(name).is_some()
+        || is_shell(name)
+        || super::tables::interpreter(name).is_some()
+}

@@ -1,0 +1,386 @@
+//! git: read-only subcommands run without asking; configuration that names
+//! a program (pagers, editors, hooks, aliases, filters, transports) is
+//! analysed as the program it runs.
+
+use super::*;
+
+/// Keys whose value git runs as a command (or that point at code).
+const RUNS: &[&str] = &[
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.hookspath",
+    "core.gitproxy",
+    "core.askpass",
+    "diff.external",
+    "diff.tool",
+    "merge.tool",
+    "sequence.editor",
+    "gpg.program",
+    "gpg.ssh.program",
+    "gpg.x509.program",
+    "credential.helper",
+    "pager.",
+    "alias.",
+    "filter.",
+    "uploadpack.packobjectshook",
+    "receive.procreceiverefs",
+    "protocol.ext.allow",
+    "include.path",
+    "includeif.",
+    "http.proxy",
+    "sendemail.",
+    "web.browser",
+    "instaweb.",
+    "remote.",
+];
+
+const READS: &[&str] = &[
+    "status",
+    "log",
+    "diff",
+    "show",
+    "blame",
+    "rev-parse",
+    "ls-files",
+    "ls-tree",
+    "cat-file",
+    "describe",
+    "shortlog",
+    "grep",
+    "rev-list",
+    "whatchanged",
+    "reflog",
+    "show-ref",
+    "for-each-ref",
+    "merge-base",
+    "name-rev",
+    "count-objects",
+    "version",
+    "help",
+    "check-ignore",
+    "annotate",
+    "var",
+    "ls-remote",
+    "cherry",
+    "range-diff",
+    "verify-commit",
+    "verify-tag",
+    "check-attr",
+    "check-ref-format",
+    "fsck",
+    "get-tar-commit-id",
+    "show-branch",
+];
+
+impl Analyzer<'_> {
+    pub(super) fn git(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let mut i = 0;
+        let mut sub: Option<usize> = None;
+        let mut read_only = true;
+        while i < args.len() {
+            let x = args[i].as_str();
+            if x == "-c" || x == "--config-env" {
+                if let Some(kv) = args.get(i + 1) {
+                    read_only &= self.git_setting(kv, c, false);
+                }
+                i += 2;
+                continue;
+            }
+            if let Some(p) = x
+                .strip_prefix("--exec-path=")
+                .or_else(|| x.strip_prefix("--upload-pack="))
+                .or_else(|| x.strip_prefix("--receive-pack="))
+            {
+                self.script(p, &[], c.depth + 1);
+                self.ask("git runs a program from its options");
+                read_only = false;
+            }
+            if matches!(
+                x,
+                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
+            ) {
+                if let Some(d) = c.arg_word(i + 1) {
+                    read_only &= self.list_path(&d.clone(), c.cwd());
+                }
+                i += 2;
+                continue;
+            }
+            if !x.starts_with('-') {
+                sub = Some(i);
+                break;
+            }
+            i += 1;
+        }
+        let Some(si) = sub else { return read_only };
+        let sub = args[si].as_str();
+        let rest = &args[si + 1..];
+        let has = |s: &str| {
+            rest.iter()
+                .any(|x| x == s || x.starts_with(&format!("{s}=")))
+        };
+        // Options on any subcommand that run programs.
+        for (k, x) in rest.iter().enumerate() {
+            let value = |prefix: &str| -> Option<String> {
+                x.strip_prefix(&format!("{prefix}="))
+                    .map(str::to_string)
+                    .or_else(|| (x == prefix).then(|| rest.get(k + 1).cloned()).flatten())
+            };
+            for opt in [
+                "--upload-pack",
+                "--receive-pack",
+                "--exec",
+                "--extcmd",
+                "--tool",
+                "-x",
+                "--tree-filter",
+                "--index-filter",
+                "--msg-filter",
+                "--env-filter",
+                "--commit-filter",
+                "--parent-filter",
+                "--tag-name-filter",
+            ] {
+                if opt == "-x" && !matches!(sub, "rebase" | "difftool") {
+                    continue;
+                }
+                if let Some(v) = value(opt) {
+                    read_only = false;
+                    let w = Word::lit(v);
+                    self.shell_code(&w, &[], c.script, c.depth);
+                    self.ask(format!("git {sub} runs a program"));
+                }
+            }
+            if let Some(kv) = value("--config").or_else(|| {
+                (x == "-c" && sub == "clone")
+                    .then(|| rest.get(k + 1).cloned())
+                    .flatten()
+            }) {
+                read_only &= self.git_setting(&kv, c, false);
+            }
+            if x.starts_with("ext::") || x.contains("::ext::") {
+                self.script(
+                    &x.trim_start_matches("ext::")
+                        .replace("% ", " ")
+                        .replace('%', " "),
+                    &[],
+                    c.depth + 1,
+                );
+                self.block("git's ext:: transport runs a command (a remote URL that is a program)");
+            }
+        }
+        match sub {
+            "config" => {
+                let global = has("--global") || has("--system");
+                let ops: Vec<&String> = rest.iter().filter(|x| !x.starts_with('-')).collect();
+                let key = ops.first().map(|k| lower(k)).unwrap_or_default();
+                let value = ops.get(1).cloned();
+                let reading = has("--get")
+                    || has("--get-all")
+                    || has("--get-regexp")
+                    || has("--list")
+                    || has("-l")
+                    || has("--show-origin") && value.is_none()
+                    || (value.is_none()
+                        && !has("--unset")
+                        && !has("--unset-all")
+                        && !has("--add")
+                        && !has("--remove-section")
+                        && !has("--rename-section")
+                        && !has("--edit")
+                        && !has("-e"));
+                if reading
+                    && (key.starts_with("credential.")
+                        || key.contains("token")
+                        || key.contains("password"))
+                {
+                    self.block("reveals stored git credentials");
+                }
+                if reading {
+                    return read_only;
+                }
+                if has("--edit") || has("-e") {
+                    self.ask("git config --edit opens an editor");
+                    return false;
+                }
+                if let Some(v) = value {
+                    self.git_setting(&format!("{key}={v}"), c, global);
+                }
+                if key == "core.hookspath" {
+                    self.block("persistence (git config core.hooksPath runs code on every commit)");
+                }
+                self.ask(format!("git config {key}"));
+                false
+            }
+            "credential" | "credential-store" | "credential-cache" => {
+                if rest
+                    .first()
+                    .is_some_and(|x| matches!(x.as_str(), "fill" | "get"))
+                    || sub != "credential"
+                {
+                    self.block("reveals stored git credentials");
+                }
+                self.ask("git credential");
+                false
+            }
+            "submodule" if rest.first().is_some_and(|x| x == "foreach") => {
+                let text = rest[1..]
+                    .iter()
+                    .filter(|x| !x.starts_with("--"))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                self.script(&text, &[], c.depth + 1);
+                self.ask("git submodule foreach runs a command in every submodule");
+                false
+            }
+            "bisect" if rest.first().is_some_and(|x| x == "run") => {
+                let words: Vec<Word> = c.words[si + 3..].to_vec();
+                self.run_words(words, c.src, c.script, c.depth + 1);
+                self.ask("git bisect run runs a command");
+                false
+            }
+            s if READS.contains(&s) => {
+                if has("--output")
+                    || has("-o") && s != "log"
+                    || has("--ext-diff")
+                    || has("--textconv")
+                    || (s == "reflog"
+                        && rest.first().is_some_and(|x| x == "delete" || x == "expire"))
+                    || (s == "fsck" && has("--lost-found"))
+                {
+                    self.ask(format!(
+                        "git {s} with an option that writes or runs programs"
+                    ));
+                    return false;
+                }
+                if s == "grep" && (has("-O") || has("--open-files-in-pager")) {
+                    self.ask("git grep opens a pager program");
+                    return false;
+                }
+                for w in &c.words[si + 2..] {
+                    if !w.text.starts_with('-')
+                        && !w.dynamic
+                        && (w.text.starts_with('/')
+                            || w.text.starts_with(HOME)
+                            || w.text.starts_with(".."))
+                    {
+                        read_only &= self.read_path(w, c.cwd());
+                    }
+                }
+                read_only
+            }
+            "branch" | "tag" | "remote" | "stash" | "worktree" | "notes" | "config-list"
+                if rest.is_empty()
+                    || rest.iter().all(|x| {
+                        matches!(
+                            x.as_str(),
+                            "-v" | "-vv"
+                                | "-a"
+                                | "-r"
+                                | "-l"
+                                | "--list"
+                                | "list"
+                                | "show"
+                                | "--show-current"
+                                | "--merged"
+                                | "--no-merged"
+                                | "--contains"
+                                | "--sort=-committerdate"
+                                | "get-url"
+                                | "origin"
+                                | "--all"
+                                | "--verbose"
+                        )
+                    }) =>
+            {
+                read_only
+            }
+            other => {
+                self.ask(format!("git {other} changes the repository"));
+                false
+            }
+        }
+    }
+
+    /// `key=value` given to `git -c` or `git config`: true when harmless.
+    fn git_setting(&mut self, kv: &str, c: &Cmd<'_>, global: bool) -> bool {
+        let Some((k, v)) = kv.split_once('=') else {
+            return !RUNS.iter().any(|r| lower(kv).starts_with(r));
+        };
+        let k = lower(k);
+        if !(RUNS.iter().any(|r| k.starts_with(r))
+            || k.ends_with(".textconv")
+            || k.ends_with(".command")
+            || k.ends_with(".cmd")
+            || k.ends_with(".clean")
+            || k.ends_with(".smudge")
+            || k.ends_with(".process"))
+        {
+            return true;
+        }
+        if k == "protocol.ext.allow" && lower(v) == "always"
+            || k == "protocol.allow" && lower(v) == "always"
+        {
+            self.ask("git allows the ext:: transport, which runs commands");
+            return false;
+        }
+        if k.starts_with("remote.")
+            && !(k.ends_with(".uploadpack") || k.ends_with(".receivepack") || k.ends_with(".proxy"))
+        {
+            return true;
+        }
+        let code = v.trim_start_matches('!');
+        if k.starts_with("alias.") && !v.starts_with('!') {
+            // An alias of another git subcommand runs nothing new.
+            return true;
+        }
+        let first = base_name(code.split_whitespace().next().unwrap_or(""));
+        let plain_tool = matches!(
+            first.as_str(),
+            "vim"
+                | "vi"
+                | "nvim"
+                | "nano"
+                | "emacs"
+                | "code"
+                | "subl"
+                | "micro"
+                | "hx"
+                | "less"
+                | "more"
+                | "cat"
+                | "delta"
+                | "diff-so-fancy"
+                | "bat"
+                | "meld"
+                | "kdiff3"
+                | "vimdiff"
+                | "opendiff"
+                | "store"
+                | "cache"
+                | "osxkeychain"
+                | "manager"
+                | "manager-core"
+                | "libsecret"
+        ) && !code.contains([';', '|', '&', '$', '`', '>', '<', '(']);
+        if k == "core.hookspath"
+            || k == "core.fsmonitor" && global
+            || k.starts_with("include")
+            || (global && !plain_tool)
+        {
+            self.block(format!(
+                "persistence (git config {k} makes git run code later, in every repository)"
+            ));
+        }
+        let w = Word::lit(code);
+        let verdict = self.judged(|a| a.shell_code(&w, &[], c.script, c.depth));
+        if verdict != Verdict::Allow || k.starts_with("alias.") {
+            self.ask(format!("git -c {k} runs a program"));
+            return false;
+        }
+        true
+    }
+}

@@ -1,0 +1,287 @@
+//! Programs that talk to the network: what they send, where, and whether
+//! they hand a shell to someone.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// `None` when `c` is not a network program.
+    pub(super) fn net_program(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let lb = c.lb.as_str();
+        match lb {
+            "curl" | "wget" | "wget2" | "http" | "https" | "xh" | "xhs" | "aria2c"
+            | "invoke-webrequest" | "iwr" | "invoke-restmethod" | "irm" | "fetch" | "lynx"
+            | "w3m" => {
+                self.fetcher(c);
+                Some(false)
+            }
+            "dig" | "nslookup" | "host" | "ping" | "ping6" | "traceroute" | "tracepath" | "mtr"
+            | "whois" | "drill" => {
+                if c.words.iter().any(|w| !w.subs.is_empty() || w.dynamic) {
+                    self.ask(format!(
+                        "{} with a computed name (DNS can carry data out)",
+                        c.base
+                    ));
+                } else {
+                    self.ask(format!("{} queries the network", c.base));
+                }
+                Some(false)
+            }
+            "nc" | "ncat" | "netcat" | "socat" | "telnet" | "websocat" => {
+                let joined = lower(&c.args.join(" "));
+                if c.args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
+                    )
+                }) || joined.contains("exec:")
+                    || joined.contains("system:")
+                    || joined.contains("pty,")
+                {
+                    self.block(format!(
+                        "remote shell ({} runs a program for the network)",
+                        c.base
+                    ));
+                }
+                if c.src.redirects.iter().any(|r| r.op == "<") {
+                    self.ask(format!("{} sends a file over the network", c.base));
+                }
+                self.ask(format!("{} opens a network connection", c.base));
+                Some(false)
+            }
+            "ssh" | "autossh" => {
+                self.ssh(c);
+                Some(false)
+            }
+            "scp" | "sftp" => {
+                for (i, a) in c.args.iter().enumerate() {
+                    if a == "-S"
+                        && let Some(p) = c.arg_word(i + 1).cloned()
+                    {
+                        self.shell_code(&p, &[], c.script, c.depth);
+                    }
+                    if a == "-o"
+                        && let Some(opt) = c.args.get(i + 1)
+                    {
+                        self.ssh_option(opt, c);
+                    }
+                    if let Some(opt) = a.strip_prefix("-o").filter(|o| !o.is_empty()) {
+                        self.ssh_option(opt, c);
+                    }
+                }
+                let ops: Vec<&Word> = c.words[1..]
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .collect();
+                let recursive = c.short('r');
+                if let Some((last, sources)) = ops.split_last() {
+                    let sends = last.text.contains(':');
+                    for s in sources {
+                        if !s.text.contains(':') {
+                            if sends && recursive {
+                                self.read_tree(s, c.cwd(), &c.base);
+                            } else {
+                                self.read_path(s, c.cwd());
+                            }
+                        }
+                    }
+                    if !last.text.contains(':') {
+                        self.write_path(last, c.cwd(), &c.base);
+                    }
+                }
+                self.ask(format!("{} copies over the network", c.base));
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// curl, wget and friends: uploads and their sources, URLs, sockets.
+    fn fetcher(&mut self, c: &Cmd<'_>) {
+        let cwd = c.cwd();
+        let mut sends_file = false;
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            let x = w.text.as_str();
+            let prev = c.words.get(i - 1).map(|p| p.text.as_str()).unwrap_or("");
+            // Upload sources: `-d @F`, `-F f=@F`, `-T F`, `--post-file=F`, httpie `@F`.
+            let upload = x
+                .strip_prefix('@')
+                .or_else(|| x.split_once("=@").map(|(_, f)| f))
+                .or_else(|| x.split_once("=<").map(|(_, f)| f))
+                .or_else(|| {
+                    x.strip_prefix("--post-file=")
+                        .or_else(|| x.strip_prefix("--body-file="))
+                })
+                .or_else(|| {
+                    matches!(
+                        prev,
+                        "-T" | "--upload-file"
+                            | "--post-file"
+                            | "--body-file"
+                            | "-InFile"
+                            | "-infile"
+                    )
+                    .then_some(x)
+                });
+            if let Some(f) = upload.filter(|f| *f != "-" && !f.is_empty()) {
+                sends_file = true;
+                let fw = Word {
+                    text: f.to_string(),
+                    ..w.clone()
+                };
+                if !fw.dynamic {
+                    let p = self.norm(&fw, cwd);
+                    if let Some(why) = paths::credential_normalized(&p, f) {
+                        self.block(format!("uploads a secret: {why}"));
+                    } else if self.app_state(&p) {
+                        self.block(format!("uploads Jarvis's own state ({})", shown(f)));
+                    } else if paths::contains_credentials(&p)
+                        || paths::catastrophic_normalized(&p) && !self.inside(&p)
+                    {
+                        self.block(format!("uploads everything below {}", shown(f)));
+                    } else {
+                        self.read_path(&fw, cwd);
+                    }
+                }
+            }
+            if x == "--unix-socket" || x == "--abstract-unix-socket" {
+                let sock = c
+                    .words
+                    .get(i + 1)
+                    .map(|s| lower(&s.text))
+                    .unwrap_or_default();
+                if sock.contains("docker.sock")
+                    || sock.contains("containerd")
+                    || sock.contains("podman")
+                    || sock.contains("/run/") && sock.contains(".sock")
+                {
+                    self.block("sandbox escape (talks to a container engine's socket)");
+                }
+                self.ask(format!("{} talks to a local socket", c.base));
+            }
+            let l = lower(x);
+            if l.starts_with("file://") {
+                let local = Word {
+                    text: x[7..].to_string(),
+                    ..w.clone()
+                };
+                self.read_path(&local, cwd);
+            }
+            if l.starts_with("http://") || l.starts_with("https://") {
+                self.url(x);
+            }
+        }
+        if sends_file {
+            self.ask(format!("{} sends a file over the network", c.base));
+        }
+        self.ask(format!("{} talks to the network", c.base));
+    }
+
+    /// A URL given to a network program: cloud metadata and Jarvis's own
+    /// control port are never a command's business.
+    pub(super) fn url(&mut self, raw: &str) {
+        let d = crate::policy::url::check_url(raw);
+        let r = lower(&d.reason);
+        if d.verdict == Verdict::Block
+            && (r.contains("metadata") || r.contains("link-local") || r.contains("admin endpoint"))
+        {
+            self.block(format!("{raw}: {}", d.reason));
+        }
+    }
+
+    fn ssh(&mut self, c: &Cmd<'_>) {
+        let args = &c.args;
+        let mut i = 0;
+        let mut host_at = None;
+        while i < args.len() {
+            let a = args[i].as_str();
+            if a == "-R"
+                || (a.starts_with("-R") && a.len() > 2)
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..].contains('R')
+                    && a.len() <= 4)
+            {
+                self.block("remote shell (ssh -R opens this machine to the other end through a reverse tunnel)");
+            }
+            if a == "-o" {
+                if let Some(opt) = args.get(i + 1) {
+                    self.ssh_option(opt, c);
+                }
+                i += 2;
+                continue;
+            }
+            if let Some(opt) = a.strip_prefix("-o").filter(|o| !o.is_empty()) {
+                self.ssh_option(opt, c);
+                i += 1;
+                continue;
+            }
+            if a.starts_with('-') {
+                // Options with a value.
+                if matches!(
+                    a,
+                    "-i" | "-F"
+                        | "-l"
+                        | "-p"
+                        | "-L"
+                        | "-D"
+                        | "-J"
+                        | "-W"
+                        | "-b"
+                        | "-c"
+                        | "-E"
+                        | "-e"
+                        | "-m"
+                        | "-O"
+                        | "-Q"
+                        | "-S"
+                        | "-w"
+                        | "-B"
+                        | "-I"
+                ) {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            host_at = Some(i);
+            break;
+        }
+        if let Some(h) = host_at {
+            let remote: Vec<Word> = c.words[h + 2..].to_vec();
+            if !remote.is_empty() {
+                // What it runs over there still counts when it destroys or steals.
+                let text = Word::join(&remote);
+                let was = std::mem::replace(&mut self.remote, true);
+                self.block_only(|a| a.script(&text, &[], c.depth + 1));
+                self.remote = was;
+                self.ask("ssh runs a command on another machine");
+            }
+        }
+        self.ask("ssh to another machine");
+    }
+
+    /// `-o ProxyCommand=…`, `-o LocalCommand=…`: commands ssh runs here.
+    fn ssh_option(&mut self, opt: &str, c: &Cmd<'_>) {
+        let (k, v) = opt
+            .split_once('=')
+            .or_else(|| opt.split_once(' '))
+            .unwrap_or((opt, ""));
+        let k = lower(k.trim());
+        if matches!(
+            k.as_str(),
+            "proxycommand" | "localcommand" | "knownhostscommand" | "remotecommand"
+        ) {
+            let code = Word::lit(v.trim().trim_matches(['\'', '"']));
+            self.shell_code(&code, &[], c.script, c.depth);
+            self.ask(format!("ssh -o {k} runs a program here"));
+        }
+        if k == "permitlocalcommand"
+            || k == "identityagent"
+            || k == "identityfile"
+            || k == "userknownhostsfile"
+        {
+            let w = Word::lit(v.trim());
+            self.read_path(&w, c.cwd());
+        }
+    }
+}

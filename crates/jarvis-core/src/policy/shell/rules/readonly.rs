@@ -1,0 +1,718 @@
+//! The allow-list: programs that only read, each with the options that
+//! would make it write or run something, and which of its operands are
+//! files (checked against the read set) and which are text.
+
+use super::tables::Role;
+use super::*;
+
+/// Readers whose use of Jarvis's state is a read, not a change.
+pub(super) fn pure_reader(b: &str) -> bool {
+    matches!(
+        b,
+        "cat"
+            | "ls"
+            | "head"
+            | "tail"
+            | "less"
+            | "more"
+            | "sqlite3"
+            | "du"
+            | "stat"
+            | "file"
+            | "wc"
+            | "grep"
+            | "rg"
+            | "find"
+            | "tree"
+            | "jq"
+            | "strings"
+            | "sha256sum"
+            | "md5sum"
+            | "nl"
+            | "tac"
+            | "bat"
+            | "xxd"
+            | "od"
+            | "hexdump"
+            | "diff"
+            | "cmp"
+            | "fd"
+            | "exa"
+            | "eza"
+            | "realpath"
+            | "readlink"
+    )
+}
+
+/// Options (with a value) of the common readers, so the value is not
+/// mistaken for a file operand.
+fn takes_value(b: &str, flag: &str) -> bool {
+    match b {
+        "head" | "tail" => matches!(flag, "-n" | "-c" | "--lines" | "--bytes" | "-s" | "--pid"),
+        "cut" => matches!(
+            flag,
+            "-d" | "-f" | "-c" | "-b" | "--delimiter" | "--fields" | "--output-delimiter"
+        ),
+        "sort" => matches!(
+            flag,
+            "-k" | "-t"
+                | "-S"
+                | "--key"
+                | "--field-separator"
+                | "--buffer-size"
+                | "-T"
+                | "--parallel"
+        ),
+        "grep" | "egrep" | "fgrep" | "zgrep" => matches!(
+            flag,
+            "-e" | "-f"
+                | "-m"
+                | "-A"
+                | "-B"
+                | "-C"
+                | "--include"
+                | "--exclude"
+                | "--exclude-dir"
+                | "--color"
+                | "--regexp"
+                | "--file"
+                | "--max-count"
+                | "--label"
+                | "-d"
+                | "-D"
+        ),
+        "rg" => matches!(
+            flag,
+            "-e" | "-f"
+                | "-g"
+                | "--glob"
+                | "-t"
+                | "--type"
+                | "-T"
+                | "--type-not"
+                | "-m"
+                | "-A"
+                | "-B"
+                | "-C"
+                | "--max-depth"
+                | "-j"
+                | "--threads"
+                | "-M"
+                | "--max-columns"
+                | "--regexp"
+                | "--file"
+                | "-r"
+                | "--replace"
+                | "--iglob"
+                | "--type-add"
+                | "-E"
+                | "--encoding"
+                | "--sort"
+                | "--sortr"
+                | "--color"
+                | "--colors"
+                | "-d"
+        ),
+        "ag" | "ack" => matches!(
+            flag,
+            "-G" | "--ignore" | "-m" | "-A" | "-B" | "-C" | "--depth"
+        ),
+        "ls" | "exa" | "eza" | "lsd" => matches!(
+            flag,
+            "-I" | "--ignore"
+                | "-w"
+                | "--width"
+                | "--sort"
+                | "--time-style"
+                | "-T"
+                | "--color"
+                | "--level"
+                | "-L"
+        ),
+        "tree" => matches!(flag, "-L" | "-I" | "-P" | "--filelimit" | "-o"),
+        "du" => matches!(
+            flag,
+            "-d" | "--max-depth" | "-t" | "--threshold" | "--exclude" | "-B" | "--block-size"
+        ),
+        "jq" | "yq" | "gojq" | "jaq" => matches!(
+            flag,
+            "--arg"
+                | "--argjson"
+                | "--slurpfile"
+                | "--rawfile"
+                | "--indent"
+                | "-f"
+                | "--from-file"
+                | "--args"
+        ),
+        "sed" => matches!(
+            flag,
+            "-e" | "-f" | "--expression" | "--file" | "-l" | "--line-length"
+        ),
+        "awk" | "gawk" | "mawk" | "nawk" => matches!(
+            flag,
+            "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file"
+        ),
+        "xxd" => matches!(flag, "-c" | "-g" | "-l" | "-s" | "-o"),
+        "od" => matches!(flag, "-t" | "-j" | "-N" | "-A" | "-w" | "-S"),
+        "hexdump" | "hd" => matches!(flag, "-n" | "-s" | "-e" | "-f"),
+        "nl" => matches!(flag, "-b" | "-v" | "-i" | "-w" | "-s" | "-n"),
+        "diff" => matches!(
+            flag,
+            "-U" | "-C" | "--label" | "-x" | "--exclude" | "-X" | "--exclude-from" | "-I"
+        ),
+        "column" => matches!(flag, "-s" | "-t" | "-c" | "-o" | "-N"),
+        "stat" => matches!(flag, "-c" | "--format" | "-f" | "--printf"),
+        "date" => matches!(flag, "-d" | "--date" | "-r" | "--reference" | "-f"),
+        "find" => false,
+        "fold" | "fmt" => matches!(flag, "-w" | "--width"),
+        "strings" => matches!(flag, "-n" | "-t" | "-e"),
+        "uniq" => matches!(flag, "-f" | "-s" | "-w"),
+        "journalctl" => matches!(
+            flag,
+            "-u" | "-n"
+                | "-p"
+                | "--since"
+                | "--until"
+                | "-t"
+                | "--unit"
+                | "-o"
+                | "--output"
+                | "-b"
+                | "--boot"
+        ),
+        "ps" => matches!(
+            flag,
+            "-o" | "-p" | "-u" | "-C" | "--sort" | "-U" | "-G" | "-t"
+        ),
+        "lsof" => matches!(flag, "-i" | "-p" | "-u" | "-c" | "-d" | "-g"),
+        _ => false,
+    }
+}
+
+impl Analyzer<'_> {
+    /// A program on the allow-list: true when this invocation only reads
+    /// what the read set holds.
+    pub(super) fn read_only(&mut self, c: &Cmd<'_>, role: Role) -> bool {
+        let b = c.lb.as_str();
+        let args = &c.args;
+        let has = |f: &str| c.has(f);
+        let flags_ok = match b {
+            "sed" => {
+                let script = c
+                    .value("-e")
+                    .map(|w| w.text.clone())
+                    .or_else(|| c.value("--expression").map(|w| w.text.clone()));
+                let script = script.or_else(|| operands(c).first().map(|w| w.text.clone()));
+                let mut ok = !c.args.iter().any(|x| {
+                    x == "-i"
+                        || x.starts_with("-i")
+                        || x.starts_with("--in-place")
+                        || (x.starts_with('-') && !x.starts_with("--") && x.contains('i'))
+                });
+                if has("-f") || has("--file") {
+                    ok = false;
+                }
+                if let Some(s) = script {
+                    ok &= self.sed_script(&s, c);
+                }
+                ok
+            }
+            "awk" | "gawk" | "mawk" | "nawk" => {
+                if has("-f")
+                    || has("--file")
+                    || has("-i")
+                    || has("--include")
+                    || has("-l")
+                    || has("--load")
+                    || has("-E")
+                    || has("--exec")
+                {
+                    false
+                } else {
+                    let prog = operands(c)
+                        .first()
+                        .map(|w| w.text.clone())
+                        .unwrap_or_default();
+                    self.awk_program(&prog, c)
+                }
+            }
+            "sort" => !has("-o") && !has("--output") && !has("--compress-program") && !has("-T"),
+            "base64" | "base32" | "basenc" => !has("-o") && !has("--output"),
+            "tree" => !has("-o") && !has("-R"),
+            "rg" => !has("--pre") && !has("--pre-glob") && !has("-z") && !has("--search-zip"),
+            "grep" | "egrep" | "fgrep" | "zgrep" => true,
+            "env" | "printenv" => {
+                if args.is_empty() {
+                    self.ask("prints the whole environment");
+                    false
+                } else {
+                    for a in args {
+                        if super::effects::secret_var(a) {
+                            self.block(format!("reveals the secret variable {a}"));
+                        }
+                    }
+                    true
+                }
+            }
+            "xxd" => operands(c).len() <= 1 || !has("-r"),
+            "uniq" => operands(c).len() <= 1,
+            "top" | "htop" | "btop" => has("-b") || has("-n") || has("-l"),
+            "date" => !has("-s") && !has("--set"),
+            "hostname" => {
+                args.is_empty()
+                    || args
+                        .iter()
+                        .all(|x| x.starts_with('-') && x != "-F" && x != "--file" && x != "-b")
+            }
+            "journalctl" => {
+                !has("--vacuum-size")
+                    && !has("--vacuum-time")
+                    && !has("--vacuum-files")
+                    && !has("--rotate")
+                    && !has("--flush")
+                    && !has("--relinquish-var")
+                    && !has("--setup-keys")
+            }
+            "dmesg" => {
+                !has("-c")
+                    && !has("-C")
+                    && !has("-D")
+                    && !has("-E")
+                    && !has("--clear")
+                    && !has("-n")
+            }
+            "history" => {
+                !has("-c")
+                    && !has("-d")
+                    && !has("-w")
+                    && !has("-r")
+                    && !has("-a")
+                    && !has("-n")
+                    && !has("-s")
+            }
+            "less" | "more" | "most" => {
+                !has("-o")
+                    && !has("--log-file")
+                    && !has("-O")
+                    && !has("--LOG-FILE")
+                    && !args
+                        .iter()
+                        .any(|x| x.starts_with("+!") || x.starts_with('+') && x.contains('!'))
+            }
+            "man" => !has("-P") && !has("--pager") && !has("-H") && !has("--html"),
+            "ulimit" => true,
+            "umask" => args.iter().all(|x| x.starts_with('-')),
+            "stty" => args.is_empty() || args.iter().all(|x| x == "-a" || x == "size" || x == "-g"),
+            "set" | "shopt" | "export" | "declare" | "typeset" | "local" | "readonly" | "unset"
+            | "let" | "shift" | "getopts" | "return" | "exit" | "break" | "continue" | "read"
+            | "cd" | "pushd" | "popd" | "dirs" | "wait" | "type" | "hash" | "true" | "false"
+            | ":" => true,
+            "find" | "fd" | "fdfind" => true,
+            "lsof" | "ps" | "pgrep" | "pidof" | "pstree" => true,
+            "mount" | "findmnt" | "blkid" => args.is_empty() || b != "mount",
+            "bc" => true,
+            "zipinfo" => true,
+            "tldr" | "cheat" => false,
+            _ => true,
+        };
+        if !flags_ok {
+            return false;
+        }
+        // Writing output anywhere but /dev/null is not read-only.
+        let redirect_writes = c.src.redirects.iter().any(|r| {
+            r.op.contains('>')
+                && !r.op.starts_with("<<")
+                && r.target.text != "/dev/null"
+                && !super::effects::is_fd(&r.target.text)
+                && !r.target.text.starts_with('&')
+        });
+        if redirect_writes {
+            return false;
+        }
+        let text = text_positions(c);
+        let mut ok = true;
+        let mut skip_next = false;
+        let recursive = matches!(b, "grep" | "egrep" | "fgrep" | "zgrep")
+            && (c.short('r')
+                || c.short('R')
+                || has("--recursive")
+                || has("-d") && args.iter().any(|x| x == "recurse"))
+            || matches!(b, "rg" | "ag" | "ack");
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            let k = i - 1;
+            let t = w.text.as_str();
+            if skip_next {
+                skip_next = false;
+                // An option's value that is a file (`grep -f FILE`, `jq --rawfile x FILE`).
+                let prev = args[k - 1].as_str();
+                let pathish =
+                    w.text.contains('/') || w.text.starts_with(HOME) || w.text.starts_with('.');
+                if (matches!(
+                    prev,
+                    "-f" | "--file"
+                        | "--from-file"
+                        | "--slurpfile"
+                        | "--rawfile"
+                        | "-X"
+                        | "--exclude-from"
+                        | "-r"
+                        | "--reference"
+                ) || pathish)
+                    && !text.contains(&k)
+                {
+                    ok &= self.read_path(w, c.cwd());
+                }
+                continue;
+            }
+            if t.starts_with('-') && t.len() > 1 && !w.dynamic {
+                if let Some((_, v)) = t.split_once('=')
+                    && (v.starts_with('/')
+                        || v.starts_with(HOME)
+                        || v.starts_with("..")
+                        || v.starts_with('~'))
+                {
+                    let vw = Word {
+                        text: v.to_string(),
+                        ..w.clone()
+                    };
+                    ok &= self.read_path(&vw, c.cwd());
+                }
+                if takes_value(b, t) {
+                    skip_next = true;
+                }
+                continue;
+            }
+            if text.contains(&k) {
+                continue;
+            }
+            match role {
+                Role::Text => {
+                    if w.dynamic && matches!(b, "cd" | "pushd") {
+                        ok = false;
+                    }
+                }
+                Role::Meta => {
+                    ok &= self.list_path(w, c.cwd());
+                }
+                Role::Files | Role::PatternFiles | Role::ScriptFiles => {
+                    if w.dynamic && !w.procsub {
+                        ok = false;
+                    } else if recursive {
+                        let p = self.norm(w, c.cwd());
+                        if paths::contains_credentials(&p) {
+                            self.block(format!(
+                                "{} searches everything below {}, where keys and tokens live",
+                                c.base,
+                                shown(&w.text)
+                            ));
+                            ok = false;
+                        } else {
+                            ok &= self.read_path(w, c.cwd());
+                        }
+                    } else {
+                        ok &= self.read_path(w, c.cwd());
+                    }
+                }
+            }
+        }
+        if matches!(b, "cd" | "pushd") {
+            // Where later relative paths land decides them; `cd` itself reads nothing.
+            if let Some(d) = c.words.get(1) {
+                let p = self.norm(d, c.cwd());
+                if let Some(why) = paths::credential_normalized(&p, &d.text) {
+                    self.block(format!("moves into a credential store: {why}"));
+                }
+            }
+            return true;
+        }
+        ok
+    }
+}
+
+/// Non-option arguments (after `--` everything is one).
+pub(super) fn operands<'a>(c: &'a Cmd<'_>) -> Vec<&'a Word> {
+    let mut out = Vec::new();
+    let mut ended = false;
+    let mut skip = false;
+    for (i, w) in c.words.iter().enumerate().skip(1) {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let t = w.text.as_str();
+        if !ended && t == "--" {
+            ended = true;
+        } else if ended || !t.starts_with('-') || t == "-" {
+            out.push(w);
+        } else if takes_value(&c.lb, t) {
+            skip = true;
+        }
+        let _ = i;
+    }
+    out
+}
+
+/// Indices into `c.args` the generic scan for credentials skips: text, and
+/// every operand of programs whose rules judge each operand themselves.
+pub(super) fn handled_positions(c: &Cmd<'_>) -> Vec<usize> {
+    let own_rules = (tables::read_only(&c.lb).is_some()
+        && !matches!(c.lb.as_str(), "env" | "printenv" | "mount"))
+        || matches!(
+            c.lb.as_str(),
+            "rm" | "rmdir"
+                | "unlink"
+                | "shred"
+                | "srm"
+                | "wipe"
+                | "trash"
+                | "trash-put"
+                | "del"
+                | "erase"
+                | "rd"
+                | "remove-item"
+                | "ri"
+                | "cp"
+                | "mv"
+                | "install"
+                | "ln"
+                | "rsync"
+                | "ditto"
+                | "copy"
+                | "move"
+                | "xcopy"
+                | "robocopy"
+                | "copy-item"
+                | "move-item"
+                | "cpi"
+                | "mi"
+                | "link"
+                | "symlink"
+                | "tee"
+                | "touch"
+                | "mkdir"
+                | "truncate"
+                | "mkfifo"
+                | "mknod"
+                | "chmod"
+                | "chown"
+                | "chgrp"
+                | "chattr"
+                | "setfacl"
+                | "chflags"
+                | "dd"
+                | "tar"
+                | "bsdtar"
+                | "gtar"
+                | "zip"
+                | "unzip"
+                | "gzip"
+                | "gunzip"
+                | "bzip2"
+                | "xz"
+                | "zstd"
+                | "7z"
+                | "scp"
+                | "sftp"
+        );
+    if own_rules {
+        (0..c.args.len()).collect()
+    } else {
+        text_positions(c)
+    }
+}
+
+/// Indices into `c.args` that are text rather than paths.
+pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
+    let b = c.lb.as_str();
+    let args = &c.args;
+    let all = || (0..args.len()).collect::<Vec<_>>();
+    // Index in args of each operand (non-option, after value skipping).
+    let op_indices = || -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut ended = false;
+        let mut skip = false;
+        for (k, t) in args.iter().enumerate() {
+            if skip {
+                skip = false;
+                continue;
+            }
+            if !ended && t == "--" {
+                ended = true;
+            } else if ended || !t.starts_with('-') || t == "-" {
+                out.push(k);
+            } else if takes_value(b, t) {
+                skip = true;
+            }
+        }
+        out
+    };
+    let value_of = |flags: &[&str]| -> Vec<usize> {
+        args.iter()
+            .enumerate()
+            .filter(|(_, x)| flags.contains(&x.as_str()))
+            .map(|(k, _)| k + 1)
+            .collect()
+    };
+    match b {
+        "echo" | "printf" | "print" | "write-output" | "write-host" | "notify-send" | "logger"
+        | "say" | "espeak" | "espeak-ng" | "figlet" | "cowsay" | "banner" | "wall" | "test"
+        | "[" | "[[" | "expr" | "which" | "whereis" | "type" | "command" | "hash" | "basename"
+        | "dirname" | "seq" | "yes" | "true" | "false" | ":" | "date" | "printenv" | "alias"
+        | "export" | "declare" | "local" | "readonly" | "set" | "trap" | "let" | "read"
+        | "getopts" => all(),
+        "grep" | "egrep" | "fgrep" | "zgrep" | "rg" | "ag" | "ack" => {
+            let mut t = value_of(&[
+                "-e",
+                "--regexp",
+                "-g",
+                "--glob",
+                "--include",
+                "--exclude",
+                "--iglob",
+                "-r",
+                "--replace",
+            ]);
+            if !args.iter().any(|x| {
+                x == "-e"
+                    || x == "-f"
+                    || x.starts_with("--regexp")
+                    || x == "--file"
+                    || x.starts_with("--file=")
+            }) {
+                t.extend(op_indices().first());
+            }
+            t
+        }
+        "sed" | "awk" | "gawk" | "mawk" | "nawk" | "jq" | "yq" | "gojq" | "jaq" => {
+            let mut t = value_of(&["-e", "--expression", "--arg", "--argjson", "-v", "-F"]);
+            if !args.iter().any(|x| {
+                x == "-e" || x == "-f" || x == "--expression" || x == "--file" || x == "--from-file"
+            }) {
+                t.extend(op_indices().first());
+            }
+            // `jq --arg name value`: both are text.
+            t.extend(value_of(&["--arg", "--argjson"]).iter().map(|k| k + 1));
+            t
+        }
+        "find" | "fd" | "fdfind" => {
+            let mut t = value_of(&[
+                "-name",
+                "-iname",
+                "-path",
+                "-ipath",
+                "-wholename",
+                "-iwholename",
+                "-regex",
+                "-iregex",
+                "-lname",
+                "-ilname",
+                "-newer",
+                "-printf",
+                "-fprintf",
+                "-e",
+                "--extension",
+                "-E",
+                "--exclude",
+                "-type",
+                "-t",
+            ]);
+            if matches!(b, "fd" | "fdfind") {
+                t.extend(op_indices().first());
+            }
+            t
+        }
+        "git" => {
+            let mut t = value_of(&[
+                "-m",
+                "--message",
+                "-S",
+                "-G",
+                "--grep",
+                "--author",
+                "--committer",
+                "--format",
+                "--pretty",
+                "-c",
+            ]);
+            t.extend(
+                args.iter()
+                    .enumerate()
+                    .filter(|(_, x)| {
+                        x.starts_with("--grep=")
+                            || x.starts_with("--format=")
+                            || x.starts_with("--pretty=")
+                            || x.starts_with("--message=")
+                            || x.contains(':') && !x.starts_with('/')
+                    })
+                    .map(|(k, _)| k),
+            );
+            // `git log -- PATH` and `git show REV:PATH` name repository paths.
+            t
+        }
+        "curl" | "wget" | "http" | "https" | "xh" => {
+            let mut t = value_of(&[
+                "-H",
+                "--header",
+                "-A",
+                "--user-agent",
+                "-e",
+                "--referer",
+                "-X",
+                "--request",
+                "-u",
+                "--user",
+                "-w",
+                "--write-out",
+                "-d",
+                "--data",
+                "--data-raw",
+                "--data-urlencode",
+                "--json",
+            ]);
+            // The data flags' `@file` is still a file; only literal data is text.
+            t.retain(|k| !args.get(*k).is_some_and(|x| x.starts_with('@')));
+            t
+        }
+        "ssh" | "docker" | "podman" | "kubectl" | "nerdctl" | "docker-compose" => {
+            // What runs on the other side names its own paths.
+            let first_op = op_indices();
+            let env_files = value_of(&["--env-file"]);
+            if !env_files.is_empty() {
+                return env_files;
+            }
+            match b {
+                "ssh" => first_op.get(1..).map(<[usize]>::to_vec).unwrap_or_default(),
+                _ => args
+                    .iter()
+                    .position(|x| x == "--")
+                    .map(|p| (p + 1..args.len()).collect())
+                    .unwrap_or_else(|| {
+                        // `docker run IMAGE CMD…`: CMD after the image.
+                        let ops = op_indices();
+                        if args.first().is_some_and(|x| x == "run" || x == "exec") {
+                            ops.get(2..).map(<[usize]>::to_vec).unwrap_or_default()
+                        } else {
+                            vec![]
+                        }
+                    }),
+            }
+        }
+        _ if tables::interpreter(b).is_some() || is_shell(b) => {
+            // Code is judged by the code and script rules.
+            let mut t = Vec::new();
+            for (k, x) in args.iter().enumerate() {
+                let l = lower(x);
+                if tables::interpreter(b).is_some_and(|f| f.contains(&l.as_str()))
+                    || (is_shell(b) && x.starts_with('-') && x.contains('c'))
+                    || (b == "perl" && x.starts_with('-') && x.ends_with('e'))
+                {
+                    t.push(k + 1);
+                }
+            }
+            t
+        }
+        "eval" | "watch" | "tmux" | "screen" | "xargs" | "parallel" | "make" => all(),
+        _ => vec![],
+    }
+}
