@@ -79,10 +79,17 @@ fn show(r: &ApprovalRequest) {
     }
     let _ = writeln!(err, "│ working directory: {}", r.workdir);
     let _ = writeln!(err, "│ why I ask: {}", r.reason);
+    let mut choices = "[y] allow once".to_string();
+    if r.offer_network {
+        choices.push_str("   [w] allow with network");
+    }
+    if r.allow_always {
+        choices.push_str(&format!("   [a] {}", r.grant_scope));
+    }
     let _ = writeln!(
         err,
-        "│ [y] allow once   [a] {}   [n <reason>] deny   (Enter or {} s without an answer: deny)",
-        r.grant_scope, r.timeout_sec
+        "│ {choices}   [n <reason>] deny   (Enter or {} s without an answer: deny)",
+        r.timeout_sec
     );
     let _ = write!(err, "└ > ");
     let _ = err.flush();
@@ -93,6 +100,7 @@ pub fn parse_answer(line: &str) -> ApprovalDecision {
     let (word, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
     match word.to_ascii_lowercase().as_str() {
         "y" | "yes" => ApprovalDecision::AllowOnce,
+        "w" | "network" => ApprovalDecision::AllowWithNetwork,
         "a" | "always" => ApprovalDecision::AlwaysAllow,
         _ => ApprovalDecision::Deny {
             reason: (!rest.trim().is_empty()).then(|| rest.trim().to_string()),
@@ -106,7 +114,7 @@ impl Approver for Terminal {
         let Some(input) = &self.input else {
             return Some(ApprovalDecision::Deny {
                 reason: Some(
-                    "nobody could be asked (no terminal): run jarvis interactively, pass --yes, or turn on tools.read/write/exec".into(),
+                    "nobody could be asked (no terminal): run jarvis interactively, pass --yes, or choose \"don't ask\" for this kind (approvals.auto)".into(),
                 ),
             });
         };
@@ -114,7 +122,12 @@ impl Approver for Terminal {
         show(r);
         let line = input.line().await.unwrap_or_default();
         PROMPTING.store(false, Ordering::Relaxed);
-        Some(parse_answer(&line))
+        // An answer that was not offered is taken as its nearest offered one.
+        Some(match parse_answer(&line) {
+            ApprovalDecision::AllowWithNetwork if !r.offer_network => ApprovalDecision::AllowOnce,
+            ApprovalDecision::AlwaysAllow if !r.allow_always => ApprovalDecision::AllowOnce,
+            d => d,
+        })
     }
     fn name(&self) -> &str {
         "terminal"

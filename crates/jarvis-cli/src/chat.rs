@@ -12,9 +12,43 @@ use crate::interrupts::Interrupts;
 use crate::render::{Renderer, print_message};
 use crate::{TurnArgs, open_brain};
 
+/// Asks which folder Jarvis may work in, offering `~/Jarvis` (created), and
+/// saves it as `workdir`.
+async fn choose_workdir(brain: &jarvis_core::Brain, why: &str, input: &Input) -> Result<()> {
+    let home = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
+    let offer = jarvis_core::agent::workdir::suggested(&home);
+    eprintln!("{why}");
+    eprint!("Which folder may Jarvis work in? [{}] ", offer.display());
+    let _ = std::io::stderr().flush();
+    let answer = input.line().await.unwrap_or_default();
+    let answer = answer.trim();
+    let chosen = if answer.is_empty() {
+        offer
+    } else if let Some(rest) = answer.strip_prefix("~/") {
+        home.join(rest)
+    } else {
+        std::path::absolute(answer)?
+    };
+    let wd = brain.choose_workdir(&chosen)?;
+    eprintln!(
+        "Jarvis will work in {} (change it with `jarvis config set workdir DIR`).",
+        wd.display()
+    );
+    Ok(())
+}
+
 pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
     let input = Input::spawn();
     let brain = open_brain(&turn, Arc::new(Terminal::new(Some(input.clone()))))?;
+    if let Some(why) = brain.workdir_problem() {
+        // First run, or a folder that cannot be used: ask for one (a
+        // refused answer ends here with its reason).
+        choose_workdir(&brain, &why, &input)
+            .await
+            .map_err(|e| anyhow::anyhow!("refused: {e}"))?;
+    }
     let mut session = match resume {
         Some(id) => {
             let n = brain.session_messages(&id)?.len();

@@ -126,6 +126,11 @@ enum Command {
         #[command(subcommand)]
         command: voice_cmd::ModelsCommand,
     },
+    /// MCP servers Jarvis uses as tool providers.
+    Mcp {
+        #[command(subcommand)]
+        command: McpCommand,
+    },
     /// Check the endpoint, model, context length, database and keyring.
     Doctor {
         #[arg(long)]
@@ -203,6 +208,26 @@ enum GrantsCommand {
 }
 
 #[derive(Subcommand)]
+enum McpCommand {
+    /// Register the MCP server project in DIR (made by `create_mcp`, or your
+    /// own: a `server.py`) under NAME; prints the server file first.
+    Add {
+        name: String,
+        dir: PathBuf,
+        /// Let its tools run without asking.
+        #[arg(long)]
+        trusted: bool,
+        /// Let the server use the network.
+        #[arg(long)]
+        network: bool,
+    },
+    List,
+    Remove {
+        name: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum KeyCommand {
     /// Reads the key from stdin (so it never lands in shell history).
     Set,
@@ -225,7 +250,7 @@ pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result
     } else {
         approver
     };
-    Ok(Brain::open(BrainOptions {
+    let brain = Brain::open(BrainOptions {
         home: home()?,
         secrets: secrets(),
         approver,
@@ -233,7 +258,19 @@ pub(crate) fn open_brain(turn: &TurnArgs, approver: Arc<dyn Approver>) -> Result
         registry: None,
         resolver: None,
         sandbox_helper: None,
-    })?)
+    })?;
+    for n in brain.take_notices() {
+        eprintln!("jarvis: {n}");
+    }
+    Ok(brain)
+}
+
+/// Commands that need a working directory stop with the reason and the fix.
+fn require_workdir(brain: &Brain) -> Result<()> {
+    if let Some(why) = brain.workdir_problem() {
+        bail!("refused: {why}");
+    }
+    Ok(())
 }
 
 /// The agent's own commands must not change Jarvis's state or approve things.
@@ -288,14 +325,24 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             brain.refresh_mcp().await;
+            let offered = brain.offered_tools();
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&brain.tools().openai_tools())?
-                );
+                println!("{}", serde_json::to_string_pretty(&offered.openai_tools())?);
             } else {
-                for t in brain.tools().iter() {
+                for t in offered.iter() {
                     println!("{:<18} {}", t.name(), t.description());
+                }
+                let off: Vec<String> = brain
+                    .tools()
+                    .names()
+                    .into_iter()
+                    .filter(|n| offered.get(n).is_none())
+                    .collect();
+                if !off.is_empty() {
+                    eprintln!(
+                        "not offered (turned off in Settings / tools.*): {}",
+                        off.join(", ")
+                    );
                 }
             }
             Ok(0)
@@ -372,14 +419,74 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Listen(args) => voice_cmd::listen(args).await,
         Command::Say(args) => voice_cmd::say(args),
         Command::Models { command } => voice_cmd::models_cmd(command).await,
+        Command::Mcp { command } => mcp(command),
         Command::Doctor { json } => doctor::run(json).await,
     }
+}
+
+fn mcp(cmd: McpCommand) -> Result<i32> {
+    let store = ConfigStore::new(&home()?);
+    match cmd {
+        McpCommand::Add {
+            name,
+            dir,
+            trusted,
+            network,
+        } => {
+            refuse_if_agent("mcp add")?;
+            let reg =
+                jarvis_core::tools::mcp_projects::register(&store, &name, &dir, trusted, network)?;
+            // The person registering it sees exactly what will run.
+            eprintln!("── {} ──", reg.server_file.display());
+            eprintln!("{}", reg.server_text);
+            eprintln!(
+                "── runs as: {} {} ──",
+                reg.config.command,
+                reg.config.args.join(" ")
+            );
+            eprintln!(
+                "registered {name}: its tools are mcp__{name}__TOOL from the next turn{}",
+                if trusted {
+                    " (trusted: they run without asking)"
+                } else {
+                    " (asked before each call until you trust it)"
+                }
+            );
+        }
+        McpCommand::List => {
+            for (name, s) in store.load()?.mcp_servers {
+                let what = s
+                    .url
+                    .clone()
+                    .unwrap_or_else(|| format!("{} {}", s.command, s.args.join(" ")));
+                println!(
+                    "{name:<16} {what}{}{}",
+                    if s.trusted { "  [trusted]" } else { "" },
+                    if s.network { "  [network]" } else { "" }
+                );
+            }
+        }
+        McpCommand::Remove { name } => {
+            refuse_if_agent("mcp remove")?;
+            let mut found = false;
+            store.update(|c| {
+                found = c.mcp_servers.remove(&name).is_some();
+                Ok(())
+            })?;
+            if !found {
+                bail!("no MCP server named {name:?} (see `jarvis mcp list`)");
+            }
+            eprintln!("removed {name}");
+        }
+    }
+    Ok(0)
 }
 
 async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs) -> Result<i32> {
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let input = approver::Input::spawn_if(interactive);
     let brain = open_brain(&turn, Arc::new(approver::Terminal::new(input.clone())))?;
+    require_workdir(&brain)?;
     let session = session.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let mut events = brain.subscribe();
     let mut interrupts = interrupts::Interrupts::listen()?;
@@ -424,6 +531,9 @@ async fn tool_run(name: String, args: String, turn: TurnArgs) -> Result<i32> {
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let input = approver::Input::spawn_if(interactive);
     let brain = open_brain(&turn, Arc::new(approver::Terminal::new(input)))?;
+    if !matches!(name.as_str(), "http_request" | "open_view") && !name.starts_with("mcp__") {
+        require_workdir(&brain)?;
+    }
     let out = brain.run_tool(&name, &args).await;
     println!("{}", out.content);
     eprintln!(

@@ -112,8 +112,15 @@ struct Run {
 
 impl Run {
     fn new() -> Self {
+        let home = tempfile::tempdir().unwrap();
+        // The four toggles on, as a user who turned them on in Settings.
+        std::fs::write(
+            home.path().join("config.json"),
+            r#"{"version": 2, "tools": {"read": true, "write": true, "exec": true, "network": true}}"#,
+        )
+        .unwrap();
         Run {
-            home: tempfile::tempdir().unwrap(),
+            home,
             work: tempfile::tempdir().unwrap(),
         }
     }

@@ -16,8 +16,10 @@ struct Cli {
 
 impl Cli {
     fn new(base: String) -> Self {
+        let home = tempfile::tempdir().unwrap();
+        offer_the_hands(home.path());
         Cli {
-            home: tempfile::tempdir().unwrap(),
+            home,
             work: tempfile::tempdir().unwrap(),
             base,
         }
@@ -38,6 +40,16 @@ impl Cli {
     async fn run(&self, args: &[&str]) -> Output {
         self.cmd().args(args).output().await.unwrap()
     }
+}
+
+/// The four toggles on, as a user who turned them on in Settings: the
+/// tools are offered, and writes and commands still ask.
+fn offer_the_hands(home: &std::path::Path) {
+    std::fs::write(
+        home.join("config.json"),
+        r#"{"version": 2, "tools": {"read": true, "write": true, "exec": true, "network": true}}"#,
+    )
+    .unwrap();
 }
 
 fn stdout(o: &Output) -> String {
@@ -222,19 +234,28 @@ async fn sessions_config_tools_and_tool_run() {
 
     // config: stable dotted keys, typed, persisted.
     assert_eq!(
-        stdout(&cli.run(&["config", "get", "tools.exec"]).await).trim(),
-        "false"
+        stdout(&cli.run(&["config", "get", "approvals.auto"]).await).trim(),
+        "[]"
     );
     assert_eq!(
-        cli.run(&["config", "set", "tools.exec", "true"])
+        cli.run(&["config", "set", "approvals.auto", r#"["exec"]"#])
             .await
             .status
             .code(),
         Some(0)
     );
     assert_eq!(
-        stdout(&cli.run(&["config", "get", "tools.exec"]).await).trim(),
-        "true"
+        stdout(&cli.run(&["config", "get", "approvals.auto"]).await).trim(),
+        r#"["exec"]"#
+    );
+    let unknown_kind = cli
+        .run(&["config", "set", "approvals.auto", r#"["everything"]"#])
+        .await;
+    assert_eq!(
+        unknown_kind.status.code(),
+        Some(2),
+        "{}",
+        stderr(&unknown_kind)
     );
     let bad = cli
         .run(&["config", "set", "llm.context_window", "huge"])
@@ -302,6 +323,7 @@ async fn the_agents_own_processes_cannot_change_jarvis() {
     let cli = Cli::new(server.base_url());
     for args in [
         vec!["config", "set", "tools.exec", "true"],
+        vec!["mcp", "add", "x", "."],
         vec![
             "tool",
             "run",
@@ -326,7 +348,11 @@ async fn the_agents_own_processes_cannot_change_jarvis() {
             stderr(&out)
         );
     }
-    assert!(!cli.home.path().join("config.json").exists());
+    let cfg = std::fs::read_to_string(cli.home.path().join("config.json")).unwrap();
+    assert!(
+        !cfg.contains("mcp_servers\": {\"x\""),
+        "nothing registered: {cfg}"
+    );
     // Reading is fine.
     let out = cli
         .cmd()
@@ -354,16 +380,17 @@ async fn a_nested_jarvis_started_by_the_agent_is_refused() {
     std::fs::write(cli.work.path().join(".jbin"), env!("CARGO_BIN_EXE_jarvis")).unwrap();
     std::fs::write(
         cli.work.path().join("flip.sh"),
-        "\"$(cat .jbin)\" config set tools.write true\n",
+        "\"$(cat .jbin)\" config set approvals.auto '[\"write\",\"exec\",\"network\"]'\n",
     )
     .unwrap();
-    cli.run(&["config", "set", "tools.exec", "true"]).await;
-    let out = cli.run(&["ask", "enable writes for yourself"]).await;
+    cli.run(&["config", "set", "approvals.auto", r#"["exec"]"#])
+        .await;
+    let out = cli.run(&["ask", "stop asking me"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let r = &tool_results(&server.chat_requests()[1])[0];
     assert!(r.contains("cannot be run by the agent"), "{r}");
-    let cfg = std::fs::read_to_string(cli.home.path().join("config.json")).unwrap();
-    assert!(cfg.contains("\"write\": false"), "{cfg}");
+    let auto = stdout(&cli.run(&["config", "get", "approvals.auto"]).await);
+    assert_eq!(auto.trim(), r#"["exec"]"#, "not widened by the agent");
 }
 
 #[tokio::test]

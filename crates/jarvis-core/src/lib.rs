@@ -6,6 +6,7 @@ pub mod events;
 pub mod llm;
 pub mod notify;
 pub mod policy;
+pub mod sandbox;
 pub mod secrets;
 pub mod skills;
 pub mod store;

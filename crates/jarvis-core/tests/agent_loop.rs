@@ -100,13 +100,19 @@ async fn a_tool_round_writes_the_file_and_answers_every_call_once() {
         45 + 45 + 30,
         "usage summed over three rounds"
     );
-    // Every call was audited.
+    // Every call was audited: the write asked (and was approved), the read
+    // inside the working directory ran without a question.
     let audit = e.brain.store().audit(50, None).unwrap();
-    assert_eq!(audit.len(), 2);
-    assert!(
-        audit
-            .iter()
-            .all(|a| a.verdict == "allow" && a.outcome.as_deref() == Some("ok")),
+    let rows: Vec<(&str, &str, Option<&str>)> = audit
+        .iter()
+        .map(|a| (a.tool.as_str(), a.verdict.as_str(), a.outcome.as_deref()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("local_write_file", "ask", Some("ok")),
+            ("local_read_file", "allow", Some("ok"))
+        ],
         "{audit:?}"
     );
 }
@@ -271,14 +277,22 @@ async fn approvals_deny_with_reason_always_allow_and_time_out() {
     e.ask("s", "four");
     e.until_finished("s").await;
     let audit = e.brain.store().audit(10, None).unwrap();
-    let decided: Vec<(&str, &str)> = audit
+    // Asked calls stay "ask" whatever the answer; `allow` is what ran
+    // without a question.
+    let decided: Vec<(&str, &str, &str)> = audit
         .iter()
-        .map(|a| (a.verdict.as_str(), a.decided_by.as_str()))
+        .map(|a| {
+            (
+                a.verdict.as_str(),
+                a.decided_by.as_str(),
+                a.outcome.as_deref().unwrap_or(""),
+            )
+        })
         .collect();
-    assert_eq!(decided[0], ("deny", "user (scripted)"));
-    assert_eq!(decided[1], ("allow", "user (scripted)"));
-    assert_eq!(decided[2], ("allow", "grant"));
-    assert_eq!(decided[3].0, "deny");
+    assert_eq!(decided[0], ("ask", "user (scripted)", "denied"));
+    assert_eq!(decided[1], ("ask", "user (scripted)", "ok"));
+    assert_eq!(decided[2], ("allow", "grant", "ok"));
+    assert_eq!((decided[3].0, decided[3].2), ("ask", "denied"));
 }
 
 #[tokio::test]
@@ -347,7 +361,7 @@ async fn cancel_during_a_running_tool_leaves_exactly_one_result_per_call() {
     .await
     .unwrap();
     let mut e = env(Setup {
-        config: &[("tools.exec", "true"), ("tools.read", "true")],
+        config: &[("approvals.auto", r#"["exec"]"#)],
         ..Setup::new(server.base_url(), Arc::new(NoApprover))
     });
     e.ask("s", "run a long thing");
@@ -513,7 +527,7 @@ async fn the_api_key_reaches_the_server_but_no_file_or_child_process() {
     .unwrap();
     let mut e = env(Setup {
         secrets,
-        config: &[("tools.exec", "true")],
+        config: &[("approvals.auto", r#"["exec"]"#)],
         ..Setup::new(server.base_url(), Arc::new(NoApprover))
     });
     e.ask("s", "hi");
@@ -548,15 +562,23 @@ async fn the_api_key_reaches_the_server_but_no_file_or_child_process() {
 #[tokio::test]
 async fn set_workdir_and_reload_take_effect_for_the_next_call() {
     let server = MockServer::scripted(vec![]).await.unwrap();
-    let e = env(Setup::new(
-        server.base_url(),
-        Arc::new(jarvis_core::policy::DenyApprover),
-    ));
+    let e = env(Setup {
+        config: &[("tools.read", "false")],
+        ..Setup::new(
+            server.base_url(),
+            Arc::new(jarvis_core::policy::DenyApprover),
+        )
+    });
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join("marker.txt"), "here").unwrap();
-    // tools.read is off and the approver denies: refused.
+    // Local file access is off: refused, whoever would approve.
     let out = e.brain.run_tool("local_list_dir", "{}").await;
     assert_eq!(out.status, ToolStatus::Refused);
+    assert!(
+        out.content.contains("local file access is off"),
+        "{}",
+        out.content
+    );
     // Turn reads on in config.json (as `jarvis config set` would), then reload.
     jarvis_core::config::ConfigStore::new(e.home.path())
         .update(|c| c.set("tools.read", "true"))

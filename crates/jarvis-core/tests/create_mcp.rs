@@ -33,8 +33,7 @@ async fn create_register_check_and_call_next_turn() {
     let create = json!({
         "name": "greeter",
         "description": "Greets people.",
-        "tools": [{"name": "greet", "code": "def greet(name: str, excited: bool = False) -> str:\n    \"\"\"Greet someone by name.\"\"\"\n    return f\"hello {name}\" + (\"!\" if excited else \"\")\n"}],
-        "register": true
+        "tools": [{"name": "greet", "code": "def greet(name: str, excited: bool = False) -> str:\n    \"\"\"Greet someone by name.\"\"\"\n    return f\"hello {name}\" + (\"!\" if excited else \"\")\n"}]
     })
     .to_string();
     let server = MockServer::scripted(vec![
@@ -94,11 +93,38 @@ async fn create_register_check_and_call_next_turn() {
         "a fresh venv was built: {report}"
     );
 
-    // Registered: the next turn offers and calls its tool through the gate.
-    let cfg = jarvis_core::config::ConfigStore::new(e.home.path())
-        .load()
+    // Not registered by the model: config.json does not name it, and the
+    // model was told the user registers it.
+    let store = jarvis_core::config::ConfigStore::new(e.home.path());
+    assert!(!store.load().unwrap().mcp_servers.contains_key("greeter"));
+    let told = messages(&server.chat_requests()[1])
+        .iter()
+        .find(|m| m["tool_call_id"] == "c")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        told.contains("not registered") && told.contains("jarvis mcp add greeter"),
+        "{told}"
+    );
+    // The user registers it (what `jarvis mcp add` and the HUD's Register do),
+    // seeing the server file first.
+    let reg = jarvis_core::tools::mcp::registration("greeter", &project).unwrap();
+    assert!(reg.server_text.contains("def greet("));
+    assert!(
+        reg.config.command.ends_with(".venv/bin/python"),
+        "{:?}",
+        reg.config
+    );
+    store
+        .update(|c| {
+            c.mcp_servers.insert("greeter".into(), reg.config.clone());
+            Ok(())
+        })
         .unwrap();
-    assert!(cfg.mcp_servers.contains_key("greeter"));
+    // Registered: the next turn offers and calls its tool through the gate,
+    // the server running confined in its own folder.
     e.ask("s", "greet Ada");
     let events = e.until_finished("s").await;
     let finished: Vec<(String, ToolStatus)> = events

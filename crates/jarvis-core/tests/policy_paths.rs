@@ -290,10 +290,8 @@ fn system_prefixes_are_blocked_for_writes_by_canonical_components() {
     let policy = Policy::new(PolicySettings {
         read: true,
         write: true,
-        exec: false,
         granted_roots: vec![PathBuf::from("/")],
-        protected: vec![],
-        skill_roots: vec![],
+        ..Default::default()
     });
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -311,7 +309,11 @@ fn system_prefixes_are_blocked_for_writes_by_canonical_components() {
             .unwrap()
             .replace('~', &home_path.display().to_string());
         let resolved = jarvis_core::tools::paths::resolve(Path::new("/"), &raw).unwrap();
-        let d = policy.check(&[Capability::Write(resolved.clone())], Path::new("/"));
+        let d = policy.check(
+            &[Capability::Write(resolved.clone())],
+            Path::new("/"),
+            jarvis_core::policy::TurnFacts::default(),
+        );
         let want_block = r["verdict"] == "block";
         assert_eq!(
             d.verdict == Verdict::Block,

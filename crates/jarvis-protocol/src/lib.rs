@@ -262,6 +262,14 @@ pub struct ApprovalRequest {
     pub reason: String,
     /// What "always allow" would cover (a base command or the tool).
     pub grant_scope: String,
+    /// "Always allow" is offered (never for what creates skills, tools or
+    /// MCP servers).
+    #[serde(default)]
+    pub allow_always: bool,
+    /// "Allow with network" is offered: a command that runs without the
+    /// network unless this one call is given it.
+    #[serde(default)]
+    pub offer_network: bool,
     pub timeout_sec: u64,
 }
 
@@ -269,6 +277,8 @@ pub struct ApprovalRequest {
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum ApprovalDecision {
     AllowOnce,
+    /// Allow once, and give this command the network.
+    AllowWithNetwork,
     AlwaysAllow,
     Deny {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -278,7 +288,10 @@ pub enum ApprovalDecision {
 
 impl ApprovalDecision {
     pub fn allows(&self) -> bool {
-        matches!(self, Self::AllowOnce | Self::AlwaysAllow)
+        matches!(
+            self,
+            Self::AllowOnce | Self::AllowWithNetwork | Self::AlwaysAllow
+        )
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod context;
 mod prompt;
 mod turn;
+pub mod workdir;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -57,6 +58,9 @@ pub struct Overrides {
     pub base_url: Option<String>,
     pub model: Option<String>,
     pub workdir: Option<PathBuf>,
+    /// Never fall back to the process's current directory (the desktop app,
+    /// started from a launcher, would land in home).
+    pub no_cwd_fallback: bool,
 }
 
 impl Overrides {
@@ -68,6 +72,7 @@ impl Overrides {
             base_url: var("JARVIS_BASE_URL"),
             model: var("JARVIS_MODEL"),
             workdir,
+            no_cwd_fallback: false,
         }
     }
 }
@@ -95,7 +100,9 @@ pub(crate) struct Inner {
     pub gate: Gate,
     pub events: EventSink,
     pub llm: RwLock<Arc<LlmClient>>,
-    pub workdir: RwLock<PathBuf>,
+    pub workdir: RwLock<Workdir>,
+    /// Said once to the user by the host (a config.json from an older Jarvis).
+    notices: Mutex<Vec<String>>,
     pub running: Mutex<HashMap<String, CancellationToken>>,
     secrets: Arc<dyn SecretStore>,
     overrides: Overrides,
@@ -106,24 +113,17 @@ pub(crate) struct Inner {
     pub mcp: crate::tools::mcp::McpManager,
 }
 
+/// The working directory in use, or why there is none.
+#[derive(Debug, Clone)]
+pub struct Workdir {
+    pub path: PathBuf,
+    pub problem: Option<String>,
+}
+
 /// A handle to the brain; cheap to clone.
 #[derive(Clone)]
 pub struct Brain {
     inner: Arc<Inner>,
-}
-
-fn canonical_dir(p: &Path) -> Result<PathBuf, BrainError> {
-    let c = std::fs::canonicalize(p).map_err(|e| BrainError::Workdir {
-        path: p.display().to_string(),
-        reason: e.to_string(),
-    })?;
-    if !c.is_dir() {
-        return Err(BrainError::Workdir {
-            path: p.display().to_string(),
-            reason: "not a directory".into(),
-        });
-    }
-    Ok(c)
 }
 
 /// `$JARVIS_HOME` and the app's data and config directories.
@@ -173,11 +173,17 @@ impl Inner {
         }
     }
 
-    fn policy(&self, cfg: &Config) -> Policy {
+    fn policy(&self, cfg: &Config, wd: &Workdir) -> Policy {
         Policy::new(PolicySettings {
             read: cfg.tools.read,
             write: cfg.tools.write,
             exec: cfg.tools.exec,
+            network: cfg.tools.network,
+            auto_write: cfg.auto("write"),
+            auto_exec: cfg.auto("exec"),
+            auto_network: cfg.auto("network"),
+            workdir_problem: wd.problem.clone(),
+            home: std::env::var_os("HOME").map(PathBuf::from),
             granted_roots: cfg
                 .granted_roots
                 .iter()
@@ -212,6 +218,44 @@ impl Inner {
         r
     }
 
+    /// How MCP servers are confined (the same sandbox settings as commands).
+    pub fn mcp_confinement(&self) -> crate::tools::mcp::Confinement {
+        crate::tools::mcp::Confinement {
+            sandbox: self
+                .tool_context(None, "", CancellationToken::new())
+                .exec_sandbox,
+            jarvis_home: self.home.clone(),
+        }
+    }
+
+    /// The tools the model is offered: what the toggles leave on. A call to
+    /// one that is off still reaches the gate, which refuses and audits it.
+    pub fn offered(&self, cfg: &Config) -> ToolRegistry {
+        let all = self.registry();
+        let t = &cfg.tools;
+        let has_skills = !self.enabled_skills().skills.is_empty();
+        let mut out = ToolRegistry::new();
+        for tool in all.iter() {
+            let on = match tool.name() {
+                "local_list_dir" => t.read,
+                // Skills stay readable whatever the toggles.
+                "local_read_file" => t.read || has_skills,
+                "local_write_file" | "create_skill" => t.write,
+                "local_exec" => t.exec,
+                "http_request" => t.network,
+                "create_tool" | "create_mcp" => t.write && t.exec,
+                "open_view" => true,
+                name if name.starts_with("mcp__") => true,
+                // Tools Jarvis made run like commands.
+                _ => t.exec,
+            };
+            if on {
+                out.register(tool.clone());
+            }
+        }
+        out
+    }
+
     /// Skill roots, lowest precedence first.
     pub fn skill_roots(&self, cfg: &Config) -> Vec<crate::skills::SkillRoot> {
         let extra: Vec<PathBuf> = cfg.skills.extra_dirs.iter().map(PathBuf::from).collect();
@@ -241,10 +285,15 @@ impl Inner {
             .map(|k| k.expose().to_string())
             .collect();
         let client = LlmClient::new(settings)?;
+        // A working directory changed in Settings applies to the next call.
+        let wd = self.resolve_workdir(&cfg);
         self.gate.set_policy(
-            self.policy(&cfg),
+            self.policy(&cfg, &wd),
             Duration::from_secs(cfg.approval_timeout_sec),
         );
+        if let Ok(mut w) = self.workdir.write() {
+            *w = wd;
+        }
         self.gate.set_known_secrets(secrets);
         if let Ok(mut l) = self.llm.write() {
             *l = Arc::new(client);
@@ -258,8 +307,44 @@ impl Inner {
     pub fn workdir(&self) -> PathBuf {
         self.workdir
             .read()
-            .map(|w| w.clone())
+            .map(|w| w.path.clone())
             .unwrap_or_else(|_| PathBuf::from("/nonexistent"))
+    }
+
+    pub fn workdir_problem(&self) -> Option<String> {
+        self.workdir.read().ok().and_then(|w| w.problem.clone())
+    }
+
+    /// Where the tools work: the host's override, else `workdir` in
+    /// config.json, else (the CLI) the current directory; judged by
+    /// [`workdir::check`].
+    fn resolve_workdir(&self, cfg: &Config) -> Workdir {
+        let raw = match (&self.overrides.workdir, &cfg.workdir) {
+            (Some(w), _) => Some(w.clone()),
+            (None, Some(w)) if !w.trim().is_empty() => Some(PathBuf::from(w)),
+            _ if self.overrides.no_cwd_fallback => None,
+            _ => std::env::current_dir().ok(),
+        };
+        let Some(raw) = raw else {
+            return Workdir {
+                path: PathBuf::from("/nonexistent"),
+                problem: Some("no working directory has been chosen yet: choose a project folder in Settings (or `jarvis config set workdir DIR`)".into()),
+            };
+        };
+        match workdir::validate(&raw, &self.protected) {
+            Ok(path) => Workdir {
+                path,
+                problem: None,
+            },
+            Err(e) => Workdir {
+                problem: Some(match e {
+                    BrainError::Workdir { reason, path } if reason.contains(&path) => reason,
+                    BrainError::Workdir { reason, path } => format!("{path}: {reason}"),
+                    other => other.to_string(),
+                }),
+                path: std::fs::canonicalize(&raw).unwrap_or(raw),
+            },
+        }
     }
 
     pub fn config(&self) -> Config {
@@ -304,12 +389,20 @@ impl Inner {
             exec_sandbox: {
                 let cfg = self.config().sandbox;
                 ExecSandbox {
-                    enabled: cfg.enabled,
                     helper: self.sandbox_helper.clone(),
                     abi: cfg.abi,
                     network: cfg.network,
+                    allow_unconfined: cfg.allow_unconfined,
+                    env: cfg.env.clone(),
+                    read: cfg
+                        .read
+                        .iter()
+                        .filter_map(|r| std::fs::canonicalize(r).ok())
+                        .collect(),
                 }
             },
+            network_approved: false,
+            tainted: false,
         }
     }
 }
@@ -319,25 +412,22 @@ impl Brain {
         std::fs::create_dir_all(&opts.home)
             .map_err(|e| BrainError::Other(format!("{}: {e}", opts.home.display())))?;
         let config_store = ConfigStore::new(&opts.home);
-        let cfg = config_store.load()?;
+        let mut cfg = config_store.load()?;
+        let mut notices = Vec::new();
+        if cfg.version < crate::config::CONFIG_VERSION && config_store.path().exists() {
+            // Written by an older Jarvis: brought up to date once, and said once.
+            let mut said = None;
+            cfg = config_store.update(|c| {
+                said = c.migrate();
+                Ok(())
+            })?;
+            notices.extend(said);
+        }
         let store = Arc::new(Store::open(&opts.home.join("jarvis.db"))?);
-        let wd_raw = match (&opts.overrides.workdir, &cfg.workdir) {
-            (Some(w), _) => w.clone(),
-            (None, Some(w)) => PathBuf::from(w),
-            (None, None) => std::env::current_dir().map_err(|e| BrainError::Workdir {
-                path: ".".into(),
-                reason: e.to_string(),
-            })?,
-        };
-        let workdir = canonical_dir(&wd_raw)?;
         let protected = protected_paths(&opts.home);
         let placeholder = Policy::new(PolicySettings {
-            read: false,
-            write: false,
-            exec: false,
-            granted_roots: vec![],
             protected: protected.clone(),
-            skill_roots: vec![],
+            ..Default::default()
         });
         let gate = Gate::new(
             placeholder,
@@ -354,7 +444,11 @@ impl Brain {
             gate,
             events: EventSink::new(),
             llm: RwLock::new(Arc::new(LlmClient::new(LlmSettings::default())?)),
-            workdir: RwLock::new(workdir),
+            workdir: RwLock::new(Workdir {
+                path: PathBuf::from("/nonexistent"),
+                problem: Some("not resolved yet".into()),
+            }),
+            notices: Mutex::new(notices),
             running: Mutex::new(HashMap::new()),
             secrets: opts.secrets,
             overrides: opts.overrides,
@@ -438,9 +532,18 @@ impl Brain {
                 Ok(())
             }
             Op::SetWorkdir { path } => {
-                let wd = canonical_dir(Path::new(&path))?;
+                let wd = workdir::validate(Path::new(&path), &inner.protected)?;
+                let cfg = inner.config();
+                let next = Workdir {
+                    path: wd,
+                    problem: None,
+                };
+                inner.gate.set_policy(
+                    inner.policy(&cfg, &next),
+                    Duration::from_secs(cfg.approval_timeout_sec),
+                );
                 if let Ok(mut w) = inner.workdir.write() {
-                    *w = wd;
+                    *w = next;
                 }
                 Ok(())
             }
@@ -467,7 +570,10 @@ impl Brain {
     pub async fn refresh_mcp(&self) {
         self.inner
             .mcp
-            .refresh(&self.inner.config().mcp_servers)
+            .refresh(
+                &self.inner.config().mcp_servers,
+                &self.inner.mcp_confinement(),
+            )
             .await;
     }
 
@@ -561,8 +667,27 @@ impl Brain {
         self.inner.registry()
     }
 
+    /// What the model is offered now (the toggles applied).
+    pub fn offered_tools(&self) -> ToolRegistry {
+        self.inner.offered(&self.inner.config())
+    }
+
     pub fn workdir(&self) -> PathBuf {
         self.inner.workdir()
+    }
+
+    /// Why the tools cannot work in a folder right now, if they cannot.
+    pub fn workdir_problem(&self) -> Option<String> {
+        self.inner.workdir_problem()
+    }
+
+    /// What the host should tell the user once (taken, so said once).
+    pub fn take_notices(&self) -> Vec<String> {
+        self.inner
+            .notices
+            .lock()
+            .map(|mut n| std::mem::take(&mut *n))
+            .unwrap_or_default()
     }
 
     pub fn config(&self) -> Config {

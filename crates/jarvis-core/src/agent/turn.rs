@@ -30,6 +30,17 @@ struct Turn<'a> {
     session: &'a str,
     turn_id: String,
     cancel: CancellationToken,
+    /// Content from a tool is in the conversation the model sees.
+    tainted: std::sync::atomic::AtomicBool,
+}
+
+/// Tools whose result carries outside content (a file, a page, a command's
+/// output, an MCP server's answer) into the conversation.
+fn brings_content(tool: &str) -> bool {
+    !matches!(
+        tool,
+        "open_view" | "local_write_file" | "create_skill" | "create_tool" | "create_mcp"
+    )
 }
 
 impl Turn<'_> {
@@ -59,6 +70,12 @@ impl Turn<'_> {
     }
 
     fn finished(&self, call: &ToolCall, out: &CallOutcome) {
+        // A failed call still carries outside text (stderr, an error page);
+        // only a refusal is purely Jarvis's own words.
+        if out.status != ToolStatus::Refused && brings_content(&call.name) {
+            self.tainted
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+        }
         self.emit(Event::ToolCallFinished {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -144,8 +161,10 @@ impl Turn<'_> {
                 j += 1;
             }
             let batch = if j > i { &calls[i..j] } else { &calls[i..=i] };
+            let tainted = self.tainted.load(std::sync::atomic::Ordering::SeqCst);
             let runs = batch.iter().map(|c| {
-                let ctx = inner.tool_context(Some(self.session), &c.id, self.cancel.clone());
+                let mut ctx = inner.tool_context(Some(self.session), &c.id, self.cancel.clone());
+                ctx.tainted = tainted;
                 async move { inner.gate.run(registry, &c.name, &c.arguments, &ctx).await }
             });
             for (c, out) in batch.iter().zip(join_all(runs).await) {
@@ -182,6 +201,7 @@ pub(crate) async fn run(
         session,
         turn_id: uuid::Uuid::new_v4().to_string(),
         cancel,
+        tainted: std::sync::atomic::AtomicBool::new(false),
     };
     // config.json may have changed since (the CLI, the app, create_mcp):
     // each turn starts from what is on disk; a broken file keeps the last good one.
@@ -218,11 +238,19 @@ pub(crate) async fn run(
             vec![]
         }
     };
+    // An earlier turn's tool results are still in what the model reads.
+    if history.iter().any(|m| m.message.role == Role::Tool) {
+        turn.tainted
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
     let user = ChatMessage::user(text);
     turn.persist(&user);
     let mut current = vec![user];
-    inner.mcp.refresh(&cfg.mcp_servers).await;
-    let mut tools = inner.registry().openai_tools();
+    inner
+        .mcp
+        .refresh(&cfg.mcp_servers, &inner.mcp_confinement())
+        .await;
+    let mut tools = inner.offered(&cfg).openai_tools();
     let mut tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
     let llm = inner.llm();
     let mut usage = Usage::default();
@@ -249,7 +277,7 @@ pub(crate) async fn run(
         rounds += 1;
         if rounds > 1 {
             // A tool created in the last round is callable in this one.
-            tools = inner.registry().openai_tools();
+            tools = inner.offered(&cfg).openai_tools();
             tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
         }
         // Skills are discovered per request, so a skill added, changed or

@@ -81,14 +81,37 @@ impl Default for Persona {
     }
 }
 
-/// The three toggles: when on, that kind of call runs inside the sandbox
-/// without asking; when off (the default) each call asks the user.
+/// The four toggles, all off by default. Off: those tools are not offered
+/// and any call is refused. On: reads inside the working directory run;
+/// writes, commands and data-carrying requests ask each time (unless the
+/// user chose "don't ask" for that kind in [`Approvals`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct ToolToggles {
+    /// Local file access: list and read.
     pub read: bool,
     pub write: bool,
     pub exec: bool,
+    /// `http_request`.
+    pub network: bool,
+}
+
+/// Kinds of call that run without asking (`"write"`, `"exec"`, `"network"`);
+/// empty by default. The blacklist, the sandbox and the toggles still hold.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct Approvals {
+    pub auto: Vec<String>,
+}
+
+/// The kinds `approvals.auto` may name.
+pub const AUTO_KINDS: &[&str] = &["write", "exec", "network"];
+
+/// The current config.json layout; files without a version are older.
+pub const CONFIG_VERSION: u32 = 2;
+
+fn legacy_version() -> u32 {
+    1
 }
 
 /// One MCP server Jarvis uses as a tool provider (stdio).
@@ -103,6 +126,8 @@ pub struct McpServerConfig {
     pub cwd: Option<String>,
     /// Its tools run without asking.
     pub trusted: bool,
+    /// The server may use the network (a stdio server runs confined).
+    pub network: bool,
     pub startup_timeout_sec: u64,
     pub call_timeout_sec: u64,
 }
@@ -116,6 +141,7 @@ impl Default for McpServerConfig {
             env: Default::default(),
             cwd: None,
             trusted: false,
+            network: false,
             startup_timeout_sec: 20,
             call_timeout_sec: 60,
         }
@@ -141,26 +167,21 @@ impl Default for SkillsConfig {
     }
 }
 
-/// The OS sandbox `local_exec` runs in (Landlock on Linux).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+/// The OS sandbox commands, created tools and MCP servers run in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct SandboxConfig {
-    /// Confine commands: writes only in the working directory and a private temp dir.
-    pub enabled: bool,
     /// Force an older Landlock ABI (0 = the newest the kernel has).
     pub abi: u8,
-    /// Let commands open TCP connections (Landlock ABI ≥ 4 can forbid it).
+    /// Let every command use the network (otherwise only a call approved
+    /// "with network" does).
     pub network: bool,
-}
-
-impl Default for SandboxConfig {
-    fn default() -> Self {
-        SandboxConfig {
-            enabled: true,
-            abi: 0,
-            network: true,
-        }
-    }
+    /// Run commands unconfined where the sandbox cannot be applied.
+    pub allow_unconfined: bool,
+    /// Environment variables passed to commands beyond the built-in list.
+    pub env: Vec<String>,
+    /// More folders commands may read (read-only).
+    pub read: Vec<String>,
 }
 
 /// Voice settings (the `jarvis-voice` crate reads them).
@@ -207,9 +228,13 @@ impl Default for VoiceSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct Config {
+    /// Layout version (see [`CONFIG_VERSION`]).
+    #[serde(default = "legacy_version")]
+    pub version: u32,
     pub llm: LlmConfig,
     pub persona: Persona,
     pub tools: ToolToggles,
+    pub approvals: Approvals,
     /// The working directory that confines the tools; the current one if unset.
     pub workdir: Option<String>,
     pub granted_roots: Vec<String>,
@@ -224,9 +249,11 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            version: CONFIG_VERSION,
             llm: LlmConfig::default(),
             persona: Persona::default(),
             tools: ToolToggles::default(),
+            approvals: Approvals::default(),
             workdir: None,
             granted_roots: vec![],
             approval_timeout_sec: 60,
@@ -239,6 +266,43 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Brings a file written by an older Jarvis to the current layout; the
+    /// sentence to tell the user once, when anything changed. The toggles
+    /// used to mean "run without asking"; now they mean "offered", and not
+    /// asking is a separate choice per kind, so what was usable stays usable
+    /// and what ran without asking asks until the user opts in again.
+    pub fn migrate(&mut self) -> Option<String> {
+        if self.version >= CONFIG_VERSION {
+            return None;
+        }
+        let was_auto: Vec<&str> = [("write", self.tools.write), ("exec", self.tools.exec)]
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(k, _)| *k)
+            .collect();
+        self.tools = ToolToggles {
+            read: true,
+            write: true,
+            exec: true,
+            network: true,
+        };
+        self.approvals.auto.clear();
+        self.version = CONFIG_VERSION;
+        let mut msg = "Settings from an older Jarvis were updated: file access, writes, commands and web requests stay available, and each write, command and data-carrying request now asks before it runs.".to_string();
+        if !was_auto.is_empty() {
+            msg.push_str(&format!(
+                " You had {} running without asking; choose \"Don't ask\" for them in Settings (approvals.auto) if you want that again.",
+                was_auto.join(" and ")
+            ));
+        }
+        Some(msg)
+    }
+
+    /// The kind of call that runs without asking, per `approvals.auto`.
+    pub fn auto(&self, kind: &str) -> bool {
+        self.approvals.auto.iter().any(|k| k == kind)
+    }
+
     /// Every dotted key with its current value, in a stable order.
     pub fn list(&self) -> Vec<(String, Value)> {
         let mut out = Vec::new();
@@ -283,10 +347,23 @@ impl Config {
                 .ok_or_else(|| ConfigError::UnknownKey(key.to_string()))?;
         }
         *slot = value;
-        *self = serde_json::from_value(whole).map_err(|e| ConfigError::InvalidValue {
-            key: key.into(),
-            message: e.to_string(),
-        })?;
+        let next: Config =
+            serde_json::from_value(whole).map_err(|e| ConfigError::InvalidValue {
+                key: key.into(),
+                message: e.to_string(),
+            })?;
+        if let Some(bad) = next
+            .approvals
+            .auto
+            .iter()
+            .find(|k| !AUTO_KINDS.contains(&k.as_str()))
+        {
+            return Err(ConfigError::InvalidValue {
+                key: key.into(),
+                message: format!("{bad:?} is not one of {AUTO_KINDS:?}"),
+            });
+        }
+        *self = next;
         Ok(())
     }
 }

@@ -11,7 +11,7 @@ use jarvis_protocol::{ApprovalDecision, ApprovalRequest, Event, ToolStatus};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::{Decision, Policy, Verdict, redact, shell};
+use super::{Decision, Policy, TurnFacts, Verdict, redact, shell};
 use crate::store::{AuditEntry, Store};
 use crate::tools::{Capability, ToolContext, ToolError, ToolRegistry};
 
@@ -193,8 +193,11 @@ impl Gate {
     }
 
     fn policy_check(&self, caps: &[Capability], ctx: &ToolContext) -> Decision {
+        let turn = TurnFacts {
+            tainted: ctx.tainted,
+        };
         match self.policy.read() {
-            Ok(p) => p.check(caps, &ctx.workdir),
+            Ok(p) => p.check(caps, &ctx.workdir, turn),
             Err(_) => Decision {
                 verdict: Verdict::Block,
                 reason: "policy unavailable".into(),
@@ -214,11 +217,10 @@ impl Gate {
         let started = Instant::now();
         let secrets = self.secrets();
         let audit_args = match serde_json::from_str::<Value>(raw_args) {
-            Ok(v) => redact(&v, &secrets).to_string(),
-            Err(_) => super::redact::redact_text(
-                &raw_args.chars().take(2000).collect::<String>(),
-                &secrets,
-            ),
+            Ok(v) => super::redact::summarize(&redact(&v, &secrets)).to_string(),
+            Err(_) => {
+                super::redact::summarize_text(&super::redact::redact_text(raw_args, &secrets))
+            }
         };
         let mut outcome = CallOutcome {
             call_id: ctx.call_id.clone(),
@@ -321,6 +323,15 @@ impl Gate {
         let ctx = &pinned_ctx;
         let decision = self.policy_check(&caps, ctx);
         let row = audit(decision.verdict.as_str(), &decision.reason, "policy");
+        if row.is_none() {
+            // No record of it, no call.
+            outcome.status = ToolStatus::Refused;
+            outcome.content = "refused: the audit log could not be written, so nothing was run. Tell the user to check the disk and Jarvis's database.".into();
+            outcome.summary = "refused: the audit could not be written".into();
+            outcome.duration_ms = started.elapsed().as_millis() as u64;
+            return outcome;
+        }
+        let mut network_approved = false;
         match decision.verdict {
             Verdict::Block => {
                 outcome.status = ToolStatus::Refused;
@@ -358,19 +369,31 @@ impl Gate {
                             ctx,
                         )
                         .await;
+                    // The verdict stays "ask" (`allow` means it ran without a
+                    // question); who answered is `decided_by`, what came of
+                    // it the outcome ("denied" or the tool's).
                     if let Some(id) = row {
-                        let verdict = if d.allows() { "allow" } else { "deny" };
-                        let _ = self.store.audit_decided(id, verdict, &decision.reason, &by);
+                        let reason = match d {
+                            ApprovalDecision::AllowWithNetwork => {
+                                format!("{} (allowed with network)", decision.reason)
+                            }
+                            _ => decision.reason.clone(),
+                        };
+                        let _ = self.store.audit_decided(id, "ask", &reason, &by);
                     }
                     match d {
-                        ApprovalDecision::AlwaysAllow => {
+                        // Nothing creates a lasting grant where none is offered.
+                        ApprovalDecision::AlwaysAllow if !scopes.is_empty() => {
                             for s in &scopes {
                                 if let Err(e) = self.store.add_grant(&tool_key, s) {
                                     tracing::error!("cannot store grant: {e}");
                                 }
                             }
                         }
-                        ApprovalDecision::AllowOnce => {}
+                        ApprovalDecision::AllowWithNetwork => {
+                            network_approved = offers_network(&caps)
+                        }
+                        ApprovalDecision::AlwaysAllow | ApprovalDecision::AllowOnce => {}
                         ApprovalDecision::Deny { reason } => {
                             outcome.status = ToolStatus::Refused;
                             outcome.content = match reason {
@@ -388,6 +411,16 @@ impl Gate {
             }
             Verdict::Allow => {}
         }
+        let approved_ctx;
+        let ctx = if network_approved {
+            approved_ctx = ToolContext {
+                network_approved: true,
+                ..ctx.clone()
+            };
+            &approved_ctx
+        } else {
+            ctx
+        };
         // The tool's own timeout starts now, after any approval.
         let limit = tool.timeout(&args);
         let result = tokio::select! {
@@ -454,11 +487,15 @@ impl Gate {
             details: details.map(|d| neutralize(&d)),
             workdir: ctx.workdir.display().to_string(),
             reason: neutralize(&decision.reason),
-            grant_scope: if scopes.iter().all(|s| s == "*") {
+            grant_scope: if scopes.is_empty() {
+                String::new()
+            } else if scopes.iter().all(|s| s == "*") {
                 format!("always allow {tool_name}")
             } else {
                 format!("always allow {tool_name} for: {}", scopes.join(", "))
             },
+            allow_always: !scopes.is_empty(),
+            offer_network: offers_network(caps) && !ctx.exec_sandbox.network,
             timeout_sec: timeout.as_secs(),
         };
         let (tx, mut rx) = oneshot::channel();
@@ -512,8 +549,26 @@ impl Gate {
     }
 }
 
-/// What an "always allow" covers: each base command for exec, else the tool.
+/// A command or a created tool, which runs without the network unless this
+/// call is given it.
+fn offers_network(caps: &[Capability]) -> bool {
+    caps.iter()
+        .any(|c| matches!(c, Capability::Exec { .. } | Capability::CreatedTool { .. }))
+}
+
+/// What an "always allow" covers: each base command for exec, the version
+/// for a created tool, else the tool. Nothing for what creates skills,
+/// tools or MCP servers, or for an MCP server's tools (trusting a server is
+/// a setting the user changes, not an answer to a dialog).
 fn grant_scopes(tool_name: &str, caps: &[Capability]) -> (String, Vec<String>) {
+    if caps.iter().any(|c| {
+        matches!(
+            c,
+            Capability::CreateExtension { .. } | Capability::Mcp { .. }
+        )
+    }) {
+        return (tool_name.to_string(), vec![]);
+    }
     let mut scopes = Vec::new();
     for c in caps {
         if let Capability::Exec { command, .. } = c {

@@ -49,21 +49,46 @@ impl Decision {
 }
 
 /// What the policy knows; nothing here comes from the model.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct PolicySettings {
+    /// Local file access (list, read).
     pub read: bool,
     pub write: bool,
     pub exec: bool,
+    pub network: bool,
+    /// Kinds that run without asking (`approvals.auto`).
+    pub auto_write: bool,
+    pub auto_exec: bool,
+    pub auto_network: bool,
     pub granted_roots: Vec<PathBuf>,
     /// `$JARVIS_HOME` and the app's own directories, canonical.
     pub protected: Vec<PathBuf>,
     /// Skill roots: readable without approval, never writable by tools.
     pub skill_roots: Vec<PathBuf>,
+    /// Why the working directory cannot be used, when it cannot.
+    pub workdir_problem: Option<String>,
+    /// The user's home, for the command analysis.
+    pub home: Option<PathBuf>,
+}
+
+/// What the policy knows about the turn a call belongs to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TurnFacts {
+    /// Content from a tool (a file, a page, an MCP result) has entered the
+    /// conversation: from now on nothing leaves without a question.
+    pub tainted: bool,
 }
 
 #[derive(Debug, Clone)]
 pub struct Policy {
     pub settings: PolicySettings,
+}
+
+fn off(what: &str, key: &str) -> Decision {
+    Decision::new(
+        Verdict::Block,
+        format!("{what} is off (Settings, or `jarvis config set tools.{key} true`)"),
+    )
 }
 
 impl Policy {
@@ -72,10 +97,10 @@ impl Policy {
     }
 
     /// The strictest verdict over all capabilities of one call.
-    pub fn check(&self, caps: &[Capability], workdir: &Path) -> Decision {
+    pub fn check(&self, caps: &[Capability], workdir: &Path, turn: TurnFacts) -> Decision {
         let mut worst = Decision::new(Verdict::Allow, "nothing to check");
         for cap in caps {
-            let d = self.check_one(cap, workdir);
+            let d = self.check_one(cap, workdir, turn);
             if d.verdict > worst.verdict
                 || worst.reason == "nothing to check" && d.verdict == worst.verdict
             {
@@ -96,16 +121,9 @@ impl Policy {
         is_within(p, workdir) || self.settings.granted_roots.iter().any(|r| is_within(p, r))
     }
 
-    /// Reads and writes share one rule: own state, then system paths (writes),
-    /// then the roots, then the toggle.
-    fn check_path(
-        &self,
-        p: &Path,
-        workdir: &Path,
-        kind: &str,
-        toggle: bool,
-        is_write: bool,
-    ) -> Decision {
+    /// Reads and writes share one rule: own state, credentials, system paths
+    /// (writes), then the roots.
+    fn check_path(&self, p: &Path, workdir: &Path, kind: &str, is_write: bool) -> Decision {
         let credential = p.to_str().and_then(|x| shell::paths::credential(x, None));
         if self.protected(p) {
             Decision::new(
@@ -125,23 +143,32 @@ impl Policy {
                     workdir.display()
                 ),
             )
-        } else if toggle {
+        } else if !is_write {
             Decision::new(
                 Verdict::Allow,
-                format!("{kind} inside the working directory (tools.{kind} is on)"),
+                format!("{kind} inside the working directory"),
+            )
+        } else if self.settings.auto_write {
+            Decision::new(
+                Verdict::Allow,
+                format!("{kind} inside the working directory (\"don't ask\" for writes is on)"),
             )
         } else {
-            Decision::new(
-                Verdict::Ask,
-                format!("{kind} inside the working directory (tools.{kind} is off)"),
-            )
+            Decision::new(Verdict::Ask, format!("{kind} inside the working directory"))
         }
     }
 
-    fn check_one(&self, cap: &Capability, workdir: &Path) -> Decision {
+    fn workdir_ok(&self) -> Result<(), Decision> {
+        match &self.settings.workdir_problem {
+            Some(why) => Err(Decision::new(Verdict::Block, why.clone())),
+            None => Ok(()),
+        }
+    }
+
+    fn check_one(&self, cap: &Capability, workdir: &Path, turn: TurnFacts) -> Decision {
         let s = &self.settings;
         match cap {
-            Capability::Read(p) if self.settings.skill_roots.iter().any(|r| is_within(p, r)) => {
+            Capability::Read(p) if s.skill_roots.iter().any(|r| is_within(p, r)) => {
                 match p.to_str().and_then(|x| shell::paths::credential(x, None)) {
                     Some(why) => {
                         Decision::new(Verdict::Block, format!("secrets stay out of reach: {why}"))
@@ -151,26 +178,60 @@ impl Policy {
                     }
                 }
             }
-            Capability::Read(p) => self.check_path(p, workdir, "read", s.read, false),
-            Capability::Write(p) => self.check_path(p, workdir, "write", s.write, true),
+            Capability::Read(_) if !s.read => off("local file access", "read"),
+            Capability::Read(p) => match self.workdir_ok() {
+                Err(d) => d,
+                Ok(()) => self.check_path(p, workdir, "read", false),
+            },
+            Capability::Write(_) if !s.write => off("writing files", "write"),
+            Capability::Write(p) => match self.workdir_ok() {
+                Err(d) => d,
+                Ok(()) => self.check_path(p, workdir, "write", true),
+            },
+            Capability::Exec { .. } if !s.exec => off("running commands", "exec"),
             Capability::Exec { command, .. } => {
-                let env = shell::ShellEnv::with_protected(&s.protected);
+                if let Err(d) = self.workdir_ok() {
+                    return d;
+                }
+                let env =
+                    shell::ShellEnv::with_protected(&s.protected).at(workdir, s.home.as_deref());
                 let a = shell::analyze(command, &env);
                 match a.verdict {
                     Verdict::Block => {
                         Decision::new(Verdict::Block, format!("blacklisted: {}", a.reason))
                     }
                     Verdict::Allow => Decision::new(Verdict::Allow, "a read-only command"),
-                    Verdict::Ask if s.exec => {
-                        Decision::new(Verdict::Allow, format!("{} (tools.exec is on)", a.reason))
-                    }
+                    Verdict::Ask if s.auto_exec => Decision::new(
+                        Verdict::Allow,
+                        format!("{} (\"don't ask\" for commands is on)", a.reason),
+                    ),
                     Verdict::Ask => Decision::new(Verdict::Ask, a.reason),
                 }
             }
-            Capability::Network { url, addrs, .. } => match url::check_static(url) {
-                Err(dec) => dec,
-                Ok((target, dec)) => url::check_resolved(&target, &dec, addrs),
-            },
+            Capability::Network { .. } if !s.network => off("web requests", "network"),
+            Capability::Network { method, url, addrs } => {
+                let d = match url::check_static(url) {
+                    Err(dec) => return dec,
+                    Ok((target, dec)) => url::check_resolved(&target, &dec, addrs),
+                };
+                if d.verdict != Verdict::Allow {
+                    return d;
+                }
+                if turn.tainted {
+                    // Once a file, a page or a tool's result is in the turn, a
+                    // request can carry it out whatever its method or URL.
+                    Decision::new(
+                        Verdict::Ask,
+                        format!(
+                            "{method} {url}: content from a tool is in this conversation, and any request could carry it out"
+                        ),
+                    )
+                } else if !matches!(method.as_str(), "GET" | "HEAD") && !s.auto_network {
+                    Decision::new(Verdict::Ask, format!("{method} sends data to {url}"))
+                } else {
+                    d
+                }
+            }
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
             // What Jarvis will later read as instructions is the user's call.
             Capability::Mcp {
@@ -187,11 +248,25 @@ impl Policy {
                     "the MCP server {server} is not trusted (set mcp_servers.{server}.trusted to skip asking)"
                 ),
             ),
-            Capability::CreatedTool { name, .. } => Decision::new(
-                Verdict::Ask,
-                format!(
-                    "{name} is a tool Jarvis created; it runs only with your approval until you trust this version"
+            Capability::CreatedTool { .. } if !s.exec => {
+                off("running commands (and tools Jarvis made)", "exec")
+            }
+            Capability::CreatedTool { name, .. } => match self.workdir_ok() {
+                Err(d) => d,
+                Ok(()) => Decision::new(
+                    Verdict::Ask,
+                    format!(
+                        "{name} is a tool Jarvis created; it runs only with your approval until you trust this version"
+                    ),
                 ),
+            },
+            Capability::CreateExtension { .. } if !s.write => off(
+                "writing files (and making skills, tools and MCP servers)",
+                "write",
+            ),
+            Capability::CreateExtension { kind, .. } if kind != "skill" && !s.exec => off(
+                "running commands (needed for a tool or MCP server that runs)",
+                "exec",
             ),
             Capability::CreateExtension { kind, .. } => Decision::new(
                 Verdict::Ask,
@@ -205,34 +280,39 @@ impl Policy {
 mod tests {
     use super::*;
 
-    fn policy(read: bool) -> Policy {
+    fn policy(read: bool, write: bool) -> Policy {
         Policy::new(PolicySettings {
             read,
-            write: false,
-            exec: false,
-            granted_roots: vec![],
+            write,
+            exec: true,
+            network: true,
             protected: vec![PathBuf::from("/home/u/.jarvis")],
-            skill_roots: vec![],
+            ..Default::default()
         })
     }
 
     #[test]
     fn verdicts_follow_place_and_toggles() {
         let wd = Path::new("/home/u/proj");
-        let p = policy(false);
-        let read = |x: &str| p.check(&[Capability::Read(PathBuf::from(x))], wd).verdict;
-        assert_eq!(read("/home/u/proj/a.txt"), Verdict::Ask);
+        let t = TurnFacts::default();
+        let p = policy(true, true);
+        let read = |x: &str| {
+            p.check(&[Capability::Read(PathBuf::from(x))], wd, t)
+                .verdict
+        };
+        assert_eq!(read("/home/u/proj/a.txt"), Verdict::Allow);
         assert_eq!(
-            policy(true)
-                .check(&[Capability::Read("/home/u/proj/a".into())], wd)
+            policy(false, false)
+                .check(&[Capability::Read("/home/u/proj/a".into())], wd, t)
                 .verdict,
-            Verdict::Allow
+            Verdict::Block,
+            "local file access off: refused"
         );
         assert_eq!(read("/home/u/projX/a.txt"), Verdict::Block);
         assert_eq!(read("/etc/passwd"), Verdict::Block);
         assert_eq!(read("/home/u/.jarvis/config.json"), Verdict::Block);
         let write = |x: &str| {
-            p.check(&[Capability::Write(PathBuf::from(x))], Path::new("/"))
+            p.check(&[Capability::Write(PathBuf::from(x))], Path::new("/"), t)
                 .verdict
         };
         assert_eq!(
@@ -241,13 +321,38 @@ mod tests {
             "system paths even with / as workdir"
         );
         assert_eq!(write("/home/u/.jarvis/jarvis.db"), Verdict::Block);
-        let url = |x: &str| url::check_url(x).verdict;
-        assert_eq!(url("https://example.com/"), Verdict::Allow);
-        assert_eq!(url("http://127.0.0.1:8080/"), Verdict::Ask);
         assert_eq!(
-            url("http://169.254.169.254/latest/meta-data"),
+            p.check(&[Capability::Write("/home/u/proj/a".into())], wd, t)
+                .verdict,
+            Verdict::Ask,
+            "writes ask"
+        );
+        let get = |url: &str, method: &str, tainted: bool| {
+            p.check(
+                &[Capability::Network {
+                    method: method.into(),
+                    url: url.into(),
+                    addrs: vec!["93.184.216.34".parse().unwrap()],
+                }],
+                wd,
+                TurnFacts { tainted },
+            )
+            .verdict
+        };
+        assert_eq!(get("https://example.com/", "GET", false), Verdict::Allow);
+        assert_eq!(get("https://example.com/", "POST", false), Verdict::Ask);
+        assert_eq!(
+            get("https://example.com/?q=1", "GET", true),
+            Verdict::Ask,
+            "after tool content every request asks"
+        );
+        assert_eq!(
+            url::check_url("http://127.0.0.1:8080/").verdict,
+            Verdict::Ask
+        );
+        assert_eq!(
+            url::check_url("http://169.254.169.254/latest/meta-data").verdict,
             Verdict::Block
         );
-        assert_eq!(url("http://[::1]/"), Verdict::Ask);
     }
 }

@@ -1,6 +1,12 @@
-//! Arguments as the audit log stores them: secrets replaced.
+//! Arguments as the audit log stores them: secrets replaced, and large
+//! values (a file's content, a request body) kept as their hash, size and
+//! first 200 bytes, never whole.
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// Strings longer than this are stored summarised.
+pub const AUDIT_KEEP: usize = 200;
 
 const SECRET_KEYS: &[&str] = &[
     "authorization",
@@ -62,10 +68,51 @@ pub fn redact_text(s: &str, known_secrets: &[String]) -> String {
     result
 }
 
+/// A long string as its first [`AUDIT_KEEP`] bytes, size and sha256.
+pub fn summarize_text(s: &str) -> String {
+    if s.len() <= AUDIT_KEEP {
+        return s.to_string();
+    }
+    let mut cut = AUDIT_KEEP;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let hash: String = Sha256::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{}… [{} bytes, sha256 {hash}]", &s[..cut], s.len())
+}
+
+/// Every long string in the arguments summarised.
+pub fn summarize(args: &Value) -> Value {
+    match args {
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), summarize(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(summarize).collect()),
+        Value::String(s) => Value::from(summarize_text(s)),
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn large_values_are_kept_as_hash_size_and_head() {
+        let body = "x".repeat(210) + &"SECRET-TAIL-".repeat(50);
+        let s = summarize(&json!({"url": "https://e.com", "body": body})).to_string();
+        assert!(s.contains("https://e.com"));
+        assert!(!s.contains("SECRET-TAIL-SECRET"), "{s}");
+        assert!(
+            s.contains(&format!("[{} bytes, sha256 ", body.len())),
+            "{s}"
+        );
+        assert_eq!(summarize_text("short"), "short");
+    }
 
     #[test]
     fn secrets_never_reach_the_audit() {

@@ -1,8 +1,10 @@
 //! `create_mcp`: Jarvis writes a runnable MCP server project for itself —
 //! `pyproject.toml` + `server.py` on the current official Python SDK (mcp
 //! 2.x, `MCPServer`; pinned, since 2.0 renamed `FastMCP`) — in
-//! `$JARVIS_HOME/mcp/NAME/`, and can register it as a tool provider. It asks
-//! first, never overwrites, and the new server starts untrusted.
+//! `$JARVIS_HOME/mcp/NAME/`, with its own venv. It asks first and never
+//! overwrites. It never registers the server: the user does, seeing the
+//! whole server file (`jarvis mcp add NAME DIR`, or Register in the HUD),
+//! and it starts untrusted.
 
 use async_trait::async_trait;
 use serde_json::{Value, json};
@@ -91,7 +93,7 @@ impl Tool for CreateMcpTool {
         "create_mcp"
     }
     fn description(&self) -> &str {
-        "Create a runnable MCP server project (Python, official mcp SDK 2.x) with the tools you write as Python functions (type-annotated, with docstrings). With register=true it becomes your tool provider `mcp__NAME__TOOL` from the next turn (asked before each call until the user trusts it)."
+        "Create a runnable MCP server project (Python, official mcp SDK 2.x) with the tools you write as Python functions (type-annotated, with docstrings). It is not used until the user registers it (they see the server file first); then its tools are `mcp__NAME__TOOL`, asked before each call until they trust it."
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -100,8 +102,7 @@ impl Tool for CreateMcpTool {
             "tools": {"type": "array", "items": {"type": "object", "properties": {
                 "name": {"type": "string"},
                 "code": {"type": "string", "description": "def NAME(arg: type, ...) -> type:\\n    \\\"\\\"\\\"Docstring.\\\"\\\"\\\"\\n    ..."}},
-                "required": ["name", "code"]}},
-            "register": {"type": "boolean"}},
+                "required": ["name", "code"]}}},
             "required": ["name", "description", "tools"], "additionalProperties": false})
     }
     fn timeout(&self, _args: &Value) -> std::time::Duration {
@@ -112,19 +113,14 @@ impl Tool for CreateMcpTool {
         let (name, _) = check(args)?;
         Ok(vec![Capability::CreateExtension {
             kind: "MCP server".into(),
-            path: ctx.jarvis_home.join("mcp").join(name),
+            path: super::mcp_projects::projects_dir(&ctx.jarvis_home).join(name),
         }])
     }
     fn preview(&self, args: &Value, _ctx: &ToolContext) -> Option<String> {
         let (name, tools) = check(args).ok()?;
         let server = render_server(&name, arg_str(args, "description").ok()?, &tools);
-        let register = if args.get("register").and_then(Value::as_bool) == Some(true) {
-            ", registered as a tool provider"
-        } else {
-            ""
-        };
         Some(format!(
-            "new MCP server {name}{register}\n{}",
+            "new MCP server project {name} (not registered: you register it yourself)\n{}",
             server.lines().take(40).collect::<Vec<_>>().join("\n")
         ))
     }
@@ -132,7 +128,7 @@ impl Tool for CreateMcpTool {
         let (name, tools) = check(&args)?;
         let description = arg_str(&args, "description")?.trim().to_string();
         let staged = Staged::new(
-            &ctx.jarvis_home.join("mcp"),
+            &super::mcp_projects::projects_dir(&ctx.jarvis_home),
             &name,
             "mcp",
             "an MCP server",
@@ -161,39 +157,15 @@ impl Tool for CreateMcpTool {
             )));
         }
         let target = staged.place()?;
-        let mut note = String::new();
-        if args.get("register").and_then(Value::as_bool) == Some(true) {
-            // Its own venv with the pinned SDK, so the registered server runs.
-            let python = match install_venv(&target).await {
-                Ok(p) => p,
-                Err(e) => {
-                    note.push_str(&format!(
-                        " (its venv could not be built: {e}; it will run with python3)"
-                    ));
-                    "python3".into()
-                }
-            };
-            let store = crate::config::ConfigStore::new(&ctx.jarvis_home);
-            let server = target.join("server.py").display().to_string();
-            store
-                .update(|c| {
-                    c.mcp_servers.insert(
-                        name.clone(),
-                        crate::config::McpServerConfig {
-                            command: python.clone(),
-                            args: vec![server.clone()],
-                            ..Default::default()
-                        },
-                    );
-                    Ok(())
-                })
-                .map_err(|e| {
-                    ToolError::Failed(format!("created, but could not register it: {e}"))
-                })?;
-            note = format!(
-                " and registered it: its tools are mcp__{name}__TOOL from the next turn{note}"
-            );
-        }
+        // Its own venv with the pinned SDK, so the project runs once registered.
+        let note = match install_venv(&target).await {
+            Ok(_) => String::new(),
+            Err(e) => format!(" (its venv could not be built: {e}; it will run with python3)"),
+        };
+        let note = format!(
+            "{note}. It is not registered: the user registers it with `jarvis mcp add {name} {}` or Register in the HUD, after reading server.py",
+            target.display()
+        );
         Ok(ToolOutput {
             content: format!("created the MCP server project {}{note}", target.display()),
             summary: format!("created MCP server {name}"),

@@ -89,6 +89,7 @@ impl Tool for CreateToolTool {
             "parameters": {"type": "object", "description": "JSON Schema of the tool's arguments"},
             "language": {"type": "string", "enum": ["python", "sh", "node"]},
             "code": {"type": "string"},
+            "network": {"type": "boolean", "description": "the tool needs the network (it runs without it otherwise)"},
             "timeout_sec": {"type": "integer", "minimum": 1, "maximum": 600}},
             "required": ["name", "description", "code"], "additionalProperties": false})
     }
@@ -102,8 +103,13 @@ impl Tool for CreateToolTool {
     fn preview(&self, args: &Value, _ctx: &ToolContext) -> Option<String> {
         let (name, interp, file) = check(args).ok()?;
         let code: Vec<&str> = arg_str(args, "code").ok()?.lines().take(40).collect();
+        let network = if args.get("network").and_then(Value::as_bool) == Some(true) {
+            " (with network)"
+        } else {
+            ""
+        };
         Some(format!(
-            "new tool {name}: {interp} {file}\n{}",
+            "new tool {name}: {interp} {file}{network}\n{}",
             code.join("\n")
         ))
     }
@@ -129,6 +135,7 @@ impl Tool for CreateToolTool {
                 .and_then(Value::as_u64)
                 .unwrap_or(30)
                 .clamp(1, 600),
+            network: args.get("network").and_then(Value::as_bool) == Some(true),
         };
         let text = serde_json::to_string_pretty(&manifest)
             .map_err(|e| ToolError::Failed(e.to_string()))?;

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::confined::Reach;
 use super::exec::run_confined;
 use super::{Capability, Tool, ToolContext, ToolError, ToolOutput};
 
@@ -25,6 +26,9 @@ pub struct Manifest {
     pub command: Vec<String>,
     #[serde(default = "default_timeout")]
     pub timeout_sec: u64,
+    /// The tool talks to the network (shown when it is approved).
+    #[serde(default)]
+    pub network: bool,
 }
 
 fn default_timeout() -> u64 {
@@ -179,7 +183,14 @@ impl Tool for ScriptTool {
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let input = serde_json::to_vec(&args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
         let limit = Duration::from_secs(self.manifest.timeout_sec.clamp(1, 600));
-        let f = run_confined(ctx, &self.argv(), Some(input), limit, 256 * 1024).await?;
+        // Its own folder to read, the working directory to work in; the
+        // network only when its manifest says so (shown when it was approved).
+        let reach = Reach {
+            write: vec![ctx.workdir.clone()],
+            read: vec![self.dir.clone()],
+            network: self.manifest.network || ctx.exec_sandbox.network,
+        };
+        let f = run_confined(ctx, &self.argv(), Some(input), limit, 256 * 1024, reach).await?;
         let stderr = String::from_utf8_lossy(&f.err)
             .trim()
             .chars()

@@ -10,24 +10,8 @@ use nix::unistd::Pid;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
+use super::confined::{self, Reach};
 use super::{Capability, Tool, ToolContext, ToolError, ToolOutput, arg_opt_u64, arg_str};
-
-/// Variables that let a parent inject code into a child, and Jarvis's own secrets.
-const STRIPPED_ENV: &[&str] = &[
-    "LD_PRELOAD",
-    "LD_LIBRARY_PATH",
-    "LD_AUDIT",
-    "PYTHONPATH",
-    "PYTHONSTARTUP",
-    "NODE_OPTIONS",
-    "PERL5OPT",
-    "PERL5LIB",
-    "RUBYOPT",
-    "BASH_ENV",
-    "ENV",
-    "PROMPT_COMMAND",
-    "JARVIS_API_KEY",
-];
 
 /// Set in every process the agent starts: the `jarvis` CLI refuses to change
 /// state when it sees it.
@@ -130,7 +114,15 @@ impl Tool for ExecTool {
         let command = arg_str(&args, "command")?;
         let limit = self.timeout_for(&args);
         let argv = ["/bin/sh".to_string(), "-c".to_string(), command.to_string()];
-        let f = run_confined(ctx, &argv, None, limit, self.output_cap).await?;
+        let f = run_confined(
+            ctx,
+            &argv,
+            None,
+            limit,
+            self.output_cap,
+            Reach::workdir(ctx),
+        )
+        .await?;
         let code_text = f
             .code
             .map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
@@ -164,50 +156,30 @@ pub(crate) struct Finished {
 }
 
 /// Runs `argv` in the working directory, in its own process group, under
-/// the exec sandbox, with a scrubbed environment, a private temp dir, capped
-/// output, and `stdin` fed if given. Timeout and cancel kill the whole group.
+/// the OS sandbox, with an allow-listed environment, a private home and
+/// temp dir, capped output, and `stdin` fed if given. Timeout and cancel
+/// kill the whole group. Refused when it cannot be confined (unless the
+/// user allowed running unconfined).
 pub(crate) async fn run_confined(
     ctx: &ToolContext,
     argv: &[String],
     stdin: Option<Vec<u8>>,
     limit: Duration,
     cap: usize,
+    reach: Reach,
 ) -> Result<Finished, ToolError> {
     use tokio::io::AsyncWriteExt;
     let Some((program, rest)) = argv.split_first() else {
         return Err(ToolError::InvalidArgs("nothing to run".into()));
     };
-    // A private temp dir, writable inside the sandbox, gone afterwards.
-    let private_tmp = tempfile::Builder::new()
-        .prefix("jarvis-exec-")
-        .tempdir()
-        .map_err(|e| ToolError::Failed(format!("cannot create a private temp dir: {e}")))?;
-    let sb = &ctx.exec_sandbox;
-    let mut note = String::new();
-    let mut cmd = match (&sb.helper, sb.enabled) {
-        (Some(helper), true) => {
-            let mut c = tokio::process::Command::new(helper);
-            c.arg("--write")
-                .arg(&ctx.workdir)
-                .arg("--write")
-                .arg(private_tmp.path());
-            if sb.abi > 0 {
-                c.arg("--abi").arg(sb.abi.to_string());
-            }
-            if !sb.network {
-                c.arg("--no-network");
-            }
-            c.arg("--").arg(program);
-            c
-        }
-        (None, true) => {
-            note = "\n[not sandboxed: the jarvis-sandbox helper was not found]".into();
-            tokio::process::Command::new(program)
-        }
-        (_, false) => tokio::process::Command::new(program),
+    let scratch = confined::Scratch::new()?;
+    let place = confined::Place {
+        sandbox: &ctx.exec_sandbox,
+        jarvis_home: &ctx.jarvis_home,
+        roots: &ctx.roots,
     };
+    let (mut cmd, mut note) = confined::command(&place, &reach, &scratch, program)?;
     cmd.args(rest)
-        .env("TMPDIR", private_tmp.path())
         .current_dir(&ctx.workdir)
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -216,14 +188,7 @@ pub(crate) async fn run_confined(
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .env(AGENT_EXEC_ENV, "1");
-    for (k, _) in std::env::vars_os() {
-        let k = k.to_string_lossy().to_string();
-        if STRIPPED_ENV.contains(&k.as_str()) || k.starts_with("DYLD_") {
-            cmd.env_remove(&k);
-        }
-    }
+        .process_group(0);
     let started = Instant::now();
     let mut child = cmd
         .spawn()
@@ -265,6 +230,13 @@ pub(crate) async fn run_confined(
     drop(guard);
     let (out, out_total) = out_task.await.unwrap_or_default();
     let (err, err_total) = err_task.await.unwrap_or_default();
+    let err_text = String::from_utf8_lossy(&err);
+    if let Some(refused) = confined::refusal(status.code(), &err_text) {
+        return Err(refused);
+    }
+    if err_text.contains("jarvis-sandbox: NOT confined") {
+        note.push_str("\n[not sandboxed: this system cannot confine commands; sandbox.allow_unconfined is on]");
+    }
     Ok(Finished {
         code: status.code(),
         out,
@@ -278,16 +250,14 @@ pub(crate) async fn run_confined(
 
 /// What the exec sandbox enforces on this machine, in words, for `doctor`.
 pub fn sandbox_report(sb: &super::ExecSandbox) -> (bool, String) {
-    if !sb.enabled {
-        return (
-            false,
-            "off (sandbox.enabled = false): commands can write anywhere the user can".into(),
-        );
-    }
     let Some(helper) = &sb.helper else {
         return (
             false,
-            "the jarvis-sandbox helper was not found beside jarvis: commands run unconfined".into(),
+            if sb.allow_unconfined {
+                "the jarvis-sandbox helper was not found: commands run UNCONFINED (sandbox.allow_unconfined is on)".into()
+            } else {
+                "the jarvis-sandbox helper was not found beside jarvis: commands are refused".into()
+            },
         );
     };
     let kernel = std::process::Command::new(helper)
@@ -301,36 +271,45 @@ pub fn sandbox_report(sb: &super::ExecSandbox) -> (bool, String) {
                 .and_then(|n| n.parse::<u8>().ok())
         })
         .unwrap_or(0);
+    let unconfined = if sb.allow_unconfined {
+        "; sandbox.allow_unconfined is ON: where confinement fails, commands run unconfined"
+    } else {
+        ""
+    };
     if kernel == 0 {
         return (
             false,
-            "this kernel does not enforce Landlock: commands run unconfined".into(),
+            if sb.allow_unconfined {
+                "this kernel does not enforce Landlock: commands run UNCONFINED (sandbox.allow_unconfined is on)".into()
+            } else {
+                "this kernel does not enforce Landlock: commands are refused (a kernel ≥ 5.13 with Landlock enabled confines them)".into()
+            },
         );
     }
     let abi = if sb.abi > 0 {
         sb.abi.min(kernel)
     } else {
-        kernel
+        kernel.min(6)
     };
-    let truncate = if abi >= 3 {
-        "enforced"
+    let network = if sb.network {
+        "allowed for every command (sandbox.network = true)"
     } else {
-        "NOT enforced (needs ABI 3)"
-    };
-    let network = match (sb.network, abi >= 4) {
-        (true, _) => "allowed (sandbox.network = true)".to_string(),
-        (false, true) => "TCP connect and bind blocked".to_string(),
-        (false, false) => "NOT blocked (needs ABI 4)".to_string(),
+        "none unless a call is approved with network"
     };
     (
         true,
         format!(
-            "Landlock ABI {abi}{}: writes only in the working directory and a private temp dir; truncation outside: {truncate}; network: {network}",
+            "Landlock ABI {abi}{}: reads the system, the working directory and granted roots (not the rest of home); writes only the working directory and a private temp dir; no Unix sockets (session bus, agents), kernel keyring or signals to Jarvis; network: {network}{}{unconfined}",
             if sb.abi > 0 {
                 format!(" (forced; kernel has {kernel})")
             } else {
                 String::new()
-            }
+            },
+            if abi < 3 {
+                "; truncate(2) refused by seccomp (no ABI-3 right)"
+            } else {
+                ""
+            },
         ),
     )
 }

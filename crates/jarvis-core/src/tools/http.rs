@@ -23,7 +23,7 @@ impl Default for HttpRequestTool {
     }
 }
 
-const METHODS: &[&str] = &["GET", "POST", "PUT", "DELETE"];
+const METHODS: &[&str] = &["GET", "HEAD", "POST", "PUT", "DELETE"];
 
 fn method(args: &Value) -> Result<String, ToolError> {
     let method = args
@@ -64,7 +64,7 @@ impl Tool for HttpRequestTool {
         "http_request"
     }
     fn description(&self) -> &str {
-        "Make an HTTP request (GET, POST, PUT, DELETE) to an http(s) URL. Returns status, headers and up to 1 MiB of body. Up to 5 redirects are followed, each checked like the first request."
+        "Make an HTTP request (GET, HEAD, POST, PUT, DELETE) to an http(s) URL. Returns status, headers and up to 1 MiB of body. Up to 5 redirects are followed, each checked like the first request."
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {

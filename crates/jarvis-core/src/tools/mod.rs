@@ -1,6 +1,7 @@
 //! The tools the model can call, and the registry that dispatches them.
 //! Every call reaches a tool only through [`crate::policy::Gate`].
 
+mod confined;
 mod create_mcp;
 mod create_skill;
 mod create_tool;
@@ -9,6 +10,7 @@ mod exec;
 mod fs;
 mod http;
 pub mod mcp;
+pub mod mcp_projects;
 pub mod net;
 pub mod paths;
 pub mod sandbox;
@@ -31,7 +33,7 @@ use crate::events::EventSink;
 pub use create_mcp::CreateMcpTool;
 pub use create_skill::CreateSkillTool;
 pub use create_tool::CreateToolTool;
-pub use exec::{ExecTool, sandbox_report};
+pub use exec::{AGENT_EXEC_ENV, ExecTool, sandbox_report};
 pub use fs::{ListDirTool, ReadFileTool, WriteFileTool};
 pub use http::HttpRequestTool;
 pub use ui::OpenViewTool;
@@ -76,7 +78,7 @@ impl Capability {
     pub fn is_read_only(&self) -> bool {
         match self {
             Capability::Read(_) | Capability::Ui => true,
-            Capability::Network { method, .. } => method == "GET",
+            Capability::Network { method, .. } => method == "GET" || method == "HEAD",
             _ => false,
         }
     }
@@ -126,16 +128,27 @@ pub struct ToolContext {
     pub pinned: Vec<(String, Vec<SocketAddr>)>,
     /// How `local_exec` confines commands.
     pub exec_sandbox: ExecSandbox,
+    /// The person approved this call "with network".
+    pub network_approved: bool,
+    /// Content from a tool is already in the conversation (see [`crate::policy::TurnFacts`]).
+    pub tainted: bool,
 }
 
 /// The OS sandbox for commands: the helper that applies it, and its settings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExecSandbox {
-    pub enabled: bool,
     /// `jarvis-sandbox`; `None` when it could not be found.
     pub helper: Option<PathBuf>,
+    /// Force an older Landlock ABI (0: the newest).
     pub abi: u8,
+    /// Commands always have network (`sandbox.network`).
     pub network: bool,
+    /// Run commands unconfined when they cannot be confined (`sandbox.allow_unconfined`).
+    pub allow_unconfined: bool,
+    /// Variables passed to commands beyond the built-in list (`sandbox.env`).
+    pub env: Vec<String>,
+    /// More folders commands may read (`sandbox.read`), canonical.
+    pub read: Vec<PathBuf>,
 }
 
 impl ExecSandbox {

@@ -50,6 +50,11 @@ pub fn env(setup: Setup<'_>) -> Env {
             c.set("llm.model", "test-model")?;
             c.set("llm.idle_timeout_sec", "5")?;
             c.set("llm.max_retries", "0")?;
+            // The hands are offered (a test about a toggle turns it off);
+            // each write, command and data-carrying request still asks.
+            for t in ["read", "write", "exec", "network"] {
+                c.set(&format!("tools.{t}"), "true")?;
+            }
             for (k, v) in setup.config {
                 c.set(k, v)?;
             }
