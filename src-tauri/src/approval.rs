@@ -69,8 +69,35 @@ pub fn dialog_text(req: &ApprovalRequest) -> (String, Vec<(&'static str, String)
         rows.push(("Will do", d));
     }
     rows.push(("Why asked", req.reason.clone()));
-    rows.push(("Always allow covers", req.grant_scope.clone()));
+    if req.offer_network {
+        rows.push((
+            "Network",
+            "none: it runs offline unless you choose “Allow with network” for this one call".into(),
+        ));
+    }
+    if req.allow_always {
+        rows.push(("Always allow covers", req.grant_scope.clone()));
+    }
     (title, rows)
+}
+
+/// The dialog's buttons, left to right: only what this request offers.
+/// Deny is first and the default; allowing always takes a click.
+pub fn dialog_buttons(req: &ApprovalRequest) -> Vec<(&'static str, ApprovalDecision)> {
+    let mut b = vec![(
+        "_Deny",
+        ApprovalDecision::Deny {
+            reason: Some("denied in the dialog".into()),
+        },
+    )];
+    if req.allow_always {
+        b.push(("Al_ways allow", ApprovalDecision::AlwaysAllow));
+    }
+    if req.offer_network {
+        b.push(("Allow with _network", ApprovalDecision::AllowWithNetwork));
+    }
+    b.push(("_Allow once", ApprovalDecision::AllowOnce));
+    b
 }
 
 /// A blocking error message for failures before the HUD exists (a broken
@@ -161,12 +188,15 @@ mod dialog {
         )));
         countdown.set_xalign(0.0);
         area.pack_start(&countdown, false, false, 0);
-        let deny = dialog.add_button("_Deny", gtk::ResponseType::Reject);
-        dialog.add_button("Al_ways allow", gtk::ResponseType::Other(1));
-        dialog.add_button("_Allow once", gtk::ResponseType::Accept);
+        let buttons = super::dialog_buttons(&req);
+        for (i, (label, _)) in buttons.iter().enumerate() {
+            let b = dialog.add_button(label, gtk::ResponseType::Other(i as u16));
+            if i == 0 {
+                b.grab_focus();
+            }
+        }
         // Enter and Esc both deny: only a deliberate click (or mnemonic) allows.
-        dialog.set_default_response(gtk::ResponseType::Reject);
-        deny.grab_focus();
+        dialog.set_default_response(gtk::ResponseType::Other(0));
 
         let reply: Reply = Rc::new(RefCell::new(Some(tx)));
         let id = req.request_id.clone();
@@ -175,8 +205,9 @@ mod dialog {
             let id = id.clone();
             dialog.connect_response(move |_, resp| {
                 let d = match resp {
-                    gtk::ResponseType::Accept => ApprovalDecision::AllowOnce,
-                    gtk::ResponseType::Other(1) => ApprovalDecision::AlwaysAllow,
+                    gtk::ResponseType::Other(i) if usize::from(i) < buttons.len() => {
+                        buttons[usize::from(i)].1.clone()
+                    }
                     _ => ApprovalDecision::Deny {
                         reason: Some("denied in the dialog".into()),
                     },
@@ -257,6 +288,8 @@ mod tests {
             details: Some("x".repeat(10_000)),
             reason: "exec needs approval".into(),
             grant_scope: "always allow local_exec for: rm".into(),
+            allow_always: true,
+            offer_network: true,
             timeout_sec: 60,
         };
         let (title, rows) = dialog_text(&req);
@@ -270,5 +303,35 @@ mod tests {
         assert_eq!(get("In").as_deref(), Some("/home/u/p"));
         assert!(get("Will do").unwrap().chars().count() < 4010);
         assert_eq!(get("Why asked").as_deref(), Some("exec needs approval"));
+        assert!(get("Network").unwrap().contains("offline"));
+        let labels = |r: &ApprovalRequest| -> Vec<&str> {
+            dialog_buttons(r).into_iter().map(|(l, _)| l).collect()
+        };
+        assert_eq!(
+            labels(&req),
+            [
+                "_Deny",
+                "Al_ways allow",
+                "Allow with _network",
+                "_Allow once"
+            ]
+        );
+        assert_eq!(
+            dialog_buttons(&req)[2].1,
+            ApprovalDecision::AllowWithNetwork
+        );
+        // What creates extensions offers no grant, and a file write no network.
+        let write = ApprovalRequest {
+            tool: "create_mcp".into(),
+            allow_always: false,
+            offer_network: false,
+            ..req
+        };
+        assert_eq!(labels(&write), ["_Deny", "_Allow once"]);
+        let (_, rows) = dialog_text(&write);
+        assert!(
+            rows.iter()
+                .all(|(k, _)| *k != "Always allow covers" && *k != "Network")
+        );
     }
 }

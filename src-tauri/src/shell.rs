@@ -45,7 +45,12 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         home: home.clone(),
         secrets: secrets.clone(),
         approver: Arc::new(DesktopApprover::new(app.clone())),
-        overrides: Overrides::from_env(None),
+        // Started from a launcher the current directory is home: the
+        // folder is always one the user chose.
+        overrides: Overrides {
+            no_cwd_fallback: true,
+            ..Overrides::from_env(None)
+        },
         registry: None,
         resolver: None,
         sandbox_helper: None,

@@ -77,7 +77,8 @@ before(async () => {
   fs.writeFileSync(path.join(workdir, "notes.txt"), "launch: friday\n");
   fs.writeFileSync(
     path.join(home, "config.json"),
-    JSON.stringify({ llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
+    // Reads and commands on (each command asks), writes and web requests off.
+    JSON.stringify({ version: 2, llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true, exec: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
   );
   startKeyring();
   mirror = await startMirror();
@@ -219,7 +220,8 @@ test("the global push-to-talk shortcut reaches voice, which says what it lacks",
 });
 
 test("a model downloads from settings with live progress and is verified", async () => {
-  await s.exec(`window.jarvisHud.navigate("settings")`);
+  // Awaited: the form is the fresh one, not the last visit's.
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
   const row = 'tr[data-model="silero-vad"]';
   await s.until(exists(`${row} button`), "the model row");
   assert.equal(await s.exec(text(`${row} button`)), "Download");
@@ -252,7 +254,8 @@ test("a second launch hands over to the first and exits", async () => {
 
 test("the API key goes to the OS keyring, shows only its tail, and reaches the server", async () => {
   const key = "sk-e2e-9f8e7d6c5b4a3210";
-  await s.exec(`window.jarvisHud.navigate("settings")`);
+  // Awaited: the form is the fresh one, not the last visit's.
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
   await s.until(exists("#set-api-key"), "the settings form");
   await s.type("#set-api-key", key);
   await s.click("#save-api-key");
@@ -278,6 +281,27 @@ test("the API key goes to the OS keyring, shows only its tail, and reaches the s
   assert.deepEqual(leaks, []);
 });
 
+test("an approved command asks the real Secret Service for the key and does not get it", async () => {
+  // The probe any program on the session bus could run: open a session
+  // with the Secret Service and read Jarvis's item.
+  const bus = process.env.DBUS_SESSION_BUS_ADDRESS;
+  assert.ok(bus, "the suite runs on a D-Bus session");
+  const probe = path.join(workdir, "keyring-probe.py");
+  fs.writeFileSync(probe, `ADDRESS = ${JSON.stringify(bus)}\n` + fs.readFileSync(path.join(ROOT, "tests/e2e/keyring-probe.py"), "utf8"));
+  // Outside the sandbox it works: the key stored by the previous test is there.
+  const outside = execFileSync("/usr/bin/python3", [probe], { encoding: "utf8" });
+  assert.match(outside, /SECRET:sk-e2e-9f8e7d6c5b4a3210/);
+  await newChat();
+  llm.script({ tool: "local_exec", args: { command: "/usr/bin/python3 keyring-probe.py" } }, { text: "Probe finished." });
+  await send("run the keyring probe");
+  await s.until(exists('.approvals .approval button[data-decision="allow_once"]'), "the approval");
+  await s.click('.approvals .approval button[data-decision="allow_once"]');
+  await s.until(`return document.body.textContent.includes("Probe finished.")`, "the reply");
+  const results = llm.toolResults().join("\n");
+  assert.match(results, /KEYRING-UNREACHABLE/, "the probe ran and could not reach the bus");
+  assert.doesNotMatch(results, /sk-e2e-9f8e7d6c5b4a3210|SECRET:/);
+});
+
 test("a skill dropped as a folder installs only after confirm", async () => {
   const src = path.join(SHARED, "oracles/skills/corpus/anthropics__skills/brand-guidelines");
   const drop = fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-drop-"));
@@ -295,17 +319,43 @@ test("a skill dropped as a folder installs only after confirm", async () => {
 });
 
 test("toggles persist across a restart", async () => {
-  await s.exec(`window.jarvisHud.navigate("settings")`);
+  // Awaited: the form is the fresh one, not the last visit's.
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
   await s.until(exists("#set-tools-write"), "the settings form");
   assert.equal(await s.exec(`return document.querySelector("#set-tools-write").checked`), false);
   await s.click("#set-tools-write");
   await waitFor(() => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8")).tools.write === true, "config.json to be written");
   await s.close();
   await launch();
-  await s.exec(`window.jarvisHud.navigate("settings")`);
+  // Awaited: the form is the fresh one, not the last visit's.
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
   await s.until(exists("#set-tools-write"), "the settings form after the restart");
   assert.equal(await s.exec(`return document.querySelector("#set-tools-write").checked`), true);
   assert.equal(await s.exec(`return document.querySelector("#set-tools-read").checked`), true);
+});
+
+test("home is never the working folder: refused in Settings, and asked for again at start", async () => {
+  const config = () => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8"));
+  // Awaited: the form is the fresh one, not the last visit's.
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
+  await s.until(exists("#set-workdir"), "the settings form");
+  await s.exec(`document.querySelector("#set-workdir").value = arguments[0]`, os.homedir());
+  await s.click("#use-workdir");
+  assert.match(await s.until(`const t = document.querySelector("#workdir-state").textContent; return t.includes("home") ? t : null`, "the refusal"), /cannot be your home folder/);
+  assert.equal(config().workdir, workdir, "the folder did not change");
+  // Started with home as its folder (an old config, a hand edit): the app
+  // asks for another before anything runs.
+  await s.close();
+  fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ ...config(), workdir: os.homedir() }, null, 2));
+  await launch();
+  await s.until(exists('.firstrun[aria-label="Choose a folder"] #fr-folder'), "the folder dialog");
+  assert.match(await s.exec(text(".firstrun")), /cannot be your home folder/);
+  const chosen = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-chosen-")), "project");
+  await s.exec(`document.querySelector("#fr-folder").value = arguments[0]`, chosen);
+  await s.click(".firstrun button.primary");
+  await s.until(`return !document.querySelector(".firstrun")`, "the dialog to close");
+  assert.ok(fs.statSync(chosen).isDirectory(), "the chosen folder was created");
+  assert.equal(config().workdir, fs.realpathSync(chosen));
 });
 
 test("every view is reachable by keyboard alone", async () => {

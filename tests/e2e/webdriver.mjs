@@ -47,6 +47,9 @@ export class Session {
   }
   async click(css) {
     const el = await this.find(css);
+    // WebKit's own scrolling may leave the element under the fixed status
+    // bar, where a click is refused; centre it first.
+    await this.exec(`document.querySelector(arguments[0])?.scrollIntoView({ block: "center" })`, css);
     await this.r("POST", `/element/${el}/click`, {});
   }
   async type(css, text) {

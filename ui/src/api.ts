@@ -7,8 +7,10 @@ import type {
   HistoryMessage,
   HudState,
   Inspection,
+  McpProject,
   ModelProgress,
   Run,
+  SandboxStatus,
   SessionInfo,
   SkillListing,
   SkillTest,
@@ -62,6 +64,10 @@ export class Api {
   setConfig = (key: string, value: string) => this.call<Config>("set_config", { key, value });
   testConnection = () => this.call<Connection>("test_connection");
   setApiKey = (key: string) => this.call<string>("set_api_key", { key });
+  chooseWorkdir = (path: string) => this.call<string>("choose_workdir", { path });
+  sandboxStatus = () => this.call<SandboxStatus>("sandbox_status");
+  mcpProjects = () => this.call<McpProject[]>("mcp_projects");
+  registerMcp = (name: string) => this.call<void>("register_mcp", { name });
   skills = () => this.call<SkillListing[]>("skills");
   setSkillEnabled = (name: string, enabled: boolean) => this.call<void>("set_skill_enabled", { name, enabled });
   deleteSkill = (name: string) => this.call<string>("delete_skill", { name });

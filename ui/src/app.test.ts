@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { App, acceptAction } from "./app";
-import { ev, fakeApi } from "./testing";
+import { ev, fakeApi, hudState } from "./testing";
 
-const state = {
-  views: ["chat", "runs", "skills", "audit", "grants", "settings"],
-  workdir: "/w",
-  base_url: "http://x/v1",
-  model: "m",
-  api_key: null,
-  first_run: false,
-  shortcut: "Ctrl+Alt+Space",
-  shortcut_problem: null,
-  voice: { state: "idle", paused: false, microphones: [], models: [], problem: "no microphone: connect one, or type instead" },
-};
+const state = hudState({ workdir: "/w", voice: { state: "idle", paused: false, microphones: [], models: [], problem: "no microphone: connect one, or type instead" } });
 
 async function app() {
   const [api, t] = fakeApi();

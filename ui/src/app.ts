@@ -84,9 +84,11 @@ export class App {
   async start() {
     await this.api.onEvent((env) => this.onEvent(env));
     const state = await this.refresh();
+    for (const n of state.notices) this.toast(n);
     await this.navigate("chat");
-    if (state.first_run) {
-      const fr = new FirstRun(this.api, state, () => void this.refresh().then(() => this.chat.focusInput()));
+    if (state.first_run || state.workdir_problem) {
+      // No folder the tools may use yet: ask for one (alone when the rest is set up).
+      const fr = new FirstRun(this.api, state, () => void this.refresh().then(() => this.chat.focusInput()), !state.first_run);
       this.root.appendChild(fr.el);
     } else {
       this.chat.focusInput();

@@ -44,7 +44,9 @@ export class ApprovalPanel {
       ["In", r.workdir],
     ];
     if (r.details) rows.push(["Will do", r.details]);
-    rows.push(["Why asked", r.reason], ["Always allow covers", r.grant_scope]);
+    rows.push(["Why asked", r.reason]);
+    if (r.offer_network) rows.push(["Network", "none: it runs offline unless you choose “Allow with network” for this one call"]);
+    if (r.allow_always) rows.push(["Always allow covers", r.grant_scope]);
     const card = h(
       "div",
       { class: "approval", role: "alertdialog", "aria-label": `Approve ${r.tool}`, "data-request": r.request_id },
@@ -54,7 +56,10 @@ export class ApprovalPanel {
         "div",
         { class: "approval-actions" },
         h("button", { class: "danger", "data-decision": "deny", onclick: decide({ decision: "deny", reason: "denied in the HUD" }) }, "Deny"),
-        h("button", { "data-decision": "always_allow", onclick: decide({ decision: "always_allow" }) }, "Always allow"),
+        // Only what this request offers: no grant for what creates
+        // extensions, network only for what runs a program.
+        r.allow_always ? h("button", { "data-decision": "always_allow", onclick: decide({ decision: "always_allow" }) }, "Always allow") : null,
+        r.offer_network ? h("button", { "data-decision": "allow_with_network", onclick: decide({ decision: "allow_with_network" }) }, "Allow with network") : null,
         h("button", { class: "primary", "data-decision": "allow_once", onclick: decide({ decision: "allow_once" }) }, "Allow once"),
       ),
     );

@@ -2,7 +2,21 @@
 // Do not edit: change the Rust types and regenerate.
 import type { VoiceState } from "./protocol";
 
-export type HudState = { views: Array<string>, workdir: string, base_url: string, model: string, 
+export type HudState = { views: Array<string>, workdir: string, 
+/**
+ * Why the tools cannot work in `workdir` (none chosen yet, home, …):
+ * the HUD asks for a folder.
+ */
+workdir_problem: string | null, 
+/**
+ * The folder offered when one is asked for: `~/Jarvis`.
+ */
+suggested_workdir: string, 
+/**
+ * What the brain has to say once (settings migrated from an older
+ * Jarvis): taken by the first call, so shown once.
+ */
+notices: Array<string>, base_url: string, model: string, 
 /**
  * The key as it may be shown back: its last characters only.
  */
@@ -80,9 +94,25 @@ problems: Array<string>, findings: Array<Finding>, };
 
 export type Connection = { ok: boolean, models: Array<string>, error: string | null, };
 
+export type SandboxStatus = { ok: boolean, what: string, 
+/**
+ * `sandbox.allow_unconfined`: shown in red wherever it is on.
+ */
+allow_unconfined: boolean, };
+
+export type McpProject = { name: string, dir: string, server_file: string, server_text: string, 
+/**
+ * Already in config.json's `mcp_servers`.
+ */
+registered: boolean, };
+
 export type ModelProgress = { model: string, file: string, done: number, total: number | null, };
 
-export type Config = { llm: LlmConfig, persona: Persona, tools: ToolToggles, 
+export type Config = { 
+/**
+ * Layout version (see [`CONFIG_VERSION`]).
+ */
+version: number, llm: LlmConfig, persona: Persona, tools: ToolToggles, approvals: Approvals, 
 /**
  * The working directory that confines the tools; the current one if unset.
  */
@@ -100,7 +130,17 @@ context_window: number, max_retries: number, connect_timeout_sec: number, idle_t
 
 export type Persona = { name: string, style: string, };
 
-export type ToolToggles = { read: boolean, write: boolean, exec: boolean, };
+export type ToolToggles = { 
+/**
+ * Local file access: list and read.
+ */
+read: boolean, write: boolean, exec: boolean, 
+/**
+ * `http_request`.
+ */
+network: boolean, };
+
+export type Approvals = { auto: Array<string>, };
 
 export type McpServerConfig = { 
 /**
@@ -110,7 +150,11 @@ url: string | null, command: string, args: Array<string>, env: { [key in string]
 /**
  * Its tools run without asking.
  */
-trusted: boolean, startup_timeout_sec: number, call_timeout_sec: number, };
+trusted: boolean, 
+/**
+ * The server may use the network (a stdio server runs confined).
+ */
+network: boolean, startup_timeout_sec: number, call_timeout_sec: number, };
 
 export type SkillsConfig = { 
 /**
@@ -124,17 +168,26 @@ prompt_budget: number, };
 
 export type SandboxConfig = { 
 /**
- * Confine commands: writes only in the working directory and a private temp dir.
- */
-enabled: boolean, 
-/**
  * Force an older Landlock ABI (0 = the newest the kernel has).
  */
 abi: number, 
 /**
- * Let commands open TCP connections (Landlock ABI ≥ 4 can forbid it).
+ * Let every command use the network (otherwise only a call approved
+ * "with network" does).
  */
-network: boolean, };
+network: boolean, 
+/**
+ * Run commands unconfined where the sandbox cannot be applied.
+ */
+allow_unconfined: boolean, 
+/**
+ * Environment variables passed to commands beyond the built-in list.
+ */
+env: Array<string>, 
+/**
+ * More folders commands may read (read-only).
+ */
+read: Array<string>, };
 
 export type VoiceSettings = { 
 /**

@@ -31,9 +31,19 @@ reason: string,
 /**
  * What "always allow" would cover (a base command or the tool).
  */
-grant_scope: string, timeout_sec: number, };
+grant_scope: string, 
+/**
+ * "Always allow" is offered (never for what creates skills, tools or
+ * MCP servers).
+ */
+allow_always: boolean, 
+/**
+ * "Allow with network" is offered: a command that runs without the
+ * network unless this one call is given it.
+ */
+offer_network: boolean, timeout_sec: number, };
 
-export type ApprovalDecision = { "decision": "allow_once" } | { "decision": "always_allow" } | { "decision": "deny", reason?: string | null, };
+export type ApprovalDecision = { "decision": "allow_once" } | { "decision": "allow_with_network" } | { "decision": "always_allow" } | { "decision": "deny", reason?: string | null, };
 
 export type VoiceState = "idle" | "listening" | "transcribing" | "thinking" | "speaking";
 

@@ -1,6 +1,6 @@
 // A recording transport for component tests: the IPC boundary, answered
 // from a table, with events pushed by the test.
-import { Api, type Transport } from "./api";
+import { Api, type HudState, type Transport } from "./api";
 import type { EventEnvelope } from "./protocol";
 
 export class FakeTransport implements Transport {
@@ -34,3 +34,24 @@ export function fakeApi(): [Api, FakeTransport] {
 }
 
 export const ev = (session_id: string | null, e: Record<string, unknown>) => ({ session_id, ...e }) as EventEnvelope;
+
+/** The HUD's start-up state: set up, working in /home/u/proj, no voice. */
+export function hudState(over: Partial<HudState> = {}): HudState {
+  return {
+    views: ["chat", "runs", "skills", "audit", "grants", "settings"],
+    workdir: "/home/u/proj",
+    workdir_problem: null,
+    suggested_workdir: "/home/u/Jarvis",
+    notices: [],
+    base_url: "http://x/v1",
+    model: "m",
+    api_key: null,
+    first_run: false,
+    shortcut: "Ctrl+Alt+Space",
+    shortcut_problem: null,
+    voice: { state: "idle", paused: false, microphones: [], models: [], problem: null },
+    ...over,
+  };
+}
+
+export const tick = () => new Promise((r) => setTimeout(r, 0));

@@ -14,6 +14,14 @@ use crate::voice::VoiceStatus;
 pub struct HudState {
     pub views: Vec<String>,
     pub workdir: String,
+    /// Why the tools cannot work in `workdir` (none chosen yet, home, …):
+    /// the HUD asks for a folder.
+    pub workdir_problem: Option<String>,
+    /// The folder offered when one is asked for: `~/Jarvis`.
+    pub suggested_workdir: String,
+    /// What the brain has to say once (settings migrated from an older
+    /// Jarvis): taken by the first call, so shown once.
+    pub notices: Vec<String>,
     pub base_url: String,
     pub model: String,
     /// The key as it may be shown back: its last characters only.
@@ -41,6 +49,12 @@ pub async fn hud_state(shell: State<'_, Shell>) -> IpcResult<HudState> {
             .map(|v| v.to_string())
             .collect(),
         workdir: shell.brain.workdir().display().to_string(),
+        workdir_problem: shell.brain.workdir_problem(),
+        notices: shell.brain.take_notices(),
+        suggested_workdir: std::env::var_os("HOME")
+            .map(|h| jarvis_core::agent::workdir::suggested(std::path::Path::new(&h)))
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
         base_url: llm.settings().base_url.clone(),
         model: llm.settings().model.clone(),
         api_key,

@@ -3,6 +3,7 @@
 
 mod chat;
 mod records;
+mod safety;
 mod settings;
 mod skills;
 mod voice;
@@ -61,8 +62,8 @@ pub type IpcResult<T> = Result<T, IpcError>;
 /// generated like the wire types so the HUD never restates them.
 pub fn typescript() -> String {
     use jarvis_core::config::{
-        Config, LlmConfig, McpServerConfig, Persona, SandboxConfig, SkillsConfig, ToolToggles,
-        VoiceSettings,
+        Approvals, Config, LlmConfig, McpServerConfig, Persona, SandboxConfig, SkillsConfig,
+        ToolToggles, VoiceSettings,
     };
     use jarvis_core::skills::{Skill, install::InstallReport, scan::Finding};
     use jarvis_core::store::{AuditRow, SessionInfo, TurnUsage};
@@ -88,11 +89,14 @@ pub fn typescript() -> String {
         skills::Inspection::decl(&cfg),
         jarvis_core::skills::manage::SkillTest::decl(&cfg),
         settings::Connection::decl(&cfg),
+        safety::SandboxStatus::decl(&cfg),
+        jarvis_core::tools::mcp_projects::McpProject::decl(&cfg),
         voice::ModelProgress::decl(&cfg),
         Config::decl(&cfg),
         LlmConfig::decl(&cfg),
         Persona::decl(&cfg),
         ToolToggles::decl(&cfg),
+        Approvals::decl(&cfg),
         McpServerConfig::decl(&cfg),
         SkillsConfig::decl(&cfg),
         SandboxConfig::decl(&cfg),
@@ -126,6 +130,10 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         settings::test_connection,
         settings::set_api_key,
         settings::delete_api_key,
+        safety::choose_workdir,
+        safety::sandbox_status,
+        safety::mcp_projects,
+        safety::register_mcp,
         skills::skills,
         skills::set_skill_enabled,
         skills::delete_skill,

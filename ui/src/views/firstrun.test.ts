@@ -1,18 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { fakeApi } from "../testing";
+import { fakeApi, hudState, tick } from "../testing";
 import { FirstRun } from "./firstrun";
 
-const state = {
-  views: [],
-  workdir: "/w",
+const state = hudState({
+  workdir: "/nonexistent",
+  workdir_problem: "no working directory has been chosen yet",
   base_url: "http://127.0.0.1:11434/v1",
   model: "llama3.2",
-  api_key: null,
   first_run: true,
-  shortcut: "Ctrl+Alt+Space",
-  shortcut_problem: null,
   voice: {
-    state: "idle" as const,
+    state: "idle",
     paused: false,
     microphones: [],
     models: [
@@ -21,12 +18,11 @@ const state = {
     ],
     problem: null,
   },
-};
+});
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe("first run", () => {
-  it("goes endpoint → model → microphone, saving each, and says plainly what is missing", async () => {
+  it("goes endpoint → model → folder → microphone, saving each, and says plainly what is missing", async () => {
     const [api, t] = fakeApi();
     t.answers.set_config = {};
     t.answers.test_connection = { ok: true, models: ["e2e-a", "e2e-b"], error: null };
@@ -43,10 +39,36 @@ describe("first run", () => {
     [...fr.el.querySelectorAll("button")].find((b) => b.textContent === "Use this model")!.click();
     await tick();
     expect(t.calls.filter((c) => c.cmd === "set_config").at(-1)!.args).toEqual({ key: "llm.model", value: '"e2e-b"' });
+    // The folder: ~/Jarvis is offered; a refused one stays with the reason.
+    const folder = fr.el.querySelector<HTMLInputElement>("#fr-folder")!;
+    expect(folder.value).toBe("/home/u/Jarvis");
+    t.answers.choose_workdir = new Error("working directory /home/u: the working directory cannot be your home folder /home/u");
+    folder.value = "/home/u";
+    [...fr.el.querySelectorAll("button")].find((b) => b.textContent === "Use this folder")!.click();
+    await tick();
+    expect(fr.el.querySelector('[role="status"]')!.textContent).toContain("cannot be your home folder");
+    expect(fr.el.querySelector("#fr-folder")).not.toBeNull();
+    t.answers.choose_workdir = "/home/u/Jarvis";
+    folder.value = "/home/u/Jarvis";
+    [...fr.el.querySelectorAll("button")].find((b) => b.textContent === "Use this folder")!.click();
+    await tick();
+    expect(t.calls.filter((c) => c.cmd === "choose_workdir").map((c) => c.args)).toEqual([{ path: "/home/u" }, { path: "/home/u/Jarvis" }]);
     const text = fr.el.textContent!;
     expect(text).toContain("No microphone found");
     expect(text).toContain("No whisper-tiny.en model yet");
     [...fr.el.querySelectorAll("button")].find((b) => b.textContent === "Start")!.click();
+    await tick();
+    expect(done).toBe(true);
+  });
+
+  it("asks only for a folder when the rest is set up but the folder cannot be used", async () => {
+    const [api, t] = fakeApi();
+    t.answers.choose_workdir = "/home/u/Jarvis";
+    let done = false;
+    const fr = new FirstRun(api, { ...state, first_run: false, workdir_problem: "the working directory cannot be your home folder /home/u" }, () => (done = true), true);
+    expect(fr.el.querySelector(".steps")).toBeNull();
+    expect(fr.el.textContent).toContain("cannot be your home folder");
+    [...fr.el.querySelectorAll("button")].find((b) => b.textContent === "Use this folder")!.click();
     await tick();
     expect(done).toBe(true);
   });

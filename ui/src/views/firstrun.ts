@@ -1,4 +1,6 @@
-// First run: endpoint, model, microphone — three steps, then the chat.
+// First run: endpoint, model, folder, microphone — four steps, then the
+// chat. The folder step alone comes back whenever the working folder cannot
+// be used (none chosen, home, a system folder): the app never guesses one.
 import type { Api, HudState } from "../api";
 import { errorText } from "../api";
 import { clear, h } from "../dom";
@@ -9,22 +11,51 @@ export class FirstRun {
   private body: HTMLElement;
   private models: string[] = [];
 
-  constructor(private api: Api, private state: HudState, private done: () => void) {
+  constructor(private api: Api, private state: HudState, private done: () => void, private folderOnly = false) {
     this.body = h("div", { class: "firstrun-body" });
-    this.el = h("div", { class: "firstrun", role: "dialog", "aria-modal": "true", "aria-label": "Set up Jarvis" }, h("h1", {}, "Set up Jarvis"), this.body);
+    const title = folderOnly ? "Choose a folder" : "Set up Jarvis";
+    this.el = h("div", { class: "firstrun", role: "dialog", "aria-modal": "true", "aria-label": title }, h("h1", {}, title), this.body);
+    if (folderOnly) this.step = 2;
     this.render();
   }
 
   private steps(): HTMLElement {
-    return h("ol", { class: "steps" }, ...["Endpoint", "Model", "Microphone"].map((s, i) => h("li", { "aria-current": i === this.step ? "step" : null }, s)));
+    return h("ol", { class: "steps" }, ...["Endpoint", "Model", "Folder", "Microphone"].map((s, i) => h("li", { "aria-current": i === this.step ? "step" : null }, s)));
   }
 
   private render() {
     clear(this.body);
-    this.body.appendChild(this.steps());
+    if (!this.folderOnly) this.body.appendChild(this.steps());
     if (this.step === 0) this.endpoint();
     else if (this.step === 1) this.model();
+    else if (this.step === 2) this.folder();
     else this.microphone();
+  }
+
+  private folder() {
+    const offer = this.state.workdir_problem ? this.state.suggested_workdir : this.state.workdir;
+    const dir = h("input", { id: "fr-folder", type: "text", value: offer, spellcheck: "false" });
+    const status = h("p", { role: "status", class: this.state.workdir_problem ? "warn" : "muted" }, this.state.workdir_problem ?? "");
+    const next = h("button", { class: "primary" }, "Use this folder");
+    next.addEventListener("click", async () => {
+      try {
+        const chosen = await this.api.chooseWorkdir(dir.value);
+        this.state = { ...this.state, workdir: chosen, workdir_problem: null };
+        if (this.folderOnly) return this.close();
+        this.step = 3;
+        this.render();
+      } catch (e) {
+        status.className = "warn";
+        status.textContent = errorText(e);
+      }
+    });
+    this.body.append(
+      h("p", {}, "Which folder may Jarvis work in? Its file tools and commands stay inside it; the rest of your home, your keys and Jarvis's own settings stay out of reach. It is created if it does not exist."),
+      h("div", { class: "field" }, h("label", { for: "fr-folder" }, "Folder"), dir),
+      status,
+      h("div", { class: "row" }, next),
+    );
+    dir.focus();
   }
 
   private endpoint() {
@@ -64,7 +95,7 @@ export class FirstRun {
     const next = h("button", { class: "primary" }, "Use this model");
     next.addEventListener("click", async () => {
       if (sel.value) await this.api.setConfig("llm.model", JSON.stringify(sel.value)).catch(() => undefined);
-      this.step = 2;
+      this.step = this.state.workdir_problem ? 2 : 3;
       this.render();
     });
     this.body.append(
@@ -91,6 +122,10 @@ export class FirstRun {
   private async finish() {
     // Saving any key creates config.json, which ends the first run.
     await this.api.setConfig("voice.paused", String(this.state.voice.paused)).catch(() => undefined);
+    this.close();
+  }
+
+  private close() {
     this.el.remove();
     this.done();
   }

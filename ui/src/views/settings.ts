@@ -67,8 +67,10 @@ export class SettingsView implements View {
       this.toast(errorText(e));
       return;
     }
+    // Everything is fetched before the old form goes: no empty moment.
+    const [sandbox, mcp] = await Promise.all([this.sandbox(cfg), this.mcp()]);
     clear(this.body);
-    this.body.append(this.connection(cfg, state), this.assistant(cfg), this.hands(cfg, state), this.voice(cfg, state));
+    this.body.append(this.connection(cfg, state), this.assistant(cfg), this.hands(cfg, state), this.dontAsk(cfg), sandbox, mcp, this.voice(cfg, state));
   }
 
   connection(cfg: Config, state: HudState): HTMLElement {
@@ -128,17 +130,110 @@ export class SettingsView implements View {
   private hands(cfg: Config, state: HudState): HTMLElement {
     const roots = h("textarea", { id: "set-granted-roots", rows: 3 }, cfg.granted_roots.join("\n"));
     roots.addEventListener("change", () => void this.save("granted_roots", JSON.stringify(roots.value.split("\n").map((s) => s.trim()).filter(Boolean))));
+    const folder = h("input", { id: "set-workdir", type: "text", value: state.workdir_problem ? state.suggested_workdir : (cfg.workdir ?? state.workdir), spellcheck: "false" });
+    const folderState = h("p", { id: "workdir-state", role: "status", class: state.workdir_problem ? "warn" : "muted" }, state.workdir_problem ?? `Jarvis works in ${state.workdir}`);
+    const useFolder = h("button", { id: "use-workdir" }, "Use this folder");
+    useFolder.addEventListener("click", async () => {
+      try {
+        const chosen = await this.api.chooseWorkdir(folder.value);
+        folder.value = chosen;
+        folderState.className = "muted";
+        folderState.textContent = `Jarvis works in ${chosen}`;
+      } catch (e) {
+        // Refused (home, a system folder, Jarvis's own state): nothing changes.
+        folderState.className = "warn";
+        folderState.textContent = errorText(e);
+      }
+    });
     return h(
       "fieldset",
       {},
       h("legend", {}, "Hands"),
-      this.toggle("Read files without asking", "tools.read", cfg.tools.read, "inside the working directory and granted roots"),
-      this.toggle("Write files without asking", "tools.write", cfg.tools.write, "inside the working directory"),
-      this.toggle("Run commands without asking", "tools.exec", cfg.tools.exec, "sandboxed; the blacklist always applies"),
-      this.text("Working directory", "workdir", cfg.workdir ?? state.workdir, { json: true }),
+      h("p", { class: "muted" }, "Off means the model is not offered the tool and any call is refused. On means reads inside the folder run; every write, command and request that could carry data out asks you first (no answer in time means no)."),
+      this.toggle("Local file access", "tools.read", cfg.tools.read, "list and read files in the folder and granted roots"),
+      this.toggle("Write files", "tools.write", cfg.tools.write, "each write inside the folder asks"),
+      this.toggle("Run commands", "tools.exec", cfg.tools.exec, "each command asks; sandboxed; the blacklist always applies"),
+      this.toggle("Web requests", "tools.network", cfg.tools.network, "public GETs run until a tool's content is in the conversation; then every request asks"),
+      h("div", { class: "field" }, h("label", { for: "set-workdir" }, "Working folder"), h("div", { class: "row" }, folder, useFolder), folderState),
       h("div", { class: "field" }, h("label", { for: "set-granted-roots" }, "Granted roots (one folder per line)"), roots),
       this.text("Approval timeout (seconds)", "approval_timeout_sec", String(cfg.approval_timeout_sec)),
     );
+  }
+
+  /** "Don't ask" is its own choice per kind, apart from the toggles. */
+  private dontAsk(cfg: Config): HTMLElement {
+    const kinds: [string, string][] = [
+      ["write", "Don't ask before writing files"],
+      ["exec", "Don't ask before running commands"],
+      ["network", "Don't ask before web requests (still asks once a tool's content is in the conversation)"],
+    ];
+    const auto = new Set(cfg.approvals.auto);
+    const boxes = kinds.map(([kind, label]) => {
+      const id = `set-auto-${kind}`;
+      const input = h("input", { id, type: "checkbox", checked: auto.has(kind), "data-kind": kind });
+      input.addEventListener("change", async () => {
+        const next = boxes.filter(([, b]) => b.checked).map(([k]) => k);
+        if (!(await this.save("approvals.auto", JSON.stringify(next)))) input.checked = !input.checked;
+      });
+      return [kind, input, h("div", { class: "field toggle" }, input, h("label", { for: id, class: "warn-label" }, label))] as const;
+    });
+    return h(
+      "fieldset",
+      { id: "dont-ask" },
+      h("legend", {}, "Don't ask"),
+      h("p", { class: "muted" }, "Each box lets one kind of call run without a question. The blacklist, the sandbox and per-command grants still apply."),
+      ...boxes.map(([, , row]) => row),
+    );
+  }
+
+  private async sandbox(cfg: Config): Promise<HTMLElement> {
+    const status = await this.api.sandboxStatus().catch((e) => ({ ok: false, what: errorText(e), allow_unconfined: cfg.sandbox.allow_unconfined }));
+    const unconfined = this.toggle("Run commands unconfined where the sandbox is unavailable", "sandbox.allow_unconfined", cfg.sandbox.allow_unconfined, "unsafe: commands could read your keys and write anywhere in home");
+    unconfined.classList.add("danger-zone");
+    return h(
+      "fieldset",
+      { id: "sandbox" },
+      h("legend", {}, "Sandbox"),
+      h("p", { id: "sandbox-state", class: status.ok && !status.allow_unconfined ? "ok" : "warn", role: "status" }, status.what),
+      status.allow_unconfined ? h("p", { class: "danger", role: "alert" }, "sandbox.allow_unconfined is ON: where confinement fails, commands run unconfined.") : null,
+      this.toggle("Commands may use the network", "sandbox.network", cfg.sandbox.network, "otherwise only a call you allow “with network”"),
+      unconfined,
+    );
+  }
+
+  /** MCP server projects Jarvis built: registered only here, after reading the whole server file. */
+  private async mcp(): Promise<HTMLElement> {
+    const projects = await this.api.mcpProjects().catch((e) => {
+      this.toast(errorText(e));
+      return [];
+    });
+    const box = h("fieldset", { id: "mcp-projects" }, h("legend", {}, "MCP servers Jarvis built"));
+    if (!projects.length) box.appendChild(h("p", { class: "muted" }, "None yet. When Jarvis builds one, it waits here until you read it and register it."));
+    for (const p of projects) {
+      const register = h("button", { class: "primary", "data-action": "register", disabled: p.registered }, p.registered ? "Registered" : "Register");
+      register.addEventListener("click", async () => {
+        register.disabled = true;
+        try {
+          await this.api.registerMcp(p.name);
+          register.textContent = "Registered";
+          this.toast(`Registered ${p.name}: its tools ask before each call`);
+        } catch (e) {
+          register.disabled = false;
+          this.toast(errorText(e));
+        }
+      });
+      box.appendChild(
+        h(
+          "div",
+          { class: "mcp-project", "data-project": p.name },
+          h("h3", {}, p.name),
+          h("p", { class: "muted" }, `${p.server_file} — runs confined in its folder, without network; each call asks until you trust it.`),
+          h("pre", { class: "server-file", tabindex: "0", "aria-label": `${p.name} server file` }, h("code", {}, p.server_text)),
+          h("div", { class: "row" }, register),
+        ),
+      );
+    }
+    return box;
   }
 
   private voice(cfg: Config, state: HudState): HTMLElement {

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { fakeApi, hudState, tick } from "../testing";
+import { SettingsView } from "./settings";
+
+const config = {
+  version: 2,
+  llm: { base_url: "http://x/v1", model: "m" },
+  persona: { name: "Jarvis", style: "" },
+  tools: { read: true, write: true, exec: false, network: false },
+  approvals: { auto: ["write"] },
+  workdir: "/home/u/proj",
+  granted_roots: [],
+  approval_timeout_sec: 60,
+  sandbox: { abi: 0, network: false, allow_unconfined: true, env: [], read: [] },
+  skills: { extra_dirs: [], prompt_budget: 1000 },
+  mcp_servers: {},
+  voice: { input_device: null, language: "auto", engine: "auto", keep_mic_warm: false, ptt_shortcut: "Ctrl+Alt+Space", do_not_disturb: "", paused: false },
+};
+const state = hudState();
+const server = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('weather')\n";
+
+async function settings() {
+  const [api, t] = fakeApi();
+  Object.assign(t.answers, {
+    config,
+    set_config: config,
+    sandbox_status: { ok: true, what: "Landlock ABI 6: reads the system…", allow_unconfined: true },
+    mcp_projects: [{ name: "weather", dir: "/j/mcp/weather", server_file: "/j/mcp/weather/server.py", server_text: server, registered: false }],
+    register_mcp: undefined,
+  });
+  const v = new SettingsView(api, () => undefined, async () => state);
+  await v.enter();
+  // Checkboxes fire change events only when in a document.
+  document.body.replaceChildren(v.el);
+  return { v, t };
+}
+
+describe("settings: the trust controls", () => {
+  it("shows the four access toggles apart from the per-kind Don't ask choices", async () => {
+    const { v, t } = await settings();
+    const labels = [...v.el.querySelectorAll("fieldset:first-of-type ~ fieldset .toggle label")].map((l) => l.textContent);
+    for (const l of ["Local file access", "Write files", "Run commands", "Web requests"]) expect(labels).toContain(l);
+    const auto = (k: string) => v.el.querySelector<HTMLInputElement>(`#set-auto-${k}`)!;
+    expect([auto("write").checked, auto("exec").checked, auto("network").checked]).toEqual([true, false, false]);
+    auto("exec").click();
+    await tick();
+    expect(t.calls.filter((c) => c.cmd === "set_config").at(-1)!.args).toEqual({ key: "approvals.auto", value: '["write","exec"]' });
+  });
+
+  it("says in red that commands may run unconfined", async () => {
+    const { v } = await settings();
+    const alert = v.el.querySelector('#sandbox [role="alert"]')!;
+    expect(alert.className).toBe("danger");
+    expect(alert.textContent).toContain("allow_unconfined is ON");
+  });
+
+  it("registers a built MCP server only from its card, which shows the whole server file", async () => {
+    const { v, t } = await settings();
+    const card = v.el.querySelector('[data-project="weather"]')!;
+    expect(card.querySelector("pre")!.textContent).toBe(server);
+    card.querySelector<HTMLButtonElement>('[data-action="register"]')!.click();
+    await tick();
+    expect(t.calls.at(-1)).toEqual({ cmd: "register_mcp", args: { name: "weather" } });
+    expect(card.querySelector('[data-action="register"]')!.textContent).toBe("Registered");
+  });
+
+  it("keeps the folder when the new one is refused, with the reason", async () => {
+    const { v, t } = await settings();
+    t.answers.choose_workdir = new Error("the working directory cannot be your home folder /home/u");
+    v.el.querySelector<HTMLInputElement>("#set-workdir")!.value = "/home/u";
+    v.el.querySelector<HTMLButtonElement>("#use-workdir")!.click();
+    await tick();
+    expect(v.el.querySelector("#workdir-state")!.textContent).toContain("home folder");
+    expect(t.calls.filter((c) => c.cmd === "set_config").some((c) => c.args?.key === "workdir")).toBe(false);
+  });
+});
