@@ -195,30 +195,6 @@ async fn python_loop(turns: usize) -> Option<(f64, usize)> {
     Some((secs, reqs))
 }
 
-/// Per-command verdict time over the security corpus: (median, p99) in µs.
-fn policy_verdicts(iters: usize) -> (f64, f64, usize) {
-    let path = jarvis_testkit::shared_dir().join("oracles/security/commands.jsonl");
-    let text = std::fs::read_to_string(path).unwrap();
-    let env = jarvis_core::policy::shell::ShellEnv::default();
-    let mut per_cmd: Vec<f64> = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let cmd = v["command"].as_str().unwrap().replace("APPNAME", "jarvis");
-        let mut times: Vec<f64> = (0..iters)
-            .map(|_| {
-                let t0 = Instant::now();
-                std::hint::black_box(jarvis_core::policy::shell::analyze(&cmd, &env));
-                t0.elapsed().as_secs_f64() * 1e6
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        per_cmd.push(times[times.len() / 2]);
-    }
-    per_cmd.sort_by(f64::total_cmp);
-    let n = per_cmd.len();
-    (per_cmd[n / 2], per_cmd[(n * 99 / 100).min(n - 1)], n)
-}
-
 /// Resolving a model-given path against the working directory: µs per call.
 fn path_resolution(iters: usize) -> f64 {
     let dir = tempfile::tempdir().unwrap();
@@ -334,9 +310,6 @@ async fn main() {
             "| same conversation, official `openai` Python SDK | n/a (pip install openai) | — |"
         ),
     }
-    let (median, p99, n) = policy_verdicts(if quick { 3 } else { 200 });
-    println!("| command verdict, median over the {n}-command corpus | {median:.1} µs | ≤ 100 µs |");
-    println!("| command verdict, p99 over the corpus | {p99:.1} µs | — |");
     let per_path = path_resolution(if quick { 100 } else { 20_000 });
     println!("| path resolution (4 components, one symlink) | {per_path:.1} µs | — |");
     for n in if quick { vec![50] } else { vec![1_000, 10_000] } {

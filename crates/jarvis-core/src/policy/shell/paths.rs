@@ -253,6 +253,20 @@ const CREDENTIAL_DIRS: &[&str] = &[
     "~/AppData/Roaming/Microsoft/Credentials",
     "~/AppData/Local/Microsoft/Credentials",
     "~/.vault-token",
+    // Shell and REPL histories: tokens and passwords typed on a command line.
+    "~/.bash_history",
+    "~/.zsh_history",
+    "~/.sh_history",
+    "~/.history",
+    "~/.histfile",
+    "~/.local/share/fish/fish_history",
+    "~/.python_history",
+    "~/.node_repl_history",
+    "~/.mysql_history",
+    "~/.psql_history",
+    "~/.sqlite_history",
+    "~/.rediscli_history",
+    "~/.irb_history",
     "~/.terraform.d/credentials.tfrc.json",
     "~/.cargo/credentials",
     "~/.cargo/credentials.toml",
@@ -372,6 +386,31 @@ fn key_file(base: &str) -> bool {
     )
 }
 
+/// `p` is `dir` or below it, ASCII case ignored, without allocating (the
+/// verdict checks hundreds of such prefixes per command).
+/// A raw word shown with `~` for the home sentinel, formatted only when a
+/// reason is written.
+struct ShowHome<'a>(&'a str);
+
+impl std::fmt::Display for ShowHome<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.replace(HOME, "~"))
+    }
+}
+
+pub fn under_dir(p: &str, dir: &str) -> bool {
+    let (pb, db) = (p.as_bytes(), dir.as_bytes());
+    pb.len() >= db.len()
+        && pb[..db.len()].eq_ignore_ascii_case(db)
+        && (pb.len() == db.len() || pb[db.len()] == b'/')
+}
+
+/// As [`under_dir`], case kept.
+pub fn under_dir_exact(p: &str, dir: &str) -> bool {
+    p.strip_prefix(dir)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// `Some(what)` when the path names a credential store or secret file.
 pub fn credential(raw: &str, cwd: Option<&str>) -> Option<String> {
     let p = normalize(raw, cwd);
@@ -379,7 +418,7 @@ pub fn credential(raw: &str, cwd: Option<&str>) -> Option<String> {
 }
 
 pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
-    let shown = raw.replace(HOME, "~");
+    let shown = ShowHome(raw);
     let base = p.rsplit('/').next().unwrap_or(p);
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
@@ -390,12 +429,7 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if p.starts_with("/proc/") && (p.ends_with("/environ") || p.ends_with("/mem")) {
         return Some(format!("{shown} exposes a process's memory or environment"));
     }
-    let lower = p.to_ascii_lowercase();
-    let under = |dir: &str| {
-        let d = dir.to_ascii_lowercase();
-        lower == d || lower.starts_with(&format!("{d}/"))
-    };
-    if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under(d)) {
+    if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir(p, d)) {
         return Some(format!("{shown} is in {d}"));
     }
     if has_glob(p) {
@@ -403,10 +437,7 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         let lit_end = p.find(['*', '?', '[']).unwrap_or(p.len());
         let lit = &p[..lit_end];
         let lit_dir = lit.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        if let Some(d) = CREDENTIAL_DIRS
-            .iter()
-            .find(|d| lit_dir == **d || lit_dir.starts_with(&format!("{d}/")))
-        {
+        if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir_exact(lit_dir, d)) {
             return Some(format!("{shown} reaches into {d}"));
         }
         if let Some(ex) = CREDENTIAL_EXAMPLES.iter().find(|ex| glob_match(p, ex)) {
@@ -424,11 +455,7 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
 /// A credential by where it is (`~/.ssh/…`, `/etc/shadow`), not only by its
 /// name (a project's own `.env`).
 pub fn credential_store(p: &str) -> bool {
-    let lower = p.to_ascii_lowercase();
-    CREDENTIAL_DIRS.iter().any(|d| {
-        let d = d.to_ascii_lowercase();
-        lower == d || lower.starts_with(&format!("{d}/"))
-    }) || p.starts_with("/proc/")
+    CREDENTIAL_DIRS.iter().any(|d| under_dir(p, d)) || p.starts_with("/proc/")
 }
 
 /// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.
@@ -474,28 +501,35 @@ pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) 
     }
     let p = normalize(raw, cwd).to_ascii_lowercase();
     let app = app.to_ascii_lowercase();
-    let dirs = [
-        format!("~/.{app}"),
-        format!("~/.local/share/{app}"),
-        format!("~/.local/state/{app}"),
-        format!("~/.config/{app}"),
-        format!("~/.cache/{app}"),
-        format!("~/library/application support/{app}"),
-        format!("~/library/preferences/{app}"),
-        format!("~/appdata/roaming/{app}"),
-        format!("~/appdata/local/{app}"),
+    const PARENTS: &[&str] = &[
+        "~/.",
+        "~/.local/share/",
+        "~/.local/state/",
+        "~/.config/",
+        "~/.cache/",
+        "~/library/application support/",
+        "~/library/preferences/",
+        "~/appdata/roaming/",
+        "~/appdata/local/",
     ];
-    let under = |d: &str| p == d || p.starts_with(&format!("{d}/"));
+    let state = PARENTS.iter().any(|parent| {
+        p.strip_prefix(parent)
+            .and_then(|rest| rest.strip_prefix(app.as_str()))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
     // Its binaries, wherever they were installed.
-    let binary = ["", "-sandbox", "-desktop", "-llm"]
-        .iter()
-        .any(|suffix| p.ends_with(&format!("/bin/{app}{suffix}")));
+    let binary = p.rsplit_once('/').is_some_and(|(dir, name)| {
+        (dir == "/bin" || dir.ends_with("/bin"))
+            && name
+                .strip_prefix(app.as_str())
+                .is_some_and(|suffix| ["", "-sandbox", "-desktop", "-llm"].contains(&suffix))
+    });
     binary
-        || dirs.iter().any(|d| under(d))
+        || state
         || protected
             .iter()
             .map(|x| normalize(x, None).to_ascii_lowercase())
-            .any(|d| d != "~" && d != "/" && under(&d))
+            .any(|d| d != "~" && d != "/" && under_dir_exact(&p, &d))
 }
 
 const SYSTEM_DIRS: &[&str] = &[
@@ -541,7 +575,7 @@ pub fn scratch(p: &str) -> bool {
         "${tmpdir}",
     ]
     .iter()
-    .any(|d| l.starts_with(&format!("{d}/")))
+    .any(|d| l.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
 }
 
 /// Writing here changes the system for every user.
@@ -563,11 +597,7 @@ pub fn system_normalized(p: &str) -> bool {
     {
         return false;
     }
-    lower == "/"
-        || SYSTEM_DIRS.iter().any(|d| {
-            let d = d.to_ascii_lowercase();
-            lower == d || lower.starts_with(&format!("{d}/"))
-        })
+    lower == "/" || SYSTEM_DIRS.iter().any(|d| under_dir(&lower, d))
 }
 
 /// A block device or raw disk.
@@ -623,7 +653,7 @@ pub fn catastrophic_normalized(p: &str) -> bool {
     if p.starts_with("/home/") && p.matches('/').count() == 2 {
         return true;
     }
-    SYSTEM_DIRS.iter().any(|d| lower == d.to_ascii_lowercase())
+    SYSTEM_DIRS.iter().any(|d| lower.eq_ignore_ascii_case(d))
         || system_normalized(p) && p.matches('/').count() <= 2
 }
 
@@ -731,10 +761,7 @@ pub fn persistence_normalized(p: &str) -> bool {
             return true;
         }
     }
-    let hit = FILES.iter().any(|f| {
-        let f = f.to_ascii_lowercase();
-        lower == f || lower.starts_with(&format!("{f}/"))
-    });
+    let hit = FILES.iter().any(|f| under_dir(&lower, f));
     // Python runs `.pth` files and sitecustomize at every start; git runs hooks.
     hit || (lower.contains("site-packages/")
         && (lower.ends_with(".pth") || lower.ends_with("customize.py")))
@@ -754,7 +781,7 @@ pub fn user_bin(p: &str) -> bool {
         "/opt/homebrew/bin",
     ]
     .iter()
-    .any(|d| p.starts_with(&format!("{d}/")))
+    .any(|d| p.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
 }
 
 /// Inside the working directory: relative without climbing out, or under
@@ -770,7 +797,7 @@ pub fn inside(p: &str, workdir: Option<&str>) -> bool {
     }
     workdir.is_some_and(|w| {
         let w = w.trim_end_matches('/');
-        !w.is_empty() && w != "~" && w != "/" && (p == w || p.starts_with(&format!("{w}/")))
+        !w.is_empty() && w != "~" && w != "/" && under_dir_exact(p, w)
     })
 }
 

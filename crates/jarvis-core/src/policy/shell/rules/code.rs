@@ -126,6 +126,12 @@ const CREDENTIAL_MARKERS: &[&str] = &[
     ".kube'",
     ".docker/config.json",
     ".git-credentials",
+    ".bash_history",
+    ".zsh_history",
+    "fish_history",
+    ".python_history",
+    ".mysql_history",
+    ".psql_history",
     "id_rsa",
     "id_ed25519",
     "id_ecdsa",
@@ -601,7 +607,10 @@ impl Analyzer<'_> {
         // Shell text handed to a shell from inside the code.
         if runs {
             let literals = string_literals(&text);
-            for s in &literals {
+            // A literal without a blank is one word: the joined text below
+            // judges it with its neighbours, and parsing each such word
+            // alone (an address, a mode, `<&`) costs a parse apiece.
+            for s in literals.iter().filter(|s| s.contains(char::is_whitespace)) {
                 self.block_only(|a| a.script(s, &[], depth + 1));
             }
             let joined = literals.join(" ");
@@ -615,6 +624,15 @@ impl Analyzer<'_> {
         let compact: String = prog.chars().filter(|ch| !ch.is_whitespace()).collect();
         let literals = string_literals(prog);
         let mut read_only = true;
+        // gawk's `/inet/tcp/…` files are sockets: `|&` on one is a connection.
+        if literals.iter().any(|s| {
+            let s = s.trim_start_matches('/');
+            ["inet/", "inet4/", "inet6/"]
+                .iter()
+                .any(|k| s.starts_with(k))
+        }) {
+            self.block("awk opens a network connection (gawk /inet special file)");
+        }
         if compact.contains("system(") || compact.contains("|getline") || compact.contains("|&") {
             read_only = false;
             for s in &literals {

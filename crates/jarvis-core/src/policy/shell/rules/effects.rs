@@ -449,12 +449,17 @@ impl Analyzer<'_> {
     /// A word that names Jarvis, its process or its parent, here or in the
     /// commands its value comes from (`"$(pgrep jarvis)"`).
     pub(super) fn aims_at_self(&self, w: &Word, script: &Script) -> bool {
-        self.mentions_self(w)
+        // The command's shell is Jarvis's child: `$$` and `ppid` lead to Jarvis.
+        let process = |x: &Word| {
+            let t = lower(&x.text);
+            self.mentions_self(x) || t.contains("$$") || t.contains("ppid")
+        };
+        process(w)
             || w.subs.iter().any(|&s| {
                 script
                     .commands
                     .get(s)
-                    .is_some_and(|k| k.argv.iter().any(|x| self.mentions_self(x)))
+                    .is_some_and(|k| k.argv.iter().any(process))
             })
     }
 

@@ -473,6 +473,14 @@ impl Analyzer<'_> {
                         x.strip_prefix('+')
                     };
                     if let Some(cmd) = cmd {
+                        self.inline_code("vim", cmd, depth);
+                        // `r FILE`, `e FILE`, `w FILE`, `so FILE`: what the editor opens.
+                        for f in cmd.split_whitespace().skip(1) {
+                            let p = self.norm_text(&paths::word_path(f, false), c.cwd());
+                            if let Some(why) = paths::credential_normalized(&p, f) {
+                                self.block(format!("the editor opens a credential: {why}"));
+                            }
+                        }
                         let t = cmd.trim_start_matches(':').trim();
                         let t = t.strip_prefix("silent").map(str::trim).unwrap_or(t);
                         let t = t.trim_start_matches("r ").trim_start_matches("w ").trim();
@@ -681,7 +689,7 @@ impl Analyzer<'_> {
         if args.get(i).is_some_and(|x| x == "--") {
             i += 1;
         }
-        let cmd: Vec<Word> = c.words[i + 1..].to_vec();
+        let cmd: Vec<Word> = c.words.get(i + 1..).unwrap_or_default().to_vec();
         let _ = &mut tail;
         self.xargs_run(c, cmd, repl, tail, arg_file)
     }

@@ -697,7 +697,8 @@ impl Analyzer<'_> {
             ] {
                 if let Some(v) = x.strip_prefix(key) {
                     runs = true;
-                    self.script(v.trim_matches(['\'', '"']), &[], c.depth + 1);
+                    // Already unquoted: tar hands the value to `sh -c` as is.
+                    self.script(v, &[], c.depth + 1);
                     self.ask("tar runs a program");
                 }
             }

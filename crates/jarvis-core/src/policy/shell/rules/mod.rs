@@ -219,6 +219,11 @@ impl<'e> Analyzer<'e> {
 
     /// Analyses a whole script; `positional` are `$0`, `$1`, … for `sh -c`.
     pub fn script(&mut self, src: &str, positional: &[String], depth: usize) {
+        // Nothing lowers a block and its first reason is the one kept: the
+        // rest of the line cannot change the verdict.
+        if self.verdict == Verdict::Block {
+            return;
+        }
         if depth > MAX_DEPTH {
             self.ask("nested too deeply to analyse");
             return;
@@ -259,6 +264,11 @@ impl<'e> Analyzer<'e> {
                 .collect();
             if flat != src {
                 self.block_only(|a| a.script(&flat, positional, depth + 1));
+            }
+            // A line that goes on after `<<EOF`, which the grammar rejects:
+            // the command lines again, bodies left out, for what blocks.
+            if let Some(lines) = parse::without_heredocs(src) {
+                self.block_only(|a| a.script(&lines, positional, depth + 1));
             }
             // cmd.exe and PowerShell paths: `\` separates, it does not escape.
             let l = lower(src);
@@ -314,6 +324,9 @@ impl<'e> Analyzer<'e> {
         }
         self.functions.extend(script.functions.iter().cloned());
         for c in &script.commands {
+            if self.verdict == Verdict::Block {
+                return;
+            }
             let before = self.state_reads;
             self.command(c, &script, depth);
             if self.state_reads > before {
@@ -709,11 +722,28 @@ impl<'e> Analyzer<'e> {
     /// Judges the program itself; true when this invocation is provably read-only.
     fn program(&mut self, c: &Cmd<'_>) -> bool {
         let lb = c.lb.as_str();
-        let help_only = c.args.len() == 1
-            && matches!(
-                c.args[0].as_str(),
-                "--version" | "-V" | "--help" | "-h" | "version" | "-v" | "help"
-            );
+        let help_only = !c.args.is_empty()
+            && c.args.len() <= 2
+            && c.args.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "--version" | "-V" | "--help" | "-h" | "version" | "-v" | "help" | "-vV"
+                )
+            })
+            && c.args.iter().all(|x| {
+                matches!(
+                    x.as_str(),
+                    "--version"
+                        | "-V"
+                        | "--help"
+                        | "-h"
+                        | "version"
+                        | "-v"
+                        | "help"
+                        | "-vV"
+                        | "--verbose"
+                )
+            });
         if help_only
             && !c.words[0].text.contains('/')
             && (tables::KNOWN_TOOLS.contains(&lb)
@@ -745,6 +775,9 @@ impl<'e> Analyzer<'e> {
         }
         if lb == "git" {
             return self.git(c);
+        }
+        if lb == "openssl" {
+            return self.openssl(c);
         }
         if let Some(role) = tables::read_only(lb) {
             return self.read_only(c, role);

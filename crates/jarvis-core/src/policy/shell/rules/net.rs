@@ -271,7 +271,8 @@ impl Analyzer<'_> {
             k.as_str(),
             "proxycommand" | "localcommand" | "knownhostscommand" | "remotecommand"
         ) {
-            let code = Word::lit(v.trim().trim_matches(['\'', '"']));
+            // ssh hands the value to the user's shell, quotes and all.
+            let code = Word::lit(v.trim());
             self.shell_code(&code, &[], c.script, c.depth);
             self.ask(format!("ssh -o {k} runs a program here"));
         }

@@ -716,3 +716,48 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
         _ => vec![],
     }
 }
+
+impl Analyzer<'_> {
+    /// `openssl version`, and printing a certificate, request or CRL
+    /// (`x509 -in cert.crt -noout -subject`): read-only when nothing is
+    /// written, no key is made and every file read is harmless.
+    pub(super) fn openssl(&mut self, c: &Cmd<'_>) -> bool {
+        let sub = c.args.first().map(String::as_str).unwrap_or("");
+        let writes = c.args.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "-out"
+                    | "-keyout"
+                    | "-signkey"
+                    | "-new"
+                    | "-newkey"
+                    | "-req"
+                    | "-CA"
+                    | "-engine"
+                    | "-passin"
+                    | "-passout"
+            )
+        });
+        let prints = match sub {
+            "version" => true,
+            "x509" | "req" | "crl" | "pkcs7" => c.has("-noout") && !writes,
+            _ => false,
+        };
+        if !prints {
+            self.ask("runs openssl");
+            return false;
+        }
+        let mut harmless = true;
+        for (i, x) in c.args.iter().enumerate() {
+            if x == "-in"
+                && let Some(w) = c.arg_word(i + 1).cloned()
+            {
+                harmless &= self.read_path(&w, c.cwd());
+            }
+        }
+        if !harmless {
+            self.ask("openssl reads a file outside the working directory");
+        }
+        harmless
+    }
+}

@@ -412,8 +412,21 @@ impl Analyzer<'_> {
                 if reads {
                     return Some(true);
                 }
+                let outside = |a: &Self| {
+                    c.words[1..]
+                        .iter()
+                        .filter(|w| !w.text.starts_with('-'))
+                        .any(|w| w.dynamic || !a.inside(&a.norm(w, c.cwd())))
+                };
                 if matches!(lb, "chsh" | "chfn") {
                     self.block(format!("account change ({b})"));
+                } else if matches!(lb, "mount" | "umount" | "mount.cifs" | "swapon")
+                    && outside(self)
+                {
+                    // Remounting `/` writable, hiding a directory under another mount.
+                    self.block(format!(
+                        "changes the system's mounts ({b} outside the working directory)"
+                    ));
                 } else if matches!(
                     lb,
                     "kexec"
@@ -1225,6 +1238,22 @@ impl Analyzer<'_> {
             {
                 self.url(u);
             }
+        }
+        // Local listings of what is installed; no index, no network.
+        let first = c.args.first().map(String::as_str).unwrap_or("");
+        let online = c.args.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "-o" | "--outdated" | "-i" | "--index-url" | "--extra-index-url" | "--registry"
+            )
+        });
+        let listing = match c.lb.as_str() {
+            "pip" | "pip3" => matches!(first, "show" | "list" | "freeze" | "check"),
+            "npm" | "pnpm" => matches!(first, "ls" | "list" | "ll" | "la"),
+            _ => false,
+        };
+        if listing && !online && !reveals {
+            return true;
         }
         self.ask(format!("{} runs package or account actions", c.base));
         false
