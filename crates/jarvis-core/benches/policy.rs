@@ -1,6 +1,6 @@
 //! Command verdict time: the whole analysis of one command line (parse,
 //! expansion, effect rules), per command, over the visible security corpus
-//! and the four red-team sets; side by side with the floor every
+//! and the five red-team sets; side by side with the floor every
 //! tree-sitter-based analyser pays, parsing the same line alone.
 //!
 //! `cargo bench -p jarvis-core --bench policy`
@@ -57,7 +57,7 @@ fn main() {
         "visible corpus".to_string(),
         commands(&jarvis_testkit::shared_dir().join("oracles/security/commands.jsonl")),
     )];
-    for f in ["siblings-a", "blind-b", "blind-c", "siblings-d"] {
+    for f in ["siblings-a", "blind-b", "blind-c", "siblings-d", "blind-e"] {
         sets.push((
             f.to_string(),
             commands(&fixtures.join(format!("{f}.jsonl"))),

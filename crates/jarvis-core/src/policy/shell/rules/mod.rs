@@ -4,20 +4,36 @@
 //! Only what is provably read-only is allowed without asking; what cannot be
 //! analysed counts against the command.
 
+mod archives;
+mod awk_sed;
 mod code;
 mod effects;
 mod exec;
 mod files;
 mod git;
+mod kernel;
 mod net;
+mod perms;
+mod pipes;
+mod positions;
 mod readonly;
+mod redirects;
+mod secrets;
+mod sources;
+mod spawners;
 mod system;
 mod tables;
+mod tunnels;
+mod wrappers;
 
 use super::parse::{self, Command, HOME, Script, Word};
 use super::paths;
 use super::{Analysis, ShellEnv};
 use crate::policy::Verdict;
+use perms::setuid_mode;
+use pipes::reads_stdin_only;
+use positions::operands;
+use wrappers::peeled;
 
 const MAX_DEPTH: usize = 8;
 
@@ -234,6 +250,22 @@ impl<'e> Analyzer<'e> {
         {
             self.ask("contains control characters that can hide what runs");
         }
+        // `{rm,-rf,~}`: a leading brace list is the command bash runs once
+        // expanded (the grammar rejects it, slowly). Judged expanded first;
+        // a block there needs no more.
+        if let Some(first) = src.split_whitespace().next()
+            && first.starts_with('{')
+            && first.contains(',')
+            && let Some(words) = super::eval::brace_expand(first)
+        {
+            let rest = &src.trim_start()[first.len()..];
+            self.block_only(|a| {
+                a.script(&format!("{}{rest}", words.join(" ")), positional, depth + 1)
+            });
+            if self.verdict == Verdict::Block {
+                return;
+            }
+        }
         let script = parse::parse(src, positional);
         if script.parse_error {
             self.ask("the shell text could not be fully parsed");
@@ -292,7 +324,7 @@ impl<'e> Analyzer<'e> {
             };
             let c = &view;
             if self.passes_on(i, &script) != Producer::Other {
-                let outs = exec::output_files(c);
+                let outs = pipes::output_files(c);
                 self.tainted.extend(outs);
             }
             if let Some(text) = super::eval::printed(c) {
@@ -490,7 +522,7 @@ impl<'e> Analyzer<'e> {
             depth,
         };
         let mine = self.judged(|a| {
-            let handled = readonly::handled_positions(&cmd);
+            let handled = positions::handled_positions(&cmd);
             a.words_secrets(&cmd, &handled);
             let read_only = a.program(&cmd);
             if !read_only {
@@ -500,223 +532,6 @@ impl<'e> Analyzer<'e> {
         if mine >= Verdict::Ask {
             self.bases.push(base);
         }
-    }
-
-    /// Drops a wrapper and its options; false when nothing is left to run.
-    fn peel_wrapper(
-        &mut self,
-        lb: &str,
-        takes: &str,
-        words: &mut Vec<Word>,
-        c: &Command,
-        script: &Script,
-        depth: usize,
-    ) -> bool {
-        words.remove(0);
-        if (lb == "ld.so" || lb.starts_with("ld-"))
-            && words.iter().any(|w| !w.text.starts_with('-'))
-        {
-            self.block("runs a program through the dynamic loader, which hides what runs (and bypasses noexec)");
-        }
-        match lb {
-            "command" | "type"
-                if words
-                    .first()
-                    .is_some_and(|w| w.text == "-v" || w.text == "-V") =>
-            {
-                // `command -v x` looks a program up.
-                return false;
-            }
-            "busybox" | "toybox" if words.first().is_some_and(|w| w.text.starts_with('-')) => {
-                return false;
-            }
-            "strace" | "ltrace"
-                if words
-                    .iter()
-                    .any(|w| w.text == "-p" || w.text.starts_with("-p")) =>
-            {
-                if words.iter().any(|w| self.aims_at_self(w, script)) {
-                    self.block(format!("{lb} attaches to Jarvis's own process"));
-                }
-                self.ask(format!("{lb} attaches to a running process"));
-            }
-            _ => {}
-        }
-        if (lb == "sg" || lb == "newgrp") && words.first().is_some_and(|w| !w.text.starts_with('-'))
-        {
-            words.remove(0);
-        }
-        if matches!(
-            lb,
-            "xterm" | "x-terminal-emulator" | "gnome-terminal" | "konsole" | "kitty" | "alacritty"
-        ) {
-            // Only what follows `-e`/`-x`/`--` runs.
-            match words
-                .iter()
-                .position(|w| matches!(w.text.as_str(), "-e" | "-x" | "--" | "--command"))
-            {
-                Some(i) => {
-                    words.drain(..=i);
-                }
-                None => {
-                    self.ask(format!("opens a terminal ({lb})"));
-                    return false;
-                }
-            }
-            return !words.is_empty();
-        }
-        while let Some(w) = words.first() {
-            let t = w.text.clone();
-            if t == "--" {
-                words.remove(0);
-                break;
-            }
-            let numeric = t.chars().next().is_some_and(|ch| ch.is_ascii_digit());
-            if t.starts_with('-') && t.len() > 1 {
-                words.remove(0);
-                let flag = t.trim_start_matches('-');
-                let wants = !t.starts_with("--") && flag.len() == 1 && takes.contains(flag)
-                    || (t.starts_with("--")
-                        && !t.contains('=')
-                        && matches!(
-                            lb,
-                            "timeout" | "nice" | "stdbuf" | "ionice" | "xvfb-run" | "fakeroot"
-                        ));
-                if lb == "time"
-                    && (t == "-o" || t == "--output")
-                    && let Some(f) = words.first().cloned()
-                {
-                    self.write_path(&f, c.cwd.as_deref(), "time -o");
-                }
-                if lb == "ld.so" || lb.starts_with("ld-") {
-                    if t == "--preload" || t == "--audit" {
-                        self.block(
-                            "injects a library into the program it starts (ld.so --preload)",
-                        );
-                    }
-                    if matches!(
-                        t.as_str(),
-                        "--library-path" | "--preload" | "--audit" | "--argv0"
-                    ) && !words.is_empty()
-                    {
-                        words.remove(0);
-                    }
-                } else if wants && !words.is_empty() {
-                    words.remove(0);
-                }
-            } else if (lb == "timeout" || lb == "chrt" || lb == "taskset" || lb == "cpulimit")
-                && numeric
-            {
-                words.remove(0);
-            } else if tables::wrapper_operand(lb) && !matches!(lb, "sg" | "newgrp") {
-                // `flock FILE CMD`, `chroot DIR CMD`, `envdir DIR CMD`.
-                if lb == "chroot" {
-                    self.ask("chroot runs a command in another root");
-                }
-                words.remove(0);
-                break;
-            } else if matches!(
-                lb,
-                "xterm"
-                    | "x-terminal-emulator"
-                    | "gnome-terminal"
-                    | "konsole"
-                    | "kitty"
-                    | "alacritty"
-            ) && (t == "-e" || t == "-x" || t == "--")
-            {
-                words.remove(0);
-                break;
-            } else {
-                break;
-            }
-        }
-        if lb == "flock" || lb == "sg" || lb == "su" {
-            // `flock FILE -c CMD`
-            if let Some(i) = words.iter().position(|w| w.text == "-c")
-                && let Some(code) = words.get(i + 1).cloned()
-            {
-                self.shell_code(&code, &[], script, depth);
-                return false;
-            }
-        }
-        if lb == "unshare"
-            || lb == "setpriv"
-            || lb == "prlimit"
-            || lb == "numactl"
-            || lb == "systemd-inhibit"
-        {
-            self.ask(format!("{lb} changes how the command runs"));
-        }
-        let _ = c;
-        if words.is_empty() && !matches!(lb, "time" | "nohup" | "builtin" | "command" | "exec") {
-            self.bases.push(lb.to_string());
-            self.ask(format!("runs {lb}"));
-        }
-        !words.is_empty()
-    }
-
-    /// `env [-i] [-u N] [-C DIR] [-S STR] [N=V]… CMD`: Some(true) when a
-    /// program is left to judge.
-    fn env_wrapper(
-        &mut self,
-        words: &mut Vec<Word>,
-        c: &Command,
-        script: &Script,
-        depth: usize,
-    ) -> Option<bool> {
-        let alone = words.len() == 1;
-        words.remove(0);
-        let mut assigns = Vec::new();
-        while let Some(w) = words.first().cloned() {
-            let t = w.text.clone();
-            if t == "-S" || t == "--split-string" {
-                words.remove(0);
-                let text = Word::join(words);
-                self.script(&text, &[], depth + 1);
-                return None;
-            } else if let Some(s) = t
-                .strip_prefix("--split-string=")
-                .or_else(|| t.strip_prefix("-S"))
-                .filter(|s| !s.is_empty())
-            {
-                let mut text = s.to_string();
-                for rest in &words[1..] {
-                    text.push(' ');
-                    text.push_str(&rest.text);
-                }
-                self.script(&text, &[], depth + 1);
-                return None;
-            } else if matches!(t.as_str(), "-u" | "--unset" | "-C" | "--chdir") {
-                words.remove(0);
-                if !words.is_empty() {
-                    words.remove(0);
-                }
-            } else if t == "--" {
-                words.remove(0);
-                break;
-            } else if t.starts_with('-') {
-                words.remove(0);
-            } else if let Some((k, v)) = t.split_once('=').filter(|(k, _)| {
-                !k.is_empty() && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-            }) {
-                let mut value = w.clone();
-                value.text = v.to_string();
-                assigns.push((k.to_string(), value));
-                words.remove(0);
-            } else {
-                break;
-            }
-        }
-        self.assigns(&assigns, c, script, depth);
-        if words.is_empty() {
-            self.bases.push("env".into());
-            if alone {
-                self.ask("prints the whole environment");
-            }
-            return None;
-        }
-        Some(true)
     }
 
     /// Judges the program itself; true when this invocation is provably read-only.
@@ -789,7 +604,7 @@ impl<'e> Analyzer<'e> {
     /// A program the rules do not know: anything it names that is a
     /// credential, a disk or Jarvis's state counts against it.
     fn unknown(&mut self, c: &Cmd<'_>) {
-        let text = readonly::text_positions(c);
+        let text = positions::text_positions(c);
         let mut suffixes = 0;
         for (k, w) in c.words.iter().enumerate().skip(1) {
             if w.dynamic || text.contains(&(k - 1)) {
@@ -816,176 +631,6 @@ impl<'e> Analyzer<'e> {
                 self.block_only(|a| a.run_words(rest, c.src, c.script, c.depth + 1));
             }
         }
-    }
-
-    /// The value's commands download something.
-    pub(super) fn fetched(&self, w: &Word, script: &Script) -> bool {
-        w.subs.iter().any(|&s| {
-            script
-                .commands
-                .get(s)
-                .is_some_and(|x| self.producer(x) == Producer::Net)
-        })
-    }
-
-    /// Where code built at run time may come from: `Some(why)` when a
-    /// download or a decoder feeds it.
-    pub(super) fn code_source(&self, w: &Word, script: &Script) -> Option<&'static str> {
-        let mut found = None;
-        for &s in &w.subs {
-            match script.commands.get(s).map(|x| self.producer(x)) {
-                Some(Producer::Net) => return Some("download and execute"),
-                Some(Producer::Decode) => found = Some("decodes and executes"),
-                _ => {}
-            }
-        }
-        if found.is_some() {
-            return found;
-        }
-        // Code built at run time in a line that downloads: it may be the download
-        // (`curl … | while read l; do eval "$l"; done`).
-        if w.dynamic && self.fetches {
-            return Some("download and execute");
-        }
-        None
-    }
-
-    /// What reaches a command's output: its own kind, or what it passes on
-    /// from its pipe (`curl … | tee x.sh`).
-    pub(super) fn passes_on(&self, i: usize, script: &Script) -> Producer {
-        let mut k = Some(i);
-        let mut hops = 0;
-        while let Some(j) = k {
-            let c = &script.commands[j];
-            let own = self.producer(c);
-            if own != Producer::Other {
-                return own;
-            }
-            let b = c
-                .argv
-                .first()
-                .map(|w| lower(&base_name(&w.text)))
-                .unwrap_or_default();
-            if !matches!(
-                b.as_str(),
-                "tee"
-                    | "cat"
-                    | "head"
-                    | "tail"
-                    | "sed"
-                    | "awk"
-                    | "grep"
-                    | "cut"
-                    | "sort"
-                    | "uniq"
-                    | "dd"
-                    | "pv"
-                    | "buffer"
-                    | "stdbuf"
-            ) || hops > 8
-            {
-                return Producer::Other;
-            }
-            k = c.stdin_from;
-            hops += 1;
-        }
-        Producer::Other
-    }
-
-    /// The text this line wrote to `w` earlier, if it did.
-    pub(super) fn written_text(&self, w: &Word, cwd: Option<&str>) -> Option<String> {
-        if w.dynamic {
-            return None;
-        }
-        let p = self.norm(w, cwd);
-        self.written
-            .iter()
-            .rev()
-            .find(|(f, _)| *f == p)
-            .map(|(_, t)| t.clone())
-    }
-
-    /// What a command's output is: from the network, decoded, or plain.
-    pub(super) fn producer(&self, c: &Command) -> Producer {
-        let Some(first) = c.argv.first() else {
-            return Producer::Other;
-        };
-        let b = lower(&base_name(&first.text));
-        // Through wrappers: `timeout 5 curl …`.
-        let real = c
-            .argv
-            .iter()
-            .map(|w| lower(&base_name(&w.text)))
-            .find(|x| {
-                tables::wrapper(x).is_none()
-                    && x != "env"
-                    && !x.starts_with('-')
-                    && !x.contains('=')
-                    && !x.chars().all(|ch| ch.is_ascii_digit())
-            })
-            .unwrap_or(b);
-        let args: Vec<&str> = c.argv.iter().skip(1).map(|w| w.text.as_str()).collect();
-        let url = args.iter().any(|a| {
-            let l = a.to_ascii_lowercase();
-            l.starts_with("http://") || l.starts_with("https://") || l.starts_with("ftp://")
-        });
-        // `gh` talks to the network only through `gh api` in a way that prints a payload.
-        if tables::FETCHERS.contains(&real.as_str()) && (real != "gh" || args.contains(&"api")) {
-            return Producer::Net;
-        }
-        if url
-            && !matches!(
-                real.as_str(),
-                "echo" | "printf" | "git" | "pip" | "pip3" | "npm" | "docker"
-            )
-        {
-            return Producer::Net;
-        }
-        if let Some(flags) = tables::interpreter(&real) {
-            let text = lower(&args.join(" "));
-            if code::mentions_network(&text) {
-                return Producer::Net;
-            }
-            // Inline code computes its output; a script file's output is its own.
-            if args.iter().any(|a| {
-                flags.contains(&lower(a).as_str())
-                    || (real == "perl" && a.starts_with('-') && a.ends_with('e'))
-            }) {
-                return Producer::Decode;
-            }
-            return Producer::Other;
-        }
-        if tables::DECODERS.contains(&real.as_str()) {
-            let decoding = match real.as_str() {
-                "base64" | "base32" | "basenc" => args.iter().any(|a| {
-                    matches!(*a, "-d" | "-D" | "--decode")
-                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
-                }),
-                "xxd" => args.iter().any(|a| a.starts_with('-') && a.contains('r')),
-                "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "brotli" => args.iter().any(|a| {
-                    a.starts_with('-') && !a.starts_with("--") && a.contains('d')
-                        || *a == "--decompress"
-                        || *a == "--stdout"
-                }),
-                "printf" => args
-                    .first()
-                    .is_some_and(|f| f.contains('\\') || f.contains("%b")),
-                "unzip" => args.contains(&"-p"),
-                "7z" => args.contains(&"e") || args.contains(&"x"),
-                "dd" | "xargs" | "jq" | "tac" => false,
-                _ => true,
-            };
-            if decoding {
-                return Producer::Decode;
-            }
-        }
-        if real == "echo"
-            && args.iter().any(|a| a.starts_with("-e"))
-            && args.iter().any(|a| a.contains('\\'))
-        {
-            return Producer::Decode;
-        }
-        Producer::Other
     }
 }
 
@@ -1044,44 +689,6 @@ fn known_program(b: &str) -> bool {
                 | "passwd"
                 | "setcap"
         )
-}
-
-/// The words of the program that really runs, past `env`, `timeout`,
-/// `nice` and other wrappers.
-pub(super) fn peeled(argv: &[Word]) -> &[Word] {
-    let mut i = 0;
-    let mut last = 0;
-    while i < argv.len() {
-        last = i;
-        let b = lower(&base_name(&argv[i].text));
-        let takes = match tables::wrapper(&b) {
-            Some(_) if matches!(b.as_str(), "busybox" | "toybox") => break,
-            Some(t) => t,
-            None if b == "env" => "uC",
-            None => break,
-        };
-        i += 1;
-        while let Some(w) = argv.get(i) {
-            let t = w.text.as_str();
-            let numeric = !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == '.');
-            if t.starts_with('-') && t.len() > 1 {
-                let flag = t.trim_start_matches('-');
-                i += 1;
-                if flag.len() == 1 && takes.contains(flag) {
-                    i += 1;
-                }
-            } else if (b == "env" && t.contains('=')) || numeric {
-                i += 1;
-            } else {
-                break;
-            }
-        }
-    }
-    // A wrapper with nothing after it (`env` alone) is the program.
-    if i >= argv.len() {
-        return &argv[last.min(argv.len())..];
-    }
-    &argv[i..]
 }
 
 /// The path-like parts of an argument: itself, after `=`, after `@`, after `:`.

@@ -6,8 +6,13 @@
 //! records how it was spelled, because a program name built from quotes,
 //! variables or escapes is itself a sign of obfuscation.
 
+mod heredoc;
+mod words;
+
+pub use heredoc::without_heredocs;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use words::{push_words, splittable};
 
 use tree_sitter::{Node, Parser};
 
@@ -135,6 +140,18 @@ thread_local! {
 fn parse_tree(p: &mut Parser, src: &str) -> Option<(tree_sitter::Tree, Option<String>)> {
     let end = src.trim_end();
     let open_ended = end.is_empty() || end.ends_with([';', '&', '|', '\\']) || src.contains("<<");
+    // A lone `\` at the very end is a literal backslash to bash (`C:\`); the
+    // grammar rejects it and recovers slowly. Doubled, it is the same word.
+    let trailing =
+        end.len() == src.len() && end.chars().rev().take_while(|&c| c == '\\').count() % 2 == 1;
+    if trailing {
+        let doubled = format!("{src}\\");
+        if let Some(tree) = p.parse(&doubled, None)
+            && !tree.root_node().has_error()
+        {
+            return Some((tree, Some(doubled)));
+        }
+    }
     if !open_ended {
         let terminated = format!("{src};");
         if let Some(tree) = p.parse(&terminated, None) {
@@ -188,34 +205,30 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
 
 /// Removes backslash escapes of an unquoted word (`\<newline>` vanishes).
 pub fn unescape_word(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c == '\\' {
-            if let Some(n) = it.next()
-                && n != '\n'
-            {
-                out.push(n);
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    unescape(s, |_| true)
 }
 
+/// Inside double quotes a backslash escapes only `"`, `\`, `$`, `` ` `` and
+/// a newline.
 fn unescape_dq(s: &str) -> String {
+    unescape(s, |n| matches!(n, '"' | '\\' | '$' | '`' | '\n'))
+}
+
+fn unescape(s: &str, escapes: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut it = s.chars().peekable();
     while let Some(c) = it.next() {
-        if c == '\\' && matches!(it.peek(), Some('"' | '\\' | '$' | '`' | '\n')) {
-            if let Some(n) = it.next()
-                && n != '\n'
-            {
-                out.push(n);
+        match (c, it.peek().copied()) {
+            ('\\', Some(n)) if escapes(n) => {
+                it.next();
+                if n != '\n' {
+                    out.push(n);
+                }
             }
-        } else {
-            out.push(c);
+            // Ending an unquoted word (where any character is escaped) a
+            // backslash escapes nothing and goes; in quotes it stays.
+            ('\\', None) if escapes('x') => {}
+            _ => out.push(c),
         }
     }
     out
@@ -255,77 +268,6 @@ fn expand_tilde(raw: &str) -> Option<String> {
     }
 }
 
-/// A heredoc's body from its redirect's text: the lines after the first,
-/// without the closing delimiter.
-fn heredoc_text(redirect: &str, delim: &str) -> String {
-    let Some((_, rest)) = redirect.split_once('\n') else {
-        return String::new();
-    };
-    let mut lines: Vec<&str> = rest.lines().collect();
-    if lines.last().is_some_and(|l| l.trim() == delim) {
-        lines.pop();
-    }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    out
-}
-
-/// `src` with every here-document read from `/dev/null` instead and its
-/// body lines gone: the command lines alone, for a second look when the
-/// grammar rejects a line that goes on after `<<EOF` (`cat <<EOF; rm -rf ~`).
-/// `None` when there is no here-document.
-pub fn without_heredocs(src: &str) -> Option<String> {
-    let mut out = Vec::new();
-    let mut pending: std::collections::VecDeque<(String, bool)> = Default::default();
-    let mut changed = false;
-    for line in src.lines() {
-        if let Some((delim, tabs)) = pending.front() {
-            let end = if *tabs {
-                line.trim_start_matches('\t')
-            } else {
-                line
-            };
-            if end == delim {
-                pending.pop_front();
-            }
-            continue;
-        }
-        let mut kept = String::new();
-        let mut rest = line;
-        while let Some(at) = rest.find("<<") {
-            let after = &rest[at + 2..];
-            if let Some(past) = after.strip_prefix('<') {
-                // A here-string: `<<<` stays.
-                kept.push_str(&rest[..at + 3]);
-                rest = past;
-                continue;
-            }
-            let (tabs, after) = match after.strip_prefix('-') {
-                Some(a) => (true, a),
-                None => (false, after),
-            };
-            let after = after.trim_start();
-            let word_end = after
-                .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>' | ')'))
-                .unwrap_or(after.len());
-            let delim = after[..word_end].replace(['\'', '"', '\\'], "");
-            if delim.is_empty() {
-                kept.push_str(&rest[..at + 2]);
-                rest = &rest[at + 2..];
-                continue;
-            }
-            kept.push_str(&rest[..at]);
-            kept.push_str("</dev/null ");
-            pending.push_back((delim, tabs));
-            changed = true;
-            rest = &after[word_end..];
-        }
-        kept.push_str(rest);
-        out.push(kept);
-    }
-    changed.then(|| out.join("\n"))
-}
-
 fn has_background(n: Node) -> bool {
     let mut c = n.walk();
     n.children(&mut c)
@@ -335,86 +277,6 @@ fn has_background(n: Node) -> bool {
 impl<'a> Walker<'a> {
     fn text(&self, n: Node) -> &'a str {
         n.utf8_text(self.src.as_bytes()).unwrap_or("")
-    }
-
-    fn lookup(&self, name: &str) -> Option<String> {
-        match name {
-            "HOME" => Some(HOME.to_string()),
-            "PWD" => Some(".".into()),
-            "IFS" => Some(
-                self.vars
-                    .known
-                    .get("IFS")
-                    .cloned()
-                    .unwrap_or_else(|| " ".into()),
-            ),
-            _ => {
-                if let Ok(i) = name.parse::<usize>() {
-                    return self.positional.get(i).cloned();
-                }
-                self.vars.known.get(name).cloned()
-            }
-        }
-    }
-
-    /// A `$NAME` that could not be resolved: keeps its spelling (rules read
-    /// `$PPID`, `$USER`) and the commands its value came from.
-    fn unresolved(&self, spelled: &str, name: &str) -> Word {
-        Word {
-            text: spelled.to_string(),
-            dynamic: true,
-            subs: self.vars.from.get(name).cloned().unwrap_or_default(),
-            computed: true,
-            ..Default::default()
-        }
-    }
-
-    /// `$NAME` and `${NAME}` left inside a plain word by the grammar.
-    fn expand_inline(&self, raw: &str) -> Word {
-        let b: Vec<char> = raw.chars().collect();
-        let mut w = Word::default();
-        let mut i = 0;
-        while i < b.len() {
-            if b[i] == '\\' && i + 1 < b.len() {
-                w.text.push(b[i + 1]);
-                w.spliced |= i > 0;
-                i += 2;
-                continue;
-            }
-            if b[i] != '$' {
-                w.text.push(b[i]);
-                i += 1;
-                continue;
-            }
-            let braced = b.get(i + 1) == Some(&'{');
-            let start = if braced { i + 2 } else { i + 1 };
-            let mut j = start;
-            while j < b.len() && (b[j].is_alphanumeric() || b[j] == '_') {
-                j += 1;
-            }
-            let name: String = b[start..j].iter().collect();
-            if braced && b.get(j) == Some(&'}') {
-                j += 1;
-            }
-            let spelled: String = b[i..j.max(i + 1)].iter().collect();
-            match self.lookup(&name).filter(|_| !name.is_empty()) {
-                Some(v) => {
-                    w.computed |= !matches!(name.as_str(), "HOME" | "PWD");
-                    w.text.push_str(&v);
-                }
-                None => w.merge(self.unresolved(&spelled, &name)),
-            }
-            i = j.max(i + 1);
-        }
-        w
-    }
-
-    fn ifs(&self) -> Vec<char> {
-        self.vars
-            .known
-            .get("IFS")
-            .map(|s| s.chars().collect())
-            .unwrap_or_else(|| vec![' ', '\t', '\n'])
     }
 
     /// Walks statements; `nested` marks commands inside substitutions.
@@ -660,137 +522,6 @@ impl<'a> Walker<'a> {
         });
     }
 
-    fn redirects(&mut self, n: Node) -> Vec<Redirect> {
-        let mut out = Vec::new();
-        let mut cursor = n.walk();
-        let kids: Vec<Node> = n.children_by_field_name("redirect", &mut cursor).collect();
-        for r in kids {
-            out.push(self.redirect(r));
-        }
-        out
-    }
-
-    fn redirect(&mut self, r: Node) -> Redirect {
-        let mut op = String::new();
-        let mut target = Word::default();
-        let mut body = None;
-        let mut cursor = r.walk();
-        let kids: Vec<Node> = r.children(&mut cursor).collect();
-        for k in kids {
-            match k.kind() {
-                "file_descriptor" => {}
-                "heredoc_start" => {
-                    let start = self.text(k);
-                    op = "<<".into();
-                    let delim = start.trim_matches(['\'', '"', '\\']);
-                    target = Word::lit(delim);
-                    // A quoted delimiter keeps the body literal.
-                    let quoted = start.contains(['\'', '"', '\\']);
-                    // The body as written: the grammar misparses some (one
-                    // starting with `\`), so it is cut from the source.
-                    let raw = heredoc_text(self.text(r), delim);
-                    let parsed = r
-                        .named_children(&mut r.walk())
-                        .find(|c| c.kind() == "heredoc_body")
-                        .filter(|b| !self.text(*b).is_empty());
-                    let w = match parsed {
-                        Some(b) if !quoted => {
-                            let mut w = self.word(b, true);
-                            if w.text.is_empty() {
-                                w.text = self.text(b).to_string();
-                            }
-                            w
-                        }
-                        _ if !quoted && (raw.contains("$(") || raw.contains('`')) => {
-                            // Substitutions in an unquoted body run.
-                            let mut w = Word::lit(raw.clone());
-                            w.dynamic = true;
-                            for sub in eval::substitutions(&raw) {
-                                let inner = parse(&sub, &self.positional);
-                                let base = self.out.commands.len();
-                                for mut c in inner.commands {
-                                    c.nested = true;
-                                    c.stdin_from = c.stdin_from.map(|i| i + base);
-                                    self.out.commands.push(c);
-                                }
-                                w.subs.extend(base..self.out.commands.len());
-                            }
-                            w
-                        }
-                        _ => Word::lit(raw),
-                    };
-                    body = Some(w);
-                }
-                "heredoc_body" | "heredoc_end" => {}
-                // The rest of the line after `<<EOF`: see `heredoc_tail`.
-                _ if r.kind() == "heredoc_redirect" && !op.is_empty() => {}
-                _ if !k.is_named() => op.push_str(self.text(k)),
-                _ => {
-                    let w = self.word(k, true);
-                    if r.kind() == "herestring_redirect" {
-                        body = Some(w.clone());
-                    }
-                    if target.text.is_empty() && !target.dynamic {
-                        target = w;
-                    }
-                }
-            }
-        }
-        if r.kind() == "herestring_redirect" {
-            op = "<<<".into();
-        }
-        // A redirect target is split like any word and must be one word:
-        // `> ${IFS}/etc/x` writes `/etc/x`.
-        target.text = target.text.trim().to_string();
-        Redirect {
-            op: op.trim().to_string(),
-            target,
-            body,
-        }
-    }
-
-    /// What follows `<<EOF` on its line, which the grammar keeps inside
-    /// the heredoc: more redirects of the same command (`>> ~/.bashrc`),
-    /// the rest of a pipeline (`| sh`) and of a list (`&& rm -rf ~`).
-    fn heredoc_tail(&mut self, h: Node, owner: usize, nested: bool) {
-        let mut cursor = h.walk();
-        let kids: Vec<Node> = h.children(&mut cursor).collect();
-        let Some(start) = kids.iter().position(|k| k.kind() == "heredoc_start") else {
-            return;
-        };
-        for k in &kids[start + 1..] {
-            match k.kind() {
-                "file_redirect" | "herestring_redirect" => {
-                    let r = self.redirect(*k);
-                    self.out.commands[owner].redirects.push(r);
-                }
-                "heredoc_redirect" => {
-                    let r = self.redirect(*k);
-                    self.out.commands[owner].redirects.push(r);
-                    self.heredoc_tail(*k, owner, nested);
-                }
-                "pipeline" => {
-                    // `| a | b`: the stages read from the heredoc's command.
-                    let mut prev = owner;
-                    let mut cursor = k.walk();
-                    let stages: Vec<Node> = k.named_children(&mut cursor).collect();
-                    for stage in stages {
-                        let before = self.out.commands.len();
-                        self.statement(stage, nested);
-                        if self.out.commands.len() > before {
-                            self.out.commands[before].stdin_from = Some(prev);
-                            self.out.commands[prev].pipes_out = true;
-                            prev = self.out.commands.len() - 1;
-                        }
-                    }
-                }
-                "heredoc_body" | "heredoc_end" | "file_descriptor" | "comment" => {}
-                _ if k.is_named() => self.statement(*k, nested),
-                _ => {}
-            }
-        }
-    }
-
     fn command(&mut self, n: Node, nested: bool) {
         let mut tails = Vec::new();
         let mut argv = Vec::new();
@@ -912,252 +643,6 @@ impl<'a> Walker<'a> {
         let owner = self.out.commands.len() - 1;
         for h in tails {
             self.heredoc_tail(h, owner, nested);
-        }
-    }
-
-    fn word(&mut self, n: Node, nested: bool) -> Word {
-        self.word_at_start(n, nested, true)
-    }
-
-    /// Evaluates a word-like node statically where it can; `start` says the
-    /// node begins the word (where tilde expands).
-    fn word_at_start(&mut self, n: Node, nested: bool, start: bool) -> Word {
-        match n.kind() {
-            "word" => {
-                let t = self.text(n);
-                if let Some(rest) = t.strip_prefix("~\\").filter(|_| start) {
-                    return Word::lit(format!("{HOME}/{rest}"));
-                }
-                if looks_windows(t) {
-                    return Word::lit(t);
-                }
-                let tilde = if start { expand_tilde(t) } else { None };
-                let t2 = tilde.as_deref().unwrap_or(t);
-                let mut w = if t2.contains('$') {
-                    self.expand_inline(t2)
-                } else {
-                    Word {
-                        text: unescape_word(t2),
-                        // A leading `\` only skips alias lookup (`\rm`).
-                        spliced: t2.get(1..).is_some_and(|r| r.contains('\\')),
-                        ..Default::default()
-                    }
-                };
-                w.glob = t2.contains(['*', '?']) || (t2.contains('[') && t2.contains(']'));
-                w.brace = t2.contains(['{', '}']);
-                w
-            }
-            "number" => Word::lit(self.text(n)),
-            "raw_string" => {
-                let t = self.text(n);
-                Word::lit(
-                    t.strip_prefix('\'')
-                        .and_then(|x| x.strip_suffix('\''))
-                        .unwrap_or(t),
-                )
-            }
-            "ansi_c_string" => {
-                let t = self.text(n);
-                Word {
-                    text: eval::ansi_c(t),
-                    computed: t.contains('\\'),
-                    ..Default::default()
-                }
-            }
-            "string_content" => Word::lit(unescape_dq(self.text(n))),
-            "simple_expansion" | "expansion" => self.expansion(n, nested),
-            "arithmetic_expansion" => Word {
-                text: self.text(n).to_string(),
-                dynamic: true,
-                computed: true,
-                ..Default::default()
-            },
-            "command_substitution" | "process_substitution" => self.substitution(n),
-            "concatenation" if looks_windows(self.text(n)) => Word::lit(self.text(n)),
-            "string" | "translated_string" | "concatenation" | "heredoc_body" => {
-                let mut w = Word::default();
-                let mut cursor = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-                if kids.is_empty() {
-                    if n.kind() == "concatenation" {
-                        return Word::lit(unescape_word(self.text(n)));
-                    }
-                    return Word::default();
-                }
-                let mut pieces = 0;
-                let mut last_end = n.start_byte();
-                for (j, k) in kids.iter().enumerate() {
-                    if matches!(k.kind(), "heredoc_content" | "heredoc_end") {
-                        continue;
-                    }
-                    if n.kind() == "concatenation" && k.start_byte() > last_end {
-                        // Unquoted text between named children.
-                        let gap = &self.src[last_end..k.start_byte()];
-                        w.text.push_str(&unescape_word(gap));
-                    }
-                    let part = self.word_at_start(*k, nested, start && j == 0);
-                    w.merge(part);
-                    last_end = k.end_byte();
-                    pieces += 1;
-                }
-                if n.kind() == "concatenation" {
-                    if last_end < n.end_byte() {
-                        w.text
-                            .push_str(&unescape_word(&self.src[last_end..n.end_byte()]));
-                    }
-                    w.spliced |= pieces > 1;
-                }
-                if n.kind() == "heredoc_body" && w.text.is_empty() && !w.dynamic {
-                    w.text = self.text(n).to_string();
-                }
-                w
-            }
-            _ => {
-                let t = self.text(n);
-                Word {
-                    text: unescape_word(t),
-                    dynamic: t.contains('$') || t.contains('`'),
-                    computed: t.contains('$') || t.contains('`'),
-                    ..Default::default()
-                }
-            }
-        }
-    }
-
-    fn expansion(&mut self, n: Node, nested: bool) -> Word {
-        let t = self.text(n);
-        let name: String = t
-            .trim_start_matches('$')
-            .trim_start_matches('{')
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let plain = t == format!("${name}") || t == format!("${{{name}}}");
-        // Substitutions inside `${x:-$(…)}` still run.
-        let mut subs = Vec::new();
-        let mut cursor = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-        for k in &kids {
-            if matches!(k.kind(), "command_substitution" | "process_substitution") {
-                subs.extend(self.substitution(*k).subs);
-            }
-        }
-        let _ = nested;
-        // `${XDG_CONFIG_HOME:-$HOME/.config}`: unset on most machines, so the
-        // default is where it points.
-        if self.lookup(&name).is_none() && (t.contains(":-") || t.contains(":=")) && kids.len() > 1
-        {
-            let mut w = Word::default();
-            for (j, k) in kids.iter().skip(1).enumerate() {
-                let part = self.word_at_start(*k, nested, j == 0);
-                w.merge(part);
-            }
-            w.computed = true;
-            w.subs.extend(subs);
-            if !(name.starts_with("XDG_") || name == "HOME" || name == "TMPDIR") {
-                w.dynamic = true;
-            }
-            return w;
-        }
-        match self.lookup(&name) {
-            Some(v) if plain && !name.is_empty() => Word {
-                text: v,
-                computed: !matches!(name.as_str(), "HOME" | "PWD"),
-                subs,
-                ..Default::default()
-            },
-            _ => {
-                let mut w = self.unresolved(t, &name);
-                w.subs.extend(subs);
-                w
-            }
-        }
-    }
-
-    fn substitution(&mut self, n: Node) -> Word {
-        let start = self.out.commands.len();
-        let saved_cwd = self.cwd.clone();
-        self.children(n, true);
-        self.cwd = saved_cwd;
-        let subs: Vec<usize> = (start..self.out.commands.len()).collect();
-        if n.kind() == "process_substitution" {
-            return Word {
-                text: "/dev/fd/63".into(),
-                dynamic: true,
-                computed: true,
-                procsub: true,
-                subs,
-                ..Default::default()
-            };
-        }
-        // `$(echo rm)` is as good as `rm`.
-        if subs.len() == 1
-            && let Some(text) = eval::static_output(&self.out.commands[start])
-        {
-            return Word {
-                text,
-                computed: true,
-                subs,
-                ..Default::default()
-            };
-        }
-        Word {
-            text: "$(…)".into(),
-            dynamic: true,
-            computed: true,
-            subs,
-            ..Default::default()
-        }
-    }
-}
-
-/// An unquoted expansion is split into words by IFS (`rm${IFS}-rf${IFS}~`).
-fn splittable(n: Node, src: &str) -> bool {
-    match n.kind() {
-        "simple_expansion" | "expansion" | "command_substitution" => true,
-        // Only an expansion left inside the word splits (`rm${IFS}-rf`); an
-        // escaped space (`Application\ Support`) does not.
-        "word" => src
-            .get(n.start_byte()..n.end_byte())
-            .is_some_and(|t| t.contains('$')),
-        "concatenation" => {
-            let mut c = n.walk();
-            n.named_children(&mut c).any(|k| {
-                matches!(
-                    k.kind(),
-                    "simple_expansion" | "expansion" | "command_substitution"
-                )
-            })
-        }
-        _ => false,
-    }
-}
-
-/// Adds a word to argv: split by IFS where the shell would, then brace-expanded.
-fn push_words(argv: &mut Vec<Word>, w: Word, split: bool, ifs: &[char]) {
-    let pieces: Vec<Word> = if split && !w.dynamic && w.text.contains(ifs) {
-        // Substitutions stay attached to every piece.
-        w.text
-            .split(ifs)
-            .filter(|p| !p.is_empty())
-            .map(|p| Word {
-                text: p.to_string(),
-                computed: true,
-                ..w.clone()
-            })
-            .collect()
-    } else {
-        vec![w]
-    };
-    for p in pieces {
-        match eval::brace_expand(&p.text).filter(|_| p.brace && !p.dynamic) {
-            // Tilde expansion comes after brace expansion.
-            Some(items) => argv.extend(items.into_iter().map(|t| Word {
-                text: expand_tilde(&t).unwrap_or(t),
-                computed: true,
-                ..p.clone()
-            })),
-            _ => argv.push(p),
         }
     }
 }

@@ -1,0 +1,335 @@
+//! Words: what a word-like node evaluates to without running anything
+//! (quotes, escapes, `$'…'`, variables the line set, `$(echo …)`), and how
+//! unquoted results split into arguments.
+
+use tree_sitter::Node;
+
+use super::*;
+
+impl Walker<'_> {
+    pub(super) fn lookup(&self, name: &str) -> Option<String> {
+        match name {
+            "HOME" => Some(HOME.to_string()),
+            "PWD" => Some(".".into()),
+            "IFS" => Some(
+                self.vars
+                    .known
+                    .get("IFS")
+                    .cloned()
+                    .unwrap_or_else(|| " ".into()),
+            ),
+            _ => {
+                if let Ok(i) = name.parse::<usize>() {
+                    return self.positional.get(i).cloned();
+                }
+                self.vars.known.get(name).cloned()
+            }
+        }
+    }
+
+    /// A `$NAME` that could not be resolved: keeps its spelling (rules read
+    /// `$PPID`, `$USER`) and the commands its value came from.
+    pub(super) fn unresolved(&self, spelled: &str, name: &str) -> Word {
+        Word {
+            text: spelled.to_string(),
+            dynamic: true,
+            subs: self.vars.from.get(name).cloned().unwrap_or_default(),
+            computed: true,
+            ..Default::default()
+        }
+    }
+
+    /// `$NAME` and `${NAME}` left inside a plain word by the grammar.
+    pub(super) fn expand_inline(&self, raw: &str) -> Word {
+        let b: Vec<char> = raw.chars().collect();
+        let mut w = Word::default();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == '\\' && i + 1 < b.len() {
+                w.text.push(b[i + 1]);
+                w.spliced |= i > 0;
+                i += 2;
+                continue;
+            }
+            if b[i] != '$' {
+                w.text.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let braced = b.get(i + 1) == Some(&'{');
+            let start = if braced { i + 2 } else { i + 1 };
+            let mut j = start;
+            while j < b.len() && (b[j].is_alphanumeric() || b[j] == '_') {
+                j += 1;
+            }
+            let name: String = b[start..j].iter().collect();
+            if braced && b.get(j) == Some(&'}') {
+                j += 1;
+            }
+            let spelled: String = b[i..j.max(i + 1)].iter().collect();
+            match self.lookup(&name).filter(|_| !name.is_empty()) {
+                Some(v) => {
+                    w.computed |= !matches!(name.as_str(), "HOME" | "PWD");
+                    w.text.push_str(&v);
+                }
+                None => w.merge(self.unresolved(&spelled, &name)),
+            }
+            i = j.max(i + 1);
+        }
+        w
+    }
+
+    pub(super) fn ifs(&self) -> Vec<char> {
+        self.vars
+            .known
+            .get("IFS")
+            .map(|s| s.chars().collect())
+            .unwrap_or_else(|| vec![' ', '\t', '\n'])
+    }
+
+    pub(super) fn word(&mut self, n: Node, nested: bool) -> Word {
+        self.word_at_start(n, nested, true)
+    }
+
+    /// Evaluates a word-like node statically where it can; `start` says the
+    /// node begins the word (where tilde expands).
+    pub(super) fn word_at_start(&mut self, n: Node, nested: bool, start: bool) -> Word {
+        match n.kind() {
+            "word" => {
+                let t = self.text(n);
+                if let Some(rest) = t.strip_prefix("~\\").filter(|_| start) {
+                    return Word::lit(format!("{HOME}/{rest}"));
+                }
+                if looks_windows(t) {
+                    return Word::lit(t);
+                }
+                let tilde = if start { expand_tilde(t) } else { None };
+                let t2 = tilde.as_deref().unwrap_or(t);
+                let mut w = if t2.contains('$') {
+                    self.expand_inline(t2)
+                } else {
+                    Word {
+                        text: unescape_word(t2),
+                        // A leading `\` only skips alias lookup (`\rm`).
+                        spliced: t2.get(1..).is_some_and(|r| r.contains('\\')),
+                        ..Default::default()
+                    }
+                };
+                w.glob = t2.contains(['*', '?']) || (t2.contains('[') && t2.contains(']'));
+                w.brace = t2.contains(['{', '}']);
+                w
+            }
+            "number" => Word::lit(self.text(n)),
+            "raw_string" => {
+                let t = self.text(n);
+                Word::lit(
+                    t.strip_prefix('\'')
+                        .and_then(|x| x.strip_suffix('\''))
+                        .unwrap_or(t),
+                )
+            }
+            "ansi_c_string" => {
+                let t = self.text(n);
+                Word {
+                    text: eval::ansi_c(t),
+                    computed: t.contains('\\'),
+                    ..Default::default()
+                }
+            }
+            "string_content" => Word::lit(unescape_dq(self.text(n))),
+            "simple_expansion" | "expansion" => self.expansion(n, nested),
+            "arithmetic_expansion" => Word {
+                text: self.text(n).to_string(),
+                dynamic: true,
+                computed: true,
+                ..Default::default()
+            },
+            "command_substitution" | "process_substitution" => self.substitution(n),
+            "concatenation" if looks_windows(self.text(n)) => Word::lit(self.text(n)),
+            "string" | "translated_string" | "concatenation" | "heredoc_body" => {
+                let mut w = Word::default();
+                let mut cursor = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+                if kids.is_empty() {
+                    if n.kind() == "concatenation" {
+                        return Word::lit(unescape_word(self.text(n)));
+                    }
+                    return Word::default();
+                }
+                let mut pieces = 0;
+                let mut last_end = n.start_byte();
+                for (j, k) in kids.iter().enumerate() {
+                    if matches!(k.kind(), "heredoc_content" | "heredoc_end") {
+                        continue;
+                    }
+                    if n.kind() == "concatenation" && k.start_byte() > last_end {
+                        // Unquoted text between named children.
+                        let gap = &self.src[last_end..k.start_byte()];
+                        w.text.push_str(&unescape_word(gap));
+                    }
+                    let part = self.word_at_start(*k, nested, start && j == 0);
+                    w.merge(part);
+                    last_end = k.end_byte();
+                    pieces += 1;
+                }
+                if n.kind() == "concatenation" {
+                    if last_end < n.end_byte() {
+                        w.text
+                            .push_str(&unescape_word(&self.src[last_end..n.end_byte()]));
+                    }
+                    w.spliced |= pieces > 1;
+                }
+                if n.kind() == "heredoc_body" && w.text.is_empty() && !w.dynamic {
+                    w.text = self.text(n).to_string();
+                }
+                w
+            }
+            _ => {
+                let t = self.text(n);
+                Word {
+                    text: unescape_word(t),
+                    dynamic: t.contains('$') || t.contains('`'),
+                    computed: t.contains('$') || t.contains('`'),
+                    ..Default::default()
+                }
+            }
+        }
+    }
+
+    pub(super) fn expansion(&mut self, n: Node, nested: bool) -> Word {
+        let t = self.text(n);
+        let name: String = t
+            .trim_start_matches('$')
+            .trim_start_matches('{')
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let plain = t == format!("${name}") || t == format!("${{{name}}}");
+        // Substitutions inside `${x:-$(…)}` still run.
+        let mut subs = Vec::new();
+        let mut cursor = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        for k in &kids {
+            if matches!(k.kind(), "command_substitution" | "process_substitution") {
+                subs.extend(self.substitution(*k).subs);
+            }
+        }
+        let _ = nested;
+        // `${XDG_CONFIG_HOME:-$HOME/.config}`: unset on most machines, so the
+        // default is where it points.
+        if self.lookup(&name).is_none() && (t.contains(":-") || t.contains(":=")) && kids.len() > 1
+        {
+            let mut w = Word::default();
+            for (j, k) in kids.iter().skip(1).enumerate() {
+                let part = self.word_at_start(*k, nested, j == 0);
+                w.merge(part);
+            }
+            w.computed = true;
+            w.subs.extend(subs);
+            if !(name.starts_with("XDG_") || name == "HOME" || name == "TMPDIR") {
+                w.dynamic = true;
+            }
+            return w;
+        }
+        match self.lookup(&name) {
+            Some(v) if plain && !name.is_empty() => Word {
+                text: v,
+                computed: !matches!(name.as_str(), "HOME" | "PWD"),
+                subs,
+                ..Default::default()
+            },
+            _ => {
+                let mut w = self.unresolved(t, &name);
+                w.subs.extend(subs);
+                w
+            }
+        }
+    }
+
+    pub(super) fn substitution(&mut self, n: Node) -> Word {
+        let start = self.out.commands.len();
+        let saved_cwd = self.cwd.clone();
+        self.children(n, true);
+        self.cwd = saved_cwd;
+        let subs: Vec<usize> = (start..self.out.commands.len()).collect();
+        if n.kind() == "process_substitution" {
+            return Word {
+                text: "/dev/fd/63".into(),
+                dynamic: true,
+                computed: true,
+                procsub: true,
+                subs,
+                ..Default::default()
+            };
+        }
+        // `$(echo rm)` is as good as `rm`.
+        if subs.len() == 1
+            && let Some(text) = eval::static_output(&self.out.commands[start])
+        {
+            return Word {
+                text,
+                computed: true,
+                subs,
+                ..Default::default()
+            };
+        }
+        Word {
+            text: "$(…)".into(),
+            dynamic: true,
+            computed: true,
+            subs,
+            ..Default::default()
+        }
+    }
+}
+
+/// An unquoted expansion is split into words by IFS (`rm${IFS}-rf${IFS}~`).
+pub(super) fn splittable(n: Node, src: &str) -> bool {
+    match n.kind() {
+        "simple_expansion" | "expansion" | "command_substitution" => true,
+        // Only an expansion left inside the word splits (`rm${IFS}-rf`); an
+        // escaped space (`Application\ Support`) does not.
+        "word" => src
+            .get(n.start_byte()..n.end_byte())
+            .is_some_and(|t| t.contains('$')),
+        "concatenation" => {
+            let mut c = n.walk();
+            n.named_children(&mut c).any(|k| {
+                matches!(
+                    k.kind(),
+                    "simple_expansion" | "expansion" | "command_substitution"
+                )
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Adds a word to argv: split by IFS where the shell would, then brace-expanded.
+pub(super) fn push_words(argv: &mut Vec<Word>, w: Word, split: bool, ifs: &[char]) {
+    let pieces: Vec<Word> = if split && !w.dynamic && w.text.contains(ifs) {
+        // Substitutions stay attached to every piece.
+        w.text
+            .split(ifs)
+            .filter(|p| !p.is_empty())
+            .map(|p| Word {
+                text: p.to_string(),
+                computed: true,
+                ..w.clone()
+            })
+            .collect()
+    } else {
+        vec![w]
+    };
+    for p in pieces {
+        match eval::brace_expand(&p.text).filter(|_| p.brace && !p.dynamic) {
+            // Tilde expansion comes after brace expansion.
+            Some(items) => argv.extend(items.into_iter().map(|t| Word {
+                text: expand_tilde(&t).unwrap_or(t),
+                computed: true,
+                ..p.clone()
+            })),
+            _ => argv.push(p),
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! What counts as a credential: stores by where they are (`~/.ssh`,
+//! `/etc/shadow`, browser profiles, shell histories), secret files by name
+//! (`.env`, `id_rsa`, `*.pem`), and wildcards that may reach either.
+
+use super::*;
+
+/// Credential stores and secret files (normalised form).
+pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
+    "~/.ssh",
+    "~/.aws",
+    "~/.azure",
+    "~/.config/gcloud",
+    "~/.kube",
+    "~/.docker/config.json",
+    "~/.npmrc",
+    "~/.yarnrc",
+    "~/.yarnrc.yml",
+    "~/.pypirc",
+    "~/.netrc",
+    "~/.git-credentials",
+    "~/.config/git/credentials",
+    "~/.config/gh",
+    "~/.config/hub",
+    "~/.config/glab-cli",
+    "~/.gnupg",
+    "~/.password-store",
+    "~/.local/share/keyrings",
+    "~/.local/share/kwalletd",
+    "~/.mozilla",
+    "~/.thunderbird",
+    "~/.config/google-chrome",
+    "~/.config/chromium",
+    "~/.config/BraveSoftware",
+    "~/.config/microsoft-edge",
+    "~/.config/vivaldi",
+    "~/.config/opera",
+    "~/snap/firefox",
+    "~/Library/Keychains",
+    "~/Library/Cookies",
+    "~/Library/Application Support/Google/Chrome",
+    "~/Library/Application Support/Firefox",
+    "~/Library/Application Support/BraveSoftware",
+    "~/AppData/Local/Google/Chrome/User Data",
+    "~/AppData/Roaming/Mozilla",
+    "~/AppData/Roaming/Microsoft/Credentials",
+    "~/AppData/Local/Microsoft/Credentials",
+    "~/.vault-token",
+    // Shell and REPL histories: tokens and passwords typed on a command line.
+    "~/.bash_history",
+    "~/.zsh_history",
+    "~/.sh_history",
+    "~/.history",
+    "~/.histfile",
+    "~/.local/share/fish/fish_history",
+    "~/.python_history",
+    "~/.node_repl_history",
+    "~/.mysql_history",
+    "~/.psql_history",
+    "~/.sqlite_history",
+    "~/.rediscli_history",
+    "~/.irb_history",
+    "~/.terraform.d/credentials.tfrc.json",
+    "~/.cargo/credentials",
+    "~/.cargo/credentials.toml",
+    "~/.config/rclone",
+    "~/.s3cfg",
+    "~/.boto",
+    "~/.pgpass",
+    "~/.my.cnf",
+    "~/.config/op",
+    "~/.config/Bitwarden",
+    "~/.config/Bitwarden CLI",
+    "~/.config/doctl",
+    "~/.config/heroku",
+    "~/.config/configstore",
+    "~/.oci",
+    "~/.wrangler",
+    "~/.gem/credentials",
+    "~/.m2/settings-security.xml",
+    "~/.gradle/gradle.properties",
+    "~/.config/filezilla",
+    "~/.electrum",
+    "~/.bitcoin/wallet.dat",
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/sudoers.d",
+    "/etc/ssl/private",
+    "/etc/ssh/ssh_host_rsa_key",
+    "/etc/ssh/ssh_host_ecdsa_key",
+    "/etc/ssh/ssh_host_ed25519_key",
+    "/etc/NetworkManager/system-connections",
+    "/etc/wpa_supplicant",
+    "/etc/krb5.keytab",
+    "/var/lib/docker",
+    "/private/etc/master.passwd",
+    "c:/windows/system32/config",
+    "HKLM/SAM",
+    "HKLM/SECURITY",
+    "HKLM/SYSTEM",
+];
+
+/// Concrete files a wildcard may be aiming at.
+pub(crate) const CREDENTIAL_EXAMPLES: &[&str] = &[
+    "~/.ssh/id_rsa",
+    "~/.ssh/id_ed25519",
+    "~/.ssh/id_ecdsa",
+    "~/.ssh/config",
+    "~/.aws/credentials",
+    "~/.gnupg/private-keys-v1.d",
+    "~/.netrc",
+    "~/.npmrc",
+    "~/.kube/config",
+    "~/.git-credentials",
+    "~/.docker/config.json",
+    "~/.config/gh/hosts.yml",
+    "/etc/shadow",
+    "/etc/sudoers",
+];
+
+/// File names that hold keys or secrets wherever they are.
+pub const SECRET_BASENAMES: &[&str] = &[
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    "id_ecdsa_sk",
+    "id_ed25519_sk",
+    "private.pem",
+    "server.key",
+    "key.pem",
+    "privkey.pem",
+    "tls.key",
+    "x.pem",
+    "a.key",
+    "x.p12",
+    "x.pfx",
+    "x.kdbx",
+    "x.keystore",
+    "x.jks",
+    ".env",
+    ".env.local",
+    ".env.production",
+    "credentials",
+    "credentials.json",
+    "credentials.toml",
+    ".netrc",
+    ".pgpass",
+    "secrets.yml",
+    "secrets.json",
+    "wallet.dat",
+    "key4.db",
+    "logins.json",
+    "Login Data",
+    "Cookies",
+];
+
+pub(crate) fn env_file(base: &str) -> bool {
+    if base == ".env" {
+        return true;
+    }
+    let Some(rest) = base.strip_prefix(".env.") else {
+        return false;
+    };
+    ![
+        "example", "sample", "template", "dist", "defaults", "schema", "tmpl", "tpl",
+    ]
+    .iter()
+    .any(|s| rest == *s || rest.ends_with(&format!(".{s}")) || rest.starts_with(&format!("{s}.")))
+}
+
+pub(crate) fn key_file(base: &str) -> bool {
+    matches!(
+        base,
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+    )
+}
+
+/// `Some(what)` when the path names a credential store or secret file.
+pub fn credential(raw: &str, cwd: Option<&str>) -> Option<String> {
+    let p = normalize(raw, cwd);
+    credential_normalized(&p, raw)
+}
+
+pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
+    let shown = ShowHome(raw);
+    let base = p.rsplit('/').next().unwrap_or(p);
+    if env_file(base) {
+        return Some(format!("{shown} holds secrets (.env)"));
+    }
+    if key_file(base) && (p.contains('/') || p.starts_with('~')) {
+        return Some(format!("{shown} is a private key"));
+    }
+    if p.starts_with("/proc/") && (p.ends_with("/environ") || p.ends_with("/mem")) {
+        return Some(format!("{shown} exposes a process's memory or environment"));
+    }
+    if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir(p, d)) {
+        return Some(format!("{shown} is in {d}"));
+    }
+    if has_glob(p) {
+        // The literal part before the first wildcard, and concrete targets it matches.
+        let lit_end = p.find(['*', '?', '[']).unwrap_or(p.len());
+        let lit = &p[..lit_end];
+        let lit_dir = lit.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir_exact(lit_dir, d)) {
+            return Some(format!("{shown} reaches into {d}"));
+        }
+        if let Some(ex) = CREDENTIAL_EXAMPLES.iter().find(|ex| glob_match(p, ex)) {
+            return Some(format!("{shown} matches {ex}"));
+        }
+        if glob_could_match_secret(base)
+            && (lit_dir.starts_with('~') || lit_dir.is_empty() && p.starts_with('~'))
+        {
+            return Some(format!("{shown} may match key files"));
+        }
+    }
+    None
+}
+
+/// A credential by where it is (`~/.ssh/…`, `/etc/shadow`), not only by its
+/// name (a project's own `.env`).
+pub fn credential_store(p: &str) -> bool {
+    CREDENTIAL_DIRS.iter().any(|d| under_dir(p, d)) || p.starts_with("/proc/")
+}
+
+/// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.
+pub fn glob_could_match_secret(pattern: &str) -> bool {
+    let p = pattern.trim_matches(['\'', '"']);
+    if p == "*" || p == "*.*" || p == ".*" {
+        return true;
+    }
+    SECRET_BASENAMES.iter().any(|s| glob_match(p, s))
+        || [
+            ".pem",
+            ".key",
+            ".p12",
+            ".pfx",
+            ".kdbx",
+            ".gpg",
+            ".asc",
+            ".ppk",
+            ".keystore",
+            ".jks",
+        ]
+        .iter()
+        .any(|ext| glob_match(p, &format!("x{ext}")) || p.ends_with(ext))
+}
+
+/// A recursive walk from here reaches credential stores (`/`, `~`, `~/.config`…).
+pub fn contains_credentials(p: &str) -> bool {
+    if matches!(
+        p,
+        "/" | "~" | "/home" | "/Users" | "/root" | "c:" | "c:/" | "c:/users"
+    ) {
+        return true;
+    }
+    let prefix = format!("{}/", p.trim_end_matches('/'));
+    CREDENTIAL_DIRS.iter().any(|d| d.starts_with(&prefix))
+}

@@ -1,0 +1,192 @@
+//! `tar`: what an archive reads, where extraction writes, and the options
+//! that run programs.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// Programs that read the files named on their input (`cpio -o`,
+    /// `tar -T -`, `zip -@`): each name is a read.
+    pub(super) fn names_on_stdin(&mut self, c: &Cmd<'_>) {
+        let producer = c.src.stdin_from.and_then(|i| c.script.commands.get(i));
+        let (_, items) = self.input_items(c, producer, &[], None);
+        match items {
+            Some(items) => {
+                for it in items {
+                    self.read_path(&it, c.cwd());
+                }
+            }
+            None => {
+                let here = self.norm(&Word::lit("."), c.cwd());
+                if paths::contains_credentials(&here) {
+                    self.block(format!(
+                        "{} archives files named at run time from {}, where keys live",
+                        c.base,
+                        shown(&here)
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Extracting an archive: into home or a top-level folder it can replace
+    /// startup files and keys.
+    pub(super) fn extract_into(&mut self, d: &Word, cwd: Option<&str>, what: &str) {
+        if !d.dynamic {
+            let p = self.norm(d, cwd);
+            if paths::catastrophic_normalized(&p) && !self.inside(&p) {
+                self.block(format!(
+                    "{what} extracts into {}, where it can replace startup files and keys",
+                    shown(&d.text)
+                ));
+                return;
+            }
+        }
+        self.write_path(d, cwd, what);
+    }
+
+    /// `tar`: archives read their sources, extraction writes its target,
+    /// some options run programs.
+    pub(super) fn tar(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let cwd = c.cwd();
+        if args
+            .windows(2)
+            .any(|w| (w[0] == "-T" || w[0] == "--files-from") && w[1] == "-")
+            || args.iter().any(|a| a == "--files-from=-")
+        {
+            self.names_on_stdin(c);
+        }
+        let mut runs = false;
+        for (i, x) in args.iter().enumerate() {
+            for key in [
+                "--checkpoint-action=exec=",
+                "--to-command=",
+                "--use-compress-program=",
+                "--rsh-command=",
+                "--info-script=",
+                "--new-volume-script=",
+            ] {
+                if let Some(v) = x.strip_prefix(key) {
+                    runs = true;
+                    // Already unquoted: tar hands the value to `sh -c` as is.
+                    self.script(v, &[], c.depth + 1);
+                    self.ask("tar runs a program");
+                }
+            }
+            if matches!(
+                x.as_str(),
+                "-I" | "--to-command" | "--use-compress-program" | "-F" | "--info-script"
+            ) && let Some(v) = c.arg_word(i + 1).cloned()
+            {
+                runs = true;
+                self.shell_code(&v, &[], c.script, c.depth);
+                self.ask("tar runs a program");
+            }
+        }
+        let first = args.first().map(String::as_str).unwrap_or("");
+        let bundle = !first.starts_with('-')
+            && !first.contains('/')
+            && first.chars().all(|ch| ch.is_ascii_alphabetic());
+        let has = |ch: char| {
+            args.iter()
+                .any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains(ch))
+                || (bundle && first.contains(ch))
+        };
+        let listing = has('t') || c.has("--list");
+        let extracting = has('x') || c.has("--extract") || c.has("--get");
+        let creating = has('c') || c.has("--create") || has('r') || has('u') || c.has("--append");
+        let dir = c
+            .value("-C")
+            .or_else(|| c.value("--directory"))
+            .cloned()
+            .or_else(|| {
+                args.iter()
+                    .find_map(|a| a.strip_prefix("--directory="))
+                    .map(Word::lit)
+            });
+        // The archive file after -f (or the bundle's f).
+        let file_word = args
+            .iter()
+            .position(|x| {
+                x == "-f"
+                    || x == "--file"
+                    || (x.starts_with('-') && !x.starts_with("--") && x.ends_with('f'))
+            })
+            .and_then(|i| c.arg_word(i + 1))
+            .cloned()
+            .or_else(|| {
+                if bundle && first.contains('f') {
+                    c.arg_word(1).cloned()
+                } else {
+                    None
+                }
+            });
+        let mut skip_values: Vec<String> = Vec::new();
+        if let Some(f) = &file_word {
+            skip_values.push(f.text.clone());
+        }
+        if let Some(d) = &dir {
+            skip_values.push(d.text.clone());
+        }
+        let operands: Vec<Word> = c.words[1..]
+            .iter()
+            .enumerate()
+            .filter(|(k, w)| {
+                let option = w.text.starts_with('-') || (bundle && *k == 0);
+                !option && !skip_values.contains(&w.text)
+            })
+            .map(|(_, w)| w.clone())
+            .collect();
+        if args.iter().any(|x| x == "--remove-files") {
+            for o in &operands {
+                self.delete_path(
+                    o,
+                    true,
+                    dir.as_ref().map(|d| d.text.as_str()).or(cwd),
+                    "tar --remove-files",
+                );
+            }
+        }
+        if extracting {
+            let target = dir.clone().unwrap_or_else(|| Word::lit("."));
+            self.extract_into(&target, cwd, "tar -x");
+            if let Some(f) = &file_word {
+                self.read_path(f, cwd);
+            }
+            self.ask("tar extracts files");
+            return false;
+        }
+        if creating || !listing {
+            if let Some(f) = &file_word
+                && f.text != "-"
+            {
+                self.write_path(f, cwd, "tar");
+            }
+            for o in &operands {
+                // Operands are relative to `-C DIR`.
+                let base = dir.as_ref().map(|d| d.text.clone());
+                let joined = match &base {
+                    Some(d) if !o.text.starts_with('/') && !o.text.starts_with(HOME) => Word {
+                        text: format!("{}/{}", d.trim_end_matches('/'), o.text),
+                        ..o.clone()
+                    },
+                    _ => o.clone(),
+                };
+                self.read_tree(&joined, cwd, "tar");
+            }
+            if let Some(d) = &dir
+                && operands.iter().any(|o| o.text == "." || o.text == "*")
+            {
+                self.read_tree(d, cwd, "tar");
+            }
+            self.ask("tar writes an archive");
+            return false;
+        }
+        // Listing an archive only reads it.
+        let mut ok = !runs;
+        if let Some(f) = &file_word {
+            ok &= self.read_path(f, cwd);
+        }
+        ok
+    }
+}

@@ -1,0 +1,354 @@
+//! Kernel and network settings, mounts, accounts, namespaces and containers.
+
+use super::system::Verb;
+use super::*;
+
+impl Analyzer<'_> {
+    /// Kernel, mounts, network settings, accounts, namespaces and containers.
+    pub(super) fn kernel_and_accounts(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
+        let Verb { b, lb, args, .. } = *v;
+        match lb {
+            "modprobe"
+            | "insmod"
+            | "rmmod"
+            | "kexec"
+            | "swapoff"
+            | "swapon"
+            | "mount"
+            | "umount"
+            | "sysrq"
+            | "ifdown"
+            | "ifup"
+            | "nmcli"
+            | "ip"
+            | "ifconfig"
+            | "route"
+            | "tc"
+            | "ethtool"
+            | "iwconfig"
+            | "hostnamectl"
+            | "timedatectl"
+            | "hwclock"
+            | "date"
+            | "update-grub"
+            | "grub-install"
+            | "efibootmgr"
+            | "dracut"
+            | "mkinitcpio"
+            | "update-initramfs"
+            | "chsh"
+            | "chfn"
+            | "ldconfig"
+            | "update-alternatives"
+            | "mount.cifs" => {
+                let reads = match lb {
+                    "mount" | "umount" => args.is_empty() || v.a("-l"),
+                    "ip" => !args.iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "add"
+                                | "del"
+                                | "delete"
+                                | "set"
+                                | "flush"
+                                | "change"
+                                | "replace"
+                                | "down"
+                                | "up"
+                                | "append"
+                                | "prepend"
+                        )
+                    }),
+                    "ifconfig" => args.len() <= 1 || v.a("-a"),
+                    "route" => {
+                        args.is_empty() || args.iter().all(|x| x.starts_with('-') && x != "-A")
+                    }
+                    "nmcli" => !args.iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "down"
+                                | "delete"
+                                | "modify"
+                                | "off"
+                                | "up"
+                                | "add"
+                                | "connect"
+                                | "disconnect"
+                        )
+                    }),
+                    "hostnamectl" | "timedatectl" => {
+                        args.is_empty() || v.a("status") || v.a("show") || v.a("list-timezones")
+                    }
+                    "date" => {
+                        !v.a("-s")
+                            && !c.has("--set")
+                            && !args.iter().any(|x| {
+                                !x.starts_with('-')
+                                    && !x.starts_with('+')
+                                    && x.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
+                            })
+                    }
+                    "tc" | "ethtool" | "iwconfig" => {
+                        args.len() <= 2 && !v.a("qdisc") || v.a("show")
+                    }
+                    "chsh" | "chfn" => false,
+                    _ => false,
+                };
+                if reads {
+                    return Some(true);
+                }
+                let outside = |a: &Self| {
+                    c.words[1..]
+                        .iter()
+                        .filter(|w| !w.text.starts_with('-'))
+                        .any(|w| w.dynamic || !a.inside(&a.norm(w, c.cwd())))
+                };
+                if matches!(lb, "chsh" | "chfn") {
+                    self.block(format!("account change ({b})"));
+                } else if matches!(lb, "mount" | "umount" | "mount.cifs" | "swapon")
+                    && outside(self)
+                {
+                    // Remounting `/` writable, hiding a directory under another mount.
+                    self.block(format!(
+                        "changes the system's mounts ({b} outside the working directory)"
+                    ));
+                } else if matches!(
+                    lb,
+                    "kexec"
+                        | "swapoff"
+                        | "sysrq"
+                        | "ifdown"
+                        | "grub-install"
+                        | "efibootmgr"
+                        | "update-grub"
+                        | "dracut"
+                        | "mkinitcpio"
+                        | "update-initramfs"
+                        | "insmod"
+                        | "modprobe"
+                        | "rmmod"
+                ) || (lb == "ip" && (v.a("down") || v.a("flush") || v.a("del")))
+                    || (lb == "nmcli" && (v.a("off") || v.a("down") || v.a("delete")))
+                {
+                    self.block(format!("system disruption or kernel change ({b})"));
+                }
+                self.ask(format!("{b} changes system state"));
+                Some(false)
+            }
+            "usermod"
+            | "useradd"
+            | "userdel"
+            | "adduser"
+            | "deluser"
+            | "groupadd"
+            | "groupdel"
+            | "groupmod"
+            | "gpasswd"
+            | "passwd"
+            | "chpasswd"
+            | "visudo"
+            | "vipw"
+            | "vigr"
+            | "setcap"
+            | "newusers"
+            | "chage"
+            | "pwck"
+            | "addgroup"
+            | "delgroup"
+            | "dscl"
+            | "net"
+            | "new-localuser"
+            | "add-localgroupmember"
+            | "pw" => {
+                if lb == "net"
+                    && !(v.joined.starts_with("user")
+                        || v.joined.starts_with("localgroup")
+                        || v.joined.starts_with("group"))
+                {
+                    self.ask("net");
+                    return Some(false);
+                }
+                if lb == "passwd" && (v.a("-S") || v.a("--status")) {
+                    return Some(true);
+                }
+                self.block(format!("privilege or account change ({b})"));
+                Some(false)
+            }
+            "nsenter" => {
+                if v.joined.contains("-t 1")
+                    || v.joined.contains("--target 1")
+                    || v.joined.contains("--target=1")
+                    || v.a("-a")
+                    || v.a("--all")
+                {
+                    self.block("sandbox escape (nsenter into the host's namespaces)");
+                }
+                self.ask("nsenter enters namespaces");
+                Some(false)
+            }
+            "docker" | "podman" | "nerdctl" | "lxc" | "incus" | "ctr" | "crictl" | "kubectl"
+            | "helm" | "minikube" | "kind" | "virsh" | "vagrant" => Some(self.container(c)),
+            _ => None,
+        }
+    }
+
+    /// Containers: host mounts, privileges and namespaces escape the sandbox.
+    pub(super) fn container(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let lb = c.lb.as_str();
+        if lb == "kubectl" || lb == "helm" {
+            let j = lower(&args.join(" "));
+            let get_secret = (j.contains("get secret")
+                || j.contains("get secrets")
+                || j.contains("describe secret")
+                || j.contains("get -o") && j.contains("secret"))
+                && !j.contains("--dry-run");
+            if (j.contains("config view") && j.contains("--raw"))
+                || get_secret
+                || j.contains("create token")
+                || j.contains("config view --flatten")
+            {
+                self.block("reveals cluster credentials");
+            }
+            if j.contains("--privileged") || j.contains("hostpid") || j.contains("\"hostpath\"") {
+                self.block("sandbox escape (a privileged pod with host access)");
+            }
+            let reads = matches!(
+                args.first().map(String::as_str),
+                Some(
+                    "get"
+                        | "describe"
+                        | "logs"
+                        | "version"
+                        | "top"
+                        | "explain"
+                        | "api-resources"
+                        | "cluster-info"
+                )
+            );
+            self.ask(format!(
+                "{} {}",
+                c.base,
+                if reads {
+                    "reads a cluster"
+                } else {
+                    "changes a cluster"
+                }
+            ));
+            return false;
+        }
+        let privileged = args.iter().any(|x| {
+            let l = lower(x);
+            l == "--privileged"
+                || l.starts_with("--pid=host")
+                || l.starts_with("--ipc=host")
+                || l.starts_with("--userns=host")
+                || l.starts_with("--uts=host")
+                || l.starts_with("--cap-add=sys_admin")
+                || l.starts_with("--cap-add=all")
+                || l.starts_with("--cap-add=sys_ptrace")
+                || l.starts_with("--cap-add=sys_module")
+                || l.starts_with("--cap-add=dac_read_search")
+                || l.contains("apparmor=unconfined")
+                || l.contains("seccomp=unconfined")
+                || l.starts_with("--device=/dev/sd")
+                || l.starts_with("--device=/dev/nvme")
+                || l == "--security-opt=no-new-privileges:false"
+        }) || args.windows(2).any(|w| {
+            (w[0] == "--pid" || w[0] == "--ipc" || w[0] == "--userns") && w[1] == "host"
+                || w[0] == "--cap-add"
+                    && matches!(
+                        lower(&w[1]).as_str(),
+                        "sys_admin" | "all" | "sys_ptrace" | "sys_module"
+                    )
+        });
+        let mount_of = |spec: &str| -> Option<String> {
+            let l = spec.trim_matches(['\'', '"']);
+            if let Some(src) = l.strip_prefix("type=bind,").or(Some(l)) {
+                let src = src
+                    .split(',')
+                    .find_map(|kv| {
+                        kv.strip_prefix("source=")
+                            .or_else(|| kv.strip_prefix("src="))
+                    })
+                    .unwrap_or_else(|| src.split(':').next().unwrap_or(""));
+                return Some(src.to_string());
+            }
+            None
+        };
+        let mut mounts: Vec<String> = Vec::new();
+        for (i, x) in args.iter().enumerate() {
+            if matches!(x.as_str(), "-v" | "--volume" | "--mount")
+                && let Some(spec) = args.get(i + 1)
+            {
+                mounts.extend(mount_of(spec));
+            } else if let Some(spec) = x
+                .strip_prefix("--volume=")
+                .or_else(|| x.strip_prefix("--mount="))
+                .or_else(|| x.strip_prefix("-v").filter(|s| !s.is_empty()))
+            {
+                mounts.extend(mount_of(spec));
+            }
+        }
+        for m in &mounts {
+            let p = self.norm_text(&paths::word_path(m, false), c.cwd());
+            if paths::credential_normalized(&p, m).is_some()
+                || m.contains("docker.sock")
+                || m.contains("containerd.sock")
+                || m.contains("podman.sock")
+                || p == "/"
+                || p == "/etc"
+                || p == "/root"
+                || p == "/home"
+                || p == "/var/run"
+                || p == "/run"
+                || p == "/proc"
+                || p == "/sys"
+                || p == "/dev"
+                || p.starts_with("/var/lib/docker")
+                || paths::contains_credentials(&p)
+                || self.app_state(&p)
+            {
+                self.block(format!(
+                    "sandbox escape ({} mounts {m} from the host)",
+                    c.base
+                ));
+            }
+        }
+        if privileged {
+            self.block(format!("sandbox escape ({} with host access)", c.base));
+        }
+        if args.first().is_some_and(|x| x == "login")
+            && (args.iter().any(|x| x == "--password-stdin")
+                || args.iter().any(|x| x == "-p" || x == "--password"))
+        {
+            self.ask(format!("{} logs in to a registry", c.base));
+        }
+        let reads = matches!(
+            args.first().map(String::as_str),
+            Some(
+                "ps" | "images"
+                    | "logs"
+                    | "inspect"
+                    | "version"
+                    | "info"
+                    | "stats"
+                    | "top"
+                    | "port"
+                    | "diff"
+                    | "history"
+                    | "search"
+            )
+        );
+        self.ask(format!(
+            "{} {}",
+            c.base,
+            if reads {
+                "reads containers"
+            } else {
+                "manages containers"
+            }
+        ));
+        false
+    }
+}

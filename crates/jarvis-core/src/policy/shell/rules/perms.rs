@@ -1,0 +1,104 @@
+//! Permissions and owners: `chmod`, `chown`, `chgrp`, `setfacl`, `chattr`;
+//! setuid bits and recursive changes of system or home trees.
+
+use super::*;
+
+impl Analyzer<'_> {
+    pub(super) fn perms(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let recursive = c.args.iter().any(|x| {
+            x == "-R"
+                || x == "--recursive"
+                || lower(x) == "/r"
+                || lower(x) == "/t"
+                || x.starts_with('-') && !x.starts_with("--") && x.contains('R')
+        });
+        let ops: Vec<&Word> = c.words[1..]
+            .iter()
+            .filter(|w| {
+                // Options, and Windows switches (`/T`, `/C`) for the Windows tools.
+                let switch = w.text.starts_with('/')
+                    && w.text.len() <= 3
+                    && matches!(lb, "icacls" | "takeown" | "cacls");
+                !w.text.starts_with('-') && !switch
+            })
+            .collect();
+        let mode = match lb {
+            "chmod" | "chown" | "chgrp" | "chattr" | "chflags" => {
+                ops.first().map(|w| w.text.clone()).unwrap_or_default()
+            }
+            "setfacl" => c
+                .value("-m")
+                .or_else(|| c.value("--modify"))
+                .map(|w| w.text.clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        if lb == "chmod" && setuid_mode(&mode) {
+            self.block(format!(
+                "privilege escalation (chmod {mode} sets setuid/setgid)"
+            ));
+        }
+        let wide_open = mode == "777"
+            || mode == "666"
+            || mode.contains("a+rwx")
+            || mode.contains("o+w")
+            || mode.contains("ugo+rwx")
+            || mode == "000"
+            || mode.contains("o::rwx")
+            || mode.contains("everyone");
+        let skip = match lb {
+            "chmod" | "chown" | "chgrp" | "chattr" | "chflags" => 1,
+            _ => 0,
+        };
+        let mut skip_value = false;
+        for (k, t) in ops.iter().enumerate().skip(skip) {
+            if skip_value {
+                skip_value = false;
+                continue;
+            }
+            if lb == "setfacl" && k == 0 && c.value("-m").is_some_and(|v| v.text == t.text) {
+                continue;
+            }
+            if matches!(lb, "icacls" | "cacls") && k > 0 {
+                continue;
+            }
+            if t.text.contains(':') && matches!(lb, "icacls" | "takeown") && k > 0 {
+                continue;
+            }
+            self.perm_path(
+                t,
+                recursive,
+                wide_open,
+                c.cwd(),
+                format!("{} {mode}", c.base).trim(),
+            );
+            if lb == "chmod"
+                && (mode.contains("+x") || mode.contains('7') || mode.contains('5'))
+                && self.is_tainted(t, c.cwd())
+            {
+                self.block(format!(
+                    "download and execute ({} was downloaded or decoded, then made executable)",
+                    shown(&t.text)
+                ));
+            }
+            skip_value = false;
+        }
+        if lb == "icacls"
+            && c.args
+                .iter()
+                .any(|a| lower(a).contains("everyone:f") || lower(a).contains("/grant"))
+            && let Some(t) = ops.first()
+        {
+            self.perm_path(t, true, true, c.cwd(), "icacls /grant");
+        }
+    }
+}
+
+/// A mode that sets setuid or setgid (`4755`, `u+s`, `g+s`).
+pub(super) fn setuid_mode(m: &str) -> bool {
+    (m.contains('s') && (m.contains('+') || m.contains('='))) && !m.contains("-s")
+        || (m.len() == 4
+            && m.chars().all(|ch| ch.is_digit(8))
+            && matches!(m.chars().next(), Some('2' | '4' | '6' | '7')))
+}

@@ -1,0 +1,226 @@
+//! Pipelines: what a stage does with what the stage before it produced
+//! (run it as code, write it out), and which files a command writes.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// Pipes: a shell or interpreter reading its program from another
+    /// command's output runs code nobody saw, whatever the source.
+    pub(super) fn pipes(&mut self, script: &Script) {
+        for c in &script.commands {
+            let Some(from) = c.stdin_from else { continue };
+            let src = &script.commands[from];
+            let what = src
+                .argv
+                .first()
+                .map(|w| shown(&base_name(&w.text)))
+                .unwrap_or_else(|| "a command".into());
+            if let Some(kind) = stdin_executor(c) {
+                // The pipe's whole chain: `curl … | sed 1d | sh` still downloads.
+                let mut origin = self.producer(src);
+                let mut k = src.stdin_from;
+                while let Some(i) = k {
+                    if origin == Producer::Net {
+                        break;
+                    }
+                    let p = self.producer(&script.commands[i]);
+                    if p != Producer::Other {
+                        origin = p;
+                    }
+                    k = script.commands[i].stdin_from;
+                }
+                match origin {
+                    Producer::Net => self.block(format!(
+                        "download and execute (pipes the output of {what} into {kind})"
+                    )),
+                    Producer::Decode => self.block(format!(
+                        "decodes and executes (pipes the output of {what} into {kind})"
+                    )),
+                    Producer::Other => self.block(format!(
+                        "pipes the output of {what} into {kind}, which runs it as code (blocked whatever the source; run the file directly instead)"
+                    )),
+                }
+            }
+            let sink_argv = peeled(&c.argv);
+            let sink = sink_argv
+                .first()
+                .map(|w| lower(&base_name(&w.text)))
+                .unwrap_or_default();
+            let network_sink = tables::FETCHERS.contains(&sink.as_str())
+                || sink_argv
+                    .iter()
+                    .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"));
+            let mut k = Some(from);
+            while let Some(i) = k {
+                let p = &script.commands[i];
+                let pa = peeled(&p.argv);
+                let pb = pa
+                    .first()
+                    .map(|w| lower(&base_name(&w.text)))
+                    .unwrap_or_default();
+                let dumps_env = matches!(
+                    pb.as_str(),
+                    "env" | "printenv" | "set" | "export" | "declare" | "typeset" | "compgen"
+                ) && pa.iter().skip(1).all(|w| w.text.starts_with('-'));
+                let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
+                if network_sink && (dumps_env || reads_state) {
+                    self.block(format!(
+                        "sends {} over the network (exfiltration)",
+                        if dumps_env {
+                            "the environment"
+                        } else {
+                            "Jarvis's own state"
+                        }
+                    ));
+                }
+                if dumps_env
+                    && matches!(
+                        sink.as_str(),
+                        "grep" | "egrep" | "rg" | "awk" | "sed" | "findstr" | "select-string"
+                    )
+                    && sink_argv.iter().skip(1).any(|w| {
+                        let l = lower(&w.text);
+                        [
+                            "key", "token", "secret", "pass", "auth", "cred", "aws", "private",
+                        ]
+                        .iter()
+                        .any(|s| l.contains(s))
+                    })
+                {
+                    self.block("searches the environment for secrets");
+                }
+                k = p.stdin_from;
+            }
+            if matches!(sink.as_str(), "iex" | "invoke-expression") {
+                self.block("pipes text into Invoke-Expression (download and execute)");
+            }
+            if sink == "remove-item" && src.argv.iter().any(|w| lower(&w.text) == "-recurse") {
+                self.block("deletes everything a recursive listing finds");
+            }
+        }
+    }
+}
+
+/// `cat` with no file: a substitution that reads the pipe.
+pub(super) fn reads_stdin_only(c: &Command) -> bool {
+    c.argv.len() == 1 && matches!(c.argv[0].text.as_str(), "cat" | "head" | "tee")
+}
+
+/// What runs the command's stdin as code: a shell or interpreter without a
+/// script of its own, `make -f -`, `at`. `None` when stdin is only data.
+pub(super) fn stdin_executor(c: &Command) -> Option<String> {
+    let mut words: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+    loop {
+        let first = *words.first()?;
+        let b = lower(&base_name(first));
+        if tables::PRIVILEGE.contains(&b.as_str()) || b == "env" || tables::wrapper(&b).is_some() {
+            let next = words.iter().skip(1).position(|x| {
+                !x.starts_with('-') && !x.contains('=') && !x.chars().all(|ch| ch.is_ascii_digit())
+            })?;
+            words = words[next + 1..].to_vec();
+            continue;
+        }
+        let rest = &words[1..];
+        let stdin_file =
+            |x: &&str| matches!(*x, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
+        if is_shell(&b) {
+            let has_code = rest
+                .iter()
+                .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c'));
+            let file = rest
+                .iter()
+                .find(|x| !x.starts_with('-') && !x.starts_with('+'));
+            let explicit = rest.iter().any(|x| {
+                *x == "-s" || (x.starts_with('-') && !x.starts_with("--") && x.contains('s'))
+            }) || rest.iter().any(stdin_file);
+            return (!has_code && (file.is_none() || explicit || file.is_some_and(stdin_file)))
+                .then(|| b.clone());
+        }
+        if let Some(flags) = tables::interpreter(&b) {
+            let code_at = rest.iter().position(|x| {
+                flags.contains(&lower(x).as_str())
+                    || (b == "perl" && x.starts_with('-') && x.ends_with('e'))
+            });
+            // `python3 -c 'exec(sys.stdin.read())'` runs what arrives on stdin.
+            if let Some(code) = code_at.and_then(|i| rest.get(i + 1)) {
+                let l = lower(code);
+                if code::reads_stdin(&l) && code::runs_code_in(&b, &l) {
+                    return Some(b.clone());
+                }
+            }
+            let has_code = code_at.is_some();
+            let file = rest.iter().find(|x| !x.starts_with('-'));
+            return (!has_code && (file.is_none() || file.is_some_and(stdin_file)))
+                .then(|| b.clone());
+        }
+        return match b.as_str() {
+            "make" | "gmake"
+                if rest
+                    .windows(2)
+                    .any(|w| matches!(w[0], "-f" | "--file") && stdin_file(&w[1])) =>
+            {
+                Some(b)
+            }
+            "at" | "batch" => Some(b),
+            "source" | "." if rest.first().is_some_and(stdin_file) => Some(b),
+            "eval" => Some(b).filter(|_| false),
+            "iex" | "invoke-expression" => Some(b),
+            "ed" | "ex" | "red" | "gdb" | "lldb" => Some(b),
+            "vim" | "vi" | "nvim"
+                if rest.iter().any(|x| *x == "-e" || *x == "-es" || *x == "-s") =>
+            {
+                Some(b)
+            }
+            "awk" | "gawk" | "sed"
+                if rest.windows(2).any(|w| w[0] == "-f" && stdin_file(&w[1])) =>
+            {
+                Some(b)
+            }
+            _ => None,
+        };
+    }
+}
+
+/// Files a command writes its output to: `-o F`, `-O` (the URL's name),
+/// `--output F`, `> F`, `tee F`.
+pub(super) fn output_files(c: &Command) -> Vec<String> {
+    let argv: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+    let mut out = Vec::new();
+    let b = argv.first().map(|a| base_name(a)).unwrap_or_default();
+    let norm = |f: &str| paths::normalize(&paths::word_path(f, false), c.cwd.as_deref());
+    for (i, a) in argv.iter().enumerate() {
+        let names_file = *a == "-o"
+            || *a == "--output"
+            || *a == "--output-document"
+            || (*a == "-O" && b == "wget")
+            || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('o') && a.len() > 2);
+        if names_file && i + 1 < argv.len() && argv[i + 1] != "-" {
+            out.push(norm(argv[i + 1]));
+        } else if let Some(f) = a
+            .strip_prefix("--output=")
+            .or_else(|| a.strip_prefix("--output-document="))
+        {
+            out.push(norm(f));
+        } else if (*a == "-O" || *a == "--remote-name" || (b == "wget" && a.starts_with("http")))
+            && let Some(url) = argv.iter().find(|x| x.starts_with("http"))
+        {
+            out.push(norm(
+                url.trim_end_matches('/').rsplit('/').next().unwrap_or(""),
+            ));
+        }
+    }
+    if b == "tee" {
+        out.extend(
+            argv.iter()
+                .skip(1)
+                .filter(|a| !a.starts_with('-'))
+                .map(|a| norm(a)),
+        );
+    }
+    for r in &c.redirects {
+        if r.op.contains('>') && !r.op.starts_with("<<") {
+            out.push(norm(&r.target.text));
+        }
+    }
+    out
+}

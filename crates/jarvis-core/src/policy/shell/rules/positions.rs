@@ -1,0 +1,292 @@
+//! Which words of a command are operands, which are option values the
+//! rules handle, and which are plain text (patterns, messages).
+
+use super::readonly::takes_value;
+use super::*;
+
+/// Non-option arguments (after `--` everything is one).
+pub(super) fn operands<'a>(c: &'a Cmd<'_>) -> Vec<&'a Word> {
+    let mut out = Vec::new();
+    let mut ended = false;
+    let mut skip = false;
+    for (i, w) in c.words.iter().enumerate().skip(1) {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let t = w.text.as_str();
+        if !ended && t == "--" {
+            ended = true;
+        } else if ended || !t.starts_with('-') || t == "-" {
+            out.push(w);
+        } else if takes_value(&c.lb, t) {
+            skip = true;
+        }
+        let _ = i;
+    }
+    out
+}
+
+/// Indices into `c.args` the generic scan for credentials skips: text, and
+/// every operand of programs whose rules judge each operand themselves.
+pub(super) fn handled_positions(c: &Cmd<'_>) -> Vec<usize> {
+    let own_rules = (tables::read_only(&c.lb).is_some()
+        && !matches!(c.lb.as_str(), "env" | "printenv" | "mount"))
+        || matches!(
+            c.lb.as_str(),
+            "rm" | "rmdir"
+                | "unlink"
+                | "shred"
+                | "srm"
+                | "wipe"
+                | "trash"
+                | "trash-put"
+                | "del"
+                | "erase"
+                | "rd"
+                | "remove-item"
+                | "ri"
+                | "cp"
+                | "mv"
+                | "install"
+                | "ln"
+                | "rsync"
+                | "ditto"
+                | "copy"
+                | "move"
+                | "xcopy"
+                | "robocopy"
+                | "copy-item"
+                | "move-item"
+                | "cpi"
+                | "mi"
+                | "link"
+                | "symlink"
+                | "tee"
+                | "touch"
+                | "mkdir"
+                | "truncate"
+                | "mkfifo"
+                | "mknod"
+                | "chmod"
+                | "chown"
+                | "chgrp"
+                | "chattr"
+                | "setfacl"
+                | "chflags"
+                | "dd"
+                | "tar"
+                | "bsdtar"
+                | "gtar"
+                | "zip"
+                | "unzip"
+                | "gzip"
+                | "gunzip"
+                | "bzip2"
+                | "xz"
+                | "zstd"
+                | "7z"
+                | "scp"
+                | "sftp"
+        );
+    if own_rules {
+        (0..c.args.len()).collect()
+    } else {
+        text_positions(c)
+    }
+}
+
+/// Indices into `c.args` that are text rather than paths.
+pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
+    let b = c.lb.as_str();
+    let args = &c.args;
+    let all = || (0..args.len()).collect::<Vec<_>>();
+    // Index in args of each operand (non-option, after value skipping).
+    let op_indices = || -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut ended = false;
+        let mut skip = false;
+        for (k, t) in args.iter().enumerate() {
+            if skip {
+                skip = false;
+                continue;
+            }
+            if !ended && t == "--" {
+                ended = true;
+            } else if ended || !t.starts_with('-') || t == "-" {
+                out.push(k);
+            } else if takes_value(b, t) {
+                skip = true;
+            }
+        }
+        out
+    };
+    let value_of = |flags: &[&str]| -> Vec<usize> {
+        args.iter()
+            .enumerate()
+            .filter(|(_, x)| flags.contains(&x.as_str()))
+            .map(|(k, _)| k + 1)
+            .collect()
+    };
+    match b {
+        "echo" | "printf" | "print" | "write-output" | "write-host" | "notify-send" | "logger"
+        | "say" | "espeak" | "espeak-ng" | "figlet" | "cowsay" | "banner" | "wall" | "test"
+        | "[" | "[[" | "expr" | "which" | "whereis" | "type" | "command" | "hash" | "basename"
+        | "dirname" | "seq" | "yes" | "true" | "false" | ":" | "date" | "printenv" | "alias"
+        | "export" | "declare" | "local" | "readonly" | "set" | "trap" | "let" | "read"
+        | "getopts" => all(),
+        "grep" | "egrep" | "fgrep" | "zgrep" | "rg" | "ag" | "ack" => {
+            let mut t = value_of(&[
+                "-e",
+                "--regexp",
+                "-g",
+                "--glob",
+                "--include",
+                "--exclude",
+                "--iglob",
+                "-r",
+                "--replace",
+            ]);
+            if !args.iter().any(|x| {
+                x == "-e"
+                    || x == "-f"
+                    || x.starts_with("--regexp")
+                    || x == "--file"
+                    || x.starts_with("--file=")
+            }) {
+                t.extend(op_indices().first());
+            }
+            t
+        }
+        "sed" | "awk" | "gawk" | "mawk" | "nawk" | "jq" | "yq" | "gojq" | "jaq" => {
+            let mut t = value_of(&["-e", "--expression", "--arg", "--argjson", "-v", "-F"]);
+            if !args.iter().any(|x| {
+                x == "-e" || x == "-f" || x == "--expression" || x == "--file" || x == "--from-file"
+            }) {
+                t.extend(op_indices().first());
+            }
+            // `jq --arg name value`: both are text.
+            t.extend(value_of(&["--arg", "--argjson"]).iter().map(|k| k + 1));
+            t
+        }
+        "find" | "fd" | "fdfind" => {
+            let mut t = value_of(&[
+                "-name",
+                "-iname",
+                "-path",
+                "-ipath",
+                "-wholename",
+                "-iwholename",
+                "-regex",
+                "-iregex",
+                "-lname",
+                "-ilname",
+                "-newer",
+                "-printf",
+                "-fprintf",
+                "-e",
+                "--extension",
+                "-E",
+                "--exclude",
+                "-type",
+                "-t",
+            ]);
+            if matches!(b, "fd" | "fdfind") {
+                t.extend(op_indices().first());
+            }
+            t
+        }
+        "git" => {
+            let mut t = value_of(&[
+                "-m",
+                "--message",
+                "-S",
+                "-G",
+                "--grep",
+                "--author",
+                "--committer",
+                "--format",
+                "--pretty",
+                "-c",
+            ]);
+            t.extend(
+                args.iter()
+                    .enumerate()
+                    .filter(|(_, x)| {
+                        x.starts_with("--grep=")
+                            || x.starts_with("--format=")
+                            || x.starts_with("--pretty=")
+                            || x.starts_with("--message=")
+                            || x.contains(':') && !x.starts_with('/')
+                    })
+                    .map(|(k, _)| k),
+            );
+            // `git log -- PATH` and `git show REV:PATH` name repository paths.
+            t
+        }
+        "curl" | "wget" | "http" | "https" | "xh" => {
+            let mut t = value_of(&[
+                "-H",
+                "--header",
+                "-A",
+                "--user-agent",
+                "-e",
+                "--referer",
+                "-X",
+                "--request",
+                "-u",
+                "--user",
+                "-w",
+                "--write-out",
+                "-d",
+                "--data",
+                "--data-raw",
+                "--data-urlencode",
+                "--json",
+            ]);
+            // The data flags' `@file` is still a file; only literal data is text.
+            t.retain(|k| !args.get(*k).is_some_and(|x| x.starts_with('@')));
+            t
+        }
+        "ssh" | "docker" | "podman" | "kubectl" | "nerdctl" | "docker-compose" => {
+            // What runs on the other side names its own paths.
+            let first_op = op_indices();
+            let env_files = value_of(&["--env-file"]);
+            if !env_files.is_empty() {
+                return env_files;
+            }
+            match b {
+                "ssh" => first_op.get(1..).map(<[usize]>::to_vec).unwrap_or_default(),
+                _ => args
+                    .iter()
+                    .position(|x| x == "--")
+                    .map(|p| (p + 1..args.len()).collect())
+                    .unwrap_or_else(|| {
+                        // `docker run IMAGE CMD…`: CMD after the image.
+                        let ops = op_indices();
+                        if args.first().is_some_and(|x| x == "run" || x == "exec") {
+                            ops.get(2..).map(<[usize]>::to_vec).unwrap_or_default()
+                        } else {
+                            vec![]
+                        }
+                    }),
+            }
+        }
+        _ if tables::interpreter(b).is_some() || is_shell(b) => {
+            // Code is judged by the code and script rules.
+            let mut t = Vec::new();
+            for (k, x) in args.iter().enumerate() {
+                let l = lower(x);
+                if tables::interpreter(b).is_some_and(|f| f.contains(&l.as_str()))
+                    || (is_shell(b) && x.starts_with('-') && x.contains('c'))
+                    || (b == "perl" && x.starts_with('-') && x.ends_with('e'))
+                {
+                    t.push(k + 1);
+                }
+            }
+            t
+        }
+        "eval" | "watch" | "tmux" | "screen" | "xargs" | "parallel" | "make" => all(),
+        _ => vec![],
+    }
+}

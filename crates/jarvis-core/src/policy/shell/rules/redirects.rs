@@ -1,0 +1,183 @@
+//! Redirects and assignments: files written or fed in, here-documents run
+//! as input, and variables that change what a program runs or loads.
+
+use super::effects::{COMMAND_VARS, INJECT_VARS, LOADER_VARS, is_fd};
+use super::*;
+
+impl Analyzer<'_> {
+    pub(super) fn redirects(&mut self, c: &Command, script: &Script, depth: usize) {
+        let exec = super::pipes::stdin_executor(c);
+        let runs_something = c.argv.first().is_some_and(|w| {
+            let b = lower(&base_name(&w.text));
+            is_shell(&b)
+                || tables::interpreter(&b).is_some()
+                || b == "exec"
+                || b == "cat"
+                || b == "nc"
+                || b == "tee"
+        });
+        for r in &c.redirects {
+            let t = &r.target;
+            if t.text.starts_with("/dev/tcp/") || t.text.starts_with("/dev/udp/") {
+                // `bash -i >& /dev/tcp/…`, `exec 3<>/dev/tcp/…`, data sent out.
+                if r.op.contains('>') || runs_something || c.stdin_from.is_some() || c.pipes_out {
+                    self.block(format!(
+                        "opens a network socket through {} (reverse shell or data sent out)",
+                        t.text
+                    ));
+                } else {
+                    self.ask(format!("opens a network connection through {}", t.text));
+                }
+                continue;
+            }
+            if r.op == "<<<" || r.op == "<<" {
+                if let (Some(kind), Some(body)) = (&exec, &r.body) {
+                    self.run_input(kind, body, c, script, depth);
+                }
+                continue;
+            }
+            let writes = r.op.contains('>') && !r.op.starts_with("<<");
+            if writes {
+                if (r.op == ">&" || r.op == "<&" || r.op.ends_with('&')) && is_fd(&t.text) {
+                    continue;
+                }
+                self.write_path(t, c.cwd.as_deref(), "a redirect");
+                if r.op == "<>" {
+                    self.read_path(t, c.cwd.as_deref());
+                }
+            } else {
+                if let Some(kind) = &exec {
+                    self.run_file(kind, t, c, script);
+                }
+                if t.dynamic {
+                    self.dynamic_secret(t, c.cwd.as_deref());
+                } else {
+                    let p = self.norm(t, c.cwd.as_deref());
+                    if let Some(why) = paths::credential_normalized(&p, &t.text) {
+                        self.block(format!("reads a credential: {why}"));
+                    } else if self.app_state(&p) {
+                        self.ask(format!("reads Jarvis's own state ({})", shown(&t.text)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A program fed code through a heredoc or here-string.
+    pub(super) fn run_input(
+        &mut self,
+        kind: &str,
+        body: &Word,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) {
+        if let Some(why) = self.code_source(body, script) {
+            self.block(format!("{why} ({kind} runs text built at run time)"));
+        }
+        match kind {
+            "make" => self.makefile(&body.text, depth),
+            k if is_shell(k) || matches!(k, "at" | "batch" | "eval") => {
+                self.script(&body.text, &[], depth + 1)
+            }
+            k => self.inline_code(k, &body.text, depth),
+        }
+        let _ = c;
+    }
+
+    /// A program that runs a file given on stdin (`sh < x.sh`).
+    pub(super) fn run_file(&mut self, kind: &str, t: &Word, c: &Command, script: &Script) {
+        if t.procsub {
+            if t.subs.iter().any(|&s| {
+                script
+                    .commands
+                    .get(s)
+                    .is_some_and(|x| self.producer(x) != Producer::Other)
+            }) {
+                self.block(format!(
+                    "download and execute ({kind} runs the output of a download or decoder)"
+                ));
+            }
+        } else if self.is_tainted(t, c.cwd.as_deref()) {
+            self.block(format!(
+                "download and execute ({} was downloaded or decoded, then run)",
+                shown(&t.text)
+            ));
+        }
+        self.ask(format!("{kind} runs {}", shown(&t.text)));
+    }
+
+    pub(super) fn is_tainted(&self, w: &Word, cwd: Option<&str>) -> bool {
+        let p = self.norm(w, cwd);
+        self.tainted.contains(&p)
+    }
+
+    /// `NAME=value` before a program or on its own.
+    pub(super) fn assigns(
+        &mut self,
+        assigns: &[(String, Word)],
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) {
+        for (name, value) in assigns {
+            let up = name.to_ascii_uppercase();
+            if INJECT_VARS.contains(&up.as_str()) {
+                self.block(format!(
+                    "{name} injects a library into every program it starts"
+                ));
+            } else if COMMAND_VARS.contains(&up.as_str()) {
+                let text = value.text.trim_start_matches('|').replace("%s", "");
+                let code = Word {
+                    text,
+                    ..value.clone()
+                };
+                let v = self.judged(|a| a.shell_code(&code, &[], script, depth));
+                if v != Verdict::Allow {
+                    self.ask(format!("sets {name}, which runs a program"));
+                }
+            } else if LOADER_VARS.contains(&up.as_str()) || up.starts_with("GIT_CONFIG_") {
+                let loads_download = value.procsub
+                    && value.subs.iter().any(|&s| {
+                        script
+                            .commands
+                            .get(s)
+                            .is_some_and(|x| self.producer(x) != Producer::Other)
+                    });
+                if loads_download || self.is_tainted(value, c.cwd.as_deref()) {
+                    self.block(format!(
+                        "download and execute ({name} loads code that was downloaded or decoded)"
+                    ));
+                }
+                self.ask(format!("sets {name}, which changes what programs load"));
+            } else if up.ends_with("_COMMAND")
+                || up.ends_with("_CMD")
+                || up.ends_with("_SHELL")
+                || up.ends_with("_HOOK")
+            {
+                let v = self.judged(|a| a.shell_code(value, &[], script, depth));
+                if v != Verdict::Allow {
+                    self.ask(format!("sets {name}, which may run a program"));
+                }
+            } else if up.ends_with("_OPTIONS")
+                || up.ends_with("_OPTS")
+                || up.ends_with("_CONFIG")
+                || up.ends_with("RC")
+                || up.ends_with("_CONFIG_PATH")
+            {
+                self.ask(format!("sets {name}, which changes how a program behaves"));
+            }
+            if !value.dynamic {
+                for cand in path_candidates(&value.text) {
+                    let p = self.norm_text(&paths::word_path(&cand, false), c.cwd.as_deref());
+                    if let Some(why) = paths::credential_normalized(&p, &cand) {
+                        self.block(format!("touches a credential: {why}"));
+                    }
+                    if self.app_state(&p) {
+                        self.block(format!("aims at Jarvis's own state ({})", shown(&cand)));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Where secrets live: credential dumpers, cloud CLIs, keychains, keys,
+//! token-holding developer tools, databases and the session bus; and the
+//! Windows script hosts that fetch and run.
+
+use super::system::Verb;
+use super::*;
+
+impl Analyzer<'_> {
+    /// Windows script hosts, credential dumpers, cloud CLIs, keychains, keys and the session bus.
+    pub(super) fn secret_stores(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
+        let Verb { b, lb, args, .. } = *v;
+        match lb {
+            "regsvr32" | "mshta" | "msiexec" | "rundll32" | "installutil" | "regasm"
+            | "regsvcs" | "cscript" | "wscript" | "msbuild" | "odbcconf" | "cmstp" | "forfiles" => {
+                if v.joined.contains("http") || v.joined.contains("\\\\") || lb == "mshta" {
+                    self.block(format!("download and execute ({b} with a remote file)"));
+                }
+                self.ask(format!("{b} runs code"));
+                Some(false)
+            }
+            "certutil" | "bitsadmin" => {
+                if [
+                    "urlcache",
+                    "/transfer",
+                    "http",
+                    "-decode",
+                    "/decode",
+                    "-decodehex",
+                ]
+                .iter()
+                .any(|k| v.joined.contains(k))
+                {
+                    self.block(format!(
+                        "download and execute ({b} fetches or decodes a file)"
+                    ));
+                }
+                self.ask(b.to_string());
+                Some(false)
+            }
+            "cmdkey" | "vaultcmd" | "mimikatz" | "lazagne" | "procdump" | "secretsdump"
+            | "pypykatz" | "hashcat" | "john" | "responder" | "keychain" | "lsadump" => {
+                if lb == "keychain" {
+                    self.ask("keychain manages ssh-agent");
+                    return Some(false);
+                }
+                self.block(format!("dumps or cracks stored credentials ({b})"));
+                Some(false)
+            }
+            "get-content" | "type" | "gc" | "cat" | "select-string" | "sls"
+            | "get-itemproperty"
+                if args.iter().any(|x| paths::credential(x, c.cwd()).is_some()) =>
+            {
+                self.block("reads a credential file");
+                Some(false)
+            }
+            "aws" => {
+                if [
+                    "configure get",
+                    "configure export-credentials",
+                    "export-credentials",
+                    "get-session-token",
+                    "get-secret-value",
+                    "--with-decryption",
+                    "get-login-password",
+                    "get-authorization-token",
+                    "assume-role",
+                    "get-federation-token",
+                    "get-access-key-info",
+                    "configure list",
+                ]
+                .iter()
+                .any(|k| v.joined.contains(k))
+                {
+                    self.block("reveals cloud credentials (aws)");
+                }
+                self.ask("aws changes cloud resources");
+                Some(false)
+            }
+            "gcloud" | "az" | "doctl" | "heroku" | "flyctl" | "vercel" | "netlify" | "firebase"
+            | "wrangler" | "oci" | "ibmcloud" => {
+                if [
+                    "print-access-token",
+                    "print-identity-token",
+                    "get-access-token",
+                    "auth:token",
+                    "auth token",
+                    "show-token",
+                    "print-refresh-token",
+                    "keyvault secret show",
+                    "secrets versions access",
+                    "application-default print",
+                ]
+                .iter()
+                .any(|k| v.joined.contains(k))
+                {
+                    self.block(format!("reveals cloud credentials ({b})"));
+                }
+                self.ask(format!("{b} changes cloud resources"));
+                Some(false)
+            }
+            "gh"
+            | "glab"
+            | "hub"
+            | "npm"
+            | "pnpm"
+            | "yarn"
+            | "pip"
+            | "pip3"
+            | "cargo"
+            | "gem"
+            | "composer"
+            | "docker-credential-desktop"
+            | "docker-credential-pass"
+            | "docker-credential-secretservice"
+            | "docker-credential-osxkeychain"
+            | "twine"
+            | "poetry"
+            | "uv"
+            | "dotnet"
+            | "nuget"
+            | "mvn"
+            | "gradle"
+            | "conda"
+            | "bundle" => Some(self.tool_with_tokens(c)),
+            "security" => {
+                if args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "find-generic-password"
+                            | "find-internet-password"
+                            | "dump-keychain"
+                            | "export"
+                            | "find-certificate"
+                            | "unlock-keychain"
+                            | "set-generic-password"
+                            | "delete-generic-password"
+                            | "dump-trust-settings"
+                            | "find-key"
+                    )
+                }) {
+                    self.block("reads or changes the macOS keychain");
+                }
+                self.ask("security");
+                Some(false)
+            }
+            "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" | "vault"
+            | "kwallet-query" | "keepassxc-cli" | "age" | "sops" | "chamber" | "berglas"
+            | "envchain" | "1password" => {
+                let reads = args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "lookup"
+                            | "search"
+                            | "show"
+                            | "read"
+                            | "get"
+                            | "print"
+                            | "export"
+                            | "list"
+                            | "-r"
+                            | "--read-password"
+                            | "unlock"
+                            | "decrypt"
+                            | "-d"
+                            | "--decrypt"
+                            | "item"
+                            | "exec"
+                            | "run"
+                            | "inject"
+                            | "kv"
+                            | "pipe"
+                    )
+                });
+                // `pass NAME` prints a password; `pass` alone lists names.
+                let pass_reads = matches!(lb, "pass" | "gopass")
+                    && args.first().is_some_and(|x| {
+                        !x.starts_with('-')
+                            && !matches!(
+                                x.as_str(),
+                                "ls" | "init"
+                                    | "insert"
+                                    | "generate"
+                                    | "edit"
+                                    | "rm"
+                                    | "mv"
+                                    | "cp"
+                                    | "git"
+                                    | "version"
+                                    | "help"
+                            )
+                    });
+                if reads || pass_reads || args.is_empty() && lb != "pass" {
+                    self.block(format!("reads stored secrets ({b})"));
+                }
+                self.ask(b.to_string());
+                Some(false)
+            }
+            "gpg" | "gpg2" | "gpgsm" => {
+                if args.iter().any(|x| {
+                    x.starts_with("--export-secret")
+                        || x == "--export-ownertrust"
+                        || x == "--export-secret-subkeys"
+                }) || (v.a("--export") && v.a("--armor") && v.joined.contains("secret"))
+                {
+                    self.block("exports private keys (gpg)");
+                }
+                self.ask("gpg");
+                Some(false)
+            }
+            "ssh-keygen" | "ssh-add" | "ssh-agent" | "ssh-copy-id" | "ssh-keyscan" | "puttygen" => {
+                if lb == "ssh-add" && (v.a("-L") || v.a("-l")) {
+                    self.ask("lists the agent's keys");
+                } else if lb == "ssh-agent" {
+                    self.ask("starts an ssh agent");
+                }
+                self.ask(format!("{b} works with ssh keys"));
+                Some(false)
+            }
+            "sqlite3" | "sqlite" | "psql" | "mysql" | "mariadb" | "mongo" | "mongosh"
+            | "redis-cli" | "duckdb" => Some(self.database(c)),
+            "git-credential-store"
+            | "git-credential-cache"
+            | "git-credential-manager"
+            | "git-credential-libsecret"
+            | "git-credential-osxkeychain" => {
+                self.block("reveals stored git credentials");
+                Some(false)
+            }
+            "dbus-send" | "gdbus" | "busctl" | "qdbus" | "dbus-monitor" => {
+                if v.joined.contains("secret")
+                    || v.joined.contains("keyring")
+                    || v.joined.contains("kwallet")
+                {
+                    self.block(format!(
+                        "asks the keyring for secrets over the session bus ({b})"
+                    ));
+                }
+                if [
+                    "poweroff",
+                    "reboot",
+                    "halt",
+                    "suspend",
+                    "hibernate",
+                    "terminatesession",
+                    "terminateuser",
+                    "killuser",
+                    "logout",
+                    "shutdown",
+                ]
+                .iter()
+                .any(|k| v.joined.contains(k))
+                {
+                    self.block(format!(
+                        "system disruption ({b} asks the system to power off or end sessions)"
+                    ));
+                }
+                if [
+                    "enableunitfiles",
+                    "linkunitfiles",
+                    "setdefaulttarget",
+                    "startunit",
+                    "starttransientunit",
+                ]
+                .iter()
+                .any(|k| v.joined.contains(k))
+                {
+                    self.block(format!(
+                        "persistence ({b} starts or enables services over D-Bus)"
+                    ));
+                }
+                self.ask(format!("{b} talks to desktop services"));
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// Developer tools that hold tokens: printing the token is the line.
+    pub(super) fn tool_with_tokens(&mut self, c: &Cmd<'_>) -> bool {
+        let j = lower(&c.args.join(" "));
+        let token_key = |k: &str| {
+            [
+                "token",
+                "password",
+                "_auth",
+                "authtoken",
+                "secret",
+                "apikey",
+                "api-key",
+                "api_key",
+                "credential",
+            ]
+            .iter()
+            .any(|t| k.contains(t))
+        };
+        let reveals = match c.lb.as_str() {
+            "gh" | "glab" | "hub" => {
+                j.starts_with("auth token")
+                    || j.contains("--show-token")
+                    || j.contains("-t") && j.starts_with("auth status") && j.contains("show")
+            }
+            "npm" | "pnpm" | "yarn" => {
+                (j.starts_with("config get")
+                    || j.starts_with("config list") && j.contains("-l")
+                    || j.starts_with("get "))
+                    && token_key(&j)
+                    || j.starts_with("token list")
+            }
+            "pip" | "pip3" | "poetry" | "uv" | "twine" | "conda" => {
+                j.contains("config") && j.contains("get") && token_key(&j)
+                    || j.starts_with("config show") && j.contains("http-basic")
+            }
+            "cargo" => {
+                j.starts_with("login") && j.contains("--show")
+                    || j.contains("config get") && token_key(&j)
+            }
+            "composer" | "gem" | "bundle" | "mvn" | "gradle" | "dotnet" | "nuget" => {
+                j.contains("config") && token_key(&j) && (j.contains("get") || j.contains("--list"))
+            }
+            l if l.starts_with("docker-credential") => {
+                j.starts_with("get") || j.starts_with("list")
+            }
+            _ => false,
+        };
+        if reveals {
+            self.block(format!("reveals a stored token ({})", c.base));
+        }
+        if matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn" | "bun")
+            && let Some(text) = self.written_text(&Word::lit("package.json"), c.cwd())
+        {
+            // A package.json this line wrote: its scripts are what `npm run` runs.
+            for s in super::code::string_literals(&text) {
+                self.block_only(|a| a.script(&s, &[], c.depth + 1));
+            }
+        }
+        if matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn")
+            && c.args.first().is_some_and(|x| x == "pkg")
+            && c.args.iter().any(|x| x == "set")
+        {
+            for x in &c.args {
+                if let Some((k, v)) = x.split_once('=')
+                    && k.starts_with("scripts.")
+                {
+                    self.script(v, &[], c.depth + 1);
+                }
+            }
+        }
+        for (i, x) in c.args.iter().enumerate() {
+            if (x == "--index-url" || x == "-i" || x == "--extra-index-url" || x == "--registry")
+                && let Some(u) = c.args.get(i + 1)
+            {
+                self.url(u);
+            }
+        }
+        // Local listings of what is installed; no index, no network.
+        let first = c.args.first().map(String::as_str).unwrap_or("");
+        let online = c.args.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "-o" | "--outdated" | "-i" | "--index-url" | "--extra-index-url" | "--registry"
+            )
+        });
+        let listing = match c.lb.as_str() {
+            "pip" | "pip3" => matches!(first, "show" | "list" | "freeze" | "check"),
+            "npm" | "pnpm" => matches!(first, "ls" | "list" | "ll" | "la"),
+            _ => false,
+        };
+        if listing && !online && !reveals {
+            return true;
+        }
+        self.ask(format!("{} runs package or account actions", c.base));
+        false
+    }
+
+    /// Database shells: reading is asked, changing Jarvis's database is not.
+    pub(super) fn database(&mut self, c: &Cmd<'_>) -> bool {
+        let sql = lower(&c.args.join(" "));
+        let mutating = [
+            "drop ",
+            "delete ",
+            "update ",
+            "insert ",
+            "alter ",
+            "create ",
+            "replace ",
+            "vacuum",
+            "attach",
+            ".restore",
+            ".import",
+            "truncate",
+            "pragma writable_schema",
+            ".shell",
+            ".system",
+            "load_extension",
+            ".load",
+            "writefile(",
+            ".output",
+            ".once",
+        ]
+        .iter()
+        .any(|k| sql.contains(k));
+        let on_state = c
+            .words
+            .iter()
+            .skip(1)
+            .any(|w| !w.dynamic && self.app_state(&self.norm(w, c.cwd())));
+        if mutating && on_state {
+            self.block("changes Jarvis's own database");
+        }
+        if sql.contains(".shell")
+            || sql.contains(".system")
+            || sql.contains("load_extension")
+            || sql.contains(".load ")
+        {
+            if let Some(pos) = sql.find(".shell").or_else(|| sql.find(".system")) {
+                let rest = &c.args.join(" ")[pos..];
+                let cmd = rest.split_once(' ').map(|(_, r)| r).unwrap_or("");
+                self.script(cmd.trim_matches(['\'', '"']), &[], c.depth + 1);
+            }
+            self.ask(format!("{} runs a program", c.base));
+        }
+        if let Some(p) = c.args.iter().find(|x| {
+            let l = lower(x);
+            l.contains("cookies")
+                || l.contains("login data")
+                || l.contains("key4.db")
+                || l.contains("logins.json")
+                || l.contains("web data")
+        }) {
+            self.block(format!("reads browser secrets ({p})"));
+        }
+        self.ask(format!("{} can change databases", c.base));
+        false
+    }
+}

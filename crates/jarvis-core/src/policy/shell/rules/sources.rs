@@ -1,0 +1,176 @@
+//! Where text comes from: downloads, decoders, files this line wrote, and
+//! which stage of a pipeline passes which on.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// The value's commands download something.
+    pub(super) fn fetched(&self, w: &Word, script: &Script) -> bool {
+        w.subs.iter().any(|&s| {
+            script
+                .commands
+                .get(s)
+                .is_some_and(|x| self.producer(x) == Producer::Net)
+        })
+    }
+
+    /// Where code built at run time may come from: `Some(why)` when a
+    /// download or a decoder feeds it.
+    pub(super) fn code_source(&self, w: &Word, script: &Script) -> Option<&'static str> {
+        let mut found = None;
+        for &s in &w.subs {
+            match script.commands.get(s).map(|x| self.producer(x)) {
+                Some(Producer::Net) => return Some("download and execute"),
+                Some(Producer::Decode) => found = Some("decodes and executes"),
+                _ => {}
+            }
+        }
+        if found.is_some() {
+            return found;
+        }
+        // Code built at run time in a line that downloads: it may be the download
+        // (`curl … | while read l; do eval "$l"; done`).
+        if w.dynamic && self.fetches {
+            return Some("download and execute");
+        }
+        None
+    }
+
+    /// What reaches a command's output: its own kind, or what it passes on
+    /// from its pipe (`curl … | tee x.sh`).
+    pub(super) fn passes_on(&self, i: usize, script: &Script) -> Producer {
+        let mut k = Some(i);
+        let mut hops = 0;
+        while let Some(j) = k {
+            let c = &script.commands[j];
+            let own = self.producer(c);
+            if own != Producer::Other {
+                return own;
+            }
+            let b = c
+                .argv
+                .first()
+                .map(|w| lower(&base_name(&w.text)))
+                .unwrap_or_default();
+            if !matches!(
+                b.as_str(),
+                "tee"
+                    | "cat"
+                    | "head"
+                    | "tail"
+                    | "sed"
+                    | "awk"
+                    | "grep"
+                    | "cut"
+                    | "sort"
+                    | "uniq"
+                    | "dd"
+                    | "pv"
+                    | "buffer"
+                    | "stdbuf"
+            ) || hops > 8
+            {
+                return Producer::Other;
+            }
+            k = c.stdin_from;
+            hops += 1;
+        }
+        Producer::Other
+    }
+
+    /// The text this line wrote to `w` earlier, if it did.
+    pub(super) fn written_text(&self, w: &Word, cwd: Option<&str>) -> Option<String> {
+        if w.dynamic {
+            return None;
+        }
+        let p = self.norm(w, cwd);
+        self.written
+            .iter()
+            .rev()
+            .find(|(f, _)| *f == p)
+            .map(|(_, t)| t.clone())
+    }
+
+    /// What a command's output is: from the network, decoded, or plain.
+    pub(super) fn producer(&self, c: &Command) -> Producer {
+        let Some(first) = c.argv.first() else {
+            return Producer::Other;
+        };
+        let b = lower(&base_name(&first.text));
+        // Through wrappers: `timeout 5 curl …`.
+        let real = c
+            .argv
+            .iter()
+            .map(|w| lower(&base_name(&w.text)))
+            .find(|x| {
+                tables::wrapper(x).is_none()
+                    && x != "env"
+                    && !x.starts_with('-')
+                    && !x.contains('=')
+                    && !x.chars().all(|ch| ch.is_ascii_digit())
+            })
+            .unwrap_or(b);
+        let args: Vec<&str> = c.argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+        let url = args.iter().any(|a| {
+            let l = a.to_ascii_lowercase();
+            l.starts_with("http://") || l.starts_with("https://") || l.starts_with("ftp://")
+        });
+        // `gh` talks to the network only through `gh api` in a way that prints a payload.
+        if tables::FETCHERS.contains(&real.as_str()) && (real != "gh" || args.contains(&"api")) {
+            return Producer::Net;
+        }
+        if url
+            && !matches!(
+                real.as_str(),
+                "echo" | "printf" | "git" | "pip" | "pip3" | "npm" | "docker"
+            )
+        {
+            return Producer::Net;
+        }
+        if let Some(flags) = tables::interpreter(&real) {
+            let text = lower(&args.join(" "));
+            if code::mentions_network(&text) {
+                return Producer::Net;
+            }
+            // Inline code computes its output; a script file's output is its own.
+            if args.iter().any(|a| {
+                flags.contains(&lower(a).as_str())
+                    || (real == "perl" && a.starts_with('-') && a.ends_with('e'))
+            }) {
+                return Producer::Decode;
+            }
+            return Producer::Other;
+        }
+        if tables::DECODERS.contains(&real.as_str()) {
+            let decoding = match real.as_str() {
+                "base64" | "base32" | "basenc" => args.iter().any(|a| {
+                    matches!(*a, "-d" | "-D" | "--decode")
+                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
+                }),
+                "xxd" => args.iter().any(|a| a.starts_with('-') && a.contains('r')),
+                "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "brotli" => args.iter().any(|a| {
+                    a.starts_with('-') && !a.starts_with("--") && a.contains('d')
+                        || *a == "--decompress"
+                        || *a == "--stdout"
+                }),
+                "printf" => args
+                    .first()
+                    .is_some_and(|f| f.contains('\\') || f.contains("%b")),
+                "unzip" => args.contains(&"-p"),
+                "7z" => args.contains(&"e") || args.contains(&"x"),
+                "dd" | "xargs" | "jq" | "tac" => false,
+                _ => true,
+            };
+            if decoding {
+                return Producer::Decode;
+            }
+        }
+        if real == "echo"
+            && args.iter().any(|a| a.starts_with("-e"))
+            && args.iter().any(|a| a.contains('\\'))
+        {
+            return Producer::Decode;
+        }
+        Producer::Other
+    }
+}

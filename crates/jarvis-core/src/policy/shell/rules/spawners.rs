@@ -1,0 +1,512 @@
+//! Programs that run a command once per input: `xargs`, `parallel`,
+//! `find -exec`, `fd -x`; what they run is judged with each input it can get.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// `xargs CMD` / `parallel CMD ::: ARGS`: CMD runs with the input's words.
+    pub(super) fn xargs(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let mut repl: Option<String> = None;
+        let mut arg_file: Option<Word> = None;
+        let mut tail: Vec<Word> = Vec::new();
+        let start;
+        if c.lb == "parallel" {
+            let sep = args
+                .iter()
+                .position(|x| x == ":::" || x == "::::")
+                .unwrap_or(args.len());
+            tail = c.words.iter().skip(sep + 2).cloned().collect();
+            start = args[..sep]
+                .iter()
+                .position(|x| !x.starts_with('-'))
+                .unwrap_or(sep);
+            repl = Some("{}".into());
+            let cmd: Vec<Word> = c.words[start + 1..sep + 1].to_vec();
+            return self.xargs_run(c, cmd, repl, tail, None);
+        }
+        let mut i = 0;
+        while i < args.len() && args[i].starts_with('-') && args[i] != "--" {
+            let a = args[i].as_str();
+            if a == "-I" || a == "--replace" {
+                repl = args.get(i + 1).cloned();
+                i += 1;
+            } else if let Some(r) = a.strip_prefix("--replace=") {
+                repl = Some(r.to_string());
+            } else if let Some(r) = a.strip_prefix("-I").filter(|r| !r.is_empty()) {
+                repl = Some(r.to_string());
+            } else if a == "-i" {
+                repl = Some("{}".into());
+            } else if a == "-a" || a == "--arg-file" {
+                arg_file = c.arg_word(i + 1).cloned();
+                i += 1;
+            } else if matches!(
+                a,
+                "-n" | "-P"
+                    | "-L"
+                    | "-d"
+                    | "-E"
+                    | "-s"
+                    | "--max-args"
+                    | "--max-procs"
+                    | "--delimiter"
+                    | "--max-lines"
+            ) {
+                i += 1;
+            }
+            i += 1;
+        }
+        if args.get(i).is_some_and(|x| x == "--") {
+            i += 1;
+        }
+        let cmd: Vec<Word> = c.words.get(i + 1..).unwrap_or_default().to_vec();
+        let _ = &mut tail;
+        self.xargs_run(c, cmd, repl, tail, arg_file)
+    }
+
+    pub(super) fn xargs_run(
+        &mut self,
+        c: &Cmd<'_>,
+        mut cmd: Vec<Word>,
+        repl: Option<String>,
+        tail: Vec<Word>,
+        arg_file: Option<Word>,
+    ) -> bool {
+        if cmd.is_empty() {
+            cmd.push(Word::lit("echo"));
+        }
+        // Where the input comes from, and what it is when that is known.
+        let producer: Option<&Command> = c.src.stdin_from.and_then(|i| c.script.commands.get(i));
+        let unbounded = c.args.windows(2).any(|w| w[0] == "-P" && w[1] == "0")
+            || c.args
+                .iter()
+                .any(|a| a == "-P0" || a == "--max-procs=0" || a == "--jobs=0" || a == "-j0");
+        let endless = producer.is_some_and(|p| {
+            let pa = peeled(&p.argv);
+            let pb = pa.first().map(|w| base_name(&w.text)).unwrap_or_default();
+            pb == "yes"
+                || pa.iter().any(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "/dev/zero" | "/dev/urandom" | "/dev/random" | "inf" | "infinity"
+                    )
+                })
+        });
+        if unbounded && endless {
+            self.block("fork bomb (an endless input into unbounded parallel jobs)");
+        }
+        let (source, items) = self.input_items(c, producer, &tail, arg_file.as_ref());
+        let first = base_name(&cmd[0].text);
+        let runs_code = (is_shell(&first) || tables::interpreter(&first).is_some())
+            && repl
+                .as_ref()
+                .is_some_and(|r| cmd.iter().skip(1).any(|w| w.text.contains(r.as_str())));
+        if runs_code {
+            match source {
+                Producer::Net => {
+                    self.block("download and execute (xargs runs downloaded lines as code)")
+                }
+                Producer::Decode => {
+                    self.block("decodes and executes (xargs runs decoded lines as code)")
+                }
+                Producer::Other if items.is_none() => self.block(
+                    "runs its input as shell code (xargs into a shell, whatever the source)",
+                ),
+                Producer::Other => {}
+            }
+        }
+        let items = items.unwrap_or_else(|| {
+            vec![Word {
+                text: "$(input)".into(),
+                dynamic: true,
+                computed: true,
+                ..Default::default()
+            }]
+        });
+        let mut read_only = true;
+        for item in items.iter().take(8) {
+            let mut words = cmd.clone();
+            match &repl {
+                Some(r) if words.iter().any(|w| w.text.contains(r.as_str())) => {
+                    for w in words.iter_mut() {
+                        if w.text.contains(r.as_str()) {
+                            let whole = w.text == *r;
+                            w.text = w.text.replace(r.as_str(), &item.text);
+                            if whole {
+                                w.dynamic = item.dynamic;
+                                w.glob = item.glob;
+                            } else {
+                                w.dynamic |= item.dynamic;
+                            }
+                        }
+                    }
+                }
+                _ => words.push(item.clone()),
+            }
+            let v = self.judged(|a| a.run_words(words, c.src, c.script, c.depth + 1));
+            read_only &= v == Verdict::Allow;
+        }
+        read_only
+    }
+
+    /// The input of `xargs`: where it comes from and, when it is known, its
+    /// words (`echo ~ | xargs rm -rf` deletes `~`).
+    pub(super) fn input_items(
+        &self,
+        c: &Cmd<'_>,
+        producer: Option<&Command>,
+        tail: &[Word],
+        arg_file: Option<&Word>,
+    ) -> (Producer, Option<Vec<Word>>) {
+        if !tail.is_empty() {
+            return (Producer::Other, Some(tail.to_vec()));
+        }
+        let from_words = |ws: &[Word]| -> Vec<Word> {
+            ws.iter()
+                .flat_map(|w| {
+                    let parts: Vec<Word> = w
+                        .text
+                        .split(['\n', '\0', ' '])
+                        .filter(|p| !p.is_empty())
+                        .map(|p| Word {
+                            text: p.to_string(),
+                            ..w.clone()
+                        })
+                        .collect();
+                    parts
+                })
+                .collect()
+        };
+        let describe = |full: &Command| -> (Producer, Option<Vec<Word>>) {
+            let kind = self.producer(full);
+            let view = Command {
+                argv: peeled(&full.argv).to_vec(),
+                ..full.clone()
+            };
+            let p = &view;
+            let b = p
+                .argv
+                .first()
+                .map(|w| base_name(&w.text))
+                .unwrap_or_default();
+            let args: Vec<Word> = p
+                .argv
+                .iter()
+                .skip(1)
+                .filter(|w| !w.text.starts_with('-'))
+                .cloned()
+                .collect();
+            match b.as_str() {
+                "echo" | "printf" if p.argv.iter().all(|w| !w.dynamic) => {
+                    let texts: Vec<Word> = if b == "printf" {
+                        let strs: Vec<&str> =
+                            p.argv.iter().skip(2).map(|w| w.text.as_str()).collect();
+                        let fmt = p.argv.get(1).map(|w| w.text.as_str()).unwrap_or("");
+                        vec![Word::lit(super::super::eval::printf(fmt, &strs))]
+                    } else {
+                        args
+                    };
+                    (kind, Some(from_words(&texts)))
+                }
+                "find" | "fd" | "fdfind" => {
+                    let roots: Vec<Word> = p
+                        .argv
+                        .iter()
+                        .skip(1)
+                        .take_while(|w| !w.text.starts_with('-') && w.text != "(" && w.text != "!")
+                        .cloned()
+                        .collect();
+                    let roots = if roots.is_empty() {
+                        vec![Word::lit(".")]
+                    } else {
+                        roots
+                    };
+                    (
+                        kind,
+                        Some(
+                            roots
+                                .into_iter()
+                                .map(|mut r| {
+                                    r.text = format!("{}/x", r.text.trim_end_matches('/'));
+                                    r
+                                })
+                                .collect(),
+                        ),
+                    )
+                }
+                // Paths inside the working directory.
+                "git" | "ls" | "rg" | "grep" | "seq" | "jq"
+                    if kind == Producer::Other
+                        && p.argv.iter().all(|w| !w.dynamic)
+                        && !p.argv.iter().skip(1).any(|w| {
+                            let t = paths::word_path(&w.text, false);
+                            t.starts_with('/') || t.starts_with('~') || t.starts_with("..")
+                        }) =>
+                {
+                    (kind, Some(vec![Word::lit("./item")]))
+                }
+                _ => (kind, None),
+            }
+        };
+        if let Some(p) = producer {
+            return describe(p);
+        }
+        let file = arg_file.or_else(|| {
+            c.src
+                .redirects
+                .iter()
+                .find(|r| r.op == "<")
+                .map(|r| &r.target)
+        });
+        if let Some(f) = file {
+            if f.procsub
+                && let Some(inner) = f.subs.first().and_then(|&s| c.script.commands.get(s))
+            {
+                return describe(inner);
+            }
+            if self.is_tainted(f, c.cwd()) {
+                return (Producer::Net, None);
+            }
+            return (Producer::Other, None);
+        }
+        if let Some(body) = c
+            .src
+            .redirects
+            .iter()
+            .find(|r| r.op == "<<<" || r.op == "<<")
+            .and_then(|r| r.body.as_ref())
+        {
+            if body.dynamic {
+                let kind = body
+                    .subs
+                    .iter()
+                    .filter_map(|&s| c.script.commands.get(s))
+                    .map(|x| self.producer(x))
+                    .find(|k| *k != Producer::Other)
+                    .unwrap_or(Producer::Other);
+                return (kind, None);
+            }
+            return (
+                Producer::Other,
+                Some(from_words(std::slice::from_ref(body))),
+            );
+        }
+        (Producer::Other, None)
+    }
+
+    /// `find ROOTS EXPR`: lists names unless `-exec`, `-delete` or `-fprint`.
+    pub(super) fn find(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let root_count = args
+            .iter()
+            .take_while(|x| !x.starts_with('-') && *x != "(" && *x != "!" && *x != ",")
+            .count();
+        let roots: Vec<Word> = if root_count == 0 {
+            vec![Word::lit(".")]
+        } else {
+            c.words[1..=root_count].to_vec()
+        };
+        let mut read_only = true;
+        for r in &roots {
+            read_only &= self.list_path(r, c.cwd());
+        }
+        let wide = roots.iter().any(|r| {
+            let p = self.norm(r, c.cwd());
+            paths::contains_credentials(&p) || r.dynamic
+        });
+        let mut i = root_count;
+        while i < args.len() {
+            let x = args[i].as_str();
+            match x {
+                "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
+                | "-regex" | "-iregex" | "-lname" => {
+                    if let Some(pat) = args.get(i + 1)
+                        && wide
+                        && paths::glob_could_match_secret(pat.rsplit('/').next().unwrap_or(pat))
+                    {
+                        self.block(format!("searches your home or the whole system for key and secret files ({pat})"));
+                    }
+                    i += 1;
+                }
+                "-delete" => {
+                    read_only = false;
+                    for r in &roots {
+                        self.delete_path(r, true, c.cwd(), "find -delete");
+                    }
+                }
+                "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                    read_only = false;
+                    let end = args[i + 1..]
+                        .iter()
+                        .position(|y| y == ";" || y == "+" || y == "\\;")
+                        .map(|p| i + 1 + p)
+                        .unwrap_or(args.len());
+                    let inner: Vec<Word> = c.words[i + 2..end + 1].to_vec();
+                    self.each_file(c, &inner, &roots, "{}", wide);
+                    i = end;
+                }
+                "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                    read_only = false;
+                    if let Some(f) = c.arg_word(i + 1).cloned() {
+                        self.write_path(&f, c.cwd(), "find");
+                    }
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if !read_only {
+            self.ask("find changes or runs things for each match");
+        }
+        read_only
+    }
+
+    /// `fd PATTERN [PATH…] [-x CMD]`.
+    pub(super) fn fd(&mut self, c: &Cmd<'_>) -> bool {
+        let args = &c.args;
+        let exec_at = args
+            .iter()
+            .position(|x| matches!(x.as_str(), "-x" | "--exec" | "-X" | "--exec-batch"));
+        let end = exec_at.unwrap_or(args.len());
+        let operands: Vec<Word> = c.words[1..end + 1]
+            .iter()
+            .enumerate()
+            .filter(|(k, w)| {
+                let value = *k > 0
+                    && matches!(
+                        args.get(k - 1).map(String::as_str),
+                        Some(
+                            "-e" | "--extension"
+                                | "-t"
+                                | "--type"
+                                | "-d"
+                                | "--max-depth"
+                                | "-E"
+                                | "--exclude"
+                                | "-j"
+                        )
+                    );
+                !w.text.starts_with('-') && !value
+            })
+            .map(|(_, w)| w.clone())
+            .collect();
+        let roots: Vec<Word> = if operands.len() > 1 {
+            operands[1..].to_vec()
+        } else {
+            vec![Word::lit(".")]
+        };
+        let mut read_only = true;
+        for r in &roots {
+            read_only &= self.list_path(r, c.cwd());
+        }
+        let wide = roots
+            .iter()
+            .any(|r| paths::contains_credentials(&self.norm(r, c.cwd())));
+        if let Some(pat) = operands.first()
+            && wide
+            && paths::glob_could_match_secret(&pat.text)
+        {
+            self.block("searches your home or the whole system for key and secret files");
+        }
+        if let Some(e) = exec_at {
+            let inner: Vec<Word> = c.words[e + 2..].to_vec();
+            let mut inner = inner;
+            if !inner.iter().any(|w| w.text.contains("{}")) {
+                inner.push(Word::lit("{}"));
+            }
+            self.each_file(c, &inner, &roots, "{}", wide);
+            self.ask("fd runs a command for each match");
+            return false;
+        }
+        read_only
+    }
+
+    /// A command run once per file found below `roots`, `{}` standing for it.
+    pub(super) fn each_file(
+        &mut self,
+        c: &Cmd<'_>,
+        inner: &[Word],
+        roots: &[Word],
+        marker: &str,
+        wide: bool,
+    ) {
+        let Some(first) = inner.first() else { return };
+        let fb = base_name(&first.text);
+        let mut inner = inner.to_vec();
+        // Run on every file below a root: as good as recursive.
+        if wide {
+            if matches!(fb.as_str(), "chmod" | "chown" | "chgrp") {
+                inner.insert(1, Word::lit("-R"));
+            } else if matches!(fb.as_str(), "rm" | "shred") {
+                inner.insert(1, Word::lit("-r"));
+            }
+        }
+        for r in roots {
+            // `{}` is each match below the root, not the root itself.
+            let below = format!("{}/*", r.text.trim_end_matches('/'));
+            let words: Vec<Word> = inner
+                .iter()
+                .map(|w| {
+                    if w.text.contains(marker) {
+                        Word {
+                            text: w.text.replace(marker, &below),
+                            dynamic: r.dynamic,
+                            glob: true,
+                            ..w.clone()
+                        }
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect();
+            // What reads or sends every file below home reaches the keys in it.
+            if wide
+                && matches!(
+                    fb.as_str(),
+                    "cat"
+                        | "head"
+                        | "tail"
+                        | "less"
+                        | "more"
+                        | "cp"
+                        | "base64"
+                        | "xxd"
+                        | "strings"
+                        | "curl"
+                        | "wget"
+                        | "scp"
+                        | "rsync"
+                        | "tar"
+                        | "zip"
+                        | "nc"
+                        | "od"
+                        | "grep"
+                        | "sed"
+                        | "awk"
+                        | "tee"
+                        | "mail"
+                        | "gpg"
+                )
+            {
+                self.block(format!(
+                    "{fb} runs on every file below {}, where keys and tokens live",
+                    shown(&r.text)
+                ));
+            }
+            self.run_words(words, c.src, c.script, c.depth + 1);
+        }
+    }
+
+    /// A path listed (names, sizes): credentials and Jarvis's state count,
+    /// the rest only decides whether it is provably in the read set.
+    pub(super) fn list_path(&mut self, w: &Word, cwd: Option<&str>) -> bool {
+        if w.dynamic {
+            return false;
+        }
+        let Some(p) = self.sensitive(w, cwd, "lists") else {
+            return false;
+        };
+        self.inside(&p) || paths::system_normalized(&p) && !p.starts_with("/run/user")
+    }
+}

@@ -1,0 +1,99 @@
+//! Tunnels and raw sockets that expose this machine, and builtins that
+//! redefine what a name runs (`alias`, `hash -p`, `enable -f`).
+
+use super::system::Verb;
+use super::*;
+
+impl Analyzer<'_> {
+    /// Tunnels, raw sockets, and builtins that redefine what a name runs.
+    pub(super) fn tunnels_and_builtins(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
+        let Verb { b, lb, args, .. } = *v;
+        match lb {
+            "osascript" => None,
+            "ngrok" | "chisel" | "frpc" | "frps" | "cloudflared" | "bore" | "lt"
+            | "localtunnel" | "pagekite" | "inlets" | "rathole" | "gost" | "ligolo"
+            | "ligolo-ng" | "sshuttle" | "tailscale" | "zrok" | "expose" | "telebit" => {
+                let exposes_shell = args.iter().any(|x| {
+                    let l = lower(x);
+                    l.starts_with("r:")
+                        || l.contains(":22")
+                        || l == "22"
+                        || l.contains("socks")
+                        || l.contains("3389")
+                        || l.contains("5900")
+                        || l == "tcp"
+                        || l.contains("funnel")
+                });
+                if exposes_shell
+                    || matches!(
+                        lb,
+                        "chisel"
+                            | "frpc"
+                            | "frps"
+                            | "rathole"
+                            | "gost"
+                            | "ligolo"
+                            | "ligolo-ng"
+                            | "inlets"
+                    )
+                {
+                    self.block(format!("remote shell risk ({b} exposes this machine to the network through a tunnel)"));
+                }
+                self.ask(format!("{b} exposes a local port to the internet"));
+                Some(false)
+            }
+            "ztcp" | "zsocket" => {
+                self.block(format!(
+                    "opens a raw network connection from the shell ({b}): remote shell risk"
+                ));
+                Some(false)
+            }
+            "zmodload" if v.joined.contains("zsh/net") => {
+                self.block("loads zsh's socket modules (remote shell risk)");
+                Some(false)
+            }
+            "alias" => {
+                for w in &c.words[1..] {
+                    if let Some((name, body)) = w.text.split_once('=') {
+                        self.aliases.push((name.to_string(), body.to_string()));
+                        let first = base_name(body.split_whitespace().next().unwrap_or(""));
+                        let familiar = |n: &str| {
+                            known_program(n)
+                                || tables::read_only(n).is_some()
+                                || tables::KNOWN_TOOLS.contains(&n)
+                        };
+                        if !first.is_empty() && first != name && familiar(name) && !familiar(&first)
+                        {
+                            self.block(format!(
+                                "alias makes `{name}` run {first}, which hides what runs"
+                            ));
+                        }
+                        self.renamed.push((name.to_string(), first));
+                        self.script(body, &[], c.depth + 1);
+                    }
+                }
+                self.ask("defines an alias");
+                Some(false)
+            }
+            "hash" if v.a("-p") => {
+                // `hash -p /bin/rm ls`: from now on `ls` runs rm.
+                let ops: Vec<&String> = args.iter().filter(|x| !x.starts_with('-')).collect();
+                if let [path, name, ..] = ops.as_slice() {
+                    if base_name(path) != **name {
+                        self.block(format!(
+                            "hash -p makes `{name}` run {path}, which hides what runs"
+                        ));
+                    }
+                    self.renamed.push(((*name).clone(), base_name(path)));
+                }
+                self.ask("hash -p rebinds a command name");
+                Some(false)
+            }
+            "enable" if v.a("-f") => {
+                self.block("loads a shell builtin from a shared library");
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Wrappers that run the rest of the line as a program (`env`, `nohup`,
+//! `timeout`, `busybox`, `sudo`…): peeled, so the program behind them is
+//! the one judged.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// Drops a wrapper and its options; false when nothing is left to run.
+    pub(super) fn peel_wrapper(
+        &mut self,
+        lb: &str,
+        takes: &str,
+        words: &mut Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) -> bool {
+        words.remove(0);
+        if (lb == "ld.so" || lb.starts_with("ld-"))
+            && words.iter().any(|w| !w.text.starts_with('-'))
+        {
+            self.block("runs a program through the dynamic loader, which hides what runs (and bypasses noexec)");
+        }
+        match lb {
+            "command" | "type"
+                if words
+                    .first()
+                    .is_some_and(|w| w.text == "-v" || w.text == "-V") =>
+            {
+                // `command -v x` looks a program up.
+                return false;
+            }
+            "busybox" | "toybox" if words.first().is_some_and(|w| w.text.starts_with('-')) => {
+                return false;
+            }
+            "strace" | "ltrace"
+                if words
+                    .iter()
+                    .any(|w| w.text == "-p" || w.text.starts_with("-p")) =>
+            {
+                if words.iter().any(|w| self.aims_at_self(w, script)) {
+                    self.block(format!("{lb} attaches to Jarvis's own process"));
+                }
+                self.ask(format!("{lb} attaches to a running process"));
+            }
+            _ => {}
+        }
+        if (lb == "sg" || lb == "newgrp") && words.first().is_some_and(|w| !w.text.starts_with('-'))
+        {
+            words.remove(0);
+        }
+        if matches!(
+            lb,
+            "xterm" | "x-terminal-emulator" | "gnome-terminal" | "konsole" | "kitty" | "alacritty"
+        ) {
+            // Only what follows `-e`/`-x`/`--` runs.
+            match words
+                .iter()
+                .position(|w| matches!(w.text.as_str(), "-e" | "-x" | "--" | "--command"))
+            {
+                Some(i) => {
+                    words.drain(..=i);
+                }
+                None => {
+                    self.ask(format!("opens a terminal ({lb})"));
+                    return false;
+                }
+            }
+            return !words.is_empty();
+        }
+        while let Some(w) = words.first() {
+            let t = w.text.clone();
+            if t == "--" {
+                words.remove(0);
+                break;
+            }
+            let numeric = t.chars().next().is_some_and(|ch| ch.is_ascii_digit());
+            if t.starts_with('-') && t.len() > 1 {
+                words.remove(0);
+                let flag = t.trim_start_matches('-');
+                let wants = !t.starts_with("--") && flag.len() == 1 && takes.contains(flag)
+                    || (t.starts_with("--")
+                        && !t.contains('=')
+                        && matches!(
+                            lb,
+                            "timeout" | "nice" | "stdbuf" | "ionice" | "xvfb-run" | "fakeroot"
+                        ));
+                if lb == "time"
+                    && (t == "-o" || t == "--output")
+                    && let Some(f) = words.first().cloned()
+                {
+                    self.write_path(&f, c.cwd.as_deref(), "time -o");
+                }
+                if lb == "ld.so" || lb.starts_with("ld-") {
+                    if t == "--preload" || t == "--audit" {
+                        self.block(
+                            "injects a library into the program it starts (ld.so --preload)",
+                        );
+                    }
+                    if matches!(
+                        t.as_str(),
+                        "--library-path" | "--preload" | "--audit" | "--argv0"
+                    ) && !words.is_empty()
+                    {
+                        words.remove(0);
+                    }
+                } else if wants && !words.is_empty() {
+                    words.remove(0);
+                }
+            } else if (lb == "timeout" || lb == "chrt" || lb == "taskset" || lb == "cpulimit")
+                && numeric
+            {
+                words.remove(0);
+            } else if tables::wrapper_operand(lb) && !matches!(lb, "sg" | "newgrp") {
+                // `flock FILE CMD`, `chroot DIR CMD`, `envdir DIR CMD`.
+                if lb == "chroot" {
+                    self.ask("chroot runs a command in another root");
+                }
+                words.remove(0);
+                break;
+            } else if matches!(
+                lb,
+                "xterm"
+                    | "x-terminal-emulator"
+                    | "gnome-terminal"
+                    | "konsole"
+                    | "kitty"
+                    | "alacritty"
+            ) && (t == "-e" || t == "-x" || t == "--")
+            {
+                words.remove(0);
+                break;
+            } else {
+                break;
+            }
+        }
+        if lb == "flock" || lb == "sg" || lb == "su" {
+            // `flock FILE -c CMD`
+            if let Some(i) = words.iter().position(|w| w.text == "-c")
+                && let Some(code) = words.get(i + 1).cloned()
+            {
+                self.shell_code(&code, &[], script, depth);
+                return false;
+            }
+        }
+        if lb == "unshare"
+            || lb == "setpriv"
+            || lb == "prlimit"
+            || lb == "numactl"
+            || lb == "systemd-inhibit"
+        {
+            self.ask(format!("{lb} changes how the command runs"));
+        }
+        let _ = c;
+        if words.is_empty() && !matches!(lb, "time" | "nohup" | "builtin" | "command" | "exec") {
+            self.bases.push(lb.to_string());
+            self.ask(format!("runs {lb}"));
+        }
+        !words.is_empty()
+    }
+
+    /// `env [-i] [-u N] [-C DIR] [-S STR] [N=V]… CMD`: Some(true) when a
+    /// program is left to judge.
+    pub(super) fn env_wrapper(
+        &mut self,
+        words: &mut Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) -> Option<bool> {
+        let alone = words.len() == 1;
+        words.remove(0);
+        let mut assigns = Vec::new();
+        while let Some(w) = words.first().cloned() {
+            let t = w.text.clone();
+            if t == "-S" || t == "--split-string" {
+                words.remove(0);
+                let text = Word::join(words);
+                self.script(&text, &[], depth + 1);
+                return None;
+            } else if let Some(s) = t
+                .strip_prefix("--split-string=")
+                .or_else(|| t.strip_prefix("-S"))
+                .filter(|s| !s.is_empty())
+            {
+                let mut text = s.to_string();
+                for rest in &words[1..] {
+                    text.push(' ');
+                    text.push_str(&rest.text);
+                }
+                self.script(&text, &[], depth + 1);
+                return None;
+            } else if matches!(t.as_str(), "-u" | "--unset" | "-C" | "--chdir") {
+                words.remove(0);
+                if !words.is_empty() {
+                    words.remove(0);
+                }
+            } else if t == "--" {
+                words.remove(0);
+                break;
+            } else if t.starts_with('-') {
+                words.remove(0);
+            } else if let Some((k, v)) = t.split_once('=').filter(|(k, _)| {
+                !k.is_empty() && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            }) {
+                let mut value = w.clone();
+                value.text = v.to_string();
+                assigns.push((k.to_string(), value));
+                words.remove(0);
+            } else {
+                break;
+            }
+        }
+        self.assigns(&assigns, c, script, depth);
+        if words.is_empty() {
+            self.bases.push("env".into());
+            if alone {
+                self.ask("prints the whole environment");
+            }
+            return None;
+        }
+        Some(true)
+    }
+}
+
+/// The words of the program that really runs, past `env`, `timeout`,
+/// `nice` and other wrappers.
+pub(super) fn peeled(argv: &[Word]) -> &[Word] {
+    let mut i = 0;
+    let mut last = 0;
+    while i < argv.len() {
+        last = i;
+        let b = lower(&base_name(&argv[i].text));
+        let takes = match tables::wrapper(&b) {
+            Some(_) if matches!(b.as_str(), "busybox" | "toybox") => break,
+            Some(t) => t,
+            None if b == "env" => "uC",
+            None => break,
+        };
+        i += 1;
+        while let Some(w) = argv.get(i) {
+            let t = w.text.as_str();
+            let numeric = !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == '.');
+            if t.starts_with('-') && t.len() > 1 {
+                let flag = t.trim_start_matches('-');
+                i += 1;
+                if flag.len() == 1 && takes.contains(flag) {
+                    i += 1;
+                }
+            } else if (b == "env" && t.contains('=')) || numeric {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+    // A wrapper with nothing after it (`env` alone) is the program.
+    if i >= argv.len() {
+        return &argv[last.min(argv.len())..];
+    }
+    &argv[i..]
+}
