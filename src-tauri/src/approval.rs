@@ -291,6 +291,9 @@ mod tests {
             allow_always: true,
             offer_network: true,
             timeout_sec: 60,
+            origin: jarvis_protocol::Origin::Chat,
+            run_id: "t".into(),
+            expires_at: 0,
         };
         let (title, rows) = dialog_text(&req);
         assert_eq!(title, "Jarvis — approve local_exec");

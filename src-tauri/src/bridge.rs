@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use jarvis_core::Brain;
+use jarvis_core::events::RecvError;
 use jarvis_protocol::{Event, EventEnvelope};
 use tauri::{AppHandle, Emitter, Manager};
-use tokio::sync::broadcast::error::RecvError;
 
 use crate::Shell;
 
@@ -44,11 +44,16 @@ pub fn spawn(app: AppHandle, brain: Brain) {
                 }
                 Some(Ok(env)) => env,
                 Some(Err(RecvError::Lagged(n))) => {
-                    tracing::warn!("the HUD missed {n} events");
+                    // Only streamed text is ever dropped; the turn's end and
+                    // its stored messages are complete.
+                    tracing::warn!("the HUD missed {n} text deltas");
                     EventEnvelope {
+                        seq: None,
                         session_id: None,
                         event: Event::Notice {
-                            message: format!("{n} events were dropped; reload the view"),
+                            message: format!(
+                                "{n} pieces of streamed text were skipped; the conversation itself is complete"
+                            ),
                         },
                     }
                 }
@@ -131,6 +136,7 @@ fn screen(env: EventEnvelope) -> Option<EventEnvelope> {
     {
         tracing::warn!("rejected HUD action {action:?}: {reason}");
         return Some(EventEnvelope {
+            seq: env.seq,
             session_id: env.session_id,
             event: Event::Notice {
                 message: format!("the agent asked the HUD for something it does not do: {reason}"),
@@ -175,6 +181,7 @@ mod tests {
 
     fn action(a: UiAction) -> EventEnvelope {
         EventEnvelope {
+            seq: None,
             session_id: Some("s".into()),
             event: Event::Action { action: a },
         }
@@ -182,6 +189,7 @@ mod tests {
 
     fn env(session: &str, event: Event) -> EventEnvelope {
         EventEnvelope {
+            seq: None,
             session_id: Some(session.into()),
             event,
         }

@@ -74,7 +74,7 @@ fn toggle_pause(app: &AppHandle) {
     let Some(shell) = app.try_state::<Shell>() else {
         return;
     };
-    match shell.config_store().update(|c| {
+    match shell.brain.update_config(|c| {
         c.voice.paused = !c.voice.paused;
         Ok(())
     }) {
@@ -82,7 +82,6 @@ fn toggle_pause(app: &AppHandle) {
             if cfg.voice.paused {
                 shell.voice.stop();
             }
-            let _ = shell.brain.submit(jarvis_protocol::Op::Reload);
         }
         Err(e) => tracing::warn!("pause voice: {e}"),
     }

@@ -7,7 +7,7 @@ use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 
 use jarvis_core::Brain;
-use jarvis_protocol::{Event, VoiceState};
+use jarvis_protocol::{HostEvent, VoiceState};
 use jarvis_voice::capture::{AudioSource, MicConfig, MicSource, WavSource};
 use jarvis_voice::coordinator::{VoiceConfig, VoiceCoordinator, VoiceParts};
 use jarvis_voice::setup;
@@ -81,7 +81,7 @@ impl Voice {
                             Err(problem) => {
                                 tracing::warn!("voice unavailable: {problem}");
                                 set_problem(&shared, Some(problem.clone()));
-                                brain.emit(None, Event::VoiceNotice { message: problem });
+                                brain.host_event(None, HostEvent::VoiceNotice { message: problem });
                                 continue;
                             }
                         }

@@ -356,6 +356,18 @@ test("home is never the working folder: refused in Settings, and asked for again
   await s.until(`return !document.querySelector(".firstrun")`, "the dialog to close");
   assert.ok(fs.statSync(chosen).isDirectory(), "the chosen folder was created");
   assert.equal(config().workdir, fs.realpathSync(chosen));
+  // Changed in Settings, no restart: the very next command runs there.
+  const next = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-e2e-next-")));
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
+  await s.until(exists("#set-workdir"), "the settings form");
+  await s.exec(`document.querySelector("#set-workdir").value = arguments[0]`, next);
+  await s.click("#use-workdir");
+  await waitFor(() => config().workdir === next, "the new folder saved");
+  await newChat();
+  llm.script({ tool: "local_exec", args: { command: "pwd" } }, { text: "That is where I work now." });
+  await send("where do you run commands?");
+  await s.until(`return document.body.textContent.includes("That is where I work now.")`, "the reply");
+  assert.match(llm.toolResults().join("\n"), new RegExp(next.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
 });
 
 test("every view is reachable by keyboard alone", async () => {

@@ -120,7 +120,7 @@ workdir: string | null, granted_roots: Array<string>, approval_timeout_sec: numb
 /**
  * MCP servers by name.
  */
-mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, };
+mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, };
 
 export type LlmConfig = { base_url: string, model: string, temperature: number | null, max_rounds: number, 
 /**
@@ -227,3 +227,13 @@ paused: boolean,
  * Hours when announcements stay silent, "22:00-07:00"; empty for never.
  */
 do_not_disturb: string, };
+
+export type Retention = { 
+/**
+ * Audit rows older than this many days are deleted.
+ */
+audit_days: number, 
+/**
+ * Conversations untouched for this many days are deleted.
+ */
+messages_days: number, };

@@ -1,15 +1,42 @@
 // Generated from crates/jarvis-protocol by `cargo run -p jarvis-protocol --example typescript`.
 // Do not edit: change the Rust types and regenerate.
 
-export type Op = { "op": "user_input", session_id: string, text: string, } | { "op": "cancel_turn", session_id: string, } | { "op": "approval_decision", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "op": "set_workdir", path: string, } | { "op": "reload" };
+export type Op = { "op": "user_input", session_id: string, text: string, } | { "op": "cancel_turn", session_id: string, } | { "op": "approval_decision", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "op": "start_run", spec: RunSpec, text: string, } | { "op": "set_workdir", path: string, } | { "op": "reload" };
 
-export type EventEnvelope = { session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
+export type Origin = "chat" | "voice" | "task" | "schedule" | "evolution" | "cli";
+
+export type ApprovalMode = { "mode": "interactive" } | { "mode": "unattended" } | { "mode": "pre_approved", allow: Array<string>, };
+
+export type RunSpec = { origin: Origin, session_id: string, 
+/**
+ * The brain's working directory when absent.
+ */
+workdir?: string | null, approval: ApprovalMode, 
+/**
+ * Rounds of tool calls at most (`llm.max_rounds` when absent).
+ */
+max_rounds?: number | null, 
+/**
+ * Only these tools are offered (all that the toggles allow when absent).
+ */
+tools?: Array<string> | null, };
+
+export type RunInfo = { run_id: string, session_id: string, origin: Origin, approval: ApprovalMode, started_at: number, };
+
+export type Snapshot = { seq: number, runs: Array<RunInfo>, pending_approvals: Array<ApprovalRequest>, };
+
+export type EventEnvelope = { 
+/**
+ * Lifecycle events are numbered in the order they were sent; deltas
+ * and levels are not.
+ */
+seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
 
 export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, };
 
 export type ToolStatus = "ok" | "error" | "refused" | "cancelled";
 
-export type StopReason = "completed" | "max_rounds" | "repetition" | "cancelled" | "failed";
+export type StopReason = "completed" | "max_rounds" | "repetition" | "cancelled" | "failed" | "needs_approval";
 
 export type Usage = { prompt_tokens: number, completion_tokens: number, total_tokens: number, };
 
@@ -41,7 +68,11 @@ allow_always: boolean,
  * "Allow with network" is offered: a command that runs without the
  * network unless this one call is given it.
  */
-offer_network: boolean, timeout_sec: number, };
+offer_network: boolean, timeout_sec: number, origin: Origin, run_id: string, 
+/**
+ * When the question expires (a denial), ms since the epoch.
+ */
+expires_at: number, };
 
 export type ApprovalDecision = { "decision": "allow_once" } | { "decision": "allow_with_network" } | { "decision": "always_allow" } | { "decision": "deny", reason?: string | null, };
 

@@ -20,7 +20,7 @@ use jarvis_core::config::ConfigStore;
 use jarvis_core::policy::{AllowOnceApprover, Approver};
 use jarvis_core::secrets::{KeyringSecretStore, SecretStore};
 use jarvis_core::{Brain, BrainOptions, Overrides};
-use jarvis_protocol::{Event, Op, StopReason, ToolStatus};
+use jarvis_protocol::{ApprovalMode, Event, Op, Origin, RunSpec, StopReason, ToolStatus};
 
 /// Set in every process the agent's `local_exec` starts.
 const AGENT_EXEC_ENV: &str = "JARVIS_AGENT_EXEC";
@@ -57,6 +57,14 @@ enum Command {
         /// Continue this session instead of starting a new one.
         #[arg(long)]
         session: Option<String>,
+        /// Run as nobody were there: every question is refused and told to
+        /// the model (the run stops at the third; exit code 3).
+        #[arg(long, conflicts_with = "yes")]
+        unattended: bool,
+        /// With --unattended: what runs without a question (write, exec,
+        /// network, mcp), as a schedule would have it.
+        #[arg(long, value_delimiter = ',', requires = "unattended")]
+        allow: Vec<String>,
         #[command(flatten)]
         turn: TurnArgs,
     },
@@ -308,12 +316,19 @@ async fn run(cli: Cli) -> Result<i32> {
             prompt,
             json,
             session,
+            unattended,
+            allow,
             turn,
         } => {
             if turn.yes {
                 refuse_if_agent("ask --yes")?;
             }
-            ask(prompt, json, session, turn).await
+            let approval = match (unattended, allow.is_empty()) {
+                (false, _) => ApprovalMode::Interactive,
+                (true, true) => ApprovalMode::Unattended,
+                (true, false) => ApprovalMode::PreApproved { allow },
+            };
+            ask(prompt, json, session, approval, turn).await
         }
         Command::Chat { resume, turn } => {
             if turn.yes {
@@ -368,7 +383,7 @@ async fn run(cli: Cli) -> Result<i32> {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             match command {
                 GrantsCommand::List { json } => {
-                    let grants = brain.store().grants()?;
+                    let grants = brain.grants()?;
                     if json {
                         let v: Vec<serde_json::Value> = grants
                             .iter()
@@ -385,7 +400,7 @@ async fn run(cli: Cli) -> Result<i32> {
                 }
                 GrantsCommand::Revoke { tool, scope } => {
                     refuse_if_agent("grants revoke")?;
-                    if !brain.store().revoke_grant(&tool, &scope)? {
+                    if !brain.revoke_grant(&tool, &scope)? {
                         bail!("no grant for {tool} / {scope} (see `jarvis grants list`)");
                     }
                     eprintln!("revoked {tool} / {scope}");
@@ -395,7 +410,7 @@ async fn run(cli: Cli) -> Result<i32> {
         }
         Command::Audit { limit, tool, json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let rows = brain.store().audit(limit, tool.as_deref())?;
+            let rows = brain.audit(limit, tool.as_deref())?;
             if json {
                 for r in rows {
                     println!("{}", serde_json::to_string(&r)?);
@@ -434,8 +449,8 @@ fn mcp(cmd: McpCommand) -> Result<i32> {
             network,
         } => {
             refuse_if_agent("mcp add")?;
-            let reg =
-                jarvis_core::tools::mcp_projects::register(&store, &name, &dir, trusted, network)?;
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let reg = brain.register_mcp(&name, &dir, trusted, network)?;
             // The person registering it sees exactly what will run.
             eprintln!("── {} ──", reg.server_file.display());
             eprintln!("{}", reg.server_text);
@@ -468,12 +483,8 @@ fn mcp(cmd: McpCommand) -> Result<i32> {
         }
         McpCommand::Remove { name } => {
             refuse_if_agent("mcp remove")?;
-            let mut found = false;
-            store.update(|c| {
-                found = c.mcp_servers.remove(&name).is_some();
-                Ok(())
-            })?;
-            if !found {
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            if !brain.remove_mcp(&name)? {
                 bail!("no MCP server named {name:?} (see `jarvis mcp list`)");
             }
             eprintln!("removed {name}");
@@ -482,7 +493,13 @@ fn mcp(cmd: McpCommand) -> Result<i32> {
     Ok(0)
 }
 
-async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs) -> Result<i32> {
+async fn ask(
+    prompt: String,
+    json: bool,
+    session: Option<String>,
+    approval: ApprovalMode,
+    turn: TurnArgs,
+) -> Result<i32> {
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let input = approver::Input::spawn_if(interactive);
     let brain = open_brain(&turn, Arc::new(approver::Terminal::new(input.clone())))?;
@@ -490,17 +507,29 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
     let session = session.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let mut events = brain.subscribe();
     let mut interrupts = interrupts::Interrupts::listen()?;
-    brain.submit(Op::UserInput {
-        session_id: session.clone(),
-        text: prompt,
-    })?;
+    brain.start_run(
+        RunSpec {
+            approval,
+            ..RunSpec::interactive(Origin::Cli, session.clone())
+        },
+        prompt,
+    )?;
     let mut out = render::Renderer::new(json);
     let mut spin = tokio::time::interval(std::time::Duration::from_millis(100));
     let mut stop = StopReason::Failed;
     loop {
         tokio::select! {
             ev = events.recv() => {
-                let Ok(ev) = ev else { break };
+                let ev = match ev {
+                    Ok(ev) => ev,
+                    // Only streamed text is ever dropped for a reader this far
+                    // behind; the stored answer is complete.
+                    Err(jarvis_core::events::RecvError::Lagged(n)) => {
+                        tracing::warn!("{n} text deltas were skipped");
+                        continue;
+                    }
+                    Err(jarvis_core::events::RecvError::Closed) => break,
+                };
                 if !render::concerns(&ev, &session) {
                     continue;
                 }
@@ -524,6 +553,7 @@ async fn ask(prompt: String, json: bool, session: Option<String>, turn: TurnArgs
         StopReason::Completed | StopReason::MaxRounds | StopReason::Repetition => 0,
         StopReason::Cancelled => 130,
         StopReason::Failed => 1,
+        StopReason::NeedsApproval => 3,
     })
 }
 
@@ -574,11 +604,11 @@ fn sessions(cmd: SessionsCommand) -> Result<i32> {
         }
         SessionsCommand::Rename { id, title } => {
             refuse_if_agent("sessions rename")?;
-            brain.store().rename_session(&id, &title)?;
+            brain.rename_session(&id, &title)?;
         }
         SessionsCommand::Delete { id } => {
             refuse_if_agent("sessions delete")?;
-            brain.store().delete_session(&id)?;
+            brain.delete_session(&id)?;
         }
     }
     Ok(0)
@@ -596,7 +626,8 @@ fn config(cmd: ConfigCommand) -> Result<i32> {
         }
         ConfigCommand::Set { key, value } => {
             refuse_if_agent("config set")?;
-            store.update(|c| c.set(&key, &value))?;
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            brain.set_config(&key, &value)?;
         }
         ConfigCommand::List => {
             for (k, v) in store.load()?.list() {

@@ -174,7 +174,8 @@ pub fn skill(cmd: SkillCommand) -> Result<i32> {
             if dry_run {
                 return Ok(0);
             }
-            let to = jarvis_core::skills::install::commit(staged, force)?;
+            let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
+            let to = brain.install_skill(staged, force)?;
             eprintln!("installed into {}", to.display());
             Ok(0)
         }
@@ -209,7 +210,7 @@ pub fn skill(cmd: SkillCommand) -> Result<i32> {
         SkillCommand::Delete { name } => {
             refuse_if_agent("skill delete")?;
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let to = jarvis_core::skills::manage::delete(brain.home(), &brain.skills(), &name)?;
+            let to = brain.delete_skill(&name)?;
             eprintln!(
                 "{name} moved to {} (jarvis skill restore {name} brings it back)",
                 to.display()
@@ -219,7 +220,7 @@ pub fn skill(cmd: SkillCommand) -> Result<i32> {
         SkillCommand::Restore { name } => {
             refuse_if_agent("skill restore")?;
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
-            let to = jarvis_core::skills::manage::restore(brain.home(), &name)?;
+            let to = brain.restore_skill(&name)?;
             eprintln!("{name} restored to {}", to.display());
             Ok(0)
         }

@@ -173,7 +173,12 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
     loop {
         tokio::select! {
             ev = events.recv() => {
-                let Ok(ev) = ev else { break };
+                let ev = match ev {
+                    Ok(ev) => ev,
+                    // Only streamed text is ever dropped; the turn's end still comes.
+                    Err(jarvis_core::events::RecvError::Lagged(_)) => continue,
+                    Err(jarvis_core::events::RecvError::Closed) => break,
+                };
                 if !render::concerns(&ev, &session) {
                     continue;
                 }

@@ -135,11 +135,7 @@ async fn jarvis_loop(turns: usize) -> (f64, usize) {
     (secs, server.chat_requests().len() - before)
 }
 
-async fn run_turns(
-    brain: &Brain,
-    rx: &mut tokio::sync::broadcast::Receiver<jarvis_protocol::EventEnvelope>,
-    n: usize,
-) {
+async fn run_turns(brain: &Brain, rx: &mut jarvis_core::events::Subscription, n: usize) {
     for t in 0..n {
         let sid = format!("s{t}-{}", uuid::Uuid::new_v4());
         brain

@@ -8,6 +8,7 @@ pub mod notify;
 pub mod policy;
 pub mod sandbox;
 pub mod secrets;
+pub mod services;
 pub mod skills;
 pub mod store;
 pub mod tools;

@@ -92,7 +92,7 @@ async fn a_tool_round_writes_the_file_and_answers_every_call_once() {
             "assistant"
         ]
     );
-    let usage = e.brain.store().turn_usage("s1").unwrap();
+    let usage = e.brain.turn_usage("s1").unwrap();
     assert_eq!(usage.len(), 1);
     assert_eq!(usage[0].stop, "completed");
     assert_eq!(
@@ -102,7 +102,7 @@ async fn a_tool_round_writes_the_file_and_answers_every_call_once() {
     );
     // Every call was audited: the write asked (and was approved), the read
     // inside the working directory ran without a question.
-    let audit = e.brain.store().audit(50, None).unwrap();
+    let audit = e.brain.audit(50, None).unwrap();
     let rows: Vec<(&str, &str, Option<&str>)> = audit
         .iter()
         .map(|a| (a.tool.as_str(), a.verdict.as_str(), a.outcome.as_deref()))
@@ -158,7 +158,7 @@ async fn identical_calls_in_a_row_are_stopped() {
     let events = e.until_finished("s").await;
     assert_eq!(stop_of(&events), StopReason::Repetition);
     assert_eq!(server.chat_requests().len(), 3);
-    let ran = e.brain.store().audit(50, None).unwrap().len();
+    let ran = e.brain.audit(50, None).unwrap().len();
     assert_eq!(ran, 2, "the third identical call is not run");
     assert!(text_of(&events).contains("same tool call"));
 }
@@ -210,7 +210,7 @@ async fn blocked_commands_never_reach_the_approver_and_are_audited() {
         Some(ToolStatus::Refused),
         "{fin:?}"
     );
-    let audit = e.brain.store().audit(5, None).unwrap();
+    let audit = e.brain.audit(5, None).unwrap();
     assert_eq!(audit[0].verdict, "block");
     assert!(
         audit[0].reason.contains("privilege escalation"),
@@ -272,11 +272,16 @@ async fn approvals_deny_with_reason_always_allow_and_time_out() {
         2,
         "the always-allow grant covered touch"
     );
-    assert!(e.brain.store().has_grant("local_exec", "touch").unwrap());
+    assert!(
+        e.brain
+            .grants()
+            .unwrap()
+            .contains(&("local_exec".to_string(), "touch".to_string()))
+    );
     // `mkdir` is not granted and the script has no more answers: denied.
     e.ask("s", "four");
     e.until_finished("s").await;
-    let audit = e.brain.store().audit(10, None).unwrap();
+    let audit = e.brain.audit(10, None).unwrap();
     // Asked calls stay "ask" whatever the answer; `allow` is what ran
     // without a question.
     let decided: Vec<(&str, &str, &str)> = audit
@@ -689,7 +694,7 @@ async fn skills_are_in_the_next_request_and_readable_without_approval() {
         .to_string();
     assert!(content.contains("Say bonjour."), "{content}");
     // Reading the SKILL.md counted as a use of the skill.
-    assert_eq!(e.brain.store().skill_state("translator").unwrap().1, 1);
+    assert_eq!(e.brain.skill_usage("translator").unwrap().0, 1);
     // Skill roots are never writable by tools.
     let out = e
         .brain

@@ -123,6 +123,10 @@ async fn create_register_check_and_call_next_turn() {
             Ok(())
         })
         .unwrap();
+    // Registering starts the server (the HUD's Register does this too), so
+    // the next turn, which waits at most 200 ms for a server, has its tools.
+    e.brain.submit(jarvis_protocol::Op::Reload).unwrap();
+    e.brain.refresh_mcp().await;
     // Registered: the next turn offers and calls its tool through the gate,
     // the server running confined in its own folder.
     e.ask("s", "greet Ada");

@@ -148,7 +148,7 @@ async fn injected_files_provoke_nothing_that_runs() {
             provoked.len(),
             "{file}: every call answered"
         );
-        let audit = e.brain.store().audit(50, None).unwrap();
+        let audit = e.brain.audit(50, None).unwrap();
         for ((id, status, summary), (tool, args)) in finished.iter().zip(&provoked) {
             let row = audit.iter().find(|a| a.call_id == *id).unwrap();
             if tool == "http_request" {
@@ -191,7 +191,7 @@ async fn injected_files_provoke_nothing_that_runs() {
             "{file}"
         );
         assert!(
-            e.brain.store().grants().unwrap().is_empty(),
+            e.brain.grants().unwrap().is_empty(),
             "{file}: a grant appeared"
         );
         let escaped = e.wd().join("../../.config/autostart/update.desktop");
@@ -215,10 +215,7 @@ async fn requests(calls: &[(&str, &str)]) -> (Vec<jarvis_core::store::AuditRow>,
     });
     e.ask("s", "fetch");
     e.until_finished("s").await;
-    (
-        e.brain.store().audit(10, None).unwrap(),
-        approver.asked().len(),
-    )
+    (e.brain.audit(10, None).unwrap(), approver.asked().len())
 }
 
 /// Data out: a public GET runs without a question only while nothing a tool

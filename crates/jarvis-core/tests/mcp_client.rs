@@ -76,6 +76,8 @@ async fn mcp_tools_are_called_through_the_gate() {
     ]));
     let mut e = env(Setup::new(server.base_url(), approver.clone()));
     configure(&e, false);
+    // Servers start in the background once configured; this one had time.
+    e.brain.refresh_mcp().await;
     e.ask("s", "add 2 and 2 with the demo server");
     let events = e.until_finished("s").await;
     // Offered to the model under their namespaced names.
@@ -133,7 +135,7 @@ async fn mcp_tools_are_called_through_the_gate() {
         .to_string();
     assert!(fail.contains("reported an error"), "{fail}");
     // Audited like every tool.
-    let audit = e.brain.store().audit(10, Some("mcp__demo__add")).unwrap();
+    let audit = e.brain.audit(10, Some("mcp__demo__add")).unwrap();
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].outcome.as_deref(), Some("ok"));
 }
@@ -143,6 +145,7 @@ async fn a_trusted_server_runs_without_asking() {
     let approver = Arc::new(ScriptedApprover::new([]));
     let e = env(Setup::new("http://127.0.0.1:9/v1".into(), approver.clone()));
     configure(&e, true);
+    e.brain.refresh_mcp().await;
     let out = e
         .brain
         .run_tool("mcp__demo__shout", r#"{"text": "hi", "times": 2}"#)

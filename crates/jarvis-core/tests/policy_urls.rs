@@ -113,7 +113,7 @@ async fn dns_rows_are_judged_by_every_resolved_address() {
             .brain
             .run_tool("http_request", &json!({"url": r.url}).to_string())
             .await;
-        let audit = e.brain.store().audit(1, None).unwrap();
+        let audit = e.brain.audit(1, None).unwrap();
         let verdict = if out.status == ToolStatus::Refused && audit[0].verdict == "block" {
             "block"
         } else if !approver.asked().is_empty() {

@@ -114,7 +114,7 @@ async fn the_sandbox_refuses_escapes_and_jarvis_state() {
     assert!(!outside.path().join("new.txt").exists());
     let (s, c) = run(&e, "local_read_file", json!({"path": "~/.bashrc"})).await;
     assert_eq!(s, ToolStatus::Error, "{c}");
-    let audit = e.brain.store().audit(20, None).unwrap();
+    let audit = e.brain.audit(20, None).unwrap();
     assert!(audit.iter().filter(|a| a.verdict == "block").count() >= 7);
     assert!(
         audit
@@ -290,7 +290,7 @@ async fn http_request_methods_headers_and_limits() {
         json!({"url": url, "headers": {"Authorization": "Bearer topsecret123"}}),
     )
     .await;
-    let audit = e.brain.store().audit(10, None).unwrap();
+    let audit = e.brain.audit(10, None).unwrap();
     assert!(audit.iter().all(|a| !a.arguments.contains("topsecret123")));
 }
 
@@ -439,7 +439,12 @@ async fn a_grant_covers_a_compound_only_if_every_base_command_was_granted() {
     let e = env(Setup::new("http://127.0.0.1:9/v1".into(), approver.clone()));
     let (s, _) = run(&e, "local_exec", json!({"command": "git init -q"})).await;
     assert_eq!(s, ToolStatus::Ok);
-    assert!(e.brain.store().has_grant("local_exec", "git").unwrap());
+    assert!(
+        e.brain
+            .grants()
+            .unwrap()
+            .contains(&("local_exec".to_string(), "git".to_string()))
+    );
     // `git` is granted, `touch` is not: the compound asks again (and is denied).
     let (s, _) = run(
         &e,

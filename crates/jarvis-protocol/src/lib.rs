@@ -21,15 +21,163 @@ pub enum Op {
         decision: ApprovalDecision,
         decided_by: String,
     },
+    /// A run described in full (the hub, voice, the CLI's `--unattended`).
+    StartRun { spec: RunSpec, text: String },
     /// Change the working directory that confines the tools.
     SetWorkdir { path: String },
     /// Re-read config.json (and, later, the skills).
     Reload,
 }
 
+/// Who started a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    #[default]
+    Chat,
+    Voice,
+    Task,
+    Schedule,
+    Evolution,
+    Cli,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Chat => "chat",
+            Origin::Voice => "voice",
+            Origin::Task => "task",
+            Origin::Schedule => "schedule",
+            Origin::Evolution => "evolution",
+            Origin::Cli => "cli",
+        }
+    }
+}
+
+/// Whether a run may wait for a human.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum ApprovalMode {
+    /// A person is there: dialogs, the HUD, the terminal (no answer = deny).
+    #[default]
+    Interactive,
+    /// Nobody is: every question is refused and told to the model.
+    Unattended,
+    /// What the user approved when creating the run (`write`, `exec`,
+    /// `network`, `mcp`) runs; anything else is treated as unattended.
+    PreApproved { allow: Vec<String> },
+}
+
+impl ApprovalMode {
+    pub fn is_interactive(&self) -> bool {
+        matches!(self, ApprovalMode::Interactive)
+    }
+}
+
+/// Everything that describes one agent run; nothing about a run lives in
+/// process-wide state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RunSpec {
+    #[serde(default)]
+    pub origin: Origin,
+    pub session_id: String,
+    /// The brain's working directory when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir: Option<String>,
+    #[serde(default)]
+    pub approval: ApprovalMode,
+    /// Rounds of tool calls at most (`llm.max_rounds` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rounds: Option<u32>,
+    /// Only these tools are offered (all that the toggles allow when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+}
+
+impl RunSpec {
+    pub fn interactive(origin: Origin, session_id: impl Into<String>) -> Self {
+        RunSpec {
+            origin,
+            session_id: session_id.into(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A run in progress, as a snapshot shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct RunInfo {
+    pub run_id: String,
+    pub session_id: String,
+    pub origin: Origin,
+    pub approval: ApprovalMode,
+    pub started_at: i64,
+}
+
+/// What is going on right now, for a host that starts late or fell behind:
+/// every lifecycle event numbered up to `seq` is reflected in it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Snapshot {
+    pub seq: u64,
+    pub runs: Vec<RunInfo>,
+    pub pending_approvals: Vec<ApprovalRequest>,
+}
+
+/// What a host itself may put on the event stream: its devices' state,
+/// never the brain's events.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostEvent {
+    VoiceState {
+        state: VoiceState,
+    },
+    VoiceMic {
+        capturing: bool,
+    },
+    VoiceLevel {
+        level: f32,
+    },
+    VoiceTranscript {
+        text: String,
+        language: String,
+        audio_ms: u64,
+    },
+    VoiceTimings {
+        timings: VoiceTimings,
+    },
+    VoiceNotice {
+        message: String,
+    },
+}
+
+impl From<HostEvent> for Event {
+    fn from(h: HostEvent) -> Event {
+        match h {
+            HostEvent::VoiceState { state } => Event::VoiceState { state },
+            HostEvent::VoiceMic { capturing } => Event::VoiceMic { capturing },
+            HostEvent::VoiceLevel { level } => Event::VoiceLevel { level },
+            HostEvent::VoiceTranscript {
+                text,
+                language,
+                audio_ms,
+            } => Event::VoiceTranscript {
+                text,
+                language,
+                audio_ms,
+            },
+            HostEvent::VoiceTimings { timings } => Event::VoiceTimings { timings },
+            HostEvent::VoiceNotice { message } => Event::VoiceNotice { message },
+        }
+    }
+}
+
 /// An event with the session it belongs to (`None` for brain-wide events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct EventEnvelope {
+    /// Lifecycle events are numbered in the order they were sent; deltas
+    /// and levels are not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
     pub session_id: Option<String>,
     #[serde(flatten)]
     pub event: Event,
@@ -177,6 +325,8 @@ pub enum StopReason {
     Repetition,
     Cancelled,
     Failed,
+    /// An unattended run met questions nobody was there to answer.
+    NeedsApproval,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -271,6 +421,13 @@ pub struct ApprovalRequest {
     #[serde(default)]
     pub offer_network: bool,
     pub timeout_sec: u64,
+    #[serde(default)]
+    pub origin: Origin,
+    #[serde(default)]
+    pub run_id: String,
+    /// When the question expires (a denial), ms since the epoch.
+    #[serde(default)]
+    pub expires_at: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -301,6 +458,11 @@ pub fn typescript() -> String {
     let cfg = ts_config();
     let decls = [
         Op::decl(&cfg),
+        Origin::decl(&cfg),
+        ApprovalMode::decl(&cfg),
+        RunSpec::decl(&cfg),
+        RunInfo::decl(&cfg),
+        Snapshot::decl(&cfg),
         EventEnvelope::decl(&cfg),
         Event::decl(&cfg),
         ToolStatus::decl(&cfg),
@@ -352,6 +514,7 @@ mod tests {
     #[test]
     fn events_round_trip_as_tagged_json() {
         let ev = EventEnvelope {
+            seq: Some(3),
             session_id: Some("s1".into()),
             event: Event::ToolCallFinished {
                 call_id: "c".into(),

@@ -149,7 +149,7 @@ pub async fn rename_session(
     if title.is_empty() {
         return Err(IpcError::Invalid("a conversation needs a title".into()));
     }
-    Ok(shell.brain.store().rename_session(&session_id, title)?)
+    Ok(shell.brain.rename_session(&session_id, title)?)
 }
 
 #[tauri::command]
@@ -159,5 +159,5 @@ pub async fn delete_session(shell: State<'_, Shell>, session_id: String) -> IpcR
             "this conversation is running a turn; cancel it first".into(),
         ));
     }
-    Ok(shell.brain.store().delete_session(&session_id)?)
+    Ok(shell.brain.delete_session(&session_id)?)
 }

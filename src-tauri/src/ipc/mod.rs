@@ -62,8 +62,8 @@ pub type IpcResult<T> = Result<T, IpcError>;
 /// generated like the wire types so the HUD never restates them.
 pub fn typescript() -> String {
     use jarvis_core::config::{
-        Approvals, Config, LlmConfig, McpServerConfig, Persona, SandboxConfig, SkillsConfig,
-        ToolToggles, VoiceSettings,
+        Approvals, Config, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig,
+        SkillsConfig, ToolToggles, VoiceSettings,
     };
     use jarvis_core::skills::{Skill, install::InstallReport, scan::Finding};
     use jarvis_core::store::{AuditRow, SessionInfo, TurnUsage};
@@ -101,6 +101,7 @@ pub fn typescript() -> String {
         SkillsConfig::decl(&cfg),
         SandboxConfig::decl(&cfg),
         VoiceSettings::decl(&cfg),
+        Retention::decl(&cfg),
     ];
     jarvis_protocol::ts_module(
         "the Rust types",

@@ -14,10 +14,10 @@ pub async fn audit(
     tool: Option<String>,
 ) -> IpcResult<Vec<AuditRow>> {
     let tool = tool.filter(|t| !t.is_empty());
-    Ok(shell
-        .brain
-        .store()
-        .audit(limit.unwrap_or(500).min(5000), tool.as_deref())?)
+    Ok(shell.brain.audit(
+        limit.unwrap_or(500).min(jarvis_core::agent::MAX_AUDIT_PAGE),
+        tool.as_deref(),
+    )?)
 }
 
 #[derive(Debug, Serialize, ts_rs::TS)]
@@ -30,7 +30,6 @@ pub struct Grant {
 pub async fn grants(shell: State<'_, Shell>) -> IpcResult<Vec<Grant>> {
     Ok(shell
         .brain
-        .store()
         .grants()?
         .into_iter()
         .map(|(tool, scope)| Grant { tool, scope })
@@ -39,7 +38,7 @@ pub async fn grants(shell: State<'_, Shell>) -> IpcResult<Vec<Grant>> {
 
 #[tauri::command]
 pub async fn revoke_grant(shell: State<'_, Shell>, tool: String, scope: String) -> IpcResult<bool> {
-    Ok(shell.brain.store().revoke_grant(&tool, &scope)?)
+    Ok(shell.brain.revoke_grant(&tool, &scope)?)
 }
 
 /// One conversation's turns and the tool calls they made.
@@ -52,24 +51,25 @@ pub struct Run {
     pub calls: Vec<AuditRow>,
 }
 
+/// A page of conversations (newest first), each with its turns and its
+/// latest calls; the view asks for the next page as it scrolls.
 #[tauri::command]
-pub async fn runs(shell: State<'_, Shell>, limit: Option<usize>) -> IpcResult<Vec<Run>> {
-    let store = shell.brain.store();
-    let calls = store.audit(5000, None)?;
+pub async fn runs(
+    shell: State<'_, Shell>,
+    limit: Option<usize>,
+    offset: Option<usize>,
+) -> IpcResult<Vec<Run>> {
     let mut out = Vec::new();
     for s in shell
         .brain
         .sessions()?
         .into_iter()
-        .take(limit.unwrap_or(50))
+        .skip(offset.unwrap_or(0))
+        .take(limit.unwrap_or(50).min(200))
     {
         out.push(Run {
-            turns: store.turn_usage(&s.id)?,
-            calls: calls
-                .iter()
-                .filter(|c| c.session_id.as_deref() == Some(s.id.as_str()))
-                .cloned()
-                .collect(),
+            turns: shell.brain.turn_usage(&s.id)?,
+            calls: shell.brain.session_audit(&s.id, 200)?,
             session_id: s.id,
             title: s.title,
             updated_at: s.updated_at,

@@ -54,9 +54,10 @@ pub async fn mcp_projects(shell: State<'_, Shell>) -> IpcResult<Vec<McpProject>>
 #[tauri::command]
 pub async fn register_mcp(shell: State<'_, Shell>, name: String) -> IpcResult<()> {
     let dir = mcp_projects::projects_dir(&shell.home).join(&name);
-    mcp_projects::register(&shell.config_store(), &name, &dir, false, false)
+    shell
+        .brain
+        .register_mcp(&name, &dir, false, false)
         .map_err(|e| IpcError::Invalid(e.to_string()))?;
-    shell.brain.submit(jarvis_protocol::Op::Reload)?;
     shell.brain.refresh_mcp().await;
     Ok(())
 }

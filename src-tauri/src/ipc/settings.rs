@@ -13,7 +13,7 @@ use crate::Shell;
 
 #[tauri::command]
 pub async fn config(shell: State<'_, Shell>) -> IpcResult<Config> {
-    Ok(shell.config_store().load()?)
+    Ok(shell.brain.stored_config()?)
 }
 
 /// Sets one dotted key (`tools.exec`, `llm.model`, …) as `jarvis config set`
@@ -25,8 +25,7 @@ pub async fn set_config(
     key: String,
     value: String,
 ) -> IpcResult<Config> {
-    let cfg = shell.config_store().update(|c| c.set(&key, &value))?;
-    shell.brain.submit(Op::Reload)?;
+    let cfg = shell.brain.set_config(&key, &value)?;
     if key.starts_with("voice.") {
         shell.voice.reset();
     }

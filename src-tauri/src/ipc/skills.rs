@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use jarvis_core::SkillListing;
 use jarvis_core::skills::install::{self, InstallReport};
 use jarvis_core::skills::manage;
-use jarvis_protocol::Op;
 use serde::Serialize;
 use tauri::State;
 
@@ -30,9 +29,10 @@ pub async fn set_skill_enabled(
 /// Moves the skill to the trash (it can be restored with `jarvis skill restore`).
 #[tauri::command]
 pub async fn delete_skill(shell: State<'_, Shell>, name: String) -> IpcResult<String> {
-    let to = manage::delete(&shell.home, &shell.brain.skills(), &name)
+    let to = shell
+        .brain
+        .delete_skill(&name)
         .map_err(|e| IpcError::Skill(e.to_string()))?;
-    shell.brain.submit(Op::Reload)?;
     Ok(to.display().to_string())
 }
 
@@ -82,8 +82,10 @@ pub async fn install_skill(
         .ok_or_else(|| {
             IpcError::Invalid("that install report has expired; drop the skill again".into())
         })?;
-    let to = install::commit(staged, force).map_err(|e| IpcError::Skill(e.to_string()))?;
-    shell.brain.submit(Op::Reload)?;
+    let to = shell
+        .brain
+        .install_skill(staged, force)
+        .map_err(|e| IpcError::Skill(e.to_string()))?;
     Ok(to.display().to_string())
 }
 

@@ -1,7 +1,10 @@
 //! The brain: hosts send [`Op`]s and subscribe to events; nothing else.
 
+mod admin;
+pub use admin::MAX_AUDIT_PAGE;
 pub mod context;
 mod prompt;
+mod runs;
 mod turn;
 pub mod workdir;
 
@@ -10,9 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use jarvis_protocol::{Event, EventEnvelope, Op, ToolStatus};
+use jarvis_protocol::{Event, HostEvent, Op, Origin, RunSpec, Snapshot, ToolStatus};
 use thiserror::Error;
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, ConfigError, ConfigStore};
@@ -36,6 +38,8 @@ pub enum BrainError {
     Workdir { path: String, reason: String },
     #[error("session {0} is already running a turn")]
     Busy(String),
+    #[error("{0}")]
+    Skill(String),
     #[error("{0}")]
     Other(String),
 }
@@ -103,7 +107,8 @@ pub(crate) struct Inner {
     pub workdir: RwLock<Workdir>,
     /// Said once to the user by the host (a config.json from an older Jarvis).
     notices: Mutex<Vec<String>>,
-    pub running: Mutex<HashMap<String, CancellationToken>>,
+    /// Runs in progress, by session.
+    pub(crate) running: Mutex<HashMap<String, runs::ActiveRun>>,
     secrets: Arc<dyn SecretStore>,
     overrides: Overrides,
     protected: Vec<PathBuf>,
@@ -216,6 +221,15 @@ impl Inner {
             r.register(t);
         }
         r
+    }
+
+    /// Starts configured MCP servers in the background (when this process
+    /// uses them and has a runtime), so the next turn finds them ready.
+    pub fn kick_mcp(&self) {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            self.mcp
+                .kick_if_active(&self.config().mcp_servers, &self.mcp_confinement());
+        }
     }
 
     /// How MCP servers are confined (the same sandbox settings as commands).
@@ -403,6 +417,7 @@ impl Inner {
             },
             network_approved: false,
             tainted: false,
+            run: Arc::new(crate::policy::run::RunFacts::interactive_call(call_id)),
         }
     }
 }
@@ -424,6 +439,11 @@ impl Brain {
             notices.extend(said);
         }
         let store = Arc::new(Store::open(&opts.home.join("jarvis.db"))?);
+        match store.prune(cfg.retention.audit_days, cfg.retention.messages_days) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("retention: {n} old rows deleted"),
+            Err(e) => tracing::warn!("retention: {e}"),
+        }
         let protected = protected_paths(&opts.home);
         let placeholder = Policy::new(PolicySettings {
             protected: protected.clone(),
@@ -464,14 +484,31 @@ impl Brain {
         })
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<EventEnvelope> {
+    pub fn subscribe(&self) -> crate::events::Subscription {
         self.inner.events.subscribe()
     }
 
-    /// Publish a host's own event (voice state, for one) on the one stream
-    /// every host listens to.
-    pub fn emit(&self, session_id: Option<&str>, event: jarvis_protocol::Event) {
-        self.inner.events.emit(session_id, event);
+    /// Publishes a host's own device state (voice) on the one stream every
+    /// host listens to; brain events are the brain's alone.
+    pub fn host_event(&self, session_id: Option<&str>, event: HostEvent) {
+        self.inner.events.emit(session_id, event.into());
+    }
+
+    /// Starts an agent run described by `spec`; returns its id at once.
+    pub fn start_run(&self, spec: RunSpec, text: String) -> Result<String, BrainError> {
+        runs::start(&self.inner, spec, text)
+    }
+
+    /// Running turns and pending approvals, with the number of the last
+    /// lifecycle event they include: a host that subscribes, then takes a
+    /// snapshot, has the whole picture from the events numbered after it.
+    pub fn snapshot(&self) -> Snapshot {
+        runs::snapshot(&self.inner)
+    }
+
+    /// The approval questions waiting for an answer.
+    pub fn pending_approvals(&self) -> Vec<jarvis_protocol::ApprovalRequest> {
+        self.inner.gate.pending()
     }
 
     /// Takes one operation. A user input starts a turn in the background;
@@ -480,40 +517,15 @@ impl Brain {
         let inner = &self.inner;
         match op {
             Op::UserInput { session_id, text } => {
-                let cancel = CancellationToken::new();
-                {
-                    let mut running = inner
-                        .running
-                        .lock()
-                        .map_err(|e| BrainError::Other(e.to_string()))?;
-                    if running.contains_key(&session_id) {
-                        return Err(BrainError::Busy(session_id));
-                    }
-                    running.insert(session_id.clone(), cancel.clone());
-                }
-                let title: String = text.chars().take(60).collect();
-                if let Err(e) = inner.store.ensure_session(&session_id, title.trim()) {
-                    inner.running.lock().map(|mut r| r.remove(&session_id)).ok();
-                    return Err(e.into());
-                }
-                let inner = self.inner.clone();
-                tokio::spawn(async move {
-                    turn::run(&inner, &session_id, text, cancel).await;
-                    if let Ok(mut r) = inner.running.lock() {
-                        r.remove(&session_id);
-                    }
-                });
+                self.start_run(RunSpec::interactive(Origin::Chat, session_id), text)?;
+                Ok(())
+            }
+            Op::StartRun { spec, text } => {
+                self.start_run(spec, text)?;
                 Ok(())
             }
             Op::CancelTurn { session_id } => {
-                if let Some(t) = inner
-                    .running
-                    .lock()
-                    .ok()
-                    .and_then(|r| r.get(&session_id).cloned())
-                {
-                    t.cancel();
-                }
+                runs::cancel(inner, &session_id);
                 Ok(())
             }
             Op::ApprovalDecision {
@@ -550,7 +562,9 @@ impl Brain {
             Op::Reload => {
                 let cfg = inner.config_store.load()?;
                 inner.skill_index.invalidate();
-                inner.apply(cfg)
+                inner.apply(cfg)?;
+                inner.kick_mcp();
+                Ok(())
             }
         }
     }
@@ -570,7 +584,7 @@ impl Brain {
     pub async fn refresh_mcp(&self) {
         self.inner
             .mcp
-            .refresh(
+            .settle(
                 &self.inner.config().mcp_servers,
                 &self.inner.mcp_confinement(),
             )
@@ -713,7 +727,8 @@ impl Brain {
         Ok(self.inner.store.messages(id)?)
     }
 
-    pub fn store(&self) -> Arc<Store> {
+    /// The database, for the brain's own services (never handed to hosts).
+    pub(crate) fn store_handle(&self) -> Arc<Store> {
         self.inner.store.clone()
     }
 

@@ -12,8 +12,10 @@ use tokio_util::sync::CancellationToken;
 use super::Inner;
 use super::context::{self, estimate_tokens};
 use super::prompt::system_prompt;
+use super::runs::Run;
 use crate::llm::{ChatMessage, LlmError, Role, StreamDelta, ToolCall};
 use crate::policy::CallOutcome;
+use crate::policy::MAX_UNANSWERED;
 
 /// The same call this many times in a row is not run again.
 const MAX_IDENTICAL_CALLS: u32 = 3;
@@ -30,6 +32,9 @@ struct Turn<'a> {
     session: &'a str,
     turn_id: String,
     cancel: CancellationToken,
+    run: &'a Run,
+    /// Tool results of the round in progress, in call order.
+    results: std::sync::Mutex<Vec<ChatMessage>>,
     /// Content from a tool is in the conversation the model sees.
     tainted: std::sync::atomic::AtomicBool,
 }
@@ -83,7 +88,11 @@ impl Turn<'_> {
             duration_ms: out.duration_ms,
             summary: out.summary.clone(),
         });
-        self.persist(&ChatMessage::tool(&call.id, &out.content));
+        let msg = ChatMessage::tool(&call.id, &out.content);
+        self.persist(&msg);
+        if let Ok(mut r) = self.results.lock() {
+            r.push(msg);
+        }
         if call.name == "local_read_file" && out.status == ToolStatus::Ok {
             self.count_skill_use(call);
         }
@@ -97,7 +106,7 @@ impl Turn<'_> {
         else {
             return;
         };
-        let Ok(path) = crate::tools::paths::resolve(&self.inner.workdir(), &raw) else {
+        let Ok(path) = crate::tools::paths::resolve(&self.run.workdir, &raw) else {
             return;
         };
         let path = std::fs::canonicalize(&path).unwrap_or(path);
@@ -129,7 +138,7 @@ impl Turn<'_> {
     /// at a time in order. Every call gets exactly one result.
     async fn run_calls(&self, calls: &[ToolCall], refused: &HashMap<String, String>) {
         let inner = self.inner;
-        let registry = inner.registry();
+        let registry = self.registry();
         let registry = &registry;
         let mut i = 0;
         while i < calls.len() {
@@ -163,7 +172,7 @@ impl Turn<'_> {
             let batch = if j > i { &calls[i..j] } else { &calls[i..=i] };
             let tainted = self.tainted.load(std::sync::atomic::Ordering::SeqCst);
             let runs = batch.iter().map(|c| {
-                let mut ctx = inner.tool_context(Some(self.session), &c.id, self.cancel.clone());
+                let mut ctx = self.tool_context(&c.id);
                 ctx.tainted = tainted;
                 async move { inner.gate.run(registry, &c.name, &c.arguments, &ctx).await }
             });
@@ -174,70 +183,237 @@ impl Turn<'_> {
         }
     }
 
+    /// The tools of this run: what exists now, narrowed to the run's list.
+    fn registry(&self) -> crate::tools::ToolRegistry {
+        let mut all = self.inner.registry();
+        if let Some(only) = &self.run.spec.tools {
+            all.retain(|name| only.iter().any(|n| n == name));
+        }
+        all
+    }
+
+    /// The tools the model is offered in this run.
+    fn offered(&self, cfg: &crate::config::Config) -> Vec<Value> {
+        let mut offered = self.inner.offered(cfg);
+        if let Some(only) = &self.run.spec.tools {
+            offered.retain(|name| only.iter().any(|n| n == name));
+        }
+        offered.openai_tools()
+    }
+
+    fn tool_context(&self, call_id: &str) -> crate::tools::ToolContext {
+        let mut ctx = self
+            .inner
+            .tool_context(Some(self.session), call_id, self.cancel.clone());
+        ctx.workdir = self.run.workdir.clone();
+        ctx.run = self.run.facts.clone();
+        ctx
+    }
+
     fn read_only(&self, call: &ToolCall) -> bool {
-        let Some(tool) = self.inner.registry().get(&call.name) else {
+        let Some(tool) = self.registry().get(&call.name) else {
             return false;
         };
         let Ok(args) = serde_json::from_str::<Value>(&call.arguments) else {
             return false;
         };
-        let ctx = self
-            .inner
-            .tool_context(Some(self.session), &call.id, self.cancel.clone());
+        let ctx = self.tool_context(&call.id);
         tool.capabilities(&args, &ctx)
             .map(|caps| caps.iter().all(|c| c.is_read_only()))
             .unwrap_or(false)
     }
 }
 
-pub(crate) async fn run(
-    inner: &Arc<Inner>,
-    session: &str,
-    text: String,
-    cancel: CancellationToken,
-) {
-    let turn = Turn {
-        inner,
-        session,
-        turn_id: uuid::Uuid::new_v4().to_string(),
-        cancel,
-        tainted: std::sync::atomic::AtomicBool::new(false),
+/// config.json may have changed since (the CLI, the app, create_mcp): each
+/// turn starts from what is on disk; a broken file keeps the last good one.
+fn reload_config(turn: &Turn<'_>) {
+    let inner = turn.inner;
+    let problem = match inner.config_store.load() {
+        Ok(fresh) if fresh != inner.config() => inner.apply(fresh).err().map(|e| e.to_string()),
+        Ok(_) => None,
+        Err(e) => Some(e.to_string()),
     };
-    // config.json may have changed since (the CLI, the app, create_mcp):
-    // each turn starts from what is on disk; a broken file keeps the last good one.
-    match inner.config_store.load() {
-        Ok(fresh) if fresh != inner.config() => {
-            if let Err(e) = inner.apply(fresh) {
-                turn.emit(Event::Notice {
-                    message: format!("config.json not applied: {e}"),
-                });
-            }
-        }
-        Ok(_) => {}
-        Err(e) => turn.emit(Event::Notice {
+    if let Some(e) = problem {
+        turn.emit(Event::Notice {
             message: format!("config.json not applied: {e}"),
-        }),
-    }
-    let cfg = inner.config();
-    if let Err(e) = inner.store.start_turn(&turn.turn_id, session) {
-        turn.emit(Event::Error {
-            message: format!("could not save the conversation: {e}"),
-            fatal: true,
         });
     }
+}
+
+/// The system prompt of one request: persona and working directory, the
+/// servers that are unavailable, the skills catalog.
+fn build_system(turn: &Turn<'_>, cfg: &crate::config::Config) -> String {
+    let inner = turn.inner;
+    let mut system = system_prompt(&cfg.persona, &turn.run.workdir);
+    for (server, why) in inner.mcp.failures() {
+        system.push_str(&format!(
+            "\n\nThe MCP server {server} is unavailable: {why}."
+        ));
+    }
+    let section =
+        crate::skills::catalog::prompt_section(&inner.enabled_skills(), cfg.skills.prompt_budget);
+    if !section.is_empty() {
+        system.push_str("\n\n");
+        system.push_str(&section);
+    }
+    system
+}
+
+/// Loop detection over the calls of a round: the same call three times in
+/// a row is refused with a reason instead of run.
+struct Repeats {
+    last: Option<String>,
+    count: u32,
+}
+
+impl Repeats {
+    fn refusals(&mut self, calls: &[ToolCall]) -> HashMap<String, String> {
+        let mut refused = HashMap::new();
+        for call in calls {
+            let sig = signature(call);
+            if self.last.as_deref() == Some(sig.as_str()) {
+                self.count += 1;
+            } else {
+                self.count = 1;
+                self.last = Some(sig);
+            }
+            if self.count >= MAX_IDENTICAL_CALLS {
+                refused.insert(
+                    call.id.clone(),
+                    format!(
+                        "error: this exact {} call was already made {} times in a row; it was not run again. Stop repeating it.",
+                        call.name,
+                        self.count - 1
+                    ),
+                );
+            }
+        }
+        refused
+    }
+}
+
+/// What one request to the model gave: the answer, or why the turn stops.
+async fn request(
+    turn: &Turn<'_>,
+    request: &[ChatMessage],
+    tools: &[Value],
+) -> Result<crate::llm::Assembled, StopReason> {
+    let mut call_ids: HashMap<usize, String> = HashMap::new();
+    let mut on_delta = |d: StreamDelta| match d {
+        StreamDelta::Content(text) => turn.emit(Event::ContentDelta { text }),
+        StreamDelta::Reasoning(text) => turn.emit(Event::ReasoningDelta { text }),
+        StreamDelta::ToolCallStarted { slot, id, name } => {
+            call_ids.insert(slot, id.clone());
+            turn.emit(Event::ToolCallStarted { call_id: id, name });
+        }
+        StreamDelta::ToolCallArguments { slot, delta } => {
+            let call_id = call_ids.get(&slot).cloned().unwrap_or_default();
+            turn.emit(Event::ToolCallArgumentsDelta { call_id, delta });
+        }
+    };
+    match turn
+        .inner
+        .llm()
+        .stream_chat(request, tools, &turn.cancel, &mut on_delta)
+        .await
+    {
+        Ok(a) => Ok(a),
+        Err(LlmError::Cancelled) => Err(StopReason::Cancelled),
+        Err(e) => {
+            turn.emit(Event::Error {
+                message: e.to_string(),
+                fatal: true,
+            });
+            Err(StopReason::Failed)
+        }
+    }
+}
+
+/// Starts the turn's record and loads its history; a store that cannot do
+/// either stops the turn (a fatal error ends it).
+fn begin(turn: &Turn<'_>) -> Result<Vec<crate::store::StoredMessage>, StopReason> {
+    let inner = turn.inner;
+    let fatal = |what: &str, e: crate::store::StoreError| {
+        turn.emit(Event::Error {
+            message: format!("could not {what}: {e}"),
+            fatal: true,
+        });
+        StopReason::Failed
+    };
+    inner
+        .store
+        .start_turn(&turn.turn_id, turn.session)
+        .map_err(|e| fatal("save the conversation", e))?;
+    inner
+        .store
+        .messages(turn.session)
+        .map_err(|e| fatal("load the conversation", e))
+}
+
+pub(crate) async fn run(inner: &Arc<Inner>, run: Run) {
+    let turn = Turn {
+        inner,
+        session: &run.spec.session_id,
+        turn_id: run.turn_id.clone(),
+        cancel: run.cancel.clone(),
+        run: &run,
+        results: std::sync::Mutex::new(vec![]),
+        tainted: std::sync::atomic::AtomicBool::new(false),
+    };
+    reload_config(&turn);
     turn.emit(Event::TurnStarted {
         turn_id: turn.turn_id.clone(),
     });
-    let history = match inner.store.messages(session) {
-        Ok(h) => h,
-        Err(e) => {
-            turn.emit(Event::Error {
-                message: format!("could not load the conversation: {e}"),
-                fatal: true,
-            });
-            vec![]
-        }
+    let (stop, usage, rounds) = match begin(&turn) {
+        Ok(history) => rounds(&turn, history, run.text.clone()).await,
+        Err(stop) => (stop, Usage::default(), 0),
     };
+    let stop = turn.unanswered(stop);
+    if let Err(e) = inner
+        .store
+        .finish_turn(&turn.turn_id, stop_label(stop), &usage, rounds)
+    {
+        turn.emit(Event::Error {
+            message: format!("could not save the turn: {e}"),
+            fatal: false,
+        });
+    }
+    // Free the session first: a host that sees the end may start the next turn.
+    super::runs::release(inner, turn.session, &turn.turn_id);
+    turn.emit(Event::TurnFinished {
+        turn_id: turn.turn_id.clone(),
+        stop,
+        usage,
+        rounds,
+    });
+}
+
+impl Turn<'_> {
+    /// A run that nobody could answer ends `needs_approval`, said once.
+    fn unanswered(&self, stop: StopReason) -> StopReason {
+        let needed = self.run.facts.needed();
+        if needed.is_empty() || matches!(stop, StopReason::Cancelled | StopReason::Failed) {
+            return stop;
+        }
+        self.emit(Event::Notice {
+            message: format!(
+                "A {} run needed your approval and went on without it: {}",
+                self.run.spec.origin.as_str(),
+                needed.join("; ")
+            ),
+        });
+        StopReason::NeedsApproval
+    }
+}
+
+/// The rounds of one turn: request, run the calls, until an answer or a stop.
+async fn rounds(
+    turn: &Turn<'_>,
+    history: Vec<crate::store::StoredMessage>,
+    text: String,
+) -> (StopReason, Usage, u32) {
+    let inner = turn.inner;
+    let cfg = inner.config();
     // An earlier turn's tool results are still in what the model reads.
     if history.iter().any(|m| m.message.role == Role::Tool) {
         turn.tainted
@@ -246,57 +422,46 @@ pub(crate) async fn run(
     let user = ChatMessage::user(text);
     turn.persist(&user);
     let mut current = vec![user];
+    // Servers start in the background; one still starting may hold the turn
+    // only this long.
     inner
         .mcp
-        .refresh(&cfg.mcp_servers, &inner.mcp_confinement())
+        .ensure(
+            &cfg.mcp_servers,
+            &inner.mcp_confinement(),
+            std::time::Duration::from_millis(200),
+        )
         .await;
-    let mut tools = inner.offered(&cfg).openai_tools();
-    let mut tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
-    let llm = inner.llm();
+    let max_rounds = turn.run.spec.max_rounds.unwrap_or(cfg.llm.max_rounds);
     let mut usage = Usage::default();
     let mut rounds = 0u32;
-    let mut last_sig: Option<String> = None;
-    let mut repeats = 0u32;
+    let mut repeats = Repeats {
+        last: None,
+        count: 0,
+    };
     let mut warned_budget = false;
-
     let stop = loop {
         if turn.cancel.is_cancelled() {
             break StopReason::Cancelled;
         }
-        if rounds >= cfg.llm.max_rounds {
+        if rounds >= max_rounds {
             turn.say(
                 format!(
-                    "I stopped after {} rounds of tool calls without reaching an answer. \
-                     Tell me how to continue, or ask for a smaller step.",
-                    cfg.llm.max_rounds
+                    "I stopped after {max_rounds} rounds of tool calls without reaching an answer. \
+                     Tell me how to continue, or ask for a smaller step."
                 ),
                 &mut current,
             );
             break StopReason::MaxRounds;
         }
         rounds += 1;
-        if rounds > 1 {
-            // A tool created in the last round is callable in this one.
-            tools = inner.offered(&cfg).openai_tools();
-            tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
-        }
+        // A tool created in the last round is callable in this one.
+        let tools = turn.offered(&cfg);
+        let tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
-        let mut system = system_prompt(&cfg.persona, &inner.workdir());
-        for (server, why) in inner.mcp.failures() {
-            system.push_str(&format!(
-                "\n\nThe MCP server {server} is unavailable: {why}."
-            ));
-        }
-        let section = crate::skills::catalog::prompt_section(
-            &inner.enabled_skills(),
-            cfg.skills.prompt_budget,
-        );
-        if !section.is_empty() {
-            system.push_str("\n\n");
-            system.push_str(&section);
-        }
-        let (request, report) = context::build(
+        let system = build_system(turn, &cfg);
+        let (req, report) = context::build(
             &system,
             &history,
             &current,
@@ -307,40 +472,16 @@ pub(crate) async fn run(
             warned_budget = true;
             tracing::info!(?report, "request fitted to the context window");
         }
-        let mut call_ids: HashMap<usize, String> = HashMap::new();
-        let mut on_delta = |d: StreamDelta| match d {
-            StreamDelta::Content(text) => turn.emit(Event::ContentDelta { text }),
-            StreamDelta::Reasoning(text) => turn.emit(Event::ReasoningDelta { text }),
-            StreamDelta::ToolCallStarted { slot, id, name } => {
-                call_ids.insert(slot, id.clone());
-                turn.emit(Event::ToolCallStarted { call_id: id, name });
-            }
-            StreamDelta::ToolCallArguments { slot, delta } => {
-                let call_id = call_ids.get(&slot).cloned().unwrap_or_default();
-                turn.emit(Event::ToolCallArgumentsDelta { call_id, delta });
-            }
-        };
-        let answer = match llm
-            .stream_chat(&request, &tools, &turn.cancel, &mut on_delta)
-            .await
-        {
+        let answer = match request(turn, &req, &tools).await {
             Ok(a) => a,
-            Err(LlmError::Cancelled) => break StopReason::Cancelled,
-            Err(e) => {
-                turn.emit(Event::Error {
-                    message: e.to_string(),
-                    fatal: true,
-                });
-                break StopReason::Failed;
-            }
+            Err(stop) => break stop,
         };
         if let Some(u) = &answer.usage {
             usage.add(u);
         }
-        let content = answer.content.clone().or_else(|| answer.refusal.clone());
         let assistant = ChatMessage {
             role: Role::Assistant,
-            content,
+            content: answer.content.clone().or_else(|| answer.refusal.clone()),
             tool_calls: answer.tool_calls.clone(),
             tool_call_id: None,
         };
@@ -354,41 +495,24 @@ pub(crate) async fn run(
             }
             break StopReason::Completed;
         }
-        let mut refused = HashMap::new();
-        let mut looped = false;
-        for call in &answer.tool_calls {
-            let sig = signature(call);
-            if last_sig.as_deref() == Some(sig.as_str()) {
-                repeats += 1;
-            } else {
-                repeats = 1;
-                last_sig = Some(sig);
-            }
-            if repeats >= MAX_IDENTICAL_CALLS {
-                looped = true;
-                refused.insert(
-                    call.id.clone(),
-                    format!(
-                        "error: this exact {} call was already made {} times in a row; it was not run again. Stop repeating it.",
-                        call.name,
-                        repeats - 1
-                    ),
-                );
-            }
-        }
+        let refused = repeats.refusals(&answer.tool_calls);
         turn.run_calls(&answer.tool_calls, &refused).await;
-        // Results were saved one by one; mirror them into this turn's context.
-        if let Ok(all) = inner.store.messages(session) {
-            current = all
-                .into_iter()
-                .filter(|m| m.turn_id == turn.turn_id)
-                .map(|m| m.message)
-                .collect();
+        if let Ok(mut results) = turn.results.lock() {
+            current.append(&mut results);
         }
         if turn.cancel.is_cancelled() {
             break StopReason::Cancelled;
         }
-        if looped {
+        if turn.run.facts.needed().len() >= MAX_UNANSWERED {
+            turn.say(
+                format!(
+                    "I stopped: {MAX_UNANSWERED} steps needed an approval nobody could give in this run."
+                ),
+                &mut current,
+            );
+            break StopReason::NeedsApproval;
+        }
+        if !refused.is_empty() {
             turn.say(
                 "I stopped because I kept making the same tool call without progress.".into(),
                 &mut current,
@@ -396,21 +520,7 @@ pub(crate) async fn run(
             break StopReason::Repetition;
         }
     };
-    if let Err(e) = inner
-        .store
-        .finish_turn(&turn.turn_id, stop_label(stop), &usage, rounds)
-    {
-        turn.emit(Event::Error {
-            message: format!("could not save the turn: {e}"),
-            fatal: false,
-        });
-    }
-    turn.emit(Event::TurnFinished {
-        turn_id: turn.turn_id.clone(),
-        stop,
-        usage,
-        rounds,
-    });
+    (stop, usage, rounds)
 }
 
 fn stop_label(s: StopReason) -> &'static str {
@@ -420,5 +530,6 @@ fn stop_label(s: StopReason) -> &'static str {
         StopReason::Repetition => "repetition",
         StopReason::Cancelled => "cancelled",
         StopReason::Failed => "failed",
+        StopReason::NeedsApproval => "needs_approval",
     }
 }

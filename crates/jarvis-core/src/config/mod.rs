@@ -244,6 +244,26 @@ pub struct Config {
     /// MCP servers by name.
     pub mcp_servers: std::collections::BTreeMap<String, McpServerConfig>,
     pub voice: VoiceSettings,
+    pub retention: Retention,
+}
+
+/// How long records are kept (0: for ever), applied when Jarvis starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct Retention {
+    /// Audit rows older than this many days are deleted.
+    pub audit_days: u32,
+    /// Conversations untouched for this many days are deleted.
+    pub messages_days: u32,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention {
+            audit_days: 90,
+            messages_days: 0,
+        }
+    }
 }
 
 impl Default for Config {
@@ -261,6 +281,7 @@ impl Default for Config {
             skills: SkillsConfig::default(),
             mcp_servers: Default::default(),
             voice: VoiceSettings::default(),
+            retention: Retention::default(),
         }
     }
 }

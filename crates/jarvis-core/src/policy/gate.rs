@@ -125,15 +125,23 @@ pub struct CallOutcome {
     pub read_only: bool,
 }
 
-type Pending = Mutex<HashMap<String, oneshot::Sender<(ApprovalDecision, String)>>>;
+/// Questions waiting for an answer, each with the channel that answers it.
+type Pending =
+    Mutex<HashMap<String, (ApprovalRequest, oneshot::Sender<(ApprovalDecision, String)>)>>;
+
+/// The model is told this many refusals for want of an approval, then the
+/// run stops.
+pub const MAX_UNANSWERED: usize = 3;
+
+/// How long a tool that was cancelled mid-way may take to finish on its own,
+/// so that work which completed is reported as completed.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
 
 pub struct Gate {
     policy: RwLock<Policy>,
     store: Arc<Store>,
     approver: Arc<dyn Approver>,
     pending: Pending,
-    /// One dialog at a time.
-    asking: tokio::sync::Mutex<()>,
     approval_timeout: RwLock<Duration>,
     known_secrets: RwLock<Vec<String>>,
 }
@@ -150,7 +158,6 @@ impl Gate {
             store,
             approver,
             pending: Mutex::new(HashMap::new()),
-            asking: tokio::sync::Mutex::new(()),
             approval_timeout: RwLock::new(approval_timeout),
             known_secrets: RwLock::new(vec![]),
         }
@@ -187,14 +194,26 @@ impl Gate {
             .ok()
             .and_then(|mut p| p.remove(request_id));
         match tx {
-            Some(tx) => tx.send((decision, decided_by.to_string())).is_ok(),
+            Some((_, tx)) => tx.send((decision, decided_by.to_string())).is_ok(),
             None => false,
         }
+    }
+
+    /// The questions waiting for an answer now, oldest first.
+    pub fn pending(&self) -> Vec<ApprovalRequest> {
+        let mut v: Vec<ApprovalRequest> = self
+            .pending
+            .lock()
+            .map(|p| p.values().map(|(r, _)| r.clone()).collect())
+            .unwrap_or_default();
+        v.sort_by_key(|r| r.expires_at);
+        v
     }
 
     fn policy_check(&self, caps: &[Capability], ctx: &ToolContext) -> Decision {
         let turn = TurnFacts {
             tainted: ctx.tainted,
+            unattended: !ctx.run.is_interactive(),
         };
         match self.policy.read() {
             Ok(p) => p.check(caps, &ctx.workdir, turn),
@@ -343,6 +362,47 @@ impl Gate {
                 finish(row, &mut outcome, "blocked");
                 return outcome;
             }
+            Verdict::Ask if !ctx.run.is_interactive() => {
+                if ctx.run.pre_approves(&caps) {
+                    if let Some(id) = row {
+                        let _ = self.store.audit_decided(
+                            id,
+                            "ask",
+                            &format!("{} (approved when the run was created)", decision.reason),
+                            "pre-approved",
+                        );
+                    }
+                } else {
+                    let subject = caps
+                        .iter()
+                        .map(Capability::subject)
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    let n = ctx.run.record_needed(format!("{tool_name}: {subject}"));
+                    if let Some(id) = row {
+                        let _ = self.store.audit_decided(
+                            id,
+                            "ask",
+                            &decision.reason,
+                            &format!("unattended ({})", ctx.run.origin.as_str()),
+                        );
+                    }
+                    outcome.status = ToolStatus::Refused;
+                    outcome.content = format!(
+                        "not run: this needs your approval ({}), and nobody can approve it in this {} run; the user has been told. {}",
+                        decision.reason,
+                        ctx.run.origin.as_str(),
+                        if n >= MAX_UNANSWERED {
+                            "The run stops here."
+                        } else {
+                            "Do what you can without it, or finish and say what is missing."
+                        }
+                    );
+                    outcome.summary = "needs approval (unattended)".into();
+                    finish(row, &mut outcome, "needs_approval");
+                    return outcome;
+                }
+            }
             Verdict::Ask => {
                 let (tool_key, scopes) = grant_scopes(tool_name, &caps);
                 let granted = !scopes.is_empty()
@@ -423,9 +483,20 @@ impl Gate {
         };
         // The tool's own timeout starts now, after any approval.
         let limit = tool.timeout(&args);
+        let work = tokio::time::timeout(limit, tool.execute(ctx, args));
+        let mut work = std::pin::pin!(work);
+        let timed_out = || Err(ToolError::Timeout(limit.as_secs()));
         let result = tokio::select! {
-            r = tokio::time::timeout(limit, tool.execute(ctx, args)) => r.unwrap_or(Err(ToolError::Timeout(limit.as_secs()))),
-            _ = ctx.cancel.cancelled() => Err(ToolError::Cancelled),
+            r = &mut work => r.unwrap_or_else(|_| timed_out()),
+            _ = ctx.cancel.cancelled() => {
+                // A tool that watches the cancel stops itself (a command is
+                // killed); one that cannot (a write under way) finishes, and
+                // what it did is what is reported.
+                match tokio::time::timeout(CANCEL_GRACE, &mut work).await {
+                    Ok(r) => r.unwrap_or_else(|_| timed_out()),
+                    Err(_) => Err(ToolError::Cancelled),
+                }
+            }
         };
         let label = match result {
             Ok(out) => {
@@ -466,12 +537,27 @@ impl Gate {
         details: Option<String>,
         ctx: &ToolContext,
     ) -> (ApprovalDecision, String) {
-        let _one_at_a_time = self.asking.lock().await;
+        // The timeout runs from the moment the question is asked, even while
+        // an earlier question of the same run is still on screen.
         let timeout = self
             .approval_timeout
             .read()
             .map(|t| *t)
             .unwrap_or(Duration::from_secs(60));
+        let deadline = tokio::time::sleep(timeout);
+        let mut deadline = std::pin::pin!(deadline);
+        let expires_at = crate::store::now_ms() + timeout.as_millis() as i64;
+        let _one_per_run = tokio::select! {
+            g = ctx.run.asking.lock() => g,
+            _ = &mut deadline => return (
+                ApprovalDecision::Deny { reason: Some(format!("no answer within {} s", timeout.as_secs())) },
+                "timeout".into(),
+            ),
+            _ = ctx.cancel.cancelled() => return (
+                ApprovalDecision::Deny { reason: Some("the turn was cancelled".into()) },
+                "cancel".into(),
+            ),
+        };
         let request = ApprovalRequest {
             request_id: uuid::Uuid::new_v4().to_string(),
             call_id: ctx.call_id.clone(),
@@ -497,10 +583,13 @@ impl Gate {
             allow_always: !scopes.is_empty(),
             offer_network: offers_network(caps) && !ctx.exec_sandbox.network,
             timeout_sec: timeout.as_secs(),
+            origin: ctx.run.origin,
+            run_id: ctx.run.run_id.clone(),
+            expires_at,
         };
         let (tx, mut rx) = oneshot::channel();
         if let Ok(mut p) = self.pending.lock() {
-            p.insert(request.request_id.clone(), tx);
+            p.insert(request.request_id.clone(), (request.clone(), tx));
         }
         ctx.events.emit(
             ctx.session_id.as_deref(),
@@ -510,8 +599,6 @@ impl Gate {
         );
         let mut from_approver = std::pin::pin!(self.approver.decide(&request));
         let mut approver_silent = false;
-        let deadline = tokio::time::sleep(timeout);
-        let mut deadline = std::pin::pin!(deadline);
         // Whichever answers first wins: the approver (dialog, terminal,
         // script) or an Op from another host (the HUD).
         let (decision, by) = loop {

@@ -3,6 +3,7 @@
 
 mod gate;
 mod redact;
+pub mod run;
 pub mod shell;
 pub mod url;
 
@@ -12,7 +13,8 @@ use crate::tools::Capability;
 use crate::tools::paths::is_within;
 
 pub use gate::{
-    AllowOnceApprover, Approver, CallOutcome, DenyApprover, Gate, NoApprover, ScriptedApprover,
+    AllowOnceApprover, Approver, CallOutcome, DenyApprover, Gate, MAX_UNANSWERED, NoApprover,
+    ScriptedApprover,
 };
 pub use redact::redact;
 
@@ -77,6 +79,9 @@ pub struct TurnFacts {
     /// Content from a tool (a file, a page, an MCP result) has entered the
     /// conversation: from now on nothing leaves without a question.
     pub tainted: bool,
+    /// Nobody can answer a question in this run: the "don't ask" settings
+    /// (`approvals.auto`) do not apply, since they stand for a person.
+    pub unattended: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -123,7 +128,14 @@ impl Policy {
 
     /// Reads and writes share one rule: own state, credentials, system paths
     /// (writes), then the roots.
-    fn check_path(&self, p: &Path, workdir: &Path, kind: &str, is_write: bool) -> Decision {
+    fn check_path(
+        &self,
+        p: &Path,
+        workdir: &Path,
+        kind: &str,
+        is_write: bool,
+        turn: TurnFacts,
+    ) -> Decision {
         let credential = p.to_str().and_then(|x| shell::paths::credential(x, None));
         if self.protected(p) {
             Decision::new(
@@ -148,7 +160,7 @@ impl Policy {
                 Verdict::Allow,
                 format!("{kind} inside the working directory"),
             )
-        } else if self.settings.auto_write {
+        } else if self.settings.auto_write && !turn.unattended {
             Decision::new(
                 Verdict::Allow,
                 format!("{kind} inside the working directory (\"don't ask\" for writes is on)"),
@@ -181,12 +193,12 @@ impl Policy {
             Capability::Read(_) if !s.read => off("local file access", "read"),
             Capability::Read(p) => match self.workdir_ok() {
                 Err(d) => d,
-                Ok(()) => self.check_path(p, workdir, "read", false),
+                Ok(()) => self.check_path(p, workdir, "read", false, turn),
             },
             Capability::Write(_) if !s.write => off("writing files", "write"),
             Capability::Write(p) => match self.workdir_ok() {
                 Err(d) => d,
-                Ok(()) => self.check_path(p, workdir, "write", true),
+                Ok(()) => self.check_path(p, workdir, "write", true, turn),
             },
             Capability::Exec { .. } if !s.exec => off("running commands", "exec"),
             Capability::Exec { command, .. } => {
@@ -201,7 +213,7 @@ impl Policy {
                         Decision::new(Verdict::Block, format!("blacklisted: {}", a.reason))
                     }
                     Verdict::Allow => Decision::new(Verdict::Allow, "a read-only command"),
-                    Verdict::Ask if s.auto_exec => Decision::new(
+                    Verdict::Ask if s.auto_exec && !turn.unattended => Decision::new(
                         Verdict::Allow,
                         format!("{} (\"don't ask\" for commands is on)", a.reason),
                     ),
@@ -226,7 +238,9 @@ impl Policy {
                             "{method} {url}: content from a tool is in this conversation, and any request could carry it out"
                         ),
                     )
-                } else if !matches!(method.as_str(), "GET" | "HEAD") && !s.auto_network {
+                } else if !matches!(method.as_str(), "GET" | "HEAD")
+                    && (!s.auto_network || turn.unattended)
+                {
                     Decision::new(Verdict::Ask, format!("{method} sends data to {url}"))
                 } else {
                     d
@@ -335,7 +349,10 @@ mod tests {
                     addrs: vec!["93.184.216.34".parse().unwrap()],
                 }],
                 wd,
-                TurnFacts { tainted },
+                TurnFacts {
+                    tainted,
+                    ..Default::default()
+                },
             )
             .verdict
         };

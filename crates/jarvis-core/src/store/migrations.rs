@@ -1,7 +1,11 @@
 //! The one numbered list of schema changes. Each issue appends its own; a
 //! migration never changes once it has shipped.
 
-use rusqlite::Connection;
+use std::path::Path;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::StoreError;
 
 const MIGRATIONS: &[&str] = &[
     // 1: sessions, messages, turns, audit, grants
@@ -60,19 +64,46 @@ const MIGRATIONS: &[&str] = &[
         usage_count INTEGER NOT NULL DEFAULT 0,
         last_used INTEGER
     );",
+    // 3: the services lease (the one-brain issue): one leader across processes
+    "CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL
+    );",
 ];
 
-pub fn apply(conn: &mut Connection) -> rusqlite::Result<()> {
-    let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    for (i, sql) in MIGRATIONS.iter().enumerate() {
-        let version = i as i64 + 1;
-        if version <= current {
-            continue;
-        }
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", version)?;
-        tx.commit()?;
+/// The schema this binary writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+pub fn refuse_newer(found: i64, path: &Path) -> Result<(), StoreError> {
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::TooNew {
+            path: path.display().to_string(),
+            found,
+            supported: SCHEMA_VERSION,
+        });
     }
     Ok(())
+}
+
+/// Brings the schema up to date. Each step runs in a `BEGIN IMMEDIATE`
+/// transaction that re-reads the version inside it: two processes opening a
+/// fresh home at once take turns (the busy timeout waits) and the second
+/// finds the work done instead of failing on "table already exists".
+pub fn apply(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    loop {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let current: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        refuse_newer(current, path)?;
+        let Some(sql) = usize::try_from(current)
+            .ok()
+            .and_then(|c| MIGRATIONS.get(c))
+        else {
+            return Ok(());
+        };
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", current + 1)?;
+        tx.commit()?;
+    }
 }

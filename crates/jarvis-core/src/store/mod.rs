@@ -1,7 +1,11 @@
 //! `jarvis.db`: sessions, messages, turns, audit and approval grants, in one
 //! SQLite file (WAL) with numbered migrations.
 
+mod lease;
 mod migrations;
+
+pub use lease::LeaseHolder;
+pub use migrations::SCHEMA_VERSION;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -24,6 +28,34 @@ pub enum StoreError {
     NoSession(String),
     #[error("corrupt row: {0}")]
     Corrupt(String),
+    #[error(
+        "database {path} was written by a newer Jarvis (schema version {found}; this one knows up to {supported}). \
+         It was left untouched: update Jarvis, or point JARVIS_HOME elsewhere."
+    )]
+    TooNew {
+        path: String,
+        found: i64,
+        supported: i64,
+    },
+}
+
+/// Runs `f` again while SQLite says the database is busy or locked, for up
+/// to ten seconds.
+fn retry_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match f() {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5 + fastrand::u64(0..20)));
+            }
+            other => return other,
+        }
+    }
 }
 
 pub fn now_ms() -> i64 {
@@ -98,20 +130,28 @@ impl Store {
             })?;
         }
         let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // First, so that every later statement (the WAL switch included)
+        // waits for another process instead of failing "database is locked".
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // Before anything writes: a newer schema is left byte-identical.
+        let found: i64 = retry_busy(|| conn.query_row("PRAGMA user_version", [], |r| r.get(0)))?;
+        migrations::refuse_newer(found, path)?;
+        // Switching to WAL needs the file to itself, and SQLite reports
+        // "locked" at once, without the busy handler, while another process
+        // is opening it: retry for as long as the busy timeout would wait.
+        retry_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         // NORMAL is corruption-safe under WAL; it skips an fsync per commit, not per checkpoint.
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        Self::init(conn)
+        Self::init(conn, path)
     }
 
     pub fn in_memory() -> Result<Self, StoreError> {
-        Self::init(Connection::open_in_memory()?)
+        Self::init(Connection::open_in_memory()?, Path::new(":memory:"))
     }
 
-    fn init(mut conn: Connection) -> Result<Self, StoreError> {
-        migrations::apply(&mut conn)?;
+    fn init(mut conn: Connection, path: &Path) -> Result<Self, StoreError> {
+        migrations::apply(&mut conn, path)?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -352,12 +392,26 @@ impl Store {
     }
 
     pub fn audit(&self, limit: usize, tool: Option<&str>) -> Result<Vec<AuditRow>, StoreError> {
+        self.audit_where("(?2 IS NULL OR tool = ?2)", limit, tool)
+    }
+
+    /// One session's calls, oldest first, the newest `limit` of them.
+    pub fn session_audit(&self, session: &str, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+        self.audit_where("session_id = ?2", limit, Some(session))
+    }
+
+    fn audit_where(
+        &self,
+        filter: &str,
+        limit: usize,
+        arg: Option<&str>,
+    ) -> Result<Vec<AuditRow>, StoreError> {
         let conn = self.conn();
-        let mut st = conn.prepare(
+        let mut st = conn.prepare(&format!(
             "SELECT id, at, call_id, session_id, tool, arguments, verdict, reason, decided_by, outcome, duration_ms
-             FROM audit WHERE (?2 IS NULL OR tool = ?2) ORDER BY id DESC LIMIT ?1",
-        )?;
-        let rows = st.query_map(params![limit as i64, tool], |r| {
+             FROM audit WHERE {filter} ORDER BY id DESC LIMIT ?1"
+        ))?;
+        let rows = st.query_map(params![limit as i64, arg], |r| {
             Ok(AuditRow {
                 id: r.get(0)?,
                 at: r.get(1)?,
@@ -375,6 +429,36 @@ impl Store {
         let mut v: Vec<AuditRow> = rows.collect::<Result<_, _>>()?;
         v.reverse();
         Ok(v)
+    }
+
+    /// Deletes audit rows older than `audit_days` and conversations not
+    /// touched for `message_days` (0 keeps them); returns rows removed.
+    pub fn prune(&self, audit_days: u32, message_days: u32) -> Result<usize, StoreError> {
+        let day = 86_400_000i64;
+        let now = now_ms();
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let mut n = 0;
+        if audit_days > 0 {
+            n += tx.execute(
+                "DELETE FROM audit WHERE at < ?1",
+                [now - i64::from(audit_days) * day],
+            )?;
+        }
+        if message_days > 0 {
+            let cutoff = now - i64::from(message_days) * day;
+            n += tx.execute(
+                "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                [cutoff],
+            )?;
+            n += tx.execute(
+                "DELETE FROM turns WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                [cutoff],
+            )?;
+            n += tx.execute("DELETE FROM sessions WHERE updated_at < ?1", [cutoff])?;
+        }
+        tx.commit()?;
+        Ok(n)
     }
 
     /// `(enabled, usage count, last used)` of a skill; enabled and unused if unknown.

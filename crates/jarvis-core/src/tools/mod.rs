@@ -132,6 +132,8 @@ pub struct ToolContext {
     pub network_approved: bool,
     /// Content from a tool is already in the conversation (see [`crate::policy::TurnFacts`]).
     pub tainted: bool,
+    /// The run this call belongs to (who started it, who can approve).
+    pub run: Arc<crate::policy::run::RunFacts>,
 }
 
 /// The OS sandbox for commands: the helper that applies it, and its settings.
@@ -248,6 +250,11 @@ impl ToolRegistry {
 
     pub fn names(&self) -> Vec<String> {
         self.tools.keys().cloned().collect()
+    }
+
+    /// Keeps the tools whose name passes `keep`.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.tools.retain(|name, _| keep(name));
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Tool>> {

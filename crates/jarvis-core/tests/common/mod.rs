@@ -8,14 +8,13 @@ use jarvis_core::policy::Approver;
 use jarvis_core::secrets::{MemorySecretStore, SecretStore};
 use jarvis_core::tools::ToolRegistry;
 use jarvis_core::{Brain, BrainOptions, Overrides};
-use jarvis_protocol::{Event, EventEnvelope, Op};
-use tokio::sync::broadcast;
+use jarvis_protocol::{Event, Op};
 
 pub struct Env {
     pub home: tempfile::TempDir,
     pub work: tempfile::TempDir,
     pub brain: Brain,
-    pub events: broadcast::Receiver<EventEnvelope>,
+    pub events: jarvis_core::events::Subscription,
 }
 
 pub struct Setup<'a> {

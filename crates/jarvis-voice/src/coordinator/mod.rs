@@ -10,8 +10,8 @@ mod playback;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jarvis_protocol::{Event, EventEnvelope, Op, VoiceState};
-use tokio::sync::{broadcast, mpsc};
+use jarvis_protocol::{HostEvent, Op, VoiceState};
+use tokio::sync::mpsc;
 
 use crate::VoiceError;
 use crate::capture::AudioSource;
@@ -25,8 +25,9 @@ pub use playback::chime;
 /// What the coordinator needs from the brain; `jarvis_core::Brain` is one.
 pub trait BrainPort: Send + Sync + 'static {
     fn submit(&self, op: Op) -> Result<(), VoiceError>;
-    fn subscribe(&self) -> broadcast::Receiver<EventEnvelope>;
-    fn emit(&self, session_id: Option<&str>, event: Event);
+    fn subscribe(&self) -> jarvis_core::events::Subscription;
+    /// Voice's own state on the brain's stream (never a brain event).
+    fn emit(&self, session_id: Option<&str>, event: HostEvent);
     fn is_running(&self, session_id: &str) -> bool;
 }
 
@@ -34,11 +35,11 @@ impl BrainPort for jarvis_core::Brain {
     fn submit(&self, op: Op) -> Result<(), VoiceError> {
         jarvis_core::Brain::submit(self, op).map_err(|e| VoiceError::Brain(e.to_string()))
     }
-    fn subscribe(&self) -> broadcast::Receiver<EventEnvelope> {
+    fn subscribe(&self) -> jarvis_core::events::Subscription {
         jarvis_core::Brain::subscribe(self)
     }
-    fn emit(&self, session_id: Option<&str>, event: Event) {
-        jarvis_core::Brain::emit(self, session_id, event);
+    fn emit(&self, session_id: Option<&str>, event: HostEvent) {
+        jarvis_core::Brain::host_event(self, session_id, event);
     }
     fn is_running(&self, session_id: &str) -> bool {
         jarvis_core::Brain::is_running(self, session_id)

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use jarvis_core::policy::ScriptedApprover;
 use jarvis_core::secrets::MemorySecretStore;
 use jarvis_core::{Brain, BrainOptions, Overrides};
-use jarvis_protocol::{Event, EventEnvelope};
+use jarvis_protocol::Event;
 use jarvis_testkit::{MockServer, Reply};
 use jarvis_voice::VoiceError;
 use jarvis_voice::audio::{Pcm, read_wav_16k};
@@ -19,7 +19,6 @@ use jarvis_voice::sink::NullSink;
 use jarvis_voice::stt::{SttConfig, WhisperTranscriber};
 use jarvis_voice::tts::Speaker;
 use jarvis_voice::vad::SileroVad;
-use tokio::sync::broadcast;
 
 pub fn shared() -> PathBuf {
     jarvis_testkit::shared_dir()
@@ -107,7 +106,7 @@ pub struct Rig {
     pub brain: Brain,
     pub voice: VoiceCoordinator,
     pub sink: Arc<NullSink>,
-    pub events: broadcast::Receiver<EventEnvelope>,
+    pub events: jarvis_core::events::Subscription,
     pub session: String,
 }
 
@@ -183,7 +182,7 @@ impl Rig {
                         return seen;
                     }
                 }
-                Ok(Err(broadcast::error::RecvError::Lagged(_))) => {}
+                Ok(Err(jarvis_core::events::RecvError::Lagged(_))) => {}
                 Ok(Err(e)) => panic!("event stream ended: {e}"),
                 Err(_) => panic!("timed out after {secs} s; saw {seen:#?}"),
             }

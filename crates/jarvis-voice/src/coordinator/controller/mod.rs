@@ -4,8 +4,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jarvis_protocol::{Event, Op, VoiceState, VoiceTimings};
-use tokio::sync::{broadcast, mpsc};
+use jarvis_protocol::{HostEvent, Op, Origin, RunSpec, VoiceState, VoiceTimings};
+use tokio::sync::mpsc;
 
 use super::capture_loop::{self, Endpointing};
 use super::playback::{Kind, Queue, SynthJob};
@@ -105,8 +105,8 @@ impl Controller {
                 ev = events.recv() => match ev {
                     Ok(env) if env.session_id.as_deref() == Some(self.w.cfg.session_id.as_str()) => self.on_brain(env.event),
                     Ok(_) => {}
-                    Err(broadcast::error::RecvError::Lagged(n)) => tracing::warn!("voice missed {n} brain events"),
-                    Err(broadcast::error::RecvError::Closed) => break,
+                    Err(jarvis_core::events::RecvError::Lagged(n)) => tracing::warn!("voice missed {n} brain events"),
+                    Err(jarvis_core::events::RecvError::Closed) => break,
                 },
             }
         }
@@ -114,12 +114,12 @@ impl Controller {
         self.w.queue.shutdown();
     }
 
-    fn emit(&self, event: Event) {
+    fn emit(&self, event: HostEvent) {
         self.w.brain.emit(Some(&self.w.cfg.session_id), event);
     }
 
     fn notice(&self, message: impl Into<String>) {
-        self.emit(Event::VoiceNotice {
+        self.emit(HostEvent::VoiceNotice {
             message: message.into(),
         });
     }
@@ -135,7 +135,7 @@ impl Controller {
         if let Ok(mut s) = self.w.shared_state.lock() {
             *s = state;
         }
-        self.emit(Event::VoiceState { state });
+        self.emit(HostEvent::VoiceState { state });
     }
 
     fn on_msg(&mut self, msg: Msg) {
@@ -173,7 +173,7 @@ impl Controller {
                     }
                 }
                 if let Some(level) = level {
-                    self.emit(Event::VoiceLevel { level });
+                    self.emit(HostEvent::VoiceLevel { level });
                 }
                 self.on_tick();
             }
@@ -334,7 +334,7 @@ impl Controller {
             last_level: now.checked_sub(LEVEL_EVERY).unwrap_or(now),
             samples: Vec::new(),
         });
-        self.emit(Event::VoiceMic {
+        self.emit(HostEvent::VoiceMic {
             capturing: self.w.parts.source.is_capturing(),
         });
         self.set_state(VoiceState::Listening);
@@ -343,7 +343,7 @@ impl Controller {
     fn close_mic(&mut self) {
         if self.listening.is_some() {
             self.w.parts.source.close();
-            self.emit(Event::VoiceMic {
+            self.emit(HostEvent::VoiceMic {
                 capturing: self.w.parts.source.is_capturing(),
             });
         }
@@ -390,7 +390,7 @@ impl Controller {
             }
         };
         let t = &heard.transcript;
-        self.emit(Event::VoiceTranscript {
+        self.emit(HostEvent::VoiceTranscript {
             text: t.text.clone(),
             language: t.language.clone(),
             audio_ms: t.audio_ms,
@@ -445,8 +445,8 @@ impl Controller {
                 });
             }
             let deadline = Instant::now() + Duration::from_secs(3);
-            let op = Op::UserInput {
-                session_id: session_id.clone(),
+            let op = Op::StartRun {
+                spec: RunSpec::interactive(Origin::Voice, session_id.clone()),
                 text,
             };
             let result = loop {

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use jarvis_protocol::{Event, StopReason};
+use jarvis_protocol::{Event, HostEvent, StopReason};
 
 use super::{Controller, Turn, ms_between};
 use crate::coordinator::playback::{Kind, SynthJob};
@@ -106,6 +106,6 @@ impl Controller {
         let end_of_speech = t.speech_end_at.or(t.release_at);
         let last = t.last_audio.unwrap_or_else(Instant::now);
         timings.total_ms = end_of_speech.map(|e| ms_between(e, last)).unwrap_or(0);
-        self.emit(Event::VoiceTimings { timings });
+        self.emit(HostEvent::VoiceTimings { timings });
     }
 }

@@ -4,8 +4,7 @@
 //! `ask` unless the user trusts the server. A server that fails is reported
 //! and does not hold up the others.
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -22,27 +21,14 @@ use crate::config::McpServerConfig;
 
 type Client = RunningService<RoleClient, ()>;
 
+mod manager;
+pub use manager::McpManager;
+
 struct Running {
-    config: McpServerConfig,
     client: Arc<Client>,
     tools: Vec<rmcp::model::Tool>,
     /// The server's private temp dir and home, kept while it runs.
     _scratch: Option<super::confined::Scratch>,
-}
-
-/// What the registry reads synchronously.
-#[derive(Default)]
-struct Snapshot {
-    tools: Vec<Arc<McpTool>>,
-    /// Servers that could not be started, with the reason.
-    failures: Vec<(String, String)>,
-}
-
-/// The MCP side of the registry.
-#[derive(Default)]
-pub struct McpManager {
-    running: tokio::sync::Mutex<HashMap<String, Running>>,
-    snapshot: RwLock<Snapshot>,
 }
 
 /// `mcp__server__tool`, in the characters tool names allow, at most 64 long.
@@ -211,7 +197,6 @@ async fn start(name: &str, cfg: &McpServerConfig, jail: &Confinement) -> Result<
             .await
             .map_err(|e| format!("tools/list failed: {e}"))?;
         Ok::<_, String>(Running {
-            config: cfg.clone(),
             client: Arc::new(client),
             tools,
             _scratch: scratch,
@@ -220,72 +205,6 @@ async fn start(name: &str, cfg: &McpServerConfig, jail: &Confinement) -> Result<
     tokio::time::timeout(limit, connect)
         .await
         .map_err(|_| format!("{name} did not answer within {} s", limit.as_secs()))?
-}
-
-impl McpManager {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Starts what is configured and not running (or changed), stops what
-    /// was removed, and refreshes the snapshot the registry reads.
-    pub async fn refresh(
-        &self,
-        servers: &std::collections::BTreeMap<String, McpServerConfig>,
-        jail: &Confinement,
-    ) {
-        let mut running = self.running.lock().await;
-        running.retain(|name, r| servers.get(name) == Some(&r.config));
-        let mut failures = Vec::new();
-        for (name, cfg) in servers {
-            if running.contains_key(name) {
-                continue;
-            }
-            match start(name, cfg, jail).await {
-                Ok(r) => {
-                    running.insert(name.clone(), r);
-                }
-                Err(e) => {
-                    tracing::warn!("MCP server {name}: {e}");
-                    failures.push((name.clone(), e));
-                }
-            }
-        }
-        let mut tools = Vec::new();
-        for (server, r) in running.iter() {
-            for t in &r.tools {
-                tools.push(Arc::new(McpTool {
-                    name: tool_name(server, &t.name),
-                    server: server.clone(),
-                    tool: t.name.to_string(),
-                    description: t.description.as_deref().unwrap_or("").to_string(),
-                    schema: Value::Object((*t.input_schema).clone()),
-                    trusted: r.config.trusted,
-                    timeout: Duration::from_secs(r.config.call_timeout_sec.max(1)),
-                    client: r.client.clone(),
-                }));
-            }
-        }
-        tools.sort_by(|a, b| a.name.cmp(&b.name));
-        if let Ok(mut s) = self.snapshot.write() {
-            *s = Snapshot { tools, failures };
-        }
-    }
-
-    pub fn tools(&self) -> Vec<Arc<McpTool>> {
-        self.snapshot
-            .read()
-            .map(|s| s.tools.clone())
-            .unwrap_or_default()
-    }
-
-    /// Servers that could not be started, with the reason.
-    pub fn failures(&self) -> Vec<(String, String)> {
-        self.snapshot
-            .read()
-            .map(|s| s.failures.clone())
-            .unwrap_or_default()
-    }
 }
 
 /// A server project the user registers: what runs, and its file to show.
@@ -345,7 +264,10 @@ pub struct McpTool {
     schema: Value,
     trusted: bool,
     timeout: Duration,
-    client: Arc<Client>,
+    /// `None` for a tool remembered from the server's last start while it
+    /// starts again: the call waits for the server.
+    client: Option<Arc<Client>>,
+    manager: McpManager,
 }
 
 #[async_trait]
@@ -379,8 +301,16 @@ impl Tool for McpTool {
                 "arguments must be a JSON object".into(),
             ));
         };
+        let client = match &self.client {
+            Some(c) => c.clone(),
+            None => self
+                .manager
+                .client_for(&self.server)
+                .await
+                .map_err(ToolError::Failed)?,
+        };
         let call = CallToolRequestParams::new(self.tool.clone()).with_arguments(map);
-        let result = self.client.call_tool(call).await.map_err(|e| {
+        let result = client.call_tool(call).await.map_err(|e| {
             ToolError::Failed(format!("{} on MCP server {}: {e}", self.tool, self.server))
         })?;
         let mut text: Vec<String> = result

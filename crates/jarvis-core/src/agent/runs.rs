@@ -1,0 +1,191 @@
+//! Starting runs, keeping track of them, and making sure each one ends: a
+//! run that panics or errors still frees its session and says it finished.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jarvis_protocol::{Event, RunInfo, RunSpec, Snapshot, StopReason, Usage};
+use tokio_util::sync::CancellationToken;
+
+use super::{BrainError, Inner, turn, workdir};
+use crate::policy::run::{PRE_APPROVABLE, RunFacts};
+
+/// A run in progress.
+pub(crate) struct ActiveRun {
+    pub cancel: CancellationToken,
+    pub info: RunInfo,
+}
+
+/// Everything one turn needs to know about its run.
+pub(crate) struct Run {
+    pub spec: RunSpec,
+    pub text: String,
+    pub turn_id: String,
+    pub cancel: CancellationToken,
+    pub facts: Arc<RunFacts>,
+    pub workdir: PathBuf,
+}
+
+/// Frees the session however the run ends; if it ended without saying so
+/// (a panic), says so.
+struct EndGuard {
+    inner: Arc<Inner>,
+    session: String,
+    turn_id: String,
+}
+
+impl Drop for EndGuard {
+    fn drop(&mut self) {
+        release(&self.inner, &self.session, &self.turn_id);
+    }
+}
+
+/// Frees the session of this run (not of a later run in the same session).
+pub(crate) fn release(inner: &Inner, session: &str, run_id: &str) {
+    if let Ok(mut r) = inner.running.lock()
+        && r.get(session).is_some_and(|a| a.info.run_id == run_id)
+    {
+        r.remove(session);
+    }
+}
+
+impl EndGuard {
+    fn abandoned(&self, why: String) {
+        let emit = |e| self.inner.events.emit(Some(&self.session), e);
+        emit(Event::Error {
+            message: format!("the turn stopped unexpectedly: {why}"),
+            fatal: true,
+        });
+        if let Err(e) = self
+            .inner
+            .store
+            .finish_turn(&self.turn_id, "failed", &Usage::default(), 0)
+        {
+            tracing::warn!("could not record the failed turn: {e}");
+        }
+        emit(Event::TurnFinished {
+            turn_id: self.turn_id.clone(),
+            stop: StopReason::Failed,
+            usage: Usage::default(),
+            rounds: 0,
+        });
+    }
+}
+
+fn check_spec(inner: &Inner, spec: &RunSpec) -> Result<PathBuf, BrainError> {
+    if spec.session_id.trim().is_empty() {
+        return Err(BrainError::Other("a run needs a session id".into()));
+    }
+    if let jarvis_protocol::ApprovalMode::PreApproved { allow } = &spec.approval
+        && let Some(bad) = allow.iter().find(|k| !PRE_APPROVABLE.contains(&k.as_str()))
+    {
+        return Err(BrainError::Other(format!(
+            "{bad:?} cannot be approved in advance; allowed: {}",
+            PRE_APPROVABLE.join(", ")
+        )));
+    }
+    match &spec.workdir {
+        Some(w) => workdir::validate(Path::new(w), &inner.protected),
+        // With a problem, the policy refuses each tool with the reason and
+        // the model can still talk.
+        None => Ok(inner.workdir()),
+    }
+}
+
+/// Starts a run in the background; returns its turn id at once. Its
+/// progress and end arrive as events, and it always ends with `TurnFinished`.
+pub(crate) fn start(inner: &Arc<Inner>, spec: RunSpec, text: String) -> Result<String, BrainError> {
+    let workdir = check_spec(inner, &spec)?;
+    let session = spec.session_id.clone();
+    let turn_id = uuid::Uuid::new_v4().to_string();
+    let cancel = CancellationToken::new();
+    {
+        let mut running = inner
+            .running
+            .lock()
+            .map_err(|e| BrainError::Other(e.to_string()))?;
+        if running.contains_key(&session) {
+            return Err(BrainError::Busy(session));
+        }
+        running.insert(
+            session.clone(),
+            ActiveRun {
+                cancel: cancel.clone(),
+                info: RunInfo {
+                    run_id: turn_id.clone(),
+                    session_id: session.clone(),
+                    origin: spec.origin,
+                    approval: spec.approval.clone(),
+                    started_at: crate::store::now_ms(),
+                },
+            },
+        );
+    }
+    let guard = EndGuard {
+        inner: inner.clone(),
+        session: session.clone(),
+        turn_id: turn_id.clone(),
+    };
+    let title: String = text.chars().take(60).collect();
+    inner.store.ensure_session(&session, title.trim())?;
+    let run = Run {
+        facts: Arc::new(RunFacts::new(&turn_id, spec.origin, spec.approval.clone())),
+        spec,
+        text,
+        turn_id: turn_id.clone(),
+        cancel,
+        workdir,
+    };
+    let task_inner = inner.clone();
+    let work = tokio::spawn(async move { turn::run(&task_inner, run).await });
+    tokio::spawn(async move {
+        if let Err(e) = work.await {
+            let why = if e.is_panic() {
+                let p = e.into_panic();
+                p.downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into())
+            } else {
+                e.to_string()
+            };
+            tracing::error!("turn {} panicked: {why}", guard.turn_id);
+            guard.abandoned(why);
+        }
+        drop(guard);
+    });
+    Ok(turn_id)
+}
+
+pub(crate) fn cancel(inner: &Inner, session: &str) -> bool {
+    match inner
+        .running
+        .lock()
+        .ok()
+        .and_then(|r| r.get(session).map(|a| a.cancel.clone()))
+    {
+        Some(t) => {
+            t.cancel();
+            true
+        }
+        None => false,
+    }
+}
+
+/// What is going on now, exact with respect to the numbered events.
+pub(crate) fn snapshot(inner: &Inner) -> Snapshot {
+    let (seq, (runs, pending_approvals)) = inner.events.quiesced(|| {
+        let mut runs: Vec<RunInfo> = inner
+            .running
+            .lock()
+            .map(|r| r.values().map(|a| a.info.clone()).collect())
+            .unwrap_or_default();
+        runs.sort_by_key(|r| r.started_at);
+        (runs, inner.gate.pending())
+    });
+    Snapshot {
+        seq,
+        runs,
+        pending_approvals,
+    }
+}

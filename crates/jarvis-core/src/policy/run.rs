@@ -1,0 +1,84 @@
+//! What the gate knows about the run a call belongs to: who started it,
+//! whether a person can answer, and what went unanswered.
+
+use std::sync::Mutex;
+
+use jarvis_protocol::{ApprovalMode, Origin};
+
+use crate::tools::Capability;
+
+/// One per run, shared by its calls.
+#[derive(Debug, Default)]
+pub struct RunFacts {
+    pub run_id: String,
+    pub origin: Origin,
+    pub approval: ApprovalMode,
+    /// One question at a time within a run; runs do not wait for each other.
+    pub(crate) asking: tokio::sync::Mutex<()>,
+    /// What was refused because nobody could approve it.
+    needed: Mutex<Vec<String>>,
+}
+
+impl RunFacts {
+    pub fn new(run_id: impl Into<String>, origin: Origin, approval: ApprovalMode) -> Self {
+        RunFacts {
+            run_id: run_id.into(),
+            origin,
+            approval,
+            ..Default::default()
+        }
+    }
+
+    /// A call made outside any run (`jarvis tool run`): a person is there.
+    pub fn interactive_call(call_id: &str) -> Self {
+        Self::new(call_id, Origin::Cli, ApprovalMode::Interactive)
+    }
+
+    pub fn is_interactive(&self) -> bool {
+        self.approval.is_interactive()
+    }
+
+    /// Whether the user approved, when creating this run, every capability
+    /// of a call that would otherwise ask.
+    pub fn pre_approves(&self, caps: &[Capability]) -> bool {
+        let ApprovalMode::PreApproved { allow } = &self.approval else {
+            return false;
+        };
+        caps.iter().all(|c| match approval_kind(c) {
+            None => true,
+            Some(kind) => allow.iter().any(|a| a == kind),
+        })
+    }
+
+    pub(crate) fn record_needed(&self, what: String) -> usize {
+        match self.needed.lock() {
+            Ok(mut n) => {
+                n.push(what);
+                n.len()
+            }
+            Err(_) => usize::MAX,
+        }
+    }
+
+    /// The calls refused for want of an approval, in order.
+    pub fn needed(&self) -> Vec<String> {
+        self.needed.lock().map(|n| n.clone()).unwrap_or_default()
+    }
+}
+
+/// The kind a pre-approval names for a capability; `None` for what never
+/// asks on its own (reads the policy allows, the HUD). Creating skills,
+/// tools or MCP servers has no kind: it is never pre-approved.
+pub fn approval_kind(cap: &Capability) -> Option<&'static str> {
+    match cap {
+        Capability::Read(_) | Capability::Ui => None,
+        Capability::Write(_) => Some("write"),
+        Capability::Exec { .. } | Capability::CreatedTool { .. } => Some("exec"),
+        Capability::Network { .. } => Some("network"),
+        Capability::Mcp { .. } => Some("mcp"),
+        Capability::CreateExtension { .. } => Some("create"),
+    }
+}
+
+/// The kinds `--allow` and a schedule may name.
+pub const PRE_APPROVABLE: &[&str] = &["write", "exec", "network", "mcp"];

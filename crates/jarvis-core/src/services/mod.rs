@@ -1,0 +1,233 @@
+//! Long-running services (the hub's scheduler, task runner and announcer;
+//! later the pattern detector). A host starts them; they run only in the one
+//! process that holds the services lease in the database, so the app and
+//! `jarvis serve` never both run them; another process takes over when the
+//! leader stops or its lease expires.
+
+pub mod quiet;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::Brain;
+use crate::notify::{Notifier, NotifyError};
+
+/// The lease every service runs under.
+pub const LEASE: &str = "services";
+
+#[async_trait]
+pub trait Service: Send + Sync {
+    fn name(&self) -> &str;
+    /// Runs until `stop` is cancelled, then returns promptly.
+    async fn run(&self, ctx: ServiceContext, stop: CancellationToken);
+}
+
+/// What a service works with.
+#[derive(Clone)]
+pub struct ServiceContext {
+    pub brain: Brain,
+    /// The host's notifications, silent during do-not-disturb hours.
+    pub notifier: Arc<dyn Notifier>,
+}
+
+/// How long a lease lasts without a heartbeat, and how often it is renewed.
+#[derive(Debug, Clone, Copy)]
+pub struct LeaseTiming {
+    pub ttl: Duration,
+    pub heartbeat: Duration,
+}
+
+impl Default for LeaseTiming {
+    fn default() -> Self {
+        LeaseTiming {
+            ttl: Duration::from_secs(30),
+            heartbeat: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Notifications that respect `voice.do_not_disturb`, read at each one.
+struct Quiet {
+    brain: Brain,
+    inner: Arc<dyn Notifier>,
+}
+
+impl Notifier for Quiet {
+    fn notify(&self, title: &str, body: &str) -> Result<(), NotifyError> {
+        match quiet::quiet_now(&self.brain.config().voice.do_not_disturb) {
+            Ok(true) => {
+                tracing::info!("do not disturb: {title} not shown");
+                Ok(())
+            }
+            Ok(false) => self.inner.notify(title, body),
+            // A window we cannot read must not swallow everything.
+            Err(why) => {
+                tracing::warn!("voice.do_not_disturb: {why}");
+                self.inner.notify(title, body)
+            }
+        }
+    }
+}
+
+/// The running services of one process.
+pub struct ServiceHost {
+    stop: CancellationToken,
+    leader: Arc<AtomicBool>,
+    task: JoinHandle<()>,
+    pub holder: String,
+}
+
+impl ServiceHost {
+    /// Whether this process holds the lease (and runs the services) now.
+    pub fn is_leader(&self) -> bool {
+        self.leader.load(Ordering::SeqCst)
+    }
+
+    /// Stops the services, waits for them, and gives the lease up so
+    /// another process can take over at once.
+    pub async fn stop(self) {
+        self.stop.cancel();
+        if let Err(e) = self.task.await {
+            tracing::warn!("services stopped badly: {e}");
+        }
+    }
+}
+
+impl ServiceHost {
+    /// Stops everything without giving the lease up, as a killed process
+    /// would: for tests of the takeover.
+    #[doc(hidden)]
+    pub fn crash_for_test(self) {
+        self.task.abort();
+        self.leader.store(false, Ordering::SeqCst);
+    }
+}
+
+struct Leading {
+    stop: CancellationToken,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Leading {
+    async fn end(mut self) {
+        self.stop.cancel();
+        for t in std::mem::take(&mut self.tasks) {
+            let _ = t.await;
+        }
+    }
+}
+
+impl Drop for Leading {
+    /// The leader's task itself went away (aborted): its services go too.
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+impl Brain {
+    /// Starts `services` under the lease; they run whenever this process leads.
+    pub fn start_services(
+        &self,
+        services: Vec<Arc<dyn Service>>,
+        notifier: Arc<dyn Notifier>,
+        timing: LeaseTiming,
+    ) -> ServiceHost {
+        let holder = format!(
+            "pid {} ({})",
+            std::process::id(),
+            &uuid::Uuid::new_v4().simple().to_string()[..8]
+        );
+        let stop = CancellationToken::new();
+        let leader = Arc::new(AtomicBool::new(false));
+        let ctx = ServiceContext {
+            brain: self.clone(),
+            notifier: Arc::new(Quiet {
+                brain: self.clone(),
+                inner: notifier,
+            }),
+        };
+        let task = tokio::spawn(lead(
+            ctx,
+            services,
+            timing,
+            holder.clone(),
+            stop.clone(),
+            leader.clone(),
+        ));
+        ServiceHost {
+            stop,
+            leader,
+            task,
+            holder,
+        }
+    }
+}
+
+async fn lead(
+    ctx: ServiceContext,
+    services: Vec<Arc<dyn Service>>,
+    timing: LeaseTiming,
+    holder: String,
+    stop: CancellationToken,
+    leader: Arc<AtomicBool>,
+) {
+    let store = ctx.brain.store_handle();
+    let ttl = timing.ttl.as_millis() as i64;
+    let mut leading: Option<Leading> = None;
+    loop {
+        let s = store.clone();
+        let h = holder.clone();
+        let held = tokio::task::spawn_blocking(move || s.try_lease(LEASE, &h, ttl))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()));
+        let held = match held {
+            Ok(h) => h,
+            Err(e) => {
+                // Unsure whether we still lead: stop, rather than maybe run twice.
+                tracing::warn!("services lease: {e}");
+                false
+            }
+        };
+        match (held, leading.take()) {
+            (true, None) => {
+                tracing::info!("{holder} leads the services");
+                let child = stop.child_token();
+                let tasks = services
+                    .iter()
+                    .map(|svc| {
+                        let (svc, ctx, child) = (svc.clone(), ctx.clone(), child.clone());
+                        tokio::spawn(async move { svc.run(ctx, child).await })
+                    })
+                    .collect();
+                leading = Some(Leading { stop: child, tasks });
+            }
+            (false, Some(l)) => {
+                tracing::warn!("{holder} lost the services lease");
+                l.end().await;
+            }
+            (_, l) => leading = l,
+        }
+        leader.store(leading.is_some(), Ordering::SeqCst);
+        tokio::select! {
+            _ = stop.cancelled() => break,
+            _ = tokio::time::sleep(timing.heartbeat) => {}
+        }
+    }
+    if let Some(l) = leading {
+        l.end().await;
+    }
+    leader.store(false, Ordering::SeqCst);
+    let h = holder.clone();
+    let released = tokio::task::spawn_blocking(move || store.release_lease(LEASE, &h)).await;
+    if let Ok(Err(e)) = released {
+        tracing::warn!("could not release the services lease: {e}");
+    }
+}
