@@ -57,7 +57,14 @@ fn main() {
         "visible corpus".to_string(),
         commands(&jarvis_testkit::shared_dir().join("oracles/security/commands.jsonl")),
     )];
-    for f in ["siblings-a", "blind-b", "blind-c", "siblings-d", "blind-e"] {
+    for f in [
+        "siblings-a",
+        "blind-b",
+        "blind-c",
+        "siblings-d",
+        "blind-e",
+        "blind-f",
+    ] {
         sets.push((
             f.to_string(),
             commands(&fixtures.join(format!("{f}.jsonl"))),

@@ -549,10 +549,17 @@ impl<'a> Walker<'a> {
                     i += 1;
                     continue;
                 }
-                "number"
-                    if kids.get(i + 1).is_some_and(|n| {
-                        n.kind() == "file_redirect" && n.start_byte() == k.end_byte()
-                    }) =>
+                // `sh 0<&2`: the grammar splits the descriptor off its
+                // redirect, and after `&&` hangs the redirect on the whole
+                // list; digits right before `<`/`>` are never an argument.
+                "number" | "word"
+                    if self.text(k).bytes().all(|b| b.is_ascii_digit())
+                        && (kids.get(i + 1).is_some_and(|n| {
+                            n.kind() == "file_redirect" && n.start_byte() == k.end_byte()
+                        }) || self
+                            .src
+                            .get(k.end_byte()..)
+                            .is_some_and(|rest| rest.starts_with(['<', '>']))) =>
                 {
                     // `sh 0<&2`: the grammar splits the descriptor off its redirect.
                     i += 1;

@@ -95,6 +95,11 @@ impl Analyzer<'_> {
         let listing = has('t') || c.has("--list");
         let extracting = has('x') || c.has("--extract") || c.has("--get");
         let creating = has('c') || c.has("--create") || has('r') || has('u') || c.has("--append");
+        if extracting && (has('P') || c.has("--absolute-names")) {
+            self.block(
+                "tar -P extracts to the absolute paths the archive names (anywhere on the machine)",
+            );
+        }
         let dir = c
             .value("-C")
             .or_else(|| c.value("--directory"))

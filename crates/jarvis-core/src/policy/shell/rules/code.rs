@@ -434,7 +434,23 @@ impl Analyzer<'_> {
                 "decodes and executes ({lang} code runs what it decodes)"
             ));
         }
-        if DELETE.iter().any(|k| l.contains(k)) && HOME_MARKERS.iter().any(|k| l.contains(k)) {
+        let literals = string_literals(&text);
+        // URLs in the code: cloud metadata and Jarvis's own port are never
+        // its business.
+        for u in literals
+            .iter()
+            .filter(|s| s.starts_with("http://") || s.starts_with("https://"))
+        {
+            self.url(u);
+        }
+        let deletes = DELETE.iter().any(|k| l.contains(k));
+        let catastrophic = literals.iter().any(|s| {
+            let p = self.norm_text(&paths::word_path(s, false), None);
+            (s.starts_with('/') || s.starts_with('~'))
+                && paths::catastrophic_normalized(&p)
+                && !self.inside(&p)
+        });
+        if deletes && (catastrophic || HOME_MARKERS.iter().any(|k| l.contains(k))) {
             self.block(format!(
                 "recursive delete of the home directory or the root ({lang} code)"
             ));

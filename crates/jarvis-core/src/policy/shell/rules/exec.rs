@@ -465,7 +465,20 @@ impl Analyzer<'_> {
                 self.ask(format!("{} runs a command in a session", c.base));
                 Some(false)
             }
+            "less" | "more" | "most"
+                if c.args.iter().any(|x| x.starts_with('+') && x.contains('!')) =>
+            {
+                // `less '+!cmd'`: the pager runs `cmd` in a shell as it opens.
+                for x in c.args.iter().filter(|x| x.starts_with('+')) {
+                    if let Some((_, sh)) = x.split_once('!') {
+                        self.script(sh, &[], depth + 1);
+                    }
+                }
+                self.ask(format!("{} runs a shell command as it opens", c.base));
+                Some(false)
+            }
             "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "vimdiff" | "rvim" => {
+                self.editor_writes(c);
                 for (i, x) in c.args.iter().enumerate() {
                     let cmd = if x == "-c" || x == "--cmd" {
                         c.args.get(i + 1).map(String::as_str)
@@ -634,6 +647,67 @@ impl Analyzer<'_> {
         for line in text.lines() {
             if let Some(recipe) = line.strip_prefix('\t') {
                 self.script(recipe.trim_start_matches(['@', '-', '+']), &[], depth + 1);
+            }
+        }
+    }
+}
+
+impl Analyzer<'_> {
+    /// Ex commands given on the command line that save (`+wq`, `-c w`):
+    /// the files the editor opens are written.
+    fn editor_writes(&mut self, c: &Cmd<'_>) {
+        let mut cmds = Vec::new();
+        let mut operands = Vec::new();
+        let mut i = 0;
+        while i < c.args.len() {
+            let x = c.args[i].as_str();
+            if matches!(
+                x,
+                "-c" | "--cmd" | "-S" | "-s" | "-u" | "-i" | "-T" | "-w" | "-W"
+            ) {
+                if matches!(x, "-c" | "--cmd") {
+                    cmds.extend(c.args.get(i + 1).cloned());
+                }
+                i += 2;
+                continue;
+            }
+            if let Some(cmd) = x.strip_prefix('+') {
+                cmds.push(cmd.to_string());
+            } else if !x.starts_with('-')
+                && let Some(w) = c.arg_word(i)
+            {
+                operands.push(w.clone());
+            }
+            i += 1;
+        }
+        let saves = cmds.iter().flat_map(|m| m.split('|')).any(|m| {
+            let t = m.trim().trim_start_matches(':').trim();
+            let word: String = t
+                .chars()
+                .take_while(|ch| ch.is_ascii_alphabetic())
+                .collect();
+            matches!(
+                word.as_str(),
+                "w" | "wq"
+                    | "x"
+                    | "xit"
+                    | "wa"
+                    | "wall"
+                    | "wqa"
+                    | "wqall"
+                    | "xa"
+                    | "xall"
+                    | "up"
+                    | "update"
+                    | "sav"
+                    | "saveas"
+                    | "write"
+                    | "exit"
+            )
+        });
+        if saves {
+            for w in &operands {
+                self.write_path(w, c.cwd(), &c.base);
             }
         }
     }

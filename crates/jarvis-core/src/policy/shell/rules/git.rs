@@ -272,6 +272,34 @@ impl Analyzer<'_> {
                 }
                 read_only
             }
+            // `git tag --list 'v*'`, `git branch -l 'feat/*'`: patterns only list.
+            "branch" | "tag"
+                if (has("-l") || has("--list"))
+                    && rest.iter().all(|x| {
+                        !x.starts_with('-')
+                            || matches!(
+                                x.as_str(),
+                                "-l" | "--list"
+                                    | "-v"
+                                    | "-vv"
+                                    | "-r"
+                                    | "-i"
+                                    | "--ignore-case"
+                                    | "--column"
+                                    | "--no-column"
+                                    | "--merged"
+                                    | "--no-merged"
+                                    | "--contains"
+                                    | "--no-contains"
+                                    | "--points-at"
+                            )
+                            || x.starts_with("-n")
+                            || x.starts_with("--sort=")
+                            || x.starts_with("--format=")
+                    }) =>
+            {
+                read_only
+            }
             "branch" | "tag" | "remote" | "stash" | "worktree" | "notes" | "config-list"
                 if rest.is_empty()
                     || rest.iter().all(|x| {
@@ -307,6 +335,38 @@ impl Analyzer<'_> {
 
     /// `key=value` given to `git -c` or `git config`: true when harmless.
     fn git_setting(&mut self, kv: &str, c: &Cmd<'_>, global: bool) -> bool {
+        self.git_setting_in(kv, c.script, c.depth, global)
+    }
+
+    /// `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>` pairs in the
+    /// environment are `git -c key=value`, for every git the line starts.
+    pub(super) fn git_env_settings(
+        &mut self,
+        assigns: &[(String, Word)],
+        script: &Script,
+        depth: usize,
+    ) {
+        for (name, key) in assigns {
+            let Some(n) = name
+                .to_ascii_uppercase()
+                .strip_prefix("GIT_CONFIG_KEY_")
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            let value = assigns
+                .iter()
+                .find(|(v, _)| v.to_ascii_uppercase() == format!("GIT_CONFIG_VALUE_{n}"));
+            match value {
+                Some((_, v)) if !key.dynamic && !v.dynamic => {
+                    self.git_setting_in(&format!("{}={}", key.text, v.text), script, depth, false);
+                }
+                _ => self.ask("git configuration from the environment that cannot be read"),
+            }
+        }
+    }
+
+    fn git_setting_in(&mut self, kv: &str, script: &Script, depth: usize, global: bool) -> bool {
         let Some((k, v)) = kv.split_once('=') else {
             return !RUNS.iter().any(|r| lower(kv).starts_with(r));
         };
@@ -376,7 +436,7 @@ impl Analyzer<'_> {
             ));
         }
         let w = Word::lit(code);
-        let verdict = self.judged(|a| a.shell_code(&w, &[], c.script, c.depth));
+        let verdict = self.judged(|a| a.shell_code(&w, &[], script, depth));
         if verdict != Verdict::Allow || k.starts_with("alias.") {
             self.ask(format!("git -c {k} runs a program"));
             return false;

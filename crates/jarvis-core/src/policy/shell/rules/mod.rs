@@ -297,6 +297,13 @@ impl<'e> Analyzer<'e> {
             if flat != src {
                 self.block_only(|a| a.script(&flat, positional, depth + 1));
             }
+            // Redirections bash takes and the grammar rejects (`3<>file`,
+            // descriptors of two digits, zsh's `=(…)`): judged in the
+            // spelling the grammar knows, for what blocks.
+            let plain = plain_redirects(src);
+            if plain != src {
+                self.block_only(|a| a.script(&plain, positional, depth + 1));
+            }
             // A line that goes on after `<<EOF`, which the grammar rejects:
             // the command lines again, bodies left out, for what blocks.
             if let Some(lines) = parse::without_heredocs(src) {
@@ -719,4 +726,40 @@ pub(super) fn path_candidates(w: &str) -> Vec<String> {
     // `host:path` (scp/rsync) — only the local form matters here.
     v.retain(|x| !x.is_empty() && !x.starts_with("http://") && !x.starts_with("https://"));
     v
+}
+
+/// `196<>f` as `9>f`, `<>` as `>`, ` =(` as ` <(`: the same effect for the
+/// analysis (a read-write open writes), in words the grammar parses.
+fn plain_redirects(src: &str) -> String {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let starts_word = i == 0 || chars[i - 1].is_whitespace() || ";|&(".contains(chars[i - 1]);
+        if c.is_ascii_digit() && starts_word {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j - i >= 2 && chars.get(j).is_some_and(|n| matches!(n, '<' | '>')) {
+                out.push('9');
+                i = j;
+                continue;
+            }
+        }
+        if c == '<' && chars.get(i + 1) == Some(&'>') {
+            out.push('>');
+            i += 2;
+            continue;
+        }
+        if c == '=' && chars.get(i + 1) == Some(&'(') && starts_word {
+            out.push('<');
+            i += 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }

@@ -45,6 +45,7 @@ impl Analyzer<'_> {
                 if c.src.redirects.iter().any(|r| r.op == "<") {
                     self.ask(format!("{} sends a file over the network", c.base));
                 }
+                self.socket_ends(c);
                 self.ask(format!("{} opens a network connection", c.base));
                 Some(false)
             }
@@ -174,6 +175,50 @@ impl Analyzer<'_> {
             self.ask(format!("{} sends a file over the network", c.base));
         }
         self.ask(format!("{} talks to the network", c.base));
+    }
+
+    /// Where nc, socat and telnet connect, and what socat reads or writes
+    /// at its ends (`FILE:~/.aws/credentials TCP:host:port`).
+    fn socket_ends(&mut self, c: &Cmd<'_>) {
+        let cwd = c.cwd();
+        for (i, a) in c.args.iter().enumerate() {
+            // `host port`, as nc and telnet take them.
+            if let Some(port) = c.args.get(i + 1)
+                && !a.starts_with('-')
+                && !a.contains(':')
+                && !port.is_empty()
+                && port.bytes().all(|b| b.is_ascii_digit())
+            {
+                self.url(&format!("http://{a}:{port}/"));
+            }
+            let Some((kind, rest)) = a.split_once(':') else {
+                continue;
+            };
+            let rest = rest.split(',').next().unwrap_or("");
+            match lower(kind).as_str() {
+                "file" | "open" | "gopen" | "create" | "pipe" | "unix-connect" | "unix-client" => {
+                    let w = Word::lit(rest.to_string());
+                    let p = self.norm(&w, cwd);
+                    if let Some(why) = paths::credential_normalized(&p, rest) {
+                        self.block(format!("{} sends a secret over the network: {why}", c.base));
+                    } else if self.app_state(&p) {
+                        self.block(format!(
+                            "{} reaches Jarvis's own state ({})",
+                            c.base,
+                            shown(rest)
+                        ));
+                    } else if matches!(lower(kind).as_str(), "create") {
+                        self.write_path(&w, cwd, &c.base);
+                    } else {
+                        self.read_path(&w, cwd);
+                    }
+                }
+                "tcp" | "tcp4" | "tcp6" | "tcp-connect" | "tcp4-connect" | "tcp6-connect"
+                | "udp" | "udp4" | "udp6" | "udp-connect" | "openssl" | "openssl-connect"
+                | "ssl" => self.url(&format!("http://{rest}/")),
+                _ => {}
+            }
+        }
     }
 
     /// A URL given to a network program: cloud metadata and Jarvis's own

@@ -46,6 +46,24 @@ impl Analyzer<'_> {
                 .first()
                 .map(|w| lower(&base_name(&w.text)))
                 .unwrap_or_default();
+            // `sh < fifo | nc host port > fifo`: a shell whose output goes
+            // to a connection is a shell handed to the other end.
+            if let Some(kind) = stdin_executor(src)
+                && matches!(
+                    sink.as_str(),
+                    "nc" | "ncat"
+                        | "netcat"
+                        | "socat"
+                        | "telnet"
+                        | "openssl"
+                        | "cryptcat"
+                        | "websocat"
+                )
+            {
+                self.block(format!(
+                    "remote shell ({kind} reading commands, its output sent through {sink})"
+                ));
+            }
             let network_sink = tables::FETCHERS.contains(&sink.as_str())
                 || sink_argv
                     .iter()

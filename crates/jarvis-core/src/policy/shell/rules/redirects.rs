@@ -7,7 +7,8 @@ use super::*;
 impl Analyzer<'_> {
     pub(super) fn redirects(&mut self, c: &Command, script: &Script, depth: usize) {
         let exec = super::pipes::stdin_executor(c);
-        let runs_something = c.argv.first().is_some_and(|w| {
+        // Through wrappers: `timeout 30 bash < /dev/tcp/…` is still bash.
+        let runs_something = peeled(&c.argv).first().is_some_and(|w| {
             let b = lower(&base_name(&w.text));
             is_shell(&b)
                 || tables::interpreter(&b).is_some()
@@ -120,6 +121,7 @@ impl Analyzer<'_> {
         script: &Script,
         depth: usize,
     ) {
+        self.git_env_settings(assigns, script, depth);
         for (name, value) in assigns {
             let up = name.to_ascii_uppercase();
             if INJECT_VARS.contains(&up.as_str()) {
