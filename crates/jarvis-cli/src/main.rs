@@ -323,6 +323,9 @@ async fn run(cli: Cli) -> Result<i32> {
             if turn.yes {
                 refuse_if_agent("ask --yes")?;
             }
+            if !allow.is_empty() {
+                refuse_if_agent("ask --allow")?;
+            }
             let approval = match (unattended, allow.is_empty()) {
                 (false, _) => ApprovalMode::Interactive,
                 (true, true) => ApprovalMode::Unattended,

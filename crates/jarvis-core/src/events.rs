@@ -17,8 +17,12 @@ use tokio::sync::Notify;
 /// dropped for it: seconds of the fastest model, far more than a live host
 /// ever holds.
 const DELTA_BACKLOG_BYTES: usize = 8 * 1024 * 1024;
-/// Events of any kind waiting for one subscriber before the oldest go: a
-/// host that stopped reading altogether must not grow without bound.
+/// Deltas waiting for one subscriber before new ones are dropped for it.
+const MAX_DELTAS: usize = 100_000;
+/// Events of any kind waiting for one subscriber: a host that stopped
+/// reading altogether must not grow without bound. Only a host that let
+/// this many lifecycle events pile up loses any (and is told, `Lagged`, to
+/// take a snapshot).
 const MAX_BACKLOG: usize = 200_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +57,7 @@ fn delta_bytes(event: &Event) -> usize {
 #[derive(Default)]
 struct Backlog {
     items: VecDeque<EventEnvelope>,
+    deltas: usize,
     delta_bytes: usize,
     missed: u64,
     closed: bool,
@@ -70,19 +75,24 @@ impl Queue {
             return;
         };
         let lossy = is_lossy(&env.event);
-        if lossy && b.delta_bytes > DELTA_BACKLOG_BYTES {
+        if lossy && (b.delta_bytes > DELTA_BACKLOG_BYTES || b.deltas >= MAX_DELTAS) {
             b.missed += 1;
             return;
         }
-        if b.items.len() >= MAX_BACKLOG
-            && let Some(old) = b.items.pop_front()
-        {
-            if is_lossy(&old.event) {
+        if b.items.len() >= MAX_BACKLOG {
+            // The oldest delta goes first; a lifecycle event only when
+            // nothing else is left to give.
+            let at = b.items.iter().position(|e| is_lossy(&e.event)).unwrap_or(0);
+            if let Some(old) = b.items.remove(at)
+                && is_lossy(&old.event)
+            {
+                b.deltas -= 1;
                 b.delta_bytes = b.delta_bytes.saturating_sub(delta_bytes(&old.event));
             }
             b.missed += 1;
         }
         if lossy {
+            b.deltas += 1;
             b.delta_bytes += delta_bytes(&env.event);
         }
         b.items.push_back(env.clone());
@@ -140,6 +150,10 @@ impl EventSink {
         let Ok(mut s) = self.hub.state.lock() else {
             return None;
         };
+        Self::send(&mut s, session_id, event)
+    }
+
+    fn send(s: &mut HubState, session_id: Option<&str>, event: Event) -> Option<u64> {
         let seq = if is_lossy(&event) {
             None
         } else {
@@ -173,6 +187,22 @@ impl EventSink {
     /// a snapshot, it says which events the snapshot already includes.
     pub fn last_seq(&self) -> u64 {
         self.hub.state.lock().map(|s| s.last_seq).unwrap_or(0)
+    }
+
+    /// Changes state and sends the event that tells of it as one step: `f`
+    /// runs while no other event can be sent and returns the event (or
+    /// `None`: nothing to tell). A snapshot taken with [`Self::quiesced`]
+    /// then sees the change exactly when its number is included.
+    pub fn emit_with(
+        &self,
+        session_id: Option<&str>,
+        f: impl FnOnce() -> Option<Event>,
+    ) -> Option<u64> {
+        let Ok(mut s) = self.hub.state.lock() else {
+            return None;
+        };
+        let event = f()?;
+        Self::send(&mut s, session_id, event)
     }
 
     /// Runs `f` while no event can be sent, and returns the last sequence
@@ -219,6 +249,7 @@ impl Subscription {
         match b.items.pop_front() {
             Some(env) => {
                 if is_lossy(&env.event) {
+                    b.deltas -= 1;
                     b.delta_bytes = b.delta_bytes.saturating_sub(delta_bytes(&env.event));
                 }
                 Ok(env)
@@ -301,6 +332,35 @@ mod tests {
             lagged > 20,
             "the deltas over the backlog were dropped: {lagged}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_host_that_stops_reading_keeps_every_lifecycle_event_under_a_flood_of_tiny_deltas() {
+        let sink = EventSink::new();
+        let mut sub = sink.subscribe();
+        for i in 0..300_000 {
+            sink.emit(None, delta(1));
+            if i % 1000 == 0 {
+                sink.emit(
+                    None,
+                    Event::Notice {
+                        message: i.to_string(),
+                    },
+                );
+            }
+        }
+        let (mut notices, mut deltas, mut lagged) = (0, 0, 0);
+        loop {
+            match sub.try_recv() {
+                Ok(env) if env.seq.is_some() => notices += 1,
+                Ok(_) => deltas += 1,
+                Err(RecvError::Lagged(0)) | Err(RecvError::Closed) => break,
+                Err(RecvError::Lagged(n)) => lagged += n,
+            }
+        }
+        assert_eq!(notices, 300);
+        assert_eq!(deltas, MAX_DELTAS);
+        assert_eq!(lagged as usize, 300_000 - MAX_DELTAS);
     }
 
     #[tokio::test]

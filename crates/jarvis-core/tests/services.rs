@@ -18,6 +18,8 @@ use tokio_util::sync::CancellationToken;
 
 struct Ticker {
     ticks: Arc<AtomicU32>,
+    /// Ticks while the lease, by the wall clock, was not this process's.
+    outside: Arc<AtomicU32>,
 }
 
 #[async_trait]
@@ -25,9 +27,12 @@ impl Service for Ticker {
     fn name(&self) -> &str {
         "ticker"
     }
-    async fn run(&self, _ctx: ServiceContext, stop: CancellationToken) {
+    async fn run(&self, ctx: ServiceContext, stop: CancellationToken) {
         loop {
             self.ticks.fetch_add(1, Ordering::SeqCst);
+            if !ctx.lease.still_leads() {
+                self.outside.fetch_add(1, Ordering::SeqCst);
+            }
             tokio::select! {
                 _ = stop.cancelled() => return,
                 _ = tokio::time::sleep(Duration::from_millis(20)) => {}
@@ -48,6 +53,9 @@ fn brain(home: &std::path::Path) -> Brain {
     })
     .unwrap()
 }
+
+static OUTSIDE: std::sync::LazyLock<Arc<AtomicU32>> =
+    std::sync::LazyLock::new(|| Arc::new(AtomicU32::new(0)));
 
 const FAST: LeaseTiming = LeaseTiming {
     ttl: Duration::from_millis(800),
@@ -70,6 +78,7 @@ fn ticking(brain: &Brain) -> (ServiceHost, Arc<AtomicU32>) {
     let host = brain.start_services(
         vec![Arc::new(Ticker {
             ticks: ticks.clone(),
+            outside: OUTSIDE.clone(),
         })],
         Arc::new(RecordingNotifier::default()),
         FAST,

@@ -60,9 +60,11 @@ impl Origin {
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum ApprovalMode {
     /// A person is there: dialogs, the HUD, the terminal (no answer = deny).
-    #[default]
     Interactive,
-    /// Nobody is: every question is refused and told to the model.
+    /// Nobody is: every question is refused and told to the model. The
+    /// default, so a run that does not say a person is there never waits
+    /// for one nor uses what a person granted.
+    #[default]
     Unattended,
     /// What the user approved when creating the run (`write`, `exec`,
     /// `network`, `mcp`) runs; anything else is treated as unattended.
@@ -100,6 +102,7 @@ impl RunSpec {
         RunSpec {
             origin,
             session_id: session_id.into(),
+            approval: ApprovalMode::Interactive,
             ..Default::default()
         }
     }

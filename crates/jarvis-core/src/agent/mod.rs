@@ -1,6 +1,7 @@
 //! The brain: hosts send [`Op`]s and subscribe to events; nothing else.
 
 mod admin;
+mod compact;
 pub use admin::MAX_AUDIT_PAGE;
 pub mod context;
 mod prompt;
@@ -40,6 +41,8 @@ pub enum BrainError {
     Busy(String),
     #[error("{0}")]
     Skill(String),
+    #[error("this run cannot start: {0}")]
+    InvalidRun(String),
     #[error("{0}")]
     Other(String),
 }
@@ -245,7 +248,11 @@ impl Inner {
     /// The tools the model is offered: what the toggles leave on. A call to
     /// one that is off still reaches the gate, which refuses and audits it.
     pub fn offered(&self, cfg: &Config) -> ToolRegistry {
-        let all = self.registry();
+        self.offered_from(&self.registry(), cfg)
+    }
+
+    /// [`Inner::offered`] from a registry already built.
+    pub fn offered_from(&self, all: &ToolRegistry, cfg: &Config) -> ToolRegistry {
         let t = &cfg.tools;
         let has_skills = !self.enabled_skills().skills.is_empty();
         let mut out = ToolRegistry::new();

@@ -42,20 +42,33 @@ impl Drop for EndGuard {
 
 /// Frees the session of this run (not of a later run in the same session).
 pub(crate) fn release(inner: &Inner, session: &str, run_id: &str) {
-    if let Ok(mut r) = inner.running.lock()
-        && r.get(session).is_some_and(|a| a.info.run_id == run_id)
-    {
+    let mut r = inner
+        .running
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if r.get(session).is_some_and(|a| a.info.run_id == run_id) {
         r.remove(session);
     }
 }
 
+/// Frees the session and says the run finished, as one step: a snapshot
+/// never shows a run whose `TurnFinished` it already includes.
+pub(crate) fn finish(inner: &Inner, session: &str, run_id: &str, event: Event) {
+    inner.events.emit_with(Some(session), || {
+        release(inner, session, run_id);
+        Some(event)
+    });
+}
+
 impl EndGuard {
     fn abandoned(&self, why: String) {
-        let emit = |e| self.inner.events.emit(Some(&self.session), e);
-        emit(Event::Error {
-            message: format!("the turn stopped unexpectedly: {why}"),
-            fatal: true,
-        });
+        self.inner.events.emit(
+            Some(&self.session),
+            Event::Error {
+                message: format!("the turn stopped unexpectedly: {why}"),
+                fatal: true,
+            },
+        );
         if let Err(e) = self
             .inner
             .store
@@ -63,23 +76,28 @@ impl EndGuard {
         {
             tracing::warn!("could not record the failed turn: {e}");
         }
-        emit(Event::TurnFinished {
-            turn_id: self.turn_id.clone(),
-            stop: StopReason::Failed,
-            usage: Usage::default(),
-            rounds: 0,
-        });
+        finish(
+            &self.inner,
+            &self.session,
+            &self.turn_id,
+            Event::TurnFinished {
+                turn_id: self.turn_id.clone(),
+                stop: StopReason::Failed,
+                usage: Usage::default(),
+                rounds: 0,
+            },
+        );
     }
 }
 
 fn check_spec(inner: &Inner, spec: &RunSpec) -> Result<PathBuf, BrainError> {
     if spec.session_id.trim().is_empty() {
-        return Err(BrainError::Other("a run needs a session id".into()));
+        return Err(BrainError::InvalidRun("it needs a session id".into()));
     }
     if let jarvis_protocol::ApprovalMode::PreApproved { allow } = &spec.approval
         && let Some(bad) = allow.iter().find(|k| !PRE_APPROVABLE.contains(&k.as_str()))
     {
-        return Err(BrainError::Other(format!(
+        return Err(BrainError::InvalidRun(format!(
             "{bad:?} cannot be approved in advance; allowed: {}",
             PRE_APPROVABLE.join(", ")
         )));
@@ -99,14 +117,19 @@ pub(crate) fn start(inner: &Arc<Inner>, spec: RunSpec, text: String) -> Result<S
     let session = spec.session_id.clone();
     let turn_id = uuid::Uuid::new_v4().to_string();
     let cancel = CancellationToken::new();
-    {
+    let title: String = text.chars().take(60).collect();
+    inner.store.ensure_session(&session, title.trim())?;
+    // Taken, and said, as one step (see `finish`).
+    let mut busy = true;
+    inner.events.emit_with(Some(&session), || {
         let mut running = inner
             .running
             .lock()
-            .map_err(|e| BrainError::Other(e.to_string()))?;
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if running.contains_key(&session) {
-            return Err(BrainError::Busy(session));
+            return None;
         }
+        busy = false;
         running.insert(
             session.clone(),
             ActiveRun {
@@ -120,16 +143,23 @@ pub(crate) fn start(inner: &Arc<Inner>, spec: RunSpec, text: String) -> Result<S
                 },
             },
         );
+        Some(Event::TurnStarted {
+            turn_id: turn_id.clone(),
+        })
+    });
+    if busy {
+        return Err(BrainError::Busy(session));
     }
     let guard = EndGuard {
         inner: inner.clone(),
         session: session.clone(),
         turn_id: turn_id.clone(),
     };
-    let title: String = text.chars().take(60).collect();
-    inner.store.ensure_session(&session, title.trim())?;
     let run = Run {
-        facts: Arc::new(RunFacts::new(&turn_id, spec.origin, spec.approval.clone())),
+        facts: Arc::new(
+            RunFacts::new(&turn_id, spec.origin, spec.approval.clone())
+                .with_own_workdir(spec.workdir.is_some()),
+        ),
         spec,
         text,
         turn_id: turn_id.clone(),

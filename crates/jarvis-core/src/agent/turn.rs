@@ -27,11 +27,11 @@ fn signature(call: &ToolCall) -> String {
     format!("{}\u{0}{args}", call.name)
 }
 
-struct Turn<'a> {
-    inner: &'a Arc<Inner>,
-    session: &'a str,
+pub(super) struct Turn<'a> {
+    pub(super) inner: &'a Arc<Inner>,
+    pub(super) session: &'a str,
     turn_id: String,
-    cancel: CancellationToken,
+    pub(super) cancel: CancellationToken,
     run: &'a Run,
     /// Tool results of the round in progress, in call order.
     results: std::sync::Mutex<Vec<ChatMessage>>,
@@ -49,7 +49,7 @@ fn brings_content(tool: &str) -> bool {
 }
 
 impl Turn<'_> {
-    fn emit(&self, event: Event) {
+    pub(super) fn emit(&self, event: Event) {
         self.inner.events.emit(Some(self.session), event);
     }
 
@@ -122,6 +122,20 @@ impl Turn<'_> {
         }
     }
 
+    fn stopped_outcome(call: &ToolCall) -> CallOutcome {
+        CallOutcome {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            status: ToolStatus::Refused,
+            content: format!(
+                "not run: the run stopped after {MAX_UNANSWERED} steps needed an approval nobody could give."
+            ),
+            summary: "not run: the run stopped".into(),
+            duration_ms: 0,
+            read_only: true,
+        }
+    }
+
     fn cancelled_outcome(call: &ToolCall) -> CallOutcome {
         CallOutcome {
             call_id: call.id.clone(),
@@ -136,15 +150,25 @@ impl Turn<'_> {
 
     /// Runs a round's calls: consecutive read-only calls together, others one
     /// at a time in order. Every call gets exactly one result.
-    async fn run_calls(&self, calls: &[ToolCall], refused: &HashMap<String, String>) {
+    async fn run_calls(
+        &self,
+        registry: &crate::tools::ToolRegistry,
+        calls: &[ToolCall],
+        refused: &HashMap<String, String>,
+    ) {
         let inner = self.inner;
-        let registry = self.registry();
-        let registry = &registry;
         let mut i = 0;
         while i < calls.len() {
             if self.cancel.is_cancelled() {
                 for c in &calls[i..] {
                     self.finished(c, &Self::cancelled_outcome(c));
+                }
+                return;
+            }
+            // The third refusal ends the run: nothing after it runs.
+            if self.run.facts.needed().len() >= MAX_UNANSWERED {
+                for c in &calls[i..] {
+                    self.finished(c, &Self::stopped_outcome(c));
                 }
                 return;
             }
@@ -165,7 +189,7 @@ impl Turn<'_> {
             let mut j = i;
             while j < calls.len()
                 && !refused.contains_key(&calls[j].id)
-                && self.read_only(&calls[j])
+                && self.read_only(registry, &calls[j])
             {
                 j += 1;
             }
@@ -193,8 +217,12 @@ impl Turn<'_> {
     }
 
     /// The tools the model is offered in this run.
-    fn offered(&self, cfg: &crate::config::Config) -> Vec<Value> {
-        let mut offered = self.inner.offered(cfg);
+    fn offered(
+        &self,
+        registry: &crate::tools::ToolRegistry,
+        cfg: &crate::config::Config,
+    ) -> Vec<Value> {
+        let mut offered = self.inner.offered_from(registry, cfg);
         if let Some(only) = &self.run.spec.tools {
             offered.retain(|name| only.iter().any(|n| n == name));
         }
@@ -210,8 +238,8 @@ impl Turn<'_> {
         ctx
     }
 
-    fn read_only(&self, call: &ToolCall) -> bool {
-        let Some(tool) = self.registry().get(&call.name) else {
+    fn read_only(&self, registry: &crate::tools::ToolRegistry, call: &ToolCall) -> bool {
+        let Some(tool) = registry.get(&call.name) else {
             return false;
         };
         let Ok(args) = serde_json::from_str::<Value>(&call.arguments) else {
@@ -360,10 +388,8 @@ pub(crate) async fn run(inner: &Arc<Inner>, run: Run) {
         results: std::sync::Mutex::new(vec![]),
         tainted: std::sync::atomic::AtomicBool::new(false),
     };
+    // `TurnStarted` went out when the run took its session.
     reload_config(&turn);
-    turn.emit(Event::TurnStarted {
-        turn_id: turn.turn_id.clone(),
-    });
     let (stop, usage, rounds) = match begin(&turn) {
         Ok(history) => rounds(&turn, history, run.text.clone()).await,
         Err(stop) => (stop, Usage::default(), 0),
@@ -378,21 +404,26 @@ pub(crate) async fn run(inner: &Arc<Inner>, run: Run) {
             fatal: false,
         });
     }
-    // Free the session first: a host that sees the end may start the next turn.
-    super::runs::release(inner, turn.session, &turn.turn_id);
-    turn.emit(Event::TurnFinished {
-        turn_id: turn.turn_id.clone(),
-        stop,
-        usage,
-        rounds,
-    });
+    // The session is free when the end is told: a host that sees it may
+    // start the next turn at once.
+    super::runs::finish(
+        inner,
+        turn.session,
+        &turn.turn_id,
+        Event::TurnFinished {
+            turn_id: turn.turn_id.clone(),
+            stop,
+            usage,
+            rounds,
+        },
+    );
 }
 
 impl Turn<'_> {
     /// A run that nobody could answer ends `needs_approval`, said once.
     fn unanswered(&self, stop: StopReason) -> StopReason {
         let needed = self.run.facts.needed();
-        if needed.is_empty() || matches!(stop, StopReason::Cancelled | StopReason::Failed) {
+        if needed.is_empty() {
             return stop;
         }
         self.emit(Event::Notice {
@@ -402,7 +433,11 @@ impl Turn<'_> {
                 needed.join("; ")
             ),
         });
-        StopReason::NeedsApproval
+        // A cancel or a failure says more about how the run ended.
+        match stop {
+            StopReason::Cancelled | StopReason::Failed => stop,
+            _ => StopReason::NeedsApproval,
+        }
     }
 }
 
@@ -434,6 +469,20 @@ async fn rounds(
         .await;
     let max_rounds = turn.run.spec.max_rounds.unwrap_or(cfg.llm.max_rounds);
     let mut usage = Usage::default();
+    // A conversation too long for the window: its earlier turns summarised.
+    let (history, summary) = super::compact::apply_stored(turn, history);
+    let (history, summary) = {
+        let registry = turn.registry();
+        let tools = turn.offered(&registry, &cfg);
+        let system = build_system(turn, &cfg);
+        super::compact::fit(
+            turn, &system, history, summary, &current, &tools, &mut usage,
+        )
+        .await
+    };
+    let summary = summary
+        .map(|s| super::compact::section(&s))
+        .unwrap_or_default();
     let mut rounds = 0u32;
     let mut repeats = Repeats {
         last: None,
@@ -455,12 +504,14 @@ async fn rounds(
             break StopReason::MaxRounds;
         }
         rounds += 1;
-        // A tool created in the last round is callable in this one.
-        let tools = turn.offered(&cfg);
+        // Built once per round, so created tools are read and hashed once:
+        // a tool created in the last round is callable in this one.
+        let registry = turn.registry();
+        let tools = turn.offered(&registry, &cfg);
         let tools_tokens = estimate_tokens(&Value::from(tools.clone()).to_string());
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
-        let system = build_system(turn, &cfg);
+        let system = build_system(turn, &cfg) + &summary;
         let (req, report) = context::build(
             &system,
             &history,
@@ -496,7 +547,8 @@ async fn rounds(
             break StopReason::Completed;
         }
         let refused = repeats.refusals(&answer.tool_calls);
-        turn.run_calls(&answer.tool_calls, &refused).await;
+        turn.run_calls(&registry, &answer.tool_calls, &refused)
+            .await;
         if let Ok(mut results) = turn.results.lock() {
             current.append(&mut results);
         }

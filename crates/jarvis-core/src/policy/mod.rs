@@ -82,6 +82,9 @@ pub struct TurnFacts {
     /// Nobody can answer a question in this run: the "don't ask" settings
     /// (`approvals.auto`) do not apply, since they stand for a person.
     pub unattended: bool,
+    /// The run has its own working directory, checked when it started: the
+    /// brain's (missing or refused) one does not bind it.
+    pub own_workdir: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -170,10 +173,10 @@ impl Policy {
         }
     }
 
-    fn workdir_ok(&self) -> Result<(), Decision> {
+    fn workdir_ok(&self, turn: TurnFacts) -> Result<(), Decision> {
         match &self.settings.workdir_problem {
-            Some(why) => Err(Decision::new(Verdict::Block, why.clone())),
-            None => Ok(()),
+            Some(why) if !turn.own_workdir => Err(Decision::new(Verdict::Block, why.clone())),
+            _ => Ok(()),
         }
     }
 
@@ -191,18 +194,18 @@ impl Policy {
                 }
             }
             Capability::Read(_) if !s.read => off("local file access", "read"),
-            Capability::Read(p) => match self.workdir_ok() {
+            Capability::Read(p) => match self.workdir_ok(turn) {
                 Err(d) => d,
                 Ok(()) => self.check_path(p, workdir, "read", false, turn),
             },
             Capability::Write(_) if !s.write => off("writing files", "write"),
-            Capability::Write(p) => match self.workdir_ok() {
+            Capability::Write(p) => match self.workdir_ok(turn) {
                 Err(d) => d,
                 Ok(()) => self.check_path(p, workdir, "write", true, turn),
             },
             Capability::Exec { .. } if !s.exec => off("running commands", "exec"),
             Capability::Exec { command, .. } => {
-                if let Err(d) = self.workdir_ok() {
+                if let Err(d) = self.workdir_ok(turn) {
                     return d;
                 }
                 let env =
@@ -265,7 +268,7 @@ impl Policy {
             Capability::CreatedTool { .. } if !s.exec => {
                 off("running commands (and tools Jarvis made)", "exec")
             }
-            Capability::CreatedTool { name, .. } => match self.workdir_ok() {
+            Capability::CreatedTool { name, .. } => match self.workdir_ok(turn) {
                 Err(d) => d,
                 Ok(()) => Decision::new(
                     Verdict::Ask,

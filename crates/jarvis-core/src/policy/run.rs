@@ -13,6 +13,8 @@ pub struct RunFacts {
     pub run_id: String,
     pub origin: Origin,
     pub approval: ApprovalMode,
+    /// The run was given its own working directory, checked when it started.
+    pub own_workdir: bool,
     /// One question at a time within a run; runs do not wait for each other.
     pub(crate) asking: tokio::sync::Mutex<()>,
     /// What was refused because nobody could approve it.
@@ -27,6 +29,11 @@ impl RunFacts {
             approval,
             ..Default::default()
         }
+    }
+
+    pub fn with_own_workdir(mut self, own: bool) -> Self {
+        self.own_workdir = own;
+        self
     }
 
     /// A call made outside any run (`jarvis tool run`): a person is there.
@@ -68,12 +75,16 @@ impl RunFacts {
 
 /// The kind a pre-approval names for a capability; `None` for what never
 /// asks on its own (reads the policy allows, the HUD). Creating skills,
-/// tools or MCP servers has no kind: it is never pre-approved.
+/// tools or MCP servers, and running a created tool, are kinds no
+/// pre-approval may name.
 pub fn approval_kind(cap: &Capability) -> Option<&'static str> {
     match cap {
         Capability::Read(_) | Capability::Ui => None,
         Capability::Write(_) => Some("write"),
-        Capability::Exec { .. } | Capability::CreatedTool { .. } => Some("exec"),
+        Capability::Exec { .. } => Some("exec"),
+        // A tool Jarvis made runs only in a version the user trusted or
+        // approved: never because a schedule may run commands.
+        Capability::CreatedTool { .. } => Some("created-tool"),
         Capability::Network { .. } => Some("network"),
         Capability::Mcp { .. } => Some("mcp"),
         Capability::CreateExtension { .. } => Some("create"),

@@ -33,7 +33,28 @@ pub struct ServiceContext {
     pub brain: Brain,
     /// The host's notifications, silent during do-not-disturb hours.
     pub notifier: Arc<dyn Notifier>,
+    /// Whether this process still holds the lease, by the wall clock.
+    pub lease: Arc<LeaseWatch>,
 }
+
+/// The lease as the leader last renewed it. A service checks it before
+/// work that must not happen twice: after a suspend the wall clock may
+/// have passed the expiry before the leader's next heartbeat notices.
+#[derive(Debug, Default)]
+pub struct LeaseWatch {
+    leader: AtomicBool,
+    valid_until_ms: std::sync::atomic::AtomicI64,
+}
+
+impl LeaseWatch {
+    pub fn still_leads(&self) -> bool {
+        self.leader.load(Ordering::SeqCst)
+            && crate::store::now_ms() < self.valid_until_ms.load(Ordering::SeqCst)
+    }
+}
+
+/// How long a service may take to stop before it is aborted.
+const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// How long a lease lasts without a heartbeat, and how often it is renewed.
 #[derive(Debug, Clone, Copy)]
@@ -67,7 +88,7 @@ impl Notifier for Quiet {
             Ok(false) => self.inner.notify(title, body),
             // A window we cannot read must not swallow everything.
             Err(why) => {
-                tracing::warn!("voice.do_not_disturb: {why}");
+                tracing::warn!("{why}");
                 self.inner.notify(title, body)
             }
         }
@@ -77,7 +98,7 @@ impl Notifier for Quiet {
 /// The running services of one process.
 pub struct ServiceHost {
     stop: CancellationToken,
-    leader: Arc<AtomicBool>,
+    leader: Arc<LeaseWatch>,
     task: JoinHandle<()>,
     pub holder: String,
 }
@@ -85,7 +106,7 @@ pub struct ServiceHost {
 impl ServiceHost {
     /// Whether this process holds the lease (and runs the services) now.
     pub fn is_leader(&self) -> bool {
-        self.leader.load(Ordering::SeqCst)
+        self.leader.leader.load(Ordering::SeqCst)
     }
 
     /// Stops the services, waits for them, and gives the lease up so
@@ -104,7 +125,7 @@ impl ServiceHost {
     #[doc(hidden)]
     pub fn crash_for_test(self) {
         self.task.abort();
-        self.leader.store(false, Ordering::SeqCst);
+        self.leader.leader.store(false, Ordering::SeqCst);
     }
 }
 
@@ -116,8 +137,11 @@ struct Leading {
 impl Leading {
     async fn end(mut self) {
         self.stop.cancel();
-        for t in std::mem::take(&mut self.tasks) {
-            let _ = t.await;
+        for mut t in std::mem::take(&mut self.tasks) {
+            if tokio::time::timeout(STOP_GRACE, &mut t).await.is_err() {
+                tracing::warn!("a service did not stop within {STOP_GRACE:?}; aborted");
+                t.abort();
+            }
         }
     }
 }
@@ -145,13 +169,14 @@ impl Brain {
             &uuid::Uuid::new_v4().simple().to_string()[..8]
         );
         let stop = CancellationToken::new();
-        let leader = Arc::new(AtomicBool::new(false));
+        let leader = Arc::new(LeaseWatch::default());
         let ctx = ServiceContext {
             brain: self.clone(),
             notifier: Arc::new(Quiet {
                 brain: self.clone(),
                 inner: notifier,
             }),
+            lease: leader.clone(),
         };
         let task = tokio::spawn(lead(
             ctx,
@@ -176,12 +201,22 @@ async fn lead(
     timing: LeaseTiming,
     holder: String,
     stop: CancellationToken,
-    leader: Arc<AtomicBool>,
+    leader: Arc<LeaseWatch>,
 ) {
     let store = ctx.brain.store_handle();
     let ttl = timing.ttl.as_millis() as i64;
     let mut leading: Option<Leading> = None;
     loop {
+        // Woken after the lease ran out by the wall clock (a suspend, a
+        // stall): stop first, so two processes never run services at once.
+        if leading.is_some() && !leader.still_leads() {
+            tracing::warn!("{holder}'s lease expired before it was renewed");
+            if let Some(l) = leading.take() {
+                l.end().await;
+            }
+            leader.leader.store(false, Ordering::SeqCst);
+        }
+        let asked_at = crate::store::now_ms();
         let s = store.clone();
         let h = holder.clone();
         let held = tokio::task::spawn_blocking(move || s.try_lease(LEASE, &h, ttl))
@@ -215,7 +250,12 @@ async fn lead(
             }
             (_, l) => leading = l,
         }
-        leader.store(leading.is_some(), Ordering::SeqCst);
+        if held {
+            leader
+                .valid_until_ms
+                .store(asked_at + ttl, Ordering::SeqCst);
+        }
+        leader.leader.store(leading.is_some(), Ordering::SeqCst);
         tokio::select! {
             _ = stop.cancelled() => break,
             _ = tokio::time::sleep(timing.heartbeat) => {}
@@ -224,7 +264,7 @@ async fn lead(
     if let Some(l) = leading {
         l.end().await;
     }
-    leader.store(false, Ordering::SeqCst);
+    leader.leader.store(false, Ordering::SeqCst);
     let h = holder.clone();
     let released = tokio::task::spawn_blocking(move || store.release_lease(LEASE, &h)).await;
     if let Ok(Err(e)) = released {

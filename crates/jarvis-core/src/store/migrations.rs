@@ -71,6 +71,16 @@ const MIGRATIONS: &[&str] = &[
         expires_at INTEGER NOT NULL,
         heartbeat_at INTEGER NOT NULL
     );",
+    // 4: summaries of the earlier part of long conversations (compaction);
+    // the audit indexed for retention and the Runs view's pages
+    "CREATE TABLE summaries (
+        session_id TEXT PRIMARY KEY,
+        through_turn TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX audit_at ON audit(at);
+    CREATE INDEX audit_session ON audit(session_id, id);",
 ];
 
 /// The schema this binary writes.

@@ -220,6 +220,7 @@ impl Store {
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM messages WHERE session_id = ?1", [id])?;
         tx.execute("DELETE FROM turns WHERE session_id = ?1", [id])?;
+        tx.execute("DELETE FROM summaries WHERE session_id = ?1", [id])?;
         let n = tx.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
         if n == 0 {
             return Err(StoreError::NoSession(id.into()));
@@ -395,7 +396,7 @@ impl Store {
         self.audit_where("(?2 IS NULL OR tool = ?2)", limit, tool)
     }
 
-    /// One session's calls, oldest first, the newest `limit` of them.
+    /// One session's newest `limit` calls, in the order they were made.
     pub fn session_audit(&self, session: &str, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
         self.audit_where("session_id = ?2", limit, Some(session))
     }
@@ -431,6 +432,33 @@ impl Store {
         Ok(v)
     }
 
+    /// The stored summary of a session's earlier turns: the last turn it
+    /// covers, and its text.
+    pub fn summary(&self, session: &str) -> Result<Option<(String, String)>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT through_turn, text FROM summaries WHERE session_id = ?1",
+                [session],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    pub fn save_summary(
+        &self,
+        session: &str,
+        through_turn: &str,
+        text: &str,
+    ) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO summaries (session_id, through_turn, text, created_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(session_id) DO UPDATE SET through_turn = ?2, text = ?3, created_at = ?4",
+            params![session, through_turn, text, now_ms()],
+        )?;
+        Ok(())
+    }
+
     /// Deletes audit rows older than `audit_days` and conversations not
     /// touched for `message_days` (0 keeps them); returns rows removed.
     pub fn prune(&self, audit_days: u32, message_days: u32) -> Result<usize, StoreError> {
@@ -453,6 +481,10 @@ impl Store {
             )?;
             n += tx.execute(
                 "DELETE FROM turns WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                [cutoff],
+            )?;
+            n += tx.execute(
+                "DELETE FROM summaries WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
                 [cutoff],
             )?;
             n += tx.execute("DELETE FROM sessions WHERE updated_at < ?1", [cutoff])?;

@@ -181,6 +181,17 @@ impl Tool for ScriptTool {
         Duration::from_secs(self.manifest.timeout_sec.clamp(1, 600) + 5)
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
+        // What was judged (and maybe trusted) is this exact version; a tool
+        // changed since it was loaded is not run under that judgement.
+        let now = hash_dir(&self.dir).map_err(|e| ToolError::Failed(e.to_string()))?;
+        if now != self.hash {
+            return Err(ToolError::Refused(format!(
+                "{} changed on disk after it was checked (sha256 {} → {}); it is checked again in the next turn",
+                self.manifest.name,
+                &self.hash[..16],
+                &now[..16.min(now.len())]
+            )));
+        }
         let input = serde_json::to_vec(&args).map_err(|e| ToolError::InvalidArgs(e.to_string()))?;
         let limit = Duration::from_secs(self.manifest.timeout_sec.clamp(1, 600));
         // Its own folder to read, the working directory to work in; the

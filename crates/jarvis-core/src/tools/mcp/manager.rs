@@ -59,6 +59,18 @@ pub struct McpManager {
     state: Arc<State>,
 }
 
+/// What a tool keeps of its manager: not a strong reference, since the
+/// manager's snapshot holds the tools (a cycle would keep every server
+/// process alive after the brain is gone).
+#[derive(Clone, Default)]
+pub struct WeakManager(std::sync::Weak<State>);
+
+impl WeakManager {
+    pub fn upgrade(&self) -> Option<McpManager> {
+        self.0.upgrade().map(|state| McpManager { state })
+    }
+}
+
 /// The first retry of a failed server after this long, doubling to `MAX_BACKOFF`.
 const FIRST_BACKOFF: Duration = Duration::from_secs(5);
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
@@ -219,7 +231,12 @@ impl McpManager {
             );
             let (me, name, cfg, jail) = (self.clone(), name.clone(), cfg.clone(), jail.clone());
             tokio::spawn(async move {
-                let result = start(&name, &cfg, &jail).await;
+                // A start that panics is a failed start, not one for ever "starting".
+                let (n, c, j) = (name.clone(), cfg.clone(), jail.clone());
+                let result = match tokio::spawn(async move { start(&n, &c, &j).await }).await {
+                    Ok(r) => r,
+                    Err(e) => Err(format!("its start failed: {e}")),
+                };
                 me.started(&name, &cfg, result, attempts);
             });
         }
@@ -283,7 +300,7 @@ impl McpManager {
                     trusted: e.config.trusted,
                     timeout: Duration::from_secs(e.config.call_timeout_sec.max(1)),
                     client: client.clone(),
-                    manager: self.clone(),
+                    manager: WeakManager(Arc::downgrade(&self.state)),
                 })
             })
             .collect()

@@ -267,7 +267,7 @@ pub struct McpTool {
     /// `None` for a tool remembered from the server's last start while it
     /// starts again: the call waits for the server.
     client: Option<Arc<Client>>,
-    manager: McpManager,
+    manager: manager::WeakManager,
 }
 
 #[async_trait]
@@ -305,6 +305,8 @@ impl Tool for McpTool {
             Some(c) => c.clone(),
             None => self
                 .manager
+                .upgrade()
+                .ok_or_else(|| ToolError::Failed("Jarvis is shutting down".into()))?
                 .client_for(&self.server)
                 .await
                 .map_err(ToolError::Failed)?,

@@ -560,7 +560,11 @@ impl Analyzer<'_> {
             || (matches!(sub, "tasks" | "schedules" | "schedule")
                 && !matches!(verb, "list" | "show" | ""))
             || (sub == "models" && matches!(verb, "install" | "remove"))
-            || c.args.iter().any(|x| x == "--yes");
+            // `--allow KINDS` approves in advance: an approval the agent gives itself.
+            || c
+                .args
+                .iter()
+                .any(|x| x == "--yes" || x == "--allow" || x.starts_with("--allow="));
         if changes {
             self.block(format!(
                 "changes Jarvis's own settings through its CLI ({b} {sub})"
