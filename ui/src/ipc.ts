@@ -1,6 +1,7 @@
 // Generated from the Rust types by `cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol`.
 // Do not edit: change the Rust types and regenerate.
-import type { VoiceState } from "./protocol";
+import type { AuditRow, SessionInfo, TurnUsage, VoiceState } from "./protocol";
+export type { AuditRow, SessionInfo, TurnUsage };
 
 export type HudState = { views: Array<string>, workdir: string, 
 /**
@@ -34,8 +35,6 @@ problem: string | null, };
 
 export type ModelRow = { name: string, what: string, installed: boolean, bytes: number, };
 
-export type SessionInfo = { id: string, title: string, created_at: number, updated_at: number, messages: number, };
-
 export type HistoryMessage = { turn_id: string, role: Role, content: string | null, tool_calls?: Array<ToolCall>, tool_call_id?: string | null, };
 
 export type ChatMessage = { role: Role, content: string | null, tool_calls?: Array<ToolCall>, tool_call_id?: string | null, };
@@ -43,10 +42,6 @@ export type ChatMessage = { role: Role, content: string | null, tool_calls?: Arr
 export type Role = "system" | "user" | "assistant" | "tool";
 
 export type ToolCall = { id: string, name: string, arguments: string, };
-
-export type TurnUsage = { turn_id: string, stop: string, prompt_tokens: number, completion_tokens: number, total_tokens: number, };
-
-export type AuditRow = { id: number, at: number, call_id: string, session_id: string | null, tool: string, arguments: string, verdict: string, reason: string, decided_by: string, outcome: string | null, duration_ms: number | null, };
 
 export type Grant = { tool: string, scope: string, };
 

@@ -25,6 +25,12 @@ export type RunInfo = { run_id: string, session_id: string, origin: Origin, appr
 
 export type Snapshot = { seq: number, runs: Array<RunInfo>, pending_approvals: Array<ApprovalRequest>, };
 
+export type SessionInfo = { id: string, title: string, created_at: number, updated_at: number, messages: number, };
+
+export type TurnUsage = { turn_id: string, stop: string, prompt_tokens: number, completion_tokens: number, total_tokens: number, };
+
+export type AuditRow = { id: number, at: number, call_id: string, session_id: string | null, tool: string, arguments: string, verdict: string, reason: string, decided_by: string, outcome: string | null, duration_ms: number | null, };
+
 export type EventEnvelope = { 
 /**
  * Lifecycle events are numbered in the order they were sent; deltas

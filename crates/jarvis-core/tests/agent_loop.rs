@@ -722,8 +722,15 @@ async fn skills_hot_reload_edits_renames_removals_and_one_rebuild_per_burst() {
     });
     let skills = e.home.path().join("skills");
     std::fs::create_dir_all(&skills).unwrap();
+    // The turns' own requests (a long catalog may also bring a side call
+    // that summarises earlier turns; it offers no tools).
     let system = |i: usize| {
-        messages(&server.chat_requests()[i])[0]["content"]
+        let turns: Vec<_> = server
+            .chat_requests()
+            .into_iter()
+            .filter(|r| r.json()["tools"].as_array().is_some_and(|t| !t.is_empty()))
+            .collect();
+        messages(&turns[i])[0]["content"]
             .as_str()
             .unwrap()
             .to_string()

@@ -455,6 +455,43 @@ impl ApprovalDecision {
     }
 }
 
+/// A conversation, as lists show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SessionInfo {
+    pub id: String,
+    pub title: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub messages: i64,
+}
+
+/// One turn's stop reason and token usage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct TurnUsage {
+    pub turn_id: String,
+    pub stop: String,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub total_tokens: i64,
+}
+
+/// One tool call as the audit recorded it: the verdict (`allow` means it
+/// ran without a question), who decided, how it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct AuditRow {
+    pub id: i64,
+    pub at: i64,
+    pub call_id: String,
+    pub session_id: Option<String>,
+    pub tool: String,
+    pub arguments: String,
+    pub verdict: String,
+    pub reason: String,
+    pub decided_by: String,
+    pub outcome: Option<String>,
+    pub duration_ms: Option<i64>,
+}
+
 /// The TypeScript declarations of every wire type, for the HUD: generated
 /// from these definitions so the two sides are never written twice.
 pub fn typescript() -> String {
@@ -466,6 +503,9 @@ pub fn typescript() -> String {
         RunSpec::decl(&cfg),
         RunInfo::decl(&cfg),
         Snapshot::decl(&cfg),
+        SessionInfo::decl(&cfg),
+        TurnUsage::decl(&cfg),
+        AuditRow::decl(&cfg),
         EventEnvelope::decl(&cfg),
         Event::decl(&cfg),
         ToolStatus::decl(&cfg),

@@ -66,20 +66,16 @@ pub fn typescript() -> String {
         SkillsConfig, ToolToggles, VoiceSettings,
     };
     use jarvis_core::skills::{Skill, install::InstallReport, scan::Finding};
-    use jarvis_core::store::{AuditRow, SessionInfo, TurnUsage};
     use ts_rs::TS;
     let cfg = jarvis_protocol::ts_config();
     let decls = [
         chat::HudState::decl(&cfg),
         crate::voice::VoiceStatus::decl(&cfg),
         crate::voice::ModelRow::decl(&cfg),
-        SessionInfo::decl(&cfg),
         chat::HistoryMessage::decl(&cfg),
         jarvis_core::llm::ChatMessage::decl(&cfg),
         jarvis_core::llm::Role::decl(&cfg),
         jarvis_core::llm::ToolCall::decl(&cfg),
-        TurnUsage::decl(&cfg),
-        AuditRow::decl(&cfg),
         records::Grant::decl(&cfg),
         records::Run::decl(&cfg),
         jarvis_core::SkillListing::decl(&cfg),
@@ -106,7 +102,7 @@ pub fn typescript() -> String {
     jarvis_protocol::ts_module(
         "the Rust types",
         "cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol",
-        "import type { VoiceState } from \"./protocol\";\n",
+        "import type { AuditRow, SessionInfo, TurnUsage, VoiceState } from \"./protocol\";\nexport type { AuditRow, SessionInfo, TurnUsage };\n",
         decls,
     )
 }

@@ -131,6 +131,14 @@ pub(super) async fn fit(
     if report.dropped_turns == 0 {
         return (history, summary);
     }
+    // When the prompt itself fills the window (a huge skills catalog), no
+    // summary makes room: leave the old turns out without a side call.
+    let fixed = estimate_tokens(&with_summary)
+        + tools_tokens
+        + current.iter().map(context::message_tokens).sum::<u64>();
+    if fixed > cfg.llm.context_window / 2 {
+        return (history, summary);
+    }
     // Summarise a little more than what must go, so the next turns fit too.
     let all = turns(&history);
     let n = (report.dropped_turns + 1).min(all.len());

@@ -5,6 +5,7 @@ mod compact;
 pub use admin::MAX_AUDIT_PAGE;
 pub mod context;
 mod prompt;
+mod repeats;
 mod runs;
 mod turn;
 pub mod workdir;

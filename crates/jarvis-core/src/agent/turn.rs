@@ -12,20 +12,11 @@ use tokio_util::sync::CancellationToken;
 use super::Inner;
 use super::context::{self, estimate_tokens};
 use super::prompt::system_prompt;
+use super::repeats::Repeats;
 use super::runs::Run;
 use crate::llm::{ChatMessage, LlmError, Role, StreamDelta, ToolCall};
 use crate::policy::CallOutcome;
 use crate::policy::MAX_UNANSWERED;
-
-/// The same call this many times in a row is not run again.
-const MAX_IDENTICAL_CALLS: u32 = 3;
-
-fn signature(call: &ToolCall) -> String {
-    let args = serde_json::from_str::<Value>(&call.arguments)
-        .map(|v| v.to_string())
-        .unwrap_or_else(|_| call.arguments.clone());
-    format!("{}\u{0}{args}", call.name)
-}
 
 pub(super) struct Turn<'a> {
     pub(super) inner: &'a Arc<Inner>,
@@ -287,39 +278,6 @@ fn build_system(turn: &Turn<'_>, cfg: &crate::config::Config) -> String {
     system
 }
 
-/// Loop detection over the calls of a round: the same call three times in
-/// a row is refused with a reason instead of run.
-struct Repeats {
-    last: Option<String>,
-    count: u32,
-}
-
-impl Repeats {
-    fn refusals(&mut self, calls: &[ToolCall]) -> HashMap<String, String> {
-        let mut refused = HashMap::new();
-        for call in calls {
-            let sig = signature(call);
-            if self.last.as_deref() == Some(sig.as_str()) {
-                self.count += 1;
-            } else {
-                self.count = 1;
-                self.last = Some(sig);
-            }
-            if self.count >= MAX_IDENTICAL_CALLS {
-                refused.insert(
-                    call.id.clone(),
-                    format!(
-                        "error: this exact {} call was already made {} times in a row; it was not run again. Stop repeating it.",
-                        call.name,
-                        self.count - 1
-                    ),
-                );
-            }
-        }
-        refused
-    }
-}
-
 /// What one request to the model gave: the answer, or why the turn stops.
 async fn request(
     turn: &Turn<'_>,
@@ -441,14 +399,24 @@ impl Turn<'_> {
     }
 }
 
-/// The rounds of one turn: request, run the calls, until an answer or a stop.
-async fn rounds(
+/// What the rounds start from: the history to send (after any summary),
+/// the summary's prompt section, the turn so far, its usage so far.
+struct Start {
+    history: Vec<crate::store::StoredMessage>,
+    summary: String,
+    current: Vec<ChatMessage>,
+    usage: Usage,
+}
+
+/// Saves the user's words, waits briefly for MCP servers, and fits a long
+/// conversation into the window (summarising what would be dropped).
+async fn start(
     turn: &Turn<'_>,
+    cfg: &crate::config::Config,
     history: Vec<crate::store::StoredMessage>,
     text: String,
-) -> (StopReason, Usage, u32) {
+) -> Start {
     let inner = turn.inner;
-    let cfg = inner.config();
     // An earlier turn's tool results are still in what the model reads.
     if history.iter().any(|m| m.message.role == Role::Tool) {
         turn.tainted
@@ -456,7 +424,7 @@ async fn rounds(
     }
     let user = ChatMessage::user(text);
     turn.persist(&user);
-    let mut current = vec![user];
+    let current = vec![user];
     // Servers start in the background; one still starting may hold the turn
     // only this long.
     inner
@@ -467,28 +435,69 @@ async fn rounds(
             std::time::Duration::from_millis(200),
         )
         .await;
-    let max_rounds = turn.run.spec.max_rounds.unwrap_or(cfg.llm.max_rounds);
     let mut usage = Usage::default();
-    // A conversation too long for the window: its earlier turns summarised.
     let (history, summary) = super::compact::apply_stored(turn, history);
-    let (history, summary) = {
-        let registry = turn.registry();
-        let tools = turn.offered(&registry, &cfg);
-        let system = build_system(turn, &cfg);
-        super::compact::fit(
-            turn, &system, history, summary, &current, &tools, &mut usage,
-        )
-        .await
-    };
-    let summary = summary
-        .map(|s| super::compact::section(&s))
-        .unwrap_or_default();
+    let registry = turn.registry();
+    let tools = turn.offered(&registry, cfg);
+    let system = build_system(turn, cfg);
+    let (history, summary) = super::compact::fit(
+        turn, &system, history, summary, &current, &tools, &mut usage,
+    )
+    .await;
+    Start {
+        history,
+        summary: summary
+            .map(|s| super::compact::section(&s))
+            .unwrap_or_default(),
+        current,
+        usage,
+    }
+}
+
+/// After a round's calls: why the turn stops now, if it does.
+fn after_calls(
+    turn: &Turn<'_>,
+    looped: bool,
+    current: &mut Vec<ChatMessage>,
+) -> Option<StopReason> {
+    if turn.cancel.is_cancelled() {
+        return Some(StopReason::Cancelled);
+    }
+    if turn.run.facts.needed().len() >= MAX_UNANSWERED {
+        turn.say(
+            format!(
+                "I stopped: {MAX_UNANSWERED} steps needed an approval nobody could give in this run."
+            ),
+            current,
+        );
+        return Some(StopReason::NeedsApproval);
+    }
+    if looped {
+        turn.say(
+            "I stopped because I kept making the same tool call without progress.".into(),
+            current,
+        );
+        return Some(StopReason::Repetition);
+    }
+    None
+}
+
+/// The rounds of one turn: request, run the calls, until an answer or a stop.
+async fn rounds(
+    turn: &Turn<'_>,
+    history: Vec<crate::store::StoredMessage>,
+    text: String,
+) -> (StopReason, Usage, u32) {
+    let cfg = turn.inner.config();
+    let Start {
+        history,
+        summary,
+        mut current,
+        mut usage,
+    } = start(turn, &cfg, history, text).await;
+    let max_rounds = turn.run.spec.max_rounds.unwrap_or(cfg.llm.max_rounds);
     let mut rounds = 0u32;
-    let mut repeats = Repeats {
-        last: None,
-        count: 0,
-    };
-    let mut warned_budget = false;
+    let mut repeats = Repeats::default();
     let stop = loop {
         if turn.cancel.is_cancelled() {
             break StopReason::Cancelled;
@@ -512,17 +521,13 @@ async fn rounds(
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
         let system = build_system(turn, &cfg) + &summary;
-        let (req, report) = context::build(
+        let (req, _) = context::build(
             &system,
             &history,
             &current,
             tools_tokens,
             cfg.llm.context_window,
         );
-        if (report.dropped_turns > 0 || report.cut_results > 0) && !warned_budget {
-            warned_budget = true;
-            tracing::info!(?report, "request fitted to the context window");
-        }
         let answer = match request(turn, &req, &tools).await {
             Ok(a) => a,
             Err(stop) => break stop,
@@ -552,24 +557,8 @@ async fn rounds(
         if let Ok(mut results) = turn.results.lock() {
             current.append(&mut results);
         }
-        if turn.cancel.is_cancelled() {
-            break StopReason::Cancelled;
-        }
-        if turn.run.facts.needed().len() >= MAX_UNANSWERED {
-            turn.say(
-                format!(
-                    "I stopped: {MAX_UNANSWERED} steps needed an approval nobody could give in this run."
-                ),
-                &mut current,
-            );
-            break StopReason::NeedsApproval;
-        }
-        if !refused.is_empty() {
-            turn.say(
-                "I stopped because I kept making the same tool call without progress.".into(),
-                &mut current,
-            );
-            break StopReason::Repetition;
+        if let Some(stop) = after_calls(turn, !refused.is_empty(), &mut current) {
+            break stop;
         }
     };
     (stop, usage, rounds)

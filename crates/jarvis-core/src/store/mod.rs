@@ -4,6 +4,7 @@
 mod lease;
 mod migrations;
 
+pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};
 pub use lease::LeaseHolder;
 pub use migrations::SCHEMA_VERSION;
 
@@ -12,7 +13,6 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
 use thiserror::Error;
 
 use crate::llm::{ChatMessage, Role, ToolCall};
@@ -65,44 +65,11 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
-pub struct SessionInfo {
-    pub id: String,
-    pub title: String,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub messages: i64,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
-pub struct TurnUsage {
-    pub turn_id: String,
-    pub stop: String,
-    pub prompt_tokens: i64,
-    pub completion_tokens: i64,
-    pub total_tokens: i64,
-}
-
 /// One stored message with the turn it belongs to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredMessage {
     pub turn_id: String,
     pub message: ChatMessage,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
-pub struct AuditRow {
-    pub id: i64,
-    pub at: i64,
-    pub call_id: String,
-    pub session_id: Option<String>,
-    pub tool: String,
-    pub arguments: String,
-    pub verdict: String,
-    pub reason: String,
-    pub decided_by: String,
-    pub outcome: Option<String>,
-    pub duration_ms: Option<i64>,
 }
 
 /// What the gate records before a call runs.
