@@ -39,6 +39,18 @@ pub enum StoreError {
     },
 }
 
+/// Runs a statement that may wait on the database (another process holding
+/// the write lock, up to the busy timeout) without stalling the async
+/// workers: on a multi-threaded runtime the worker hands its other tasks
+/// to the rest of the pool first (`block_in_place`). Elsewhere it just runs.
+fn off_runtime<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}
+
 /// Runs `f` again while SQLite says the database is busy or locked, for up
 /// to ten seconds.
 fn retry_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
@@ -136,12 +148,14 @@ impl Store {
 
     /// Creates the session if it does not exist; returns whether it was new.
     pub fn ensure_session(&self, id: &str, title: &str) -> Result<bool, StoreError> {
-        let now = now_ms();
-        let n = self.conn().execute(
-            "INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
-            params![id, title, now],
-        )?;
-        Ok(n == 1)
+        off_runtime(|| {
+            let now = now_ms();
+            let n = self.conn().execute(
+                "INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)",
+                params![id, title, now],
+            )?;
+            Ok(n == 1)
+        })
     }
 
     pub fn session_exists(&self, id: &str) -> Result<bool, StoreError> {
@@ -202,7 +216,7 @@ impl Store {
         turn_id: &str,
         msg: &ChatMessage,
     ) -> Result<(), StoreError> {
-        self.append_messages(session_id, turn_id, std::slice::from_ref(msg))
+        off_runtime(|| self.append_messages(session_id, turn_id, std::slice::from_ref(msg)))
     }
 
     /// Appends in one transaction: all of them or none.
@@ -212,77 +226,83 @@ impl Store {
         turn_id: &str,
         msgs: &[ChatMessage],
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let now = now_ms();
-        for msg in msgs {
-            let calls = if msg.tool_calls.is_empty() {
-                None
-            } else {
-                Some(
-                    serde_json::to_string(&msg.tool_calls)
-                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-                )
-            };
+        off_runtime(|| {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            let now = now_ms();
+            for msg in msgs {
+                let calls = if msg.tool_calls.is_empty() {
+                    None
+                } else {
+                    Some(
+                        serde_json::to_string(&msg.tool_calls)
+                            .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                    )
+                };
+                tx.execute(
+                    "INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![session_id, turn_id, msg.role.as_str(), msg.content, calls, msg.tool_call_id, now],
+                )?;
+            }
             tx.execute(
-                "INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![session_id, turn_id, msg.role.as_str(), msg.content, calls, msg.tool_call_id, now],
+                "UPDATE sessions SET updated_at = ?2 WHERE id = ?1",
+                params![session_id, now],
             )?;
-        }
-        tx.execute(
-            "UPDATE sessions SET updated_at = ?2 WHERE id = ?1",
-            params![session_id, now],
-        )?;
-        tx.commit()?;
-        Ok(())
+            tx.commit()?;
+            Ok(())
+        })
     }
 
     pub fn messages(&self, session_id: &str) -> Result<Vec<StoredMessage>, StoreError> {
-        let conn = self.conn();
-        let mut st = conn.prepare(
-            "SELECT turn_id, role, content, tool_calls, tool_call_id FROM messages
-             WHERE session_id = ?1 ORDER BY id",
-        )?;
-        let rows = st.query_map([session_id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, Option<String>>(4)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (turn_id, role, content, calls, call_id) = row?;
-            let role =
-                Role::parse(&role).ok_or_else(|| StoreError::Corrupt(format!("role {role}")))?;
-            let tool_calls: Vec<ToolCall> = match calls {
-                Some(c) => {
-                    serde_json::from_str(&c).map_err(|e| StoreError::Corrupt(e.to_string()))?
-                }
-                None => vec![],
-            };
-            out.push(StoredMessage {
-                turn_id,
-                message: ChatMessage {
-                    role,
-                    content,
-                    tool_calls,
-                    tool_call_id: call_id,
-                },
-            });
-        }
-        Ok(out)
+        off_runtime(|| {
+            let conn = self.conn();
+            let mut st = conn.prepare(
+                "SELECT turn_id, role, content, tool_calls, tool_call_id FROM messages
+                 WHERE session_id = ?1 ORDER BY id",
+            )?;
+            let rows = st.query_map([session_id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (turn_id, role, content, calls, call_id) = row?;
+                let role = Role::parse(&role)
+                    .ok_or_else(|| StoreError::Corrupt(format!("role {role}")))?;
+                let tool_calls: Vec<ToolCall> = match calls {
+                    Some(c) => {
+                        serde_json::from_str(&c).map_err(|e| StoreError::Corrupt(e.to_string()))?
+                    }
+                    None => vec![],
+                };
+                out.push(StoredMessage {
+                    turn_id,
+                    message: ChatMessage {
+                        role,
+                        content,
+                        tool_calls,
+                        tool_call_id: call_id,
+                    },
+                });
+            }
+            Ok(out)
+        })
     }
 
     pub fn start_turn(&self, turn_id: &str, session_id: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO turns (id, session_id, started_at) VALUES (?1, ?2, ?3)",
-            params![turn_id, session_id, now_ms()],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "INSERT INTO turns (id, session_id, started_at) VALUES (?1, ?2, ?3)",
+                params![turn_id, session_id, now_ms()],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn finish_turn(
@@ -292,20 +312,22 @@ impl Store {
         usage: &Usage,
         rounds: u32,
     ) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE turns SET finished_at = ?2, stop = ?3, prompt_tokens = ?4, completion_tokens = ?5,
-             total_tokens = ?6, rounds = ?7 WHERE id = ?1",
-            params![
-                turn_id,
-                now_ms(),
-                stop,
-                usage.prompt_tokens as i64,
-                usage.completion_tokens as i64,
-                usage.total_tokens as i64,
-                rounds
-            ],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "UPDATE turns SET finished_at = ?2, stop = ?3, prompt_tokens = ?4, completion_tokens = ?5,
+                 total_tokens = ?6, rounds = ?7 WHERE id = ?1",
+                params![
+                    turn_id,
+                    now_ms(),
+                    stop,
+                    usage.prompt_tokens as i64,
+                    usage.completion_tokens as i64,
+                    usage.total_tokens as i64,
+                    rounds
+                ],
+            )?;
+            Ok(())
+        })
     }
 
     /// Usage recorded per turn, oldest first.
@@ -328,13 +350,15 @@ impl Store {
     }
 
     pub fn audit_begin(&self, e: &AuditEntry<'_>) -> Result<i64, StoreError> {
-        let conn = self.conn();
-        conn.execute(
-            "INSERT INTO audit (at, call_id, session_id, tool, arguments, verdict, reason, decided_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![now_ms(), e.call_id, e.session_id, e.tool, e.arguments, e.verdict, e.reason, e.decided_by],
-        )?;
-        Ok(conn.last_insert_rowid())
+        off_runtime(|| {
+            let conn = self.conn();
+            conn.execute(
+                "INSERT INTO audit (at, call_id, session_id, tool, arguments, verdict, reason, decided_by)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![now_ms(), e.call_id, e.session_id, e.tool, e.arguments, e.verdict, e.reason, e.decided_by],
+            )?;
+            Ok(conn.last_insert_rowid())
+        })
     }
 
     pub fn audit_decided(
@@ -344,19 +368,23 @@ impl Store {
         reason: &str,
         decided_by: &str,
     ) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE audit SET verdict = ?2, reason = ?3, decided_by = ?4 WHERE id = ?1",
-            params![id, verdict, reason, decided_by],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "UPDATE audit SET verdict = ?2, reason = ?3, decided_by = ?4 WHERE id = ?1",
+                params![id, verdict, reason, decided_by],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn audit_finish(&self, id: i64, outcome: &str, duration_ms: u64) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
-            params![id, outcome, duration_ms as i64],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "UPDATE audit SET outcome = ?2, duration_ms = ?3 WHERE id = ?1",
+                params![id, outcome, duration_ms as i64],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn audit(&self, limit: usize, tool: Option<&str>) -> Result<Vec<AuditRow>, StoreError> {
@@ -402,14 +430,16 @@ impl Store {
     /// The stored summary of a session's earlier turns: the last turn it
     /// covers, and its text.
     pub fn summary(&self, session: &str) -> Result<Option<(String, String)>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT through_turn, text FROM summaries WHERE session_id = ?1",
-                [session],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?)
+        off_runtime(|| {
+            Ok(self
+                .conn()
+                .query_row(
+                    "SELECT through_turn, text FROM summaries WHERE session_id = ?1",
+                    [session],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?)
+        })
     }
 
     pub fn save_summary(
@@ -418,12 +448,14 @@ impl Store {
         through_turn: &str,
         text: &str,
     ) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO summaries (session_id, through_turn, text, created_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT(session_id) DO UPDATE SET through_turn = ?2, text = ?3, created_at = ?4",
-            params![session, through_turn, text, now_ms()],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "INSERT INTO summaries (session_id, through_turn, text, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(session_id) DO UPDATE SET through_turn = ?2, text = ?3, created_at = ?4",
+                params![session, through_turn, text, now_ms()],
+            )?;
+            Ok(())
+        })
     }
 
     /// Deletes audit rows older than `audit_days` and conversations not
@@ -491,32 +523,38 @@ impl Store {
     }
 
     pub fn record_skill_use(&self, name: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO skill_state (name, usage_count, last_used) VALUES (?1, 1, ?2)
-             ON CONFLICT(name) DO UPDATE SET usage_count = usage_count + 1, last_used = excluded.last_used",
-            params![name, now_ms()],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "INSERT INTO skill_state (name, usage_count, last_used) VALUES (?1, 1, ?2)
+                 ON CONFLICT(name) DO UPDATE SET usage_count = usage_count + 1, last_used = excluded.last_used",
+                params![name, now_ms()],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn add_grant(&self, tool: &str, scope: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT OR IGNORE INTO grants (tool, scope, created_at) VALUES (?1, ?2, ?3)",
-            params![tool, scope, now_ms()],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "INSERT OR IGNORE INTO grants (tool, scope, created_at) VALUES (?1, ?2, ?3)",
+                params![tool, scope, now_ms()],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn has_grant(&self, tool: &str, scope: &str) -> Result<bool, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT 1 FROM grants WHERE tool = ?1 AND scope = ?2",
-                params![tool, scope],
-                |_| Ok(()),
-            )
-            .optional()?
-            .is_some())
+        off_runtime(|| {
+            Ok(self
+                .conn()
+                .query_row(
+                    "SELECT 1 FROM grants WHERE tool = ?1 AND scope = ?2",
+                    params![tool, scope],
+                    |_| Ok(()),
+                )
+                .optional()?
+                .is_some())
+        })
     }
 
     pub fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
