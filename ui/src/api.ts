@@ -36,6 +36,9 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
+/** Conversations per page in the Runs view. */
+export const RUNS_PAGE = 25;
+
 export class Api {
   constructor(private t: Transport) {}
   private call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
@@ -59,7 +62,8 @@ export class Api {
   audit = (tool?: string) => this.call<AuditRow[]>("audit", { limit: 500, tool: tool ?? null });
   grants = () => this.call<Grant[]>("grants");
   revoke = (tool: string, scope: string) => this.call<boolean>("revoke_grant", { tool, scope });
-  runs = () => this.call<Run[]>("runs", { limit: 50 });
+  /** One page of conversations with their turns and latest calls. */
+  runs = (offset = 0, limit = RUNS_PAGE) => this.call<Run[]>("runs", { limit, offset });
   config = () => this.call<Config>("config");
   setConfig = (key: string, value: string) => this.call<Config>("set_config", { key, value });
   testConnection = () => this.call<Connection>("test_connection");

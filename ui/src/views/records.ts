@@ -1,6 +1,6 @@
 // Runs, audit and grants: what the agent did and what it may do unasked.
 import type { Api, AuditRow, Run } from "../api";
-import { errorText } from "../api";
+import { errorText, RUNS_PAGE } from "../api";
 import { clear, h, when } from "../dom";
 import type { View } from "./view";
 
@@ -138,31 +138,40 @@ export class RunsView implements View {
 
   async enter() {
     clear(this.list);
+    await this.page(0);
+  }
+
+  /** Appends one page; a "Show more" button fetches the next. */
+  private async page(offset: number) {
+    this.list.querySelector(".more")?.remove();
     let runs: Run[] = [];
     try {
-      runs = await this.api.runs();
+      runs = await this.api.runs(offset);
     } catch (e) {
       this.toast(errorText(e));
     }
-    for (const r of runs) {
-      const tokens = r.turns.reduce((n, t) => n + t.total_tokens, 0);
-      const stops = r.turns.map((t) => t.stop).filter((s) => s !== "completed");
-      this.list.appendChild(
-        h(
-          "article",
-          { class: "run", "data-session": r.session_id },
-          h(
-            "header",
-            {},
-            h("button", { class: "link", onclick: () => this.openSession(r.session_id) }, r.title || "Untitled"),
-            h("span", { class: "muted" }, `${when(r.updated_at)} · ${r.turns.length} turns · ${r.calls.length} tool calls · ${tokens} tokens${stops.length ? " · " + stops.join(", ") : ""}`),
-          ),
-          r.calls.length
-            ? h("ul", { class: "calls" }, ...r.calls.slice(0, 20).map((c) => h("li", { "data-verdict": c.verdict }, h("code", {}, c.tool), " ", h("span", { class: `badge ${c.verdict}` }, c.verdict), " ", h("span", { class: "muted" }, c.outcome ?? c.reason))))
-            : null,
-        ),
-      );
+    for (const r of runs) this.list.appendChild(this.article(r));
+    if (!runs.length && offset === 0) this.list.appendChild(h("p", { class: "muted empty" }, "No runs yet."));
+    if (runs.length === RUNS_PAGE) {
+      this.list.appendChild(h("button", { class: "more", onclick: () => void this.page(offset + runs.length) }, "Show more"));
     }
-    if (!runs.length) this.list.appendChild(h("p", { class: "muted empty" }, "No runs yet."));
+  }
+
+  private article(r: Run): HTMLElement {
+    const tokens = r.turns.reduce((n, t) => n + t.total_tokens, 0);
+    const stops = r.turns.map((t) => t.stop).filter((s) => s !== "completed");
+    return h(
+      "article",
+      { class: "run", "data-session": r.session_id },
+      h(
+        "header",
+        {},
+        h("button", { class: "link", onclick: () => this.openSession(r.session_id) }, r.title || "Untitled"),
+        h("span", { class: "muted" }, `${when(r.updated_at)} · ${r.turns.length} turns · ${r.calls.length} tool calls · ${tokens} tokens${stops.length ? " · " + stops.join(", ") : ""}`),
+      ),
+      r.calls.length
+        ? h("ul", { class: "calls" }, ...r.calls.slice(0, 20).map((c) => h("li", { "data-verdict": c.verdict }, h("code", {}, c.tool), " ", h("span", { class: `badge ${c.verdict}` }, c.verdict), " ", h("span", { class: "muted" }, c.outcome ?? c.reason))))
+        : null,
+    );
   }
 }
