@@ -80,9 +80,14 @@ impl Queue {
             return;
         }
         if b.items.len() >= MAX_BACKLOG {
-            // The oldest delta goes first; a lifecycle event only when
-            // nothing else is left to give.
-            let at = b.items.iter().position(|e| is_lossy(&e.event)).unwrap_or(0);
+            // The oldest delta goes first; a lifecycle event only for
+            // another lifecycle event, when nothing else is left to give.
+            let oldest_delta = b.items.iter().position(|e| is_lossy(&e.event));
+            if lossy && oldest_delta.is_none() {
+                b.missed += 1;
+                return;
+            }
+            let at = oldest_delta.unwrap_or(0);
             if let Some(old) = b.items.remove(at)
                 && is_lossy(&old.event)
             {
@@ -147,9 +152,7 @@ impl EventSink {
     /// Sends an event to every subscriber; returns its sequence number when
     /// it is a lifecycle event.
     pub fn emit(&self, session_id: Option<&str>, event: Event) -> Option<u64> {
-        let Ok(mut s) = self.hub.state.lock() else {
-            return None;
-        };
+        let mut s = self.lock();
         Self::send(&mut s, session_id, event)
     }
 
@@ -175,18 +178,25 @@ impl EventSink {
         seq
     }
 
+    /// A panic elsewhere must not silence the stream (nor leave a run's
+    /// session taken, since starting a run goes through here).
+    fn lock(&self) -> std::sync::MutexGuard<'_, HubState> {
+        self.hub
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     pub fn subscribe(&self) -> Subscription {
         let q = Arc::new(Queue::default());
-        if let Ok(mut s) = self.hub.state.lock() {
-            s.subscribers.push(Arc::downgrade(&q));
-        }
+        self.lock().subscribers.push(Arc::downgrade(&q));
         Subscription { q }
     }
 
     /// The number of the last lifecycle event sent (0: none yet). Read with
     /// a snapshot, it says which events the snapshot already includes.
     pub fn last_seq(&self) -> u64 {
-        self.hub.state.lock().map(|s| s.last_seq).unwrap_or(0)
+        self.lock().last_seq
     }
 
     /// Changes state and sends the event that tells of it as one step: `f`
@@ -198,9 +208,7 @@ impl EventSink {
         session_id: Option<&str>,
         f: impl FnOnce() -> Option<Event>,
     ) -> Option<u64> {
-        let Ok(mut s) = self.hub.state.lock() else {
-            return None;
-        };
+        let mut s = self.lock();
         let event = f()?;
         Self::send(&mut s, session_id, event)
     }
@@ -208,10 +216,8 @@ impl EventSink {
     /// Runs `f` while no event can be sent, and returns the last sequence
     /// number with its result: a snapshot taken this way is exact.
     pub fn quiesced<T>(&self, f: impl FnOnce() -> T) -> (u64, T) {
-        match self.hub.state.lock() {
-            Ok(s) => (s.last_seq, f()),
-            Err(_) => (0, f()),
-        }
+        let s = self.lock();
+        (s.last_seq, f())
     }
 }
 

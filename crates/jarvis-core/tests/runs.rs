@@ -573,16 +573,19 @@ async fn when_the_model_cannot_summarise_old_turns_are_left_out() {
         Reply::text(&long("second answer")),
         Reply::status(500, "summaries are down"),
         Reply::text("third answer"),
+        Reply::text("fourth answer"),
     ])
     .await
     .unwrap();
     let mut e = small_window(&server);
-    for q in ["one", "two", "three"] {
+    for q in ["one", "two", "three", "four"] {
         e.ask("long", &long(q));
         let events = e.until_finished("long").await;
         assert_eq!(stop_of(&events), StopReason::Completed);
     }
     let reqs = server.chat_requests();
+    // One failed side call; the next turn does not try again at once.
+    assert_eq!(reqs.len(), 5, "four turns and one attempt to summarise");
     let sys = messages(reqs.last().unwrap())[0]["content"]
         .as_str()
         .unwrap()

@@ -23,4 +23,26 @@ describe("runs view", () => {
     expect(v.el.querySelector("button.more")).toBeNull();
     expect(v.el.textContent).toContain("needs_approval");
   });
+
+  it("keeps one copy when pages overlap or the view is entered twice, and retries a failed page", async () => {
+    const [api, t] = fakeApi();
+    let fail = false;
+    // The list moved between pages: the second page repeats s24.
+    t.answers.runs = (args: { offset: number }) => {
+      if (fail) throw { kind: "test", message: "offline" };
+      return args.offset === 0 ? Array.from({ length: RUNS_PAGE }, (_, k) => run(k)) : [run(RUNS_PAGE - 1), run(RUNS_PAGE)];
+    };
+    const v = new RunsView(api, () => undefined, () => undefined);
+    await Promise.all([v.enter(), v.enter()]);
+    expect(v.el.querySelectorAll("article.run").length).toBe(RUNS_PAGE);
+    expect(v.el.querySelectorAll("button.more").length).toBe(1);
+    fail = true;
+    v.el.querySelector<HTMLButtonElement>("button.more")!.click();
+    await tick();
+    expect(v.el.querySelector("button.more"), "still there to retry").not.toBeNull();
+    fail = false;
+    v.el.querySelector<HTMLButtonElement>("button.more")!.click();
+    await tick();
+    expect(v.el.querySelectorAll("article.run").length).toBe(RUNS_PAGE + 1);
+  });
 });

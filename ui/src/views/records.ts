@@ -125,6 +125,8 @@ export class RunsView implements View {
   readonly title = "Runs";
   readonly el: HTMLElement;
   private list: HTMLElement;
+  private generation = 0;
+  private shown = new Set<string>();
 
   constructor(private api: Api, private toast: (m: string) => void, private openSession: (id: string) => void) {
     this.list = h("div", { class: "runs" });
@@ -137,24 +139,37 @@ export class RunsView implements View {
   }
 
   async enter() {
+    this.generation++;
+    this.shown.clear();
     clear(this.list);
-    await this.page(0);
+    await this.page(0, this.generation);
   }
 
-  /** Appends one page; a "Show more" button fetches the next. */
-  private async page(offset: number) {
+  /** Appends one page; "Show more" fetches the next (and retries a page
+   * that failed). A page that comes back after the view was entered again
+   * is dropped, and a conversation already shown is not shown twice. */
+  private async page(offset: number, generation: number) {
     this.list.querySelector(".more")?.remove();
-    let runs: Run[] = [];
+    let runs: Run[] | null = null;
     try {
       runs = await this.api.runs(offset);
     } catch (e) {
       this.toast(errorText(e));
     }
-    for (const r of runs) this.list.appendChild(this.article(r));
-    if (!runs.length && offset === 0) this.list.appendChild(h("p", { class: "muted empty" }, "No runs yet."));
-    if (runs.length === RUNS_PAGE) {
-      this.list.appendChild(h("button", { class: "more", onclick: () => void this.page(offset + runs.length) }, "Show more"));
+    if (generation !== this.generation) return;
+    const more = (next: number) =>
+      this.list.appendChild(h("button", { class: "more", onclick: () => void this.page(next, generation) }, "Show more"));
+    if (runs === null) {
+      more(offset);
+      return;
     }
+    for (const r of runs) {
+      if (this.shown.has(r.session_id)) continue;
+      this.shown.add(r.session_id);
+      this.list.appendChild(this.article(r));
+    }
+    if (!runs.length && offset === 0) this.list.appendChild(h("p", { class: "muted empty" }, "No runs yet."));
+    if (runs.length === RUNS_PAGE) more(offset + runs.length);
   }
 
   private article(r: Run): HTMLElement {

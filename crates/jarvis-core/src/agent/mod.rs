@@ -113,6 +113,8 @@ pub(crate) struct Inner {
     notices: Mutex<Vec<String>>,
     /// Runs in progress, by session.
     pub(crate) running: Mutex<HashMap<String, runs::ActiveRun>>,
+    /// When a conversation's summary last could not be made.
+    pub(crate) compaction_failures: Mutex<HashMap<String, std::time::Instant>>,
     secrets: Arc<dyn SecretStore>,
     overrides: Overrides,
     protected: Vec<PathBuf>,
@@ -478,6 +480,7 @@ impl Brain {
             }),
             notices: Mutex::new(notices),
             running: Mutex::new(HashMap::new()),
+            compaction_failures: Mutex::new(HashMap::new()),
             secrets: opts.secrets,
             overrides: opts.overrides,
             protected,

@@ -117,6 +117,16 @@ pub(crate) fn start(inner: &Arc<Inner>, spec: RunSpec, text: String) -> Result<S
     let session = spec.session_id.clone();
     let turn_id = uuid::Uuid::new_v4().to_string();
     let cancel = CancellationToken::new();
+    // Cheap first: a busy session is refused without touching the database
+    // (voice retries every few ms); the check that counts is below.
+    if inner
+        .running
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .contains_key(&session)
+    {
+        return Err(BrainError::Busy(session));
+    }
     let title: String = text.chars().take(60).collect();
     inner.store.ensure_session(&session, title.trim())?;
     // Taken, and said, as one step (see `finish`).

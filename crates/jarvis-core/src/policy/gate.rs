@@ -128,8 +128,17 @@ pub struct CallOutcome {
 }
 
 /// Questions waiting for an answer, each with the channel that answers it.
-type Pending =
-    Mutex<HashMap<String, (ApprovalRequest, oneshot::Sender<(ApprovalDecision, String)>)>>;
+/// The sender is taken by the first answer; the entry itself goes when the
+/// question is taken down (with its `ApprovalResolved`, as one step).
+type Pending = Mutex<
+    HashMap<
+        String,
+        (
+            ApprovalRequest,
+            Option<oneshot::Sender<(ApprovalDecision, String)>>,
+        ),
+    >,
+>;
 
 /// The model is told this many refusals for want of an approval, then the
 /// run stops.
@@ -194,9 +203,9 @@ impl Gate {
             .pending
             .lock()
             .ok()
-            .and_then(|mut p| p.remove(request_id));
+            .and_then(|mut p| p.get_mut(request_id).and_then(|(_, tx)| tx.take()));
         match tx {
-            Some((_, tx)) => tx.send((decision, decided_by.to_string())).is_ok(),
+            Some(tx) => tx.send((decision, decided_by.to_string())).is_ok(),
             None => false,
         }
     }

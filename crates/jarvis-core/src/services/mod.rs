@@ -231,6 +231,14 @@ async fn lead(
                 false
             }
         };
+        if held {
+            // Marked held before any service starts, so one that checks at
+            // once sees the lease it runs under.
+            leader
+                .valid_until_ms
+                .store(asked_at + ttl, Ordering::SeqCst);
+            leader.leader.store(true, Ordering::SeqCst);
+        }
         match (held, leading.take()) {
             (true, None) => {
                 tracing::info!("{holder} leads the services");
@@ -249,11 +257,6 @@ async fn lead(
                 l.end().await;
             }
             (_, l) => leading = l,
-        }
-        if held {
-            leader
-                .valid_until_ms
-                .store(asked_at + ttl, Ordering::SeqCst);
         }
         leader.leader.store(leading.is_some(), Ordering::SeqCst);
         tokio::select! {

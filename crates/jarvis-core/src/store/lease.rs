@@ -44,26 +44,30 @@ impl Store {
 
     /// Gives the lease up at once (a clean stop), if `holder` has it.
     pub fn release_lease(&self, name: &str, holder: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "DELETE FROM leases WHERE name = ?1 AND holder = ?2",
-            params![name, holder],
-        )?;
-        Ok(())
+        super::off_runtime(|| {
+            self.conn().execute(
+                "DELETE FROM leases WHERE name = ?1 AND holder = ?2",
+                params![name, holder],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn lease_holder(&self, name: &str) -> Result<Option<LeaseHolder>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT holder, expires_at FROM leases WHERE name = ?1",
-                [name],
-                |r| {
-                    Ok(LeaseHolder {
-                        holder: r.get(0)?,
-                        expires_at: r.get(1)?,
-                    })
-                },
-            )
-            .optional()?)
+        super::off_runtime(|| {
+            Ok(self
+                .conn()
+                .query_row(
+                    "SELECT holder, expires_at FROM leases WHERE name = ?1",
+                    [name],
+                    |r| {
+                        Ok(LeaseHolder {
+                            holder: r.get(0)?,
+                            expires_at: r.get(1)?,
+                        })
+                    },
+                )
+                .optional()?)
+        })
     }
 }

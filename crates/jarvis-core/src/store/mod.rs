@@ -43,7 +43,7 @@ pub enum StoreError {
 /// the write lock, up to the busy timeout) without stalling the async
 /// workers: on a multi-threaded runtime the worker hands its other tasks
 /// to the rest of the pool first (`block_in_place`). Elsewhere it just runs.
-fn off_runtime<T>(f: impl FnOnce() -> T) -> T {
+pub(super) fn off_runtime<T>(f: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
@@ -159,55 +159,63 @@ impl Store {
     }
 
     pub fn session_exists(&self, id: &str) -> Result<bool, StoreError> {
-        Ok(self
-            .conn()
-            .query_row("SELECT 1 FROM sessions WHERE id = ?1", [id], |_| Ok(()))
-            .optional()?
-            .is_some())
+        off_runtime(|| {
+            Ok(self
+                .conn()
+                .query_row("SELECT 1 FROM sessions WHERE id = ?1", [id], |_| Ok(()))
+                .optional()?
+                .is_some())
+        })
     }
 
     pub fn list_sessions(&self) -> Result<Vec<SessionInfo>, StoreError> {
-        let conn = self.conn();
-        let mut st = conn.prepare(
-            "SELECT s.id, s.title, s.created_at, s.updated_at,
-                    (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
-             FROM sessions s ORDER BY s.updated_at DESC, s.rowid DESC",
-        )?;
-        let rows = st.query_map([], |r| {
-            Ok(SessionInfo {
-                id: r.get(0)?,
-                title: r.get(1)?,
-                created_at: r.get(2)?,
-                updated_at: r.get(3)?,
-                messages: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        off_runtime(|| {
+            let conn = self.conn();
+            let mut st = conn.prepare(
+                "SELECT s.id, s.title, s.created_at, s.updated_at,
+                        (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
+                 FROM sessions s ORDER BY s.updated_at DESC, s.rowid DESC",
+            )?;
+            let rows = st.query_map([], |r| {
+                Ok(SessionInfo {
+                    id: r.get(0)?,
+                    title: r.get(1)?,
+                    created_at: r.get(2)?,
+                    updated_at: r.get(3)?,
+                    messages: r.get(4)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
     }
 
     pub fn rename_session(&self, id: &str, title: &str) -> Result<(), StoreError> {
-        let n = self.conn().execute(
-            "UPDATE sessions SET title = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, title, now_ms()],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NoSession(id.into()));
-        }
-        Ok(())
+        off_runtime(|| {
+            let n = self.conn().execute(
+                "UPDATE sessions SET title = ?2, updated_at = ?3 WHERE id = ?1",
+                params![id, title, now_ms()],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NoSession(id.into()));
+            }
+            Ok(())
+        })
     }
 
     pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute("DELETE FROM messages WHERE session_id = ?1", [id])?;
-        tx.execute("DELETE FROM turns WHERE session_id = ?1", [id])?;
-        tx.execute("DELETE FROM summaries WHERE session_id = ?1", [id])?;
-        let n = tx.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
-        if n == 0 {
-            return Err(StoreError::NoSession(id.into()));
-        }
-        tx.commit()?;
-        Ok(())
+        off_runtime(|| {
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            tx.execute("DELETE FROM messages WHERE session_id = ?1", [id])?;
+            tx.execute("DELETE FROM turns WHERE session_id = ?1", [id])?;
+            tx.execute("DELETE FROM summaries WHERE session_id = ?1", [id])?;
+            let n = tx.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
+            if n == 0 {
+                return Err(StoreError::NoSession(id.into()));
+            }
+            tx.commit()?;
+            Ok(())
+        })
     }
 
     pub fn append_message(
@@ -332,21 +340,23 @@ impl Store {
 
     /// Usage recorded per turn, oldest first.
     pub fn turn_usage(&self, session_id: &str) -> Result<Vec<TurnUsage>, StoreError> {
-        let conn = self.conn();
-        let mut st = conn.prepare(
-            "SELECT id, COALESCE(stop, ''), COALESCE(prompt_tokens, 0), COALESCE(completion_tokens, 0),
-             COALESCE(total_tokens, 0) FROM turns WHERE session_id = ?1 ORDER BY started_at, rowid",
-        )?;
-        let rows = st.query_map([session_id], |r| {
-            Ok(TurnUsage {
-                turn_id: r.get(0)?,
-                stop: r.get(1)?,
-                prompt_tokens: r.get(2)?,
-                completion_tokens: r.get(3)?,
-                total_tokens: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        off_runtime(|| {
+            let conn = self.conn();
+            let mut st = conn.prepare(
+                "SELECT id, COALESCE(stop, ''), COALESCE(prompt_tokens, 0), COALESCE(completion_tokens, 0),
+                 COALESCE(total_tokens, 0) FROM turns WHERE session_id = ?1 ORDER BY started_at, rowid",
+            )?;
+            let rows = st.query_map([session_id], |r| {
+                Ok(TurnUsage {
+                    turn_id: r.get(0)?,
+                    stop: r.get(1)?,
+                    prompt_tokens: r.get(2)?,
+                    completion_tokens: r.get(3)?,
+                    total_tokens: r.get(4)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
     }
 
     pub fn audit_begin(&self, e: &AuditEntry<'_>) -> Result<i64, StoreError> {
@@ -388,12 +398,12 @@ impl Store {
     }
 
     pub fn audit(&self, limit: usize, tool: Option<&str>) -> Result<Vec<AuditRow>, StoreError> {
-        self.audit_where("(?2 IS NULL OR tool = ?2)", limit, tool)
+        off_runtime(|| self.audit_where("(?2 IS NULL OR tool = ?2)", limit, tool))
     }
 
     /// One session's newest `limit` calls, in the order they were made.
     pub fn session_audit(&self, session: &str, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
-        self.audit_where("session_id = ?2", limit, Some(session))
+        off_runtime(|| self.audit_where("session_id = ?2", limit, Some(session)))
     }
 
     fn audit_where(
@@ -461,65 +471,73 @@ impl Store {
     /// Deletes audit rows older than `audit_days` and conversations not
     /// touched for `message_days` (0 keeps them); returns rows removed.
     pub fn prune(&self, audit_days: u32, message_days: u32) -> Result<usize, StoreError> {
-        let day = 86_400_000i64;
-        let now = now_ms();
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let mut n = 0;
-        if audit_days > 0 {
-            n += tx.execute(
-                "DELETE FROM audit WHERE at < ?1",
-                [now - i64::from(audit_days) * day],
-            )?;
-        }
-        if message_days > 0 {
-            let cutoff = now - i64::from(message_days) * day;
-            n += tx.execute(
-                "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
-                [cutoff],
-            )?;
-            n += tx.execute(
-                "DELETE FROM turns WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
-                [cutoff],
-            )?;
-            n += tx.execute(
-                "DELETE FROM summaries WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
-                [cutoff],
-            )?;
-            n += tx.execute("DELETE FROM sessions WHERE updated_at < ?1", [cutoff])?;
-        }
-        tx.commit()?;
-        Ok(n)
+        off_runtime(|| {
+            let day = 86_400_000i64;
+            let now = now_ms();
+            let mut conn = self.conn();
+            let tx = conn.transaction()?;
+            let mut n = 0;
+            if audit_days > 0 {
+                n += tx.execute(
+                    "DELETE FROM audit WHERE at < ?1",
+                    [now - i64::from(audit_days) * day],
+                )?;
+            }
+            if message_days > 0 {
+                let cutoff = now - i64::from(message_days) * day;
+                n += tx.execute(
+                    "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                    [cutoff],
+                )?;
+                n += tx.execute(
+                    "DELETE FROM turns WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                    [cutoff],
+                )?;
+                n += tx.execute(
+                    "DELETE FROM summaries WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                    [cutoff],
+                )?;
+                n += tx.execute("DELETE FROM sessions WHERE updated_at < ?1", [cutoff])?;
+            }
+            tx.commit()?;
+            Ok(n)
+        })
     }
 
     /// `(enabled, usage count, last used)` of a skill; enabled and unused if unknown.
     pub fn skill_state(&self, name: &str) -> Result<(bool, i64, Option<i64>), StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT enabled, usage_count, last_used FROM skill_state WHERE name = ?1",
-                [name],
-                |r| Ok((r.get::<_, i64>(0)? != 0, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?
-            .unwrap_or((true, 0, None)))
+        off_runtime(|| {
+            Ok(self
+                .conn()
+                .query_row(
+                    "SELECT enabled, usage_count, last_used FROM skill_state WHERE name = ?1",
+                    [name],
+                    |r| Ok((r.get::<_, i64>(0)? != 0, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?
+                .unwrap_or((true, 0, None)))
+        })
     }
 
     /// Names of the disabled skills, in one query.
     pub fn disabled_skills(&self) -> Result<std::collections::HashSet<String>, StoreError> {
-        let conn = self.conn();
-        let mut st = conn.prepare("SELECT name FROM skill_state WHERE enabled = 0")?;
-        let rows = st.query_map([], |r| r.get::<_, String>(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        off_runtime(|| {
+            let conn = self.conn();
+            let mut st = conn.prepare("SELECT name FROM skill_state WHERE enabled = 0")?;
+            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
     }
 
     pub fn set_skill_enabled(&self, name: &str, enabled: bool) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO skill_state (name, enabled) VALUES (?1, ?2)
-             ON CONFLICT(name) DO UPDATE SET enabled = excluded.enabled",
-            params![name, enabled as i64],
-        )?;
-        Ok(())
+        off_runtime(|| {
+            self.conn().execute(
+                "INSERT INTO skill_state (name, enabled) VALUES (?1, ?2)
+                 ON CONFLICT(name) DO UPDATE SET enabled = excluded.enabled",
+                params![name, enabled as i64],
+            )?;
+            Ok(())
+        })
     }
 
     pub fn record_skill_use(&self, name: &str) -> Result<(), StoreError> {
@@ -558,16 +576,20 @@ impl Store {
     }
 
     pub fn grants(&self) -> Result<Vec<(String, String)>, StoreError> {
-        let conn = self.conn();
-        let mut st = conn.prepare("SELECT tool, scope FROM grants ORDER BY id")?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        off_runtime(|| {
+            let conn = self.conn();
+            let mut st = conn.prepare("SELECT tool, scope FROM grants ORDER BY id")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
     }
 
     pub fn revoke_grant(&self, tool: &str, scope: &str) -> Result<bool, StoreError> {
-        Ok(self.conn().execute(
-            "DELETE FROM grants WHERE tool = ?1 AND scope = ?2",
-            params![tool, scope],
-        )? == 1)
+        off_runtime(|| {
+            Ok(self.conn().execute(
+                "DELETE FROM grants WHERE tool = ?1 AND scope = ?2",
+                params![tool, scope],
+            )? == 1)
+        })
     }
 }

@@ -129,7 +129,7 @@ impl Gate {
         // number is included.
         ctx.events.emit_with(ctx.session_id.as_deref(), || {
             if let Ok(mut p) = self.pending.lock() {
-                p.insert(request.request_id.clone(), (request.clone(), tx));
+                p.insert(request.request_id.clone(), (request.clone(), Some(tx)));
             }
             Some(Event::ApprovalRequested {
                 request: request.clone(),
@@ -158,6 +158,9 @@ impl Gate {
                 _ = ctx.cancel.cancelled() => break (deny("the turn was cancelled".into()), "cancel".into()),
             }
         };
+        // An answer arriving from now on finds nothing waiting (and its
+        // host is told so), instead of being accepted and ignored.
+        rx.close();
         shown.resolve(&decision, &by);
         (decision, by)
     }
