@@ -103,13 +103,8 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
         })?;
         loop {
             tokio::select! {
-                ev = events.recv() => {
-                    let ev = match ev {
-                        Ok(ev) => ev,
-                        // Only streamed text is ever dropped; the turn's end still comes.
-                        Err(jarvis_core::events::RecvError::Lagged(_)) => continue,
-                        Err(jarvis_core::events::RecvError::Closed) => return Ok(1),
-                    };
+                ev = events.next() => {
+                    let Some(ev) = ev else { return Ok(1) };
                     if ev.session_id.as_deref() != Some(session.as_str()) && ev.session_id.is_some() {
                         continue;
                     }

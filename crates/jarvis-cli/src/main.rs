@@ -522,17 +522,8 @@ async fn ask(
     let mut stop = StopReason::Failed;
     loop {
         tokio::select! {
-            ev = events.recv() => {
-                let ev = match ev {
-                    Ok(ev) => ev,
-                    // Only streamed text is ever dropped for a reader this far
-                    // behind; the stored answer is complete.
-                    Err(jarvis_core::events::RecvError::Lagged(n)) => {
-                        tracing::warn!("{n} text deltas were skipped");
-                        continue;
-                    }
-                    Err(jarvis_core::events::RecvError::Closed) => break,
-                };
+            ev = events.next() => {
+                let Some(ev) = ev else { break };
                 if !render::concerns(&ev, &session) {
                     continue;
                 }

@@ -172,13 +172,8 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
     let mut code = 1;
     loop {
         tokio::select! {
-            ev = events.recv() => {
-                let ev = match ev {
-                    Ok(ev) => ev,
-                    // Only streamed text is ever dropped; the turn's end still comes.
-                    Err(jarvis_core::events::RecvError::Lagged(_)) => continue,
-                    Err(jarvis_core::events::RecvError::Closed) => break,
-                };
+            ev = events.next() => {
+                let Some(ev) = ev else { break };
                 if !render::concerns(&ev, &session) {
                     continue;
                 }

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use jarvis_core::events::{EventSink, RecvError, Subscription};
+use jarvis_core::events::{EventSink, Subscription};
 use jarvis_protocol::{Event, EventEnvelope};
 use tokio::sync::broadcast;
 
@@ -47,13 +47,7 @@ trait Source: Send + 'static {
 
 impl Source for Subscription {
     async fn next(&mut self) -> Option<Event> {
-        loop {
-            match self.recv().await {
-                Ok(env) => return Some(env.event),
-                Err(RecvError::Lagged(_)) => {}
-                Err(RecvError::Closed) => return None,
-            }
-        }
+        Subscription::next(self).await.map(|env| env.event)
     }
 }
 

@@ -244,6 +244,19 @@ impl Subscription {
         }
     }
 
+    /// The next event, skipping over dropped text (only deltas are ever
+    /// dropped for a host that keeps reading); `None` when the brain is
+    /// gone. Safe to use in `select!`.
+    pub async fn next(&mut self) -> Option<EventEnvelope> {
+        loop {
+            match self.recv().await {
+                Ok(env) => return Some(env),
+                Err(RecvError::Lagged(n)) => tracing::debug!("{n} events were skipped"),
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    }
+
     /// Like `recv` without waiting; `Lagged(0)` means nothing is waiting.
     pub fn try_recv(&mut self) -> Result<EventEnvelope, RecvError> {
         let Ok(mut b) = self.q.backlog.lock() else {

@@ -74,3 +74,47 @@ async fn a_write_waiting_for_the_lock_leaves_the_runtime_running() {
         "the runtime kept running while the write waited ({during} ticks in {waited:?})"
     );
 }
+
+#[test]
+fn retention_deletes_what_is_old_and_leaves_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("jarvis.db");
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.prune(90, 30).unwrap(), 0, "nothing to delete");
+    let entry = AuditEntry {
+        call_id: "c",
+        session_id: Some("s"),
+        tool: "local_exec",
+        arguments: "{}",
+        verdict: "ask",
+        reason: "test",
+        decided_by: "policy",
+    };
+    store.audit_begin(&entry).unwrap();
+    let old = store.audit_begin(&entry).unwrap();
+    store.ensure_session("s", "kept").unwrap();
+    store.ensure_session("gone", "old").unwrap();
+    let day = 86_400_000i64;
+    let now = jarvis_core::store::now_ms();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "UPDATE audit SET at = ?1 WHERE id = ?2",
+        rusqlite::params![now - 91 * day, old],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE sessions SET updated_at = ?1 WHERE id = 'gone'",
+        [now - 31 * day],
+    )
+    .unwrap();
+    assert_eq!(store.prune(90, 30).unwrap(), 2);
+    assert_eq!(store.audit(10, None).unwrap().len(), 1);
+    let ids: Vec<String> = store
+        .list_sessions()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(ids, vec!["s".to_string()]);
+    assert_eq!(store.prune(90, 30).unwrap(), 0);
+}

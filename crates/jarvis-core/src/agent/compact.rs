@@ -41,6 +41,16 @@ fn turns(history: &[StoredMessage]) -> Vec<(String, Vec<&ChatMessage>)> {
     out
 }
 
+/// The messages after turn `through`: what a summary through it leaves to
+/// send. All of them when that turn is gone (retention): the summary still
+/// stands for what came before.
+fn after(history: Vec<StoredMessage>, through: &str) -> Vec<StoredMessage> {
+    match history.iter().rposition(|m| m.turn_id == through) {
+        Some(last) => history.into_iter().skip(last + 1).collect(),
+        None => history,
+    }
+}
+
 /// History after what the stored summary covers, and the summary.
 pub(super) fn apply_stored(
     turn: &Turn<'_>,
@@ -53,11 +63,7 @@ pub(super) fn apply_stored(
     let Some((through, text)) = stored else {
         return (history, None);
     };
-    match history.iter().rposition(|m| m.turn_id == through) {
-        Some(last) => (history.into_iter().skip(last + 1).collect(), Some(text)),
-        // The covered turns are gone (retention): the summary still stands.
-        None => (history, Some(text)),
-    }
+    (after(history, &through), Some(text))
 }
 
 /// The summary as the system prompt carries it: marked as data, since the
@@ -224,9 +230,5 @@ pub(super) async fn fit(
         ),
     });
     let through = through.clone();
-    let rest = match history.iter().rposition(|m| m.turn_id == through) {
-        Some(last) => history.into_iter().skip(last + 1).collect(),
-        None => history,
-    };
-    (rest, Some(text))
+    (after(history, &through), Some(text))
 }

@@ -213,11 +213,8 @@ impl Turn<'_> {
         registry: &crate::tools::ToolRegistry,
         cfg: &crate::config::Config,
     ) -> Vec<Value> {
-        let mut offered = self.inner.offered_from(registry, cfg);
-        if let Some(only) = &self.run.spec.tools {
-            offered.retain(|name| only.iter().any(|n| n == name));
-        }
-        offered.openai_tools()
+        // `registry` is this run's already (see `registry`).
+        self.inner.offered_from(registry, cfg).openai_tools()
     }
 
     fn tool_context(&self, call_id: &str) -> crate::tools::ToolContext {

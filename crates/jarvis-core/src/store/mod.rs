@@ -474,17 +474,30 @@ impl Store {
         off_runtime(|| {
             let day = 86_400_000i64;
             let now = now_ms();
+            let audit_cutoff = now - i64::from(audit_days) * day;
+            let cutoff = now - i64::from(message_days) * day;
             let mut conn = self.conn();
+            // Read first: every start of every process comes here, and a
+            // DELETE takes the write lock even when it deletes nothing.
+            let any = |sql: &str, at: i64| -> Result<bool, StoreError> {
+                Ok(conn.query_row(sql, [at], |_| Ok(())).optional()?.is_some())
+            };
+            let audit_due =
+                audit_days > 0 && any("SELECT 1 FROM audit WHERE at < ?1 LIMIT 1", audit_cutoff)?;
+            let messages_due = message_days > 0
+                && any(
+                    "SELECT 1 FROM sessions WHERE updated_at < ?1 LIMIT 1",
+                    cutoff,
+                )?;
+            if !audit_due && !messages_due {
+                return Ok(0);
+            }
             let tx = conn.transaction()?;
             let mut n = 0;
-            if audit_days > 0 {
-                n += tx.execute(
-                    "DELETE FROM audit WHERE at < ?1",
-                    [now - i64::from(audit_days) * day],
-                )?;
+            if audit_due {
+                n += tx.execute("DELETE FROM audit WHERE at < ?1", [audit_cutoff])?;
             }
-            if message_days > 0 {
-                let cutoff = now - i64::from(message_days) * day;
+            if messages_due {
                 n += tx.execute(
                     "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
                     [cutoff],
