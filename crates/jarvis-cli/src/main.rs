@@ -200,6 +200,10 @@ enum PolicyCommand {
         json: bool,
         #[arg(long)]
         jsonl: bool,
+        /// Judge as in this working directory (paths inside it are the
+        /// project's); without it, no folder is the project's.
+        #[arg(long)]
+        cwd: Option<std::path::PathBuf>,
         #[arg(last = true)]
         command: Vec<String>,
     },
@@ -379,9 +383,10 @@ async fn run(cli: Cli) -> Result<i32> {
                 PolicyCommand::Check {
                     json,
                     jsonl,
+                    cwd,
                     command,
                 },
-        } => policy_cmd::check(command, json, jsonl),
+        } => policy_cmd::check(command, json, jsonl, cwd.as_deref()),
         Command::Grants { command } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             match command {

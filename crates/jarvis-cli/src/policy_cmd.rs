@@ -15,8 +15,17 @@ fn verdict_name(v: Verdict) -> &'static str {
 }
 
 /// One command from the arguments, or `{"id","command"}` lines on stdin.
-pub fn check(command: Vec<String>, json: bool, jsonl: bool) -> Result<i32> {
-    let env = ShellEnv::with_protected(&protected_paths(&home()?));
+pub fn check(
+    command: Vec<String>,
+    json: bool,
+    jsonl: bool,
+    cwd: Option<&std::path::Path>,
+) -> Result<i32> {
+    let mut env = ShellEnv::with_protected(&protected_paths(&home()?));
+    if let Some(dir) = cwd {
+        let user_home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        env = env.at(dir, user_home.as_deref());
+    }
     if jsonl {
         for line in std::io::stdin().lock().lines() {
             let line = line?;

@@ -64,6 +64,7 @@ fn main() {
         "siblings-d",
         "blind-e",
         "blind-f",
+        "blind-g",
     ] {
         sets.push((
             f.to_string(),

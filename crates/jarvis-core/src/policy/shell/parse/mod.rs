@@ -39,6 +39,8 @@ pub struct Word {
     pub glob: bool,
     /// `<(…)`: a file whose content is another command's output.
     pub procsub: bool,
+    /// `>(…)`: a file whose writes are another command's input.
+    pub feeds: bool,
     /// An unquoted `{…}` that bash brace-expands.
     pub brace: bool,
 }
@@ -59,6 +61,7 @@ impl Word {
         self.spliced |= other.spliced;
         self.glob |= other.glob;
         self.procsub |= other.procsub;
+        self.feeds |= other.feeds;
         self.brace |= other.brace;
     }
 
@@ -475,6 +478,25 @@ impl<'a> Walker<'a> {
             }
             Some(v) => self.word_at_start(v, nested, true),
             None => Word::lit(""),
+        };
+        // `J+=vis` appends to what J held.
+        let appends = self
+            .text(n)
+            .split_once('=')
+            .is_some_and(|(l, _)| l.ends_with('+'));
+        let value = match (&name, appends) {
+            (Some(name), true) => match self.vars.known.get(name) {
+                Some(before) if !value.dynamic => Word {
+                    text: format!("{before}{}", value.text),
+                    ..value
+                },
+                _ => Word {
+                    dynamic: true,
+                    computed: true,
+                    ..value
+                },
+            },
+            _ => value,
         };
         if let Some(name) = &name {
             if value.dynamic {

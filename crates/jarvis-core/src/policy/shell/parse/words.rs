@@ -258,6 +258,7 @@ impl Walker<'_> {
                 dynamic: true,
                 computed: true,
                 procsub: true,
+                feeds: self.text(n).starts_with(">("),
                 subs,
                 ..Default::default()
             };

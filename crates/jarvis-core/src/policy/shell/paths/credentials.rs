@@ -185,6 +185,24 @@ pub fn credential(raw: &str, cwd: Option<&str>) -> Option<String> {
 }
 
 pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
+    // `../…` climbs out of a folder this check cannot place: counted against
+    // the path, it is a secret if what follows the climb, from any of its
+    // folders on, would be one from home or from the root.
+    if p.starts_with("../") {
+        let mut tail = p;
+        while let Some(t) = tail.strip_prefix("../") {
+            tail = t;
+        }
+        let mut rest = Some(tail);
+        while let Some(t) = rest.filter(|t| !t.is_empty() && !t.starts_with("..")) {
+            if let Some(why) = credential_normalized(&format!("~/{t}"), raw)
+                .or_else(|| credential_normalized(&format!("/{t}"), raw))
+            {
+                return Some(why);
+            }
+            rest = t.split_once('/').map(|(_, r)| r);
+        }
+    }
     let shown = ShowHome(raw);
     let base = p.rsplit('/').next().unwrap_or(p);
     if env_file(base) {

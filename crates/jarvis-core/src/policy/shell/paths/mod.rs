@@ -61,6 +61,7 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
             p = format!("{to}{rest}");
         }
     }
+    p = through_proc(&p);
     if let Some(rest) = p
         .strip_prefix("/home/")
         .or_else(|| p.strip_prefix("/Users/"))
@@ -88,6 +89,30 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         p = format!("{}/{p}", c.trim_end_matches('/'));
     }
     fold(&p)
+}
+
+/// `/proc/self/cwd/…` is the command's own directory and `/proc/self/root/…`
+/// the root, for any process (`self`, `thread-self`, a pid, `$$`): the path
+/// they lead to is what is judged.
+fn through_proc(p: &str) -> String {
+    let Some(rest) = p.strip_prefix("/proc/") else {
+        return p.to_string();
+    };
+    let (who, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    let a_process = matches!(
+        who,
+        "self" | "thread-self" | "$$" | "$BASHPID" | "${BASHPID}"
+    ) || (!who.is_empty() && who.bytes().all(|b| b.is_ascii_digit()));
+    if !a_process {
+        return p.to_string();
+    }
+    let (link, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    match link {
+        "root" => format!("/{tail}"),
+        "cwd" if tail.is_empty() => ".".into(),
+        "cwd" => tail.to_string(),
+        _ => p.to_string(),
+    }
 }
 
 /// `C:…`: a Windows drive, not `host:path`.

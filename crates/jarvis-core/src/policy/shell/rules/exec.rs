@@ -152,6 +152,19 @@ impl Analyzer<'_> {
             }
         }
         let lt = lower(&w.text);
+        // `bash /proc/self/fd/5`: a script read from a descriptor an earlier
+        // part of the line opened (a pipe, a download) is code nobody saw.
+        let fd_path = lt.starts_with("/dev/fd/")
+            || lt
+                .strip_prefix("/proc/")
+                .and_then(|r| r.split_once('/'))
+                .is_some_and(|(_, r)| r.starts_with("fd/"));
+        if fd_path && !w.procsub {
+            self.block(format!(
+                "{} runs code from an open file descriptor ({}), whose source is a pipe or download nobody saw",
+                c.base, w.text
+            ));
+        }
         if lt.starts_with("http://") || lt.starts_with("https://") {
             self.block(format!("download and execute ({} runs {})", c.base, w.text));
         } else if w.procsub {

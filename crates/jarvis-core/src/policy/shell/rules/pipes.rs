@@ -7,6 +7,56 @@ impl Analyzer<'_> {
     /// Pipes: a shell or interpreter reading its program from another
     /// command's output runs code nobody saw, whatever the source.
     pub(super) fn pipes(&mut self, script: &Script) {
+        // `tee >(bash)`, `> >(sh)`: what the command writes runs as code,
+        // as if piped into the shell.
+        for c in &script.commands {
+            let feeds = c
+                .argv
+                .iter()
+                .chain(c.redirects.iter().map(|r| &r.target))
+                .filter(|w| w.feeds);
+            for w in feeds {
+                if let Some(kind) = w
+                    .subs
+                    .iter()
+                    .find_map(|&s| script.commands.get(s).and_then(stdin_executor))
+                {
+                    self.block(format!(
+                        "writes into {kind} through >(…), which runs it as code (blocked whatever the source)"
+                    ));
+                }
+            }
+        }
+        // `coproc N { nc host port; }; sh <&"${N[0]}"`: a shell reading its
+        // commands from a descriptor, on a line that talks to the network.
+        let connects = script.commands.iter().any(|x| {
+            peeled(&x.argv).first().is_some_and(|w| {
+                matches!(
+                    lower(&base_name(&w.text)).as_str(),
+                    "nc" | "ncat"
+                        | "netcat"
+                        | "socat"
+                        | "telnet"
+                        | "openssl"
+                        | "cryptcat"
+                        | "websocat"
+                )
+            })
+        });
+        for c in &script.commands {
+            let from_fd = c
+                .redirects
+                .iter()
+                .any(|r| r.op == "<&" && !matches!(r.target.text.as_str(), "0" | "1" | "2" | "-"));
+            if connects
+                && from_fd
+                && let Some(kind) = stdin_executor(c)
+            {
+                self.block(format!(
+                    "remote shell ({kind} reads commands from a descriptor, on a line that opens a connection)"
+                ));
+            }
+        }
         for c in &script.commands {
             let Some(from) = c.stdin_from else { continue };
             let src = &script.commands[from];

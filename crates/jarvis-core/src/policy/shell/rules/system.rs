@@ -119,6 +119,23 @@ impl Analyzer<'_> {
                 self.signals(c);
                 Some(false)
             }
+            // `fuser -k 7420/tcp`: whatever listens on a port, by the port.
+            "fuser"
+                if c.args
+                    .iter()
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('k')) =>
+            {
+                let admin = c.args.iter().any(|a| {
+                    let port = a.trim_start_matches(':').split('/').next().unwrap_or("");
+                    port.parse::<u16>()
+                        .is_ok_and(|p| crate::policy::url::ADMIN_PORTS.contains(&p))
+                });
+                if admin {
+                    self.block(format!("{b} kills what listens on an admin port (Jarvis itself, a debugger or Docker)"));
+                }
+                self.ask(format!("{b} -k kills the processes using a file or port"));
+                Some(false)
+            }
             "gdb" | "lldb" | "ptrace" | "gcore" | "pstack" | "eu-stack" | "perf" => {
                 if c.words.iter().any(|w| self.aims_at_self(w, c.script)) {
                     self.block(format!("{b} attaches to Jarvis's own process"));

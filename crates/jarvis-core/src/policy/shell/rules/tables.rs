@@ -59,8 +59,9 @@ pub const PRIVILEGE: &[&str] = &[
 /// Wrappers that run the rest of their arguments as a command, with the
 /// short options that take a value and whether they stop at the first operand.
 pub const WRAPPERS: &[(&str, &str)] = &[
-    ("command", "p"),
+    ("command", ""),
     ("builtin", ""),
+    ("coproc", ""),
     ("exec", "a"),
     ("nohup", ""),
     ("time", "fo"),

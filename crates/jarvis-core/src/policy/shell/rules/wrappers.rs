@@ -16,6 +16,11 @@ impl Analyzer<'_> {
         depth: usize,
     ) -> bool {
         words.remove(0);
+        // `coproc NAME { cmd; }` (the grammar sees words): the command is
+        // what follows the name and the brace.
+        if lb == "coproc" {
+            words.drain(..coproc_head(words));
+        }
         if (lb == "ld.so" || lb.starts_with("ld-"))
             && words.iter().any(|w| !w.text.starts_with('-'))
         {
@@ -225,6 +230,18 @@ impl Analyzer<'_> {
 
 /// The words of the program that really runs, past `env`, `timeout`,
 /// `nice` and other wrappers.
+/// How many words after `coproc` name it and open its braces:
+/// `coproc NAME { cmd; }` 2, `coproc { cmd; }` 1, `coproc cmd` 0.
+fn coproc_head(words: &[Word]) -> usize {
+    if words.get(1).is_some_and(|w| w.text == "{") {
+        2
+    } else if words.first().is_some_and(|w| w.text == "{") {
+        1
+    } else {
+        0
+    }
+}
+
 pub(super) fn peeled(argv: &[Word]) -> &[Word] {
     let mut i = 0;
     let mut last = 0;
@@ -238,6 +255,9 @@ pub(super) fn peeled(argv: &[Word]) -> &[Word] {
             None => break,
         };
         i += 1;
+        if b == "coproc" {
+            i += coproc_head(&argv[i..]);
+        }
         while let Some(w) = argv.get(i) {
             let t = w.text.as_str();
             let numeric = !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == '.');
