@@ -110,7 +110,8 @@ async fn jarvis_loop(turns: usize) -> (f64, usize) {
     store
         .update(|c| {
             c.set("llm.base_url", &server.base_url())?;
-            c.set("tools.read", "true")
+            c.set("tools.read", "true")?;
+            Ok(())
         })
         .unwrap();
     let brain = Brain::open(BrainOptions {

@@ -586,7 +586,7 @@ async fn set_workdir_and_reload_take_effect_for_the_next_call() {
     );
     // Turn reads on in config.json (as `jarvis config set` would), then reload.
     jarvis_core::config::ConfigStore::new(e.home.path())
-        .update(|c| c.set("tools.read", "true"))
+        .update(|c| Ok(c.set("tools.read", "true")?))
         .unwrap();
     e.brain.submit(Op::Reload).unwrap();
     e.brain
@@ -665,7 +665,7 @@ async fn skills_are_in_the_next_request_and_readable_without_approval() {
     .await
     .unwrap();
     jarvis_core::config::ConfigStore::new(e.home.path())
-        .update(|c| c.set("llm.base_url", &server2.base_url()))
+        .update(|c| Ok(c.set("llm.base_url", &server2.base_url())?))
         .unwrap();
     e.brain.submit(Op::Reload).unwrap();
     e.ask("s", "translate hello to French");

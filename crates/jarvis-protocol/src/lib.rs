@@ -3,6 +3,10 @@
 //! Hosts send [`Op`]s in and receive [`EventEnvelope`]s out; nothing else crosses
 //! the boundary, so every host sees exactly the same brain.
 
+pub mod chat;
+pub mod settings;
+pub mod skills;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -516,6 +520,25 @@ pub fn typescript() -> String {
         ApprovalDecision::decl(&cfg),
         VoiceState::decl(&cfg),
         VoiceTimings::decl(&cfg),
+        chat::ChatMessage::decl(&cfg),
+        chat::Role::decl(&cfg),
+        chat::ToolCall::decl(&cfg),
+        skills::Skill::decl(&cfg),
+        skills::SkillListing::decl(&cfg),
+        skills::Finding::decl(&cfg),
+        skills::InstallReport::decl(&cfg),
+        skills::SkillTest::decl(&cfg),
+        skills::McpProject::decl(&cfg),
+        settings::Config::decl(&cfg),
+        settings::LlmConfig::decl(&cfg),
+        settings::Persona::decl(&cfg),
+        settings::ToolToggles::decl(&cfg),
+        settings::Approvals::decl(&cfg),
+        settings::McpServerConfig::decl(&cfg),
+        settings::SkillsConfig::decl(&cfg),
+        settings::SandboxConfig::decl(&cfg),
+        settings::VoiceSettings::decl(&cfg),
+        settings::Retention::decl(&cfg),
     ];
     ts_module(
         "crates/jarvis-protocol",

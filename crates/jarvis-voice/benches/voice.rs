@@ -199,7 +199,8 @@ async fn turn_bench() {
         store
             .update(|c| {
                 c.set("llm.base_url", &server.base_url())?;
-                c.set("llm.model", "test-model")
+                c.set("llm.model", "test-model")?;
+                Ok(())
             })
             .unwrap();
         let brain = Brain::open(BrainOptions {

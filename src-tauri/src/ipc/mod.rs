@@ -61,11 +61,6 @@ pub type IpcResult<T> = Result<T, IpcError>;
 /// The TypeScript types of what the commands return (`ui/src/ipc.ts`),
 /// generated like the wire types so the HUD never restates them.
 pub fn typescript() -> String {
-    use jarvis_core::config::{
-        Approvals, Config, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig,
-        SkillsConfig, ToolToggles, VoiceSettings,
-    };
-    use jarvis_core::skills::{Skill, install::InstallReport, scan::Finding};
     use ts_rs::TS;
     let cfg = jarvis_protocol::ts_config();
     let decls = [
@@ -73,36 +68,22 @@ pub fn typescript() -> String {
         crate::voice::VoiceStatus::decl(&cfg),
         crate::voice::ModelRow::decl(&cfg),
         chat::HistoryMessage::decl(&cfg),
-        jarvis_core::llm::ChatMessage::decl(&cfg),
-        jarvis_core::llm::Role::decl(&cfg),
-        jarvis_core::llm::ToolCall::decl(&cfg),
         records::Grant::decl(&cfg),
         records::Run::decl(&cfg),
-        jarvis_core::SkillListing::decl(&cfg),
-        Skill::decl(&cfg),
-        InstallReport::decl(&cfg),
-        Finding::decl(&cfg),
         skills::Inspection::decl(&cfg),
-        jarvis_core::skills::manage::SkillTest::decl(&cfg),
         settings::Connection::decl(&cfg),
         safety::SandboxStatus::decl(&cfg),
-        jarvis_core::tools::mcp_projects::McpProject::decl(&cfg),
         voice::ModelProgress::decl(&cfg),
-        Config::decl(&cfg),
-        LlmConfig::decl(&cfg),
-        Persona::decl(&cfg),
-        ToolToggles::decl(&cfg),
-        Approvals::decl(&cfg),
-        McpServerConfig::decl(&cfg),
-        SkillsConfig::decl(&cfg),
-        SandboxConfig::decl(&cfg),
-        VoiceSettings::decl(&cfg),
-        Retention::decl(&cfg),
     ];
+    // The brain's own types come from protocol.ts; re-exported so views
+    // import every command's types from one module.
+    let shared = "AuditRow, ChatMessage, Config, Finding, InstallReport, McpProject, Role, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage";
     jarvis_protocol::ts_module(
         "the Rust types",
         "cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol",
-        "import type { AuditRow, SessionInfo, TurnUsage, VoiceState } from \"./protocol\";\nexport type { AuditRow, SessionInfo, TurnUsage };\n",
+        &format!(
+            "import type {{ {shared}, VoiceState }} from \"./protocol\";\nexport type {{ {shared} }};\nexport type {{ Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, ToolToggles, VoiceSettings }} from \"./protocol\";\n"
+        ),
         decls,
     )
 }

@@ -30,7 +30,7 @@ impl Brain {
     /// atomically, and applied: a new working directory holds from the
     /// next call on.
     pub fn set_config(&self, key: &str, value: &str) -> Result<Config, BrainError> {
-        self.update_config(|c| c.set(key, value))
+        self.update_config(|c| Ok(c.set(key, value)?))
     }
 
     /// Changes several settings at once, as one atomic write.

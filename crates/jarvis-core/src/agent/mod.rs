@@ -48,17 +48,7 @@ pub enum BrainError {
     Other(String),
 }
 
-/// One skill with its persisted state.
-#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
-pub struct SkillListing {
-    #[serde(flatten)]
-    pub skill: crate::skills::Skill,
-    pub enabled: bool,
-    pub valid: bool,
-    pub problems: Vec<String>,
-    pub usage_count: i64,
-    pub last_used: Option<i64>,
-}
+pub use jarvis_protocol::skills::SkillListing;
 
 /// Where the CLI or app overrides settings (environment, flags).
 #[derive(Default, Clone, Debug)]

@@ -102,7 +102,7 @@ impl Brain {
         let shown = wd.display().to_string();
         self.inner
             .config_store
-            .update(|c| c.set("workdir", &shown))?;
+            .update(|c| Ok(c.set("workdir", &shown)?))?;
         self.submit(jarvis_protocol::Op::SetWorkdir { path: shown })?;
         Ok(wd)
     }

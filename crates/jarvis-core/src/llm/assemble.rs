@@ -10,8 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::ToolCall;
 use super::error::LlmError;
-use super::types::ToolCall;
 use jarvis_protocol::Usage;
 
 /// Something the host can show while the stream is still running.

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use sse_stream::SseByteStream;
 use tokio_util::sync::CancellationToken;
 
+use super::ChatMessage;
 use super::assemble::{Assembled, StreamAssembler, StreamDelta};
 use super::error::LlmError;
-use super::types::ChatMessage;
 
 /// A secret value whose `Debug`/`Display` never show it.
 #[derive(Clone, PartialEq, Eq)]

@@ -3,9 +3,8 @@
 mod assemble;
 mod client;
 mod error;
-mod types;
 
 pub use assemble::{Assembled, StreamAssembler, StreamDelta};
 pub use client::{LegacyErrorScanner, LlmClient, LlmSettings, ModelInfo, Secret, assemble_stream};
 pub use error::LlmError;
-pub use types::{ChatMessage, Role, ToolCall};
+pub use jarvis_protocol::chat::{ChatMessage, Role, ToolCall};

@@ -35,7 +35,7 @@ pub fn to_prompt<'a>(entries: impl IntoIterator<Item = (&'a str, &'a str, String
     out
 }
 
-pub const DEFAULT_BUDGET: usize = 15_000;
+pub const DEFAULT_BUDGET: usize = jarvis_protocol::settings::DEFAULT_SKILL_PROMPT_BUDGET;
 
 const USAGE: &str = "## Skills\n\
 Before replying, scan the descriptions in <available_skills> below.\n\

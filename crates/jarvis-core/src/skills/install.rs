@@ -6,10 +6,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use thiserror::Error;
 
-use super::scan::{Finding, scan_dir};
+use super::scan::scan_dir;
 use super::validate::{skill_file, validate_dir};
 
 #[derive(Debug, Error)]
@@ -20,19 +19,7 @@ pub enum InstallError {
     Io(#[from] std::io::Error),
 }
 
-/// What would be installed, shown before anything is written.
-#[derive(Debug, Clone, Serialize, ts_rs::TS)]
-pub struct InstallReport {
-    pub name: String,
-    pub description: String,
-    pub target: PathBuf,
-    pub exists: bool,
-    pub files: Vec<(String, u64)>,
-    /// Where the skill departs from the spec (it still loads).
-    pub problems: Vec<String>,
-    pub warnings: Vec<String>,
-    pub findings: Vec<Finding>,
-}
+pub use jarvis_protocol::skills::InstallReport;
 
 /// A staged skill: the report and the files, not yet installed.
 pub struct Staged {

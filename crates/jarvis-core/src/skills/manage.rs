@@ -22,20 +22,7 @@ pub enum ManageError {
     Io(#[from] std::io::Error),
 }
 
-/// A skill checked on demand: against the spec and by the security scan.
-#[derive(Debug, Clone, Serialize, ts_rs::TS)]
-pub struct SkillTest {
-    pub name: String,
-    /// Where it departs from the Agent Skills spec.
-    pub problems: Vec<String>,
-    pub findings: Vec<super::scan::Finding>,
-}
-
-impl SkillTest {
-    pub fn passed(&self) -> bool {
-        self.problems.is_empty() && self.findings.is_empty()
-    }
-}
+pub use jarvis_protocol::skills::SkillTest;
 
 /// Validates and scans an installed skill, as it is on disk now.
 pub fn test(catalog: &Catalog, name: &str) -> Result<SkillTest, ManageError> {

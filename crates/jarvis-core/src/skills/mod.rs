@@ -26,18 +26,7 @@ pub struct SkillRoot {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-pub struct Skill {
-    pub name: String,
-    pub description: String,
-    pub dir: PathBuf,
-    /// The SKILL.md, resolved: what the model reads.
-    pub location: PathBuf,
-    pub source: String,
-    pub warnings: Vec<String>,
-    /// Sources whose skill of the same name this one hides.
-    pub shadows: Vec<String>,
-}
+pub use jarvis_protocol::skills::Skill;
 
 /// A skill that could not be loaded, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -4,18 +4,10 @@
 
 use std::path::Path;
 
-use serde::Serialize;
-
 use crate::policy::Verdict;
 use crate::policy::shell::{ShellEnv, analyze};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
-pub struct Finding {
-    pub file: String,
-    pub line: usize,
-    pub reason: String,
-    pub text: String,
-}
+pub use jarvis_protocol::skills::Finding;
 
 const SHELL_FENCES: &[&str] = &["bash", "sh", "shell", "zsh", "console", "shell-session"];
 

@@ -5,22 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use super::ToolError;
 use super::mcp::registration;
 use crate::config::{ConfigError, ConfigStore};
 
-/// One project in `$JARVIS_HOME/mcp`, with its server file in full.
-#[derive(Debug, Clone, Serialize, ts_rs::TS)]
-pub struct McpProject {
-    pub name: String,
-    pub dir: String,
-    pub server_file: String,
-    pub server_text: String,
-    /// Already in config.json's `mcp_servers`.
-    pub registered: bool,
-}
+pub use jarvis_protocol::skills::McpProject;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RegisterError {

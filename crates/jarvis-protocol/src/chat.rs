@@ -1,4 +1,5 @@
-//! Chat-completions wire types, as Jarvis sends them.
+//! Chat-completions messages, as Jarvis stores and sends them and the HUD
+//! shows them.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
