@@ -65,6 +65,7 @@ fn main() {
         "blind-e",
         "blind-f",
         "blind-g",
+        "blind-h",
     ] {
         sets.push((
             f.to_string(),

@@ -198,6 +198,13 @@ impl Walker<'_> {
 
     pub(super) fn expansion(&mut self, n: Node, nested: bool) -> Word {
         let t = self.text(n);
+        if let Some(v) = self.operated(t) {
+            return Word {
+                text: v,
+                computed: true,
+                ..Default::default()
+            };
+        }
         let name: String = t
             .trim_start_matches('$')
             .trim_start_matches('{')
@@ -244,6 +251,49 @@ impl Walker<'_> {
                 w
             }
         }
+    }
+
+    /// `${!ref}` (the variable `ref` names) and `${NAME:offset:length}`,
+    /// resolved when the variables are known: `${PATH:0:1}` is a `/`.
+    fn operated(&self, t: &str) -> Option<String> {
+        let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+        let ident = |s: &str| {
+            !s.is_empty()
+                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+        };
+        if let Some(r) = inner.strip_prefix('!') {
+            if !ident(r) {
+                return None;
+            }
+            let target = self.lookup(r)?;
+            return ident(&target).then(|| self.lookup(&target)).flatten();
+        }
+        let (name, ops) = inner.split_once(':')?;
+        if !ident(name) {
+            return None;
+        }
+        let (off, len) = match ops.split_once(':') {
+            Some((o, l)) => (o.trim(), Some(l.trim())),
+            None => (ops.trim(), None),
+        };
+        let off: usize = off.parse().ok()?;
+        let len: Option<usize> = match len {
+            Some(l) => Some(l.parse().ok()?),
+            None => None,
+        };
+        // Values every login shell has, for slicing only: whatever PATH
+        // and SHELL hold, they start with `/`.
+        let value = self.lookup(name).or_else(|| match name {
+            "PATH" => Some("/usr/local/bin:/usr/bin:/bin".into()),
+            "SHELL" => Some("/bin/bash".into()),
+            _ => None,
+        })?;
+        let rest = value.chars().skip(off);
+        Some(match len {
+            Some(l) => rest.take(l).collect(),
+            None => rest.collect(),
+        })
     }
 
     pub(super) fn substitution(&mut self, n: Node) -> Word {

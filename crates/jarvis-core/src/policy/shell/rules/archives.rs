@@ -8,7 +8,7 @@ impl Analyzer<'_> {
     /// `tar -T -`, `zip -@`): each name is a read.
     pub(super) fn names_on_stdin(&mut self, c: &Cmd<'_>) {
         let producer = c.src.stdin_from.and_then(|i| c.script.commands.get(i));
-        let (_, items) = self.input_items(c, producer, &[], None);
+        let (_, items) = self.input_items(c, producer, &[], None, false);
         match items {
             Some(items) => {
                 for it in items {

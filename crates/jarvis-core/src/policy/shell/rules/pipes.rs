@@ -231,9 +231,37 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             {
                 Some(b)
             }
+            // `sed e`: each input line runs as a shell command.
+            "sed" | "gsed" if sed_executes_input(rest) => Some("sh".into()),
             _ => None,
         };
     }
+}
+
+/// A sed script with a bare `e` command (an address at most before it).
+fn sed_executes_input(rest: &[&str]) -> bool {
+    let scripts: Vec<&str> = match rest.iter().position(|x| *x == "-e" || *x == "--expression") {
+        Some(_) => rest
+            .windows(2)
+            .filter(|w| w[0] == "-e" || w[0] == "--expression")
+            .map(|w| w[1])
+            .collect(),
+        None => rest
+            .iter()
+            .find(|x| !x.starts_with('-'))
+            .into_iter()
+            .copied()
+            .collect(),
+    };
+    scripts
+        .iter()
+        .flat_map(|s| s.split([';', '\n']))
+        .any(|cmd| {
+            let cmd = cmd.trim().trim_start_matches(|ch: char| {
+                ch.is_ascii_digit() || matches!(ch, '$' | ',' | '!' | ' ')
+            });
+            cmd == "e"
+        })
 }
 
 /// Files a command writes its output to: `-o F`, `-O` (the URL's name),

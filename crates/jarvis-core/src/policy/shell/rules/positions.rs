@@ -221,6 +221,21 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
                     })
                     .map(|(k, _)| k),
             );
+            // `git clean -e .env`, `git ls-files -x '*.key'`: patterns kept
+            // out, never touched.
+            let sub = args
+                .iter()
+                .find(|x| !x.starts_with('-'))
+                .map(String::as_str);
+            if matches!(sub, Some("clean" | "ls-files" | "status" | "add" | "stash")) {
+                t.extend(value_of(&["-e", "--exclude", "-x"]));
+                t.extend(
+                    args.iter()
+                        .enumerate()
+                        .filter(|(_, x)| x.starts_with("--exclude="))
+                        .map(|(k, _)| k),
+                );
+            }
             // `git log -- PATH` and `git show REV:PATH` name repository paths.
             t
         }

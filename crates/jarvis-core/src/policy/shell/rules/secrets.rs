@@ -325,14 +325,7 @@ impl Analyzer<'_> {
         if reveals {
             self.block(format!("reveals a stored token ({})", c.base));
         }
-        if matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn" | "bun")
-            && let Some(text) = self.written_text(&Word::lit("package.json"), c.cwd())
-        {
-            // A package.json this line wrote: its scripts are what `npm run` runs.
-            for s in super::code::string_literals(&text) {
-                self.block_only(|a| a.script(&s, &[], c.depth + 1));
-            }
-        }
+        self.written_packages(c);
         if matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn")
             && c.args.first().is_some_and(|x| x == "pkg")
             && c.args.iter().any(|x| x == "set")
@@ -431,5 +424,36 @@ impl Analyzer<'_> {
         }
         self.ask(format!("{} can change databases", c.base));
         false
+    }
+}
+
+impl Analyzer<'_> {
+    /// A package this line wrote, then installed or ran: its build hooks and
+    /// scripts are what runs (`setup.py` is Python, `package.json`'s
+    /// scripts are shell).
+    fn written_packages(&mut self, c: &Cmd<'_>) {
+        let py = matches!(c.lb.as_str(), "pip" | "pip3" | "uv" | "pipx" | "poetry");
+        let js = matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn" | "bun");
+        if !py && !js {
+            return;
+        }
+        let mut dirs: Vec<String> = c
+            .args
+            .iter()
+            .filter(|x| !x.starts_with('-') && !x.contains("://"))
+            .map(|x| x.trim_start_matches("file:").to_string())
+            .collect();
+        dirs.push(".".into());
+        for d in dirs {
+            let file = |name: &str| Word::lit(format!("{}/{name}", d.trim_end_matches('/')));
+            if py && let Some(text) = self.written_text(&file("setup.py"), c.cwd()) {
+                self.block_only(|a| a.inline_code("python3", &text, c.depth + 1));
+            }
+            if js && let Some(text) = self.written_text(&file("package.json"), c.cwd()) {
+                for s in super::code::string_literals(&text) {
+                    self.block_only(|a| a.script(&s, &[], c.depth + 1));
+                }
+            }
+        }
     }
 }

@@ -95,7 +95,9 @@ impl Analyzer<'_> {
         if unbounded && endless {
             self.block("fork bomb (an endless input into unbounded parallel jobs)");
         }
-        let (source, items) = self.input_items(c, producer, &tail, arg_file.as_ref());
+        // With a replace string, each whole line is one item.
+        let (source, items) =
+            self.input_items(c, producer, &tail, arg_file.as_ref(), repl.is_some());
         let first = base_name(&cmd[0].text);
         let runs_code = (is_shell(&first) || tables::interpreter(&first).is_some())
             && repl
@@ -157,16 +159,23 @@ impl Analyzer<'_> {
         producer: Option<&Command>,
         tail: &[Word],
         arg_file: Option<&Word>,
+        by_line: bool,
     ) -> (Producer, Option<Vec<Word>>) {
         if !tail.is_empty() {
             return (Producer::Other, Some(tail.to_vec()));
         }
+        let seps: &[char] = if by_line {
+            &['\n', '\0']
+        } else {
+            &['\n', '\0', ' ']
+        };
         let from_words = |ws: &[Word]| -> Vec<Word> {
             ws.iter()
                 .flat_map(|w| {
                     let parts: Vec<Word> = w
                         .text
-                        .split(['\n', '\0', ' '])
+                        .split(seps)
+                        .map(str::trim_start)
                         .filter(|p| !p.is_empty())
                         .map(|p| Word {
                             text: p.to_string(),
@@ -295,6 +304,7 @@ impl Analyzer<'_> {
     }
 
     /// `find ROOTS EXPR`: lists names unless `-exec`, `-delete` or `-fprint`.
+    /// (`-exec` of a plain reader still only reads.)
     pub(super) fn find(&mut self, c: &Cmd<'_>) -> bool {
         let args = &c.args;
         let root_count = args
@@ -335,13 +345,19 @@ impl Analyzer<'_> {
                     }
                 }
                 "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                    read_only = false;
                     let end = args[i + 1..]
                         .iter()
                         .position(|y| y == ";" || y == "+" || y == "\\;")
                         .map(|p| i + 1 + p)
                         .unwrap_or(args.len());
                     let inner: Vec<Word> = c.words[i + 2..end + 1].to_vec();
+                    // `find . -name '*.sh' -exec grep -l TODO {} +` in the
+                    // project only reads.
+                    let reads = x.starts_with("-exec")
+                        && !wide
+                        && roots.iter().all(|r| self.inside(&self.norm(r, c.cwd())))
+                        && exec_reader(&inner);
+                    read_only &= reads;
                     self.each_file(c, &inner, &roots, "{}", wide);
                     i = end;
                 }
@@ -509,4 +525,41 @@ impl Analyzer<'_> {
         };
         self.inside(&p) || paths::system_normalized(&p) && !p.starts_with("/run/user")
     }
+}
+
+/// A command `find -exec` may run on each match and still only read: a
+/// plain reader, fixed words, no option that runs or writes anything.
+fn exec_reader(inner: &[Word]) -> bool {
+    let Some(first) = inner.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    matches!(
+        b.as_str(),
+        "grep"
+            | "egrep"
+            | "fgrep"
+            | "rg"
+            | "wc"
+            | "head"
+            | "tail"
+            | "cat"
+            | "file"
+            | "stat"
+            | "md5sum"
+            | "sha1sum"
+            | "sha256sum"
+            | "du"
+            | "ls"
+            | "nl"
+            | "strings"
+    ) && inner.iter().all(|w| {
+        let t = lower(&w.text);
+        !w.dynamic
+            && !w.procsub
+            && !t.starts_with("--pre")
+            && !t.starts_with("--output")
+            && !t.starts_with("-o")
+            && !t.starts_with("--files0-from")
+    })
 }

@@ -201,6 +201,18 @@ impl Analyzer<'_> {
         if aimed {
             self.block("stops Jarvis's own process (or its parent)");
         }
+        // `kill -STOP $(pgrep -f 'clamd|falcon')`: by name or by a lookup.
+        let guards = c.words[1..].iter().any(|w| {
+            tables::names_security_tool(&w.text)
+                || w.subs.iter().any(|&s| {
+                    c.script.commands.get(s).is_some_and(|k| {
+                        k.argv.iter().any(|x| tables::names_security_tool(&x.text))
+                    })
+                })
+        });
+        if guards {
+            self.block("stops a security tool (antivirus, audit, firewall or EDR)");
+        }
         if c.words[1..]
             .iter()
             .any(|w| w.text == "1" || w.text == "init" || w.text == "systemd")
@@ -462,6 +474,16 @@ impl Analyzer<'_> {
             | "default"
             | "exit" => {
                 self.block(format!("system disruption (systemctl {verb})"));
+                false
+            }
+            "mask" | "disable" | "stop" | "kill" | "freeze"
+                if c.args.iter().any(|x| {
+                    tables::names_security_tool(x) || self.mentions_self(&Word::lit(x.as_str()))
+                }) =>
+            {
+                self.block(format!(
+                    "disables a security tool or Jarvis itself (systemctl {verb})"
+                ));
                 false
             }
             "mask" | "disable" | "stop" | "kill" if !user => {

@@ -549,3 +549,67 @@ pub const KNOWN_TOOLS: &[&str] = &[
     "ls",
     "cat",
 ];
+
+/// Processes and services that watch the machine (antivirus, EDR, audit,
+/// firewalls, integrity checkers): stopping them blinds the user's defences.
+pub const SECURITY_TOOLS: &[&str] = &[
+    "auditd",
+    "apparmor",
+    "selinux",
+    "setroubleshoot",
+    "clamd",
+    "clamav",
+    "freshclam",
+    "falcon",
+    "crowdstrike",
+    "osquery",
+    "wazuh",
+    "ossec",
+    "sysmon",
+    "sentinel",
+    "cbagent",
+    "carbonblack",
+    "cylance",
+    "sophos",
+    "esets",
+    "mdatp",
+    "wdavdaemon",
+    "defender",
+    "tripwire",
+    "aide",
+    "rkhunter",
+    "chkrootkit",
+    "snort",
+    "suricata",
+    "zeek",
+    "fail2ban",
+    "firewalld",
+    "ufw",
+    "nftables",
+    "iptables",
+    "tetragon",
+    "falco",
+    "elastic-agent",
+    "filebeat",
+    "auditbeat",
+    "velociraptor",
+    "qualys",
+    "tanium",
+    "jamf",
+];
+
+/// Whether text (a process pattern, a unit name) names a security tool.
+pub fn names_security_tool(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    // By whole names (`aide`, not `aider`); long names also as a prefix
+    // (`osqueryd`, `falcon-sensor`).
+    let names: Vec<&str> = l.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    SECURITY_TOOLS.iter().any(|t| {
+        if t.contains('-') {
+            return l.contains(t);
+        }
+        names
+            .iter()
+            .any(|n| n == t || (t.len() >= 5 && n.starts_with(t)))
+    })
+}
