@@ -2,7 +2,7 @@
 // Do not edit: change the Rust types and regenerate.
 import type { AuditRow, ChatMessage, Config, Finding, InstallReport, McpProject, Role, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, VoiceState } from "./protocol";
 export type { AuditRow, ChatMessage, Config, Finding, InstallReport, McpProject, Role, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage };
-export type { Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, ToolToggles, VoiceSettings } from "./protocol";
+export type { Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, TasksConfig, ToolToggles, VoiceSettings } from "./protocol";
 
 export type HudState = { views: Array<string>, workdir: string, 
 /**

@@ -36,9 +36,19 @@ export type EventEnvelope = {
  * Lifecycle events are numbered in the order they were sent; deltas
  * and levels are not.
  */
-seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
+seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
+/**
+ * Spoken and notified; false in do-not-disturb hours (the chat
+ * line still appears).
+ */
+loud: boolean, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
 
-export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, };
+export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
+/**
+ * Spoken and notified; false in do-not-disturb hours (the chat
+ * line still appears).
+ */
+loud: boolean, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, };
 
 export type ToolStatus = "ok" | "error" | "refused" | "cancelled";
 
@@ -176,7 +186,7 @@ workdir: string | null, granted_roots: Array<string>, approval_timeout_sec: numb
 /**
  * MCP servers by name.
  */
-mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, };
+mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, tasks: TasksConfig, };
 
 export type LlmConfig = { base_url: string, model: string, temperature: number | null, max_rounds: number, 
 /**
@@ -293,3 +303,61 @@ audit_days: number,
  * Conversations untouched for this many days are deleted.
  */
 messages_days: number, };
+
+export type TasksConfig = { 
+/**
+ * Tasks running at once, across every Jarvis process; the rest queue.
+ */
+max_parallel: number, 
+/**
+ * Finished tasks are forgotten after this many days (0: kept).
+ */
+keep_days: number, 
+/**
+ * A task still running after this many minutes is stopped (`timed_out`).
+ */
+timeout_min: number, };
+
+export type TaskInfo = { id: string, 
+/**
+ * Where it was started from (chat, voice, schedule, cli).
+ */
+origin: Origin, schedule_id: string | null, 
+/**
+ * The user's words, verbatim.
+ */
+instruction: string, status: TaskStatus, 
+/**
+ * The task's own conversation.
+ */
+session_id: string, 
+/**
+ * The conversation that started it, if any: where its chat line goes.
+ */
+parent_session: string | null, created_at: number, started_at: number | null, finished_at: number | null, 
+/**
+ * A line or two from its answer.
+ */
+summary: string | null, 
+/**
+ * Why it ended as it did, when not plainly.
+ */
+reason: string | null, usage: Usage, 
+/**
+ * The Markdown report it wrote, when one was asked for.
+ */
+report: string | null, 
+/**
+ * What it may do without a question (approved when it was started).
+ */
+allow: Array<string>, 
+/**
+ * Kinds of call that were refused because nobody could approve them.
+ */
+needs: Array<string>, notify: NotifyPolicy, };
+
+export type TaskStatus = "queued" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled" | "needs_approval" | "refused" | "lost";
+
+export type NotifyPolicy = "done_only" | "state_changes" | "silent";
+
+export type Priority = "low" | "normal" | "high";

@@ -4,6 +4,7 @@
 mod approver;
 mod chat;
 mod doctor;
+mod hub_cmd;
 mod interrupts;
 mod policy_cmd;
 mod render;
@@ -138,6 +139,18 @@ enum Command {
     Mcp {
         #[command(subcommand)]
         command: McpCommand,
+    },
+    /// Background tasks: list, show, run, cancel, retry.
+    Tasks {
+        #[command(subcommand)]
+        command: hub_cmd::TasksCommand,
+    },
+    /// Run the hub (tasks, and what they announce) in the foreground until
+    /// SIGTERM or Ctrl-C.
+    Serve {
+        /// Print every brain event as a JSON line.
+        #[arg(long)]
+        json: bool,
     },
     /// Check the endpoint, model, context length, database and keyring.
     Doctor {
@@ -344,6 +357,8 @@ async fn run(cli: Cli) -> Result<i32> {
             chat::run(resume, turn).await
         }
         Command::Sessions { command } => sessions(command),
+        Command::Tasks { command } => hub_cmd::tasks(command).await,
+        Command::Serve { json } => hub_cmd::serve(json).await,
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             brain.refresh_mcp().await;
@@ -545,6 +560,7 @@ async fn ask(
         }
     }
     out.finish();
+    hub_cmd::wait_for_local_tasks(&brain, json).await?;
     if !json {
         eprintln!("session: {session}");
     }

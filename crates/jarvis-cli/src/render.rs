@@ -131,6 +131,14 @@ impl Renderer {
                     eprintln!("(stt {} ms, total {} ms)", timings.stt_ms, timings.total_ms);
                 }
             }
+            Event::TaskChanged { task } => {
+                self.end_line();
+                eprintln!("task {} {}", short_id(&task.id), task.status.as_str());
+            }
+            Event::Announcement { text, .. } => {
+                self.end_line();
+                eprintln!("📣 {text}");
+            }
             Event::ToolCallArgumentsDelta { .. }
             | Event::VoiceMic { .. }
             | Event::VoiceLevel { .. } => {}
@@ -167,4 +175,9 @@ pub fn print_message(m: &ChatMessage) {
 /// Events a host showing `session` renders: its own and brain-wide ones.
 pub fn concerns(ev: &jarvis_protocol::EventEnvelope, session: &str) -> bool {
     ev.session_id.as_deref().is_none_or(|s| s == session)
+}
+
+/// The first eight characters of an id: enough to tell tasks apart.
+pub fn short_id(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
 }

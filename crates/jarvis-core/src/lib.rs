@@ -1,6 +1,7 @@
 //! The Jarvis brain. No GUI, no audio: hosts drive it through [`Brain`].
 
 pub mod agent;
+pub mod announce;
 pub mod config;
 pub mod events;
 pub mod llm;
@@ -11,6 +12,7 @@ pub mod secrets;
 pub mod services;
 pub mod skills;
 pub mod store;
+pub mod tasks;
 pub mod tools;
 
 pub use agent::{Brain, BrainError, BrainOptions, Overrides, SkillListing};

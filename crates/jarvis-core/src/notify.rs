@@ -35,3 +35,13 @@ impl Notifier for RecordingNotifier {
         Ok(())
     }
 }
+
+/// For hosts with nowhere to show a notification (`jarvis serve` prints
+/// announcements instead).
+pub struct NoNotifier;
+
+impl Notifier for NoNotifier {
+    fn notify(&self, _title: &str, _body: &str) -> Result<(), NotifyError> {
+        Ok(())
+    }
+}

@@ -478,7 +478,7 @@ async fn a_tiny_context_window_keeps_requests_small() {
     .await
     .unwrap();
     let mut e = env(Setup {
-        config: &[("tools.read", "true"), ("llm.context_window", "4096")],
+        config: &[("tools.read", "true"), ("llm.context_window", "5120")],
         ..Setup::new(server.base_url(), Arc::new(NoApprover))
     });
     std::fs::write(e.wd().join("big.txt"), &big).unwrap();
@@ -487,7 +487,7 @@ async fn a_tiny_context_window_keeps_requests_small() {
     e.ask("s", "what did it say?");
     e.until_finished("s").await;
     let reqs = server.chat_requests();
-    // In the current turn the whole (60 K) result is too big for 4 K tokens: it is cut.
+    // In the current turn the whole (60 K) result is too big for 5 K tokens: it is cut.
     let second = reqs[1].body.len();
     assert!(second < 16_000, "request 2 is {second} bytes");
     // The next turn still carries the earlier turn, with the result cut short.

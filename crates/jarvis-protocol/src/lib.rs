@@ -6,6 +6,9 @@
 pub mod chat;
 pub mod settings;
 pub mod skills;
+pub mod tasks;
+
+pub use tasks::{NotifyPolicy, Priority, TaskInfo, TaskStatus};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -241,6 +244,21 @@ pub enum Event {
     },
     Notice {
         message: String,
+    },
+    /// A task was queued, started or ended.
+    TaskChanged {
+        task: TaskInfo,
+    },
+    /// Something Jarvis says unprompted (a task ended): hosts speak it when
+    /// idle, show it as a notification and put it in the chat.
+    Announcement {
+        id: String,
+        text: String,
+        task_id: Option<String>,
+        priority: Priority,
+        /// Spoken and notified; false in do-not-disturb hours (the chat
+        /// line still appears).
+        loud: bool,
     },
     /// The voice coordinator moved to another state.
     VoiceState {
@@ -539,6 +557,11 @@ pub fn typescript() -> String {
         settings::SandboxConfig::decl(&cfg),
         settings::VoiceSettings::decl(&cfg),
         settings::Retention::decl(&cfg),
+        settings::TasksConfig::decl(&cfg),
+        TaskInfo::decl(&cfg),
+        TaskStatus::decl(&cfg),
+        NotifyPolicy::decl(&cfg),
+        Priority::decl(&cfg),
     ];
     ts_module(
         "crates/jarvis-protocol",

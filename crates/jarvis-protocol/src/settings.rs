@@ -228,6 +228,29 @@ pub struct Config {
     pub mcp_servers: std::collections::BTreeMap<String, McpServerConfig>,
     pub voice: VoiceSettings,
     pub retention: Retention,
+    pub tasks: TasksConfig,
+}
+
+/// Background tasks (the hub).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct TasksConfig {
+    /// Tasks running at once, across every Jarvis process; the rest queue.
+    pub max_parallel: u32,
+    /// Finished tasks are forgotten after this many days (0: kept).
+    pub keep_days: u32,
+    /// A task still running after this many minutes is stopped (`timed_out`).
+    pub timeout_min: u32,
+}
+
+impl Default for TasksConfig {
+    fn default() -> Self {
+        TasksConfig {
+            max_parallel: 2,
+            keep_days: 30,
+            timeout_min: 30,
+        }
+    }
 }
 
 /// How long records are kept (0: for ever), applied when Jarvis starts.
@@ -265,6 +288,7 @@ impl Default for Config {
             mcp_servers: Default::default(),
             voice: VoiceSettings::default(),
             retention: Retention::default(),
+            tasks: TasksConfig::default(),
         }
     }
 }

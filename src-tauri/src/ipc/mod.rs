@@ -82,7 +82,7 @@ pub fn typescript() -> String {
         "the Rust types",
         "cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol",
         &format!(
-            "import type {{ {shared}, VoiceState }} from \"./protocol\";\nexport type {{ {shared} }};\nexport type {{ Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, ToolToggles, VoiceSettings }} from \"./protocol\";\n"
+            "import type {{ {shared}, VoiceState }} from \"./protocol\";\nexport type {{ {shared} }};\nexport type {{ Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, TasksConfig, ToolToggles, VoiceSettings }} from \"./protocol\";\n"
         ),
         decls,
     )

@@ -6,7 +6,7 @@ pub use admin::MAX_AUDIT_PAGE;
 pub mod context;
 mod prompt;
 mod repeats;
-mod runs;
+pub(crate) mod runs;
 mod turn;
 pub mod workdir;
 
@@ -112,6 +112,9 @@ pub(crate) struct Inner {
     sandbox_helper: Option<PathBuf>,
     skill_index: crate::skills::index::SkillIndex,
     pub mcp: crate::tools::mcp::McpManager,
+    pub(crate) tasks: crate::tasks::TaskHub,
+    /// The tools' way to the tasks, set once the brain is built.
+    desk: std::sync::OnceLock<Arc<crate::tasks::tools::BrainDesk>>,
 }
 
 /// The working directory in use, or why there is none.
@@ -124,7 +127,7 @@ pub struct Workdir {
 /// A handle to the brain; cheap to clone.
 #[derive(Clone)]
 pub struct Brain {
-    inner: Arc<Inner>,
+    pub(crate) inner: Arc<Inner>,
 }
 
 /// `$JARVIS_HOME` and the app's data and config directories.
@@ -258,7 +261,7 @@ impl Inner {
                 "local_exec" => t.exec,
                 "http_request" => t.network,
                 "create_tool" | "create_mcp" => t.write && t.exec,
-                "open_view" => true,
+                "open_view" | "recent_tasks" | "task_status" | "gen_report" | "cancel_task" => true,
                 name if name.starts_with("mcp__") => true,
                 // Tools Jarvis made run like commands.
                 _ => t.exec,
@@ -418,6 +421,10 @@ impl Inner {
             network_approved: false,
             tainted: false,
             run: Arc::new(crate::policy::run::RunFacts::interactive_call(call_id)),
+            tasks: self
+                .desk
+                .get()
+                .map(|d| d.clone() as Arc<dyn crate::tasks::tools::TaskDesk>),
         }
     }
 }
@@ -478,11 +485,22 @@ impl Brain {
             sandbox_helper: opts.sandbox_helper.or_else(ExecSandbox::find_helper),
             skill_index: crate::skills::index::SkillIndex::new(),
             mcp: crate::tools::mcp::McpManager::new(),
+            tasks: crate::tasks::TaskHub::new(),
+            desk: std::sync::OnceLock::new(),
         };
         inner.apply(cfg)?;
-        Ok(Brain {
-            inner: Arc::new(inner),
-        })
+        let inner = Arc::new(inner);
+        let _ = inner
+            .desk
+            .set(Arc::new(crate::tasks::tools::BrainDesk(Arc::downgrade(
+                &inner,
+            ))));
+        let brain = Brain { inner };
+        // Tasks whose process died are lost, said once, never re-run.
+        if let Err(e) = brain.sweep_tasks() {
+            tracing::warn!("tasks: {e}");
+        }
+        Ok(brain)
     }
 
     pub fn subscribe(&self) -> crate::events::Subscription {

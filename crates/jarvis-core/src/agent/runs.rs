@@ -16,8 +16,22 @@ pub(crate) struct ActiveRun {
     pub info: RunInfo,
 }
 
+/// How a run ended, for whoever started it and waits (the task runner).
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    pub stop: StopReason,
+    pub usage: Usage,
+    pub rounds: u32,
+    /// The model's last answer in this run.
+    pub answer: Option<String>,
+    /// Kinds of call refused because nobody could approve them.
+    pub needs: Vec<String>,
+    pub error: Option<String>,
+}
+
 /// Everything one turn needs to know about its run.
 pub(crate) struct Run {
+    pub outcome: Option<tokio::sync::oneshot::Sender<RunOutcome>>,
     pub spec: RunSpec,
     pub text: String,
     pub turn_id: String,
@@ -113,6 +127,17 @@ fn check_spec(inner: &Inner, spec: &RunSpec) -> Result<PathBuf, BrainError> {
 /// Starts a run in the background; returns its turn id at once. Its
 /// progress and end arrive as events, and it always ends with `TurnFinished`.
 pub(crate) fn start(inner: &Arc<Inner>, spec: RunSpec, text: String) -> Result<String, BrainError> {
+    start_with(inner, spec, text, None)
+}
+
+/// As [`start`]; `outcome` hears how the run ended (dropped unsent if it
+/// panicked).
+pub(crate) fn start_with(
+    inner: &Arc<Inner>,
+    spec: RunSpec,
+    text: String,
+    outcome: Option<tokio::sync::oneshot::Sender<RunOutcome>>,
+) -> Result<String, BrainError> {
     let workdir = check_spec(inner, &spec)?;
     let session = spec.session_id.clone();
     let turn_id = uuid::Uuid::new_v4().to_string();
@@ -166,6 +191,7 @@ pub(crate) fn start(inner: &Arc<Inner>, spec: RunSpec, text: String) -> Result<S
         turn_id: turn_id.clone(),
     };
     let run = Run {
+        outcome,
         facts: Arc::new(
             RunFacts::new(&turn_id, spec.origin, spec.approval.clone())
                 .with_own_workdir(spec.workdir.is_some()),

@@ -41,6 +41,13 @@ fn brings_content(tool: &str) -> bool {
 
 impl Turn<'_> {
     pub(super) fn emit(&self, event: Event) {
+        if let Event::Error {
+            message,
+            fatal: true,
+        } = &event
+        {
+            self.run.facts.record_error(message);
+        }
         self.inner.events.emit(Some(self.session), event);
     }
 
@@ -333,7 +340,8 @@ fn begin(turn: &Turn<'_>) -> Result<Vec<crate::store::StoredMessage>, StopReason
         .map_err(|e| fatal("load the conversation", e))
 }
 
-pub(crate) async fn run(inner: &Arc<Inner>, run: Run) {
+pub(crate) async fn run(inner: &Arc<Inner>, mut run: Run) {
+    let outcome = run.outcome.take();
     let turn = Turn {
         inner,
         session: &run.spec.session_id,
@@ -361,6 +369,7 @@ pub(crate) async fn run(inner: &Arc<Inner>, run: Run) {
     }
     // The session is free when the end is told: a host that sees it may
     // start the next turn at once.
+    let answer = outcome.as_ref().and_then(|_| last_answer(inner, &turn));
     super::runs::finish(
         inner,
         turn.session,
@@ -372,6 +381,26 @@ pub(crate) async fn run(inner: &Arc<Inner>, run: Run) {
             rounds,
         },
     );
+    if let Some(tx) = outcome {
+        let _ = tx.send(super::runs::RunOutcome {
+            stop,
+            usage,
+            rounds,
+            answer,
+            needs: run.facts.needed_kinds(),
+            error: run.facts.last_error(),
+        });
+    }
+}
+
+/// The model's last words in this turn, as saved.
+fn last_answer(inner: &Inner, turn: &Turn<'_>) -> Option<String> {
+    let messages = inner.store.messages(turn.session).ok()?;
+    messages
+        .into_iter()
+        .rev()
+        .filter(|m| m.turn_id == turn.turn_id && m.message.role == Role::Assistant)
+        .find_map(|m| m.message.content.filter(|c| !c.trim().is_empty()))
 }
 
 impl Turn<'_> {

@@ -250,6 +250,19 @@ impl Policy {
                 }
             }
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
+            // A task runs unattended: each of its calls meets the gate,
+            // and what it may do without a question is asked here.
+            Capability::Task { allow, action, .. } => match action {
+                crate::tools::TaskAction::Start if !allow.is_empty() => Decision::new(
+                    Verdict::Ask,
+                    format!(
+                        "a background task that may {} without asking",
+                        allow.join(", ")
+                    ),
+                ),
+                crate::tools::TaskAction::Read => Decision::new(Verdict::Allow, "your tasks"),
+                _ => Decision::new(Verdict::Allow, "a background task (it runs unattended)"),
+            },
             // What Jarvis will later read as instructions is the user's call.
             Capability::Mcp {
                 server,

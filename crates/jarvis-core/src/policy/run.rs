@@ -19,6 +19,10 @@ pub struct RunFacts {
     pub(crate) asking: tokio::sync::Mutex<()>,
     /// What was refused because nobody could approve it.
     needed: Mutex<Vec<String>>,
+    /// The kinds of those calls (`write`, `exec`, …), for a retry to ask.
+    needed_kinds: Mutex<std::collections::BTreeSet<String>>,
+    /// The last error that ended the run, for whoever reports it.
+    last_error: Mutex<Option<String>>,
 }
 
 impl RunFacts {
@@ -57,6 +61,30 @@ impl RunFacts {
         })
     }
 
+    pub(crate) fn record_needed_kinds(&self, caps: &[Capability]) {
+        if let Ok(mut k) = self.needed_kinds.lock() {
+            k.extend(caps.iter().filter_map(approval_kind).map(str::to_string));
+        }
+    }
+
+    /// The kinds of call refused for want of an approval.
+    pub fn needed_kinds(&self) -> Vec<String> {
+        self.needed_kinds
+            .lock()
+            .map(|k| k.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn record_error(&self, message: &str) {
+        if let Ok(mut e) = self.last_error.lock() {
+            *e = Some(message.to_string());
+        }
+    }
+
+    pub fn last_error(&self) -> Option<String> {
+        self.last_error.lock().ok().and_then(|e| e.clone())
+    }
+
     pub(crate) fn record_needed(&self, what: String) -> usize {
         match self.needed.lock() {
             Ok(mut n) => {
@@ -79,7 +107,7 @@ impl RunFacts {
 /// pre-approval may name.
 pub fn approval_kind(cap: &Capability) -> Option<&'static str> {
     match cap {
-        Capability::Read(_) | Capability::Ui => None,
+        Capability::Read(_) | Capability::Ui | Capability::Task { .. } => None,
         Capability::Write(_) => Some("write"),
         Capability::Exec { .. } => Some("exec"),
         // A tool Jarvis made runs only in a version the user trusted or

@@ -81,6 +81,45 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX audit_at ON audit(at);
     CREATE INDEX audit_session ON audit(session_id, id);",
+    // 5: background tasks and what was announced about them (the hub issue)
+    "CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        origin TEXT NOT NULL,
+        schedule_id TEXT,
+        instruction TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        parent_session TEXT,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        finished_at INTEGER,
+        summary TEXT,
+        reason TEXT,
+        prompt_tokens INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        total_tokens INTEGER NOT NULL DEFAULT 0,
+        report TEXT,
+        report_topic TEXT,
+        allow TEXT NOT NULL DEFAULT '[]',
+        needs TEXT NOT NULL DEFAULT '[]',
+        notify TEXT NOT NULL DEFAULT 'done_only',
+        retry_of TEXT,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        runner TEXT,
+        runner_pid INTEGER,
+        runner_start INTEGER,
+        heartbeat_at INTEGER
+    );
+    CREATE INDEX tasks_status ON tasks(status, created_at);
+    CREATE INDEX tasks_created ON tasks(created_at);
+    CREATE TABLE announcements (
+        id TEXT PRIMARY KEY,
+        task_id TEXT,
+        status TEXT,
+        text TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        UNIQUE (task_id, status)
+    );",
 ];
 
 /// The schema this binary writes.

@@ -3,10 +3,12 @@
 
 mod lease;
 mod migrations;
+mod tasks;
 
 pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};
 pub use lease::LeaseHolder;
 pub use migrations::SCHEMA_VERSION;
+pub use tasks::{NewTask, Runner, TaskEnd};
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};

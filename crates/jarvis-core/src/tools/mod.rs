@@ -66,6 +66,14 @@ pub enum Capability {
         tool: String,
         trusted: bool,
     },
+    /// Reads, starts or cancels a background task (the hub's tools).
+    Task {
+        action: TaskAction,
+        /// What the user is shown: the instruction or the task's id.
+        subject: String,
+        /// Kinds the task may use without a question (a start only).
+        allow: Vec<String>,
+    },
     /// Runs a tool Jarvis created; `hash` identifies this exact version.
     CreatedTool {
         name: String,
@@ -74,10 +82,18 @@ pub enum Capability {
     },
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskAction {
+    Read,
+    Start,
+    Cancel,
+}
+
 impl Capability {
     pub fn is_read_only(&self) -> bool {
         match self {
             Capability::Read(_) | Capability::Ui => true,
+            Capability::Task { action, .. } => *action == TaskAction::Read,
             Capability::Network { method, .. } => method == "GET" || method == "HEAD",
             _ => false,
         }
@@ -106,6 +122,21 @@ impl Capability {
                 format!("call {tool} on the MCP server {server}")
             }
             Capability::Ui => "navigate the HUD".into(),
+            Capability::Task {
+                action,
+                subject,
+                allow,
+            } => match action {
+                TaskAction::Read => "read your tasks".into(),
+                TaskAction::Cancel => format!("cancel the task {subject}"),
+                TaskAction::Start if allow.is_empty() => {
+                    format!("start a background task: {subject}")
+                }
+                TaskAction::Start => format!(
+                    "start a background task that may {} without asking: {subject}",
+                    allow.join(", ")
+                ),
+            },
         }
     }
 }
@@ -134,6 +165,8 @@ pub struct ToolContext {
     pub tainted: bool,
     /// The run this call belongs to (who started it, who can approve).
     pub run: Arc<crate::policy::run::RunFacts>,
+    /// The background tasks, for the hub's tools.
+    pub tasks: Option<Arc<dyn crate::tasks::tools::TaskDesk>>,
 }
 
 /// The OS sandbox for commands: the helper that applies it, and its settings.
@@ -237,6 +270,10 @@ impl ToolRegistry {
         r.register(Arc::new(CreateSkillTool));
         r.register(Arc::new(CreateToolTool));
         r.register(Arc::new(CreateMcpTool));
+        r.register(Arc::new(crate::tasks::tools::RecentTasksTool));
+        r.register(Arc::new(crate::tasks::tools::TaskStatusTool));
+        r.register(Arc::new(crate::tasks::tools::GenReportTool));
+        r.register(Arc::new(crate::tasks::tools::CancelTaskTool));
         r
     }
 

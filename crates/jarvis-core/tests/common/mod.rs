@@ -40,7 +40,11 @@ impl<'a> Setup<'a> {
 }
 
 pub fn env(setup: Setup<'_>) -> Env {
-    let home = tempfile::tempdir().unwrap();
+    env_at(tempfile::tempdir().unwrap(), setup)
+}
+
+/// As [`env`], in a home that already exists (a second start).
+pub fn env_at(home: tempfile::TempDir, setup: Setup<'_>) -> Env {
     let work = tempfile::tempdir().unwrap();
     let store = jarvis_core::config::ConfigStore::new(home.path());
     store

@@ -343,6 +343,7 @@ fn unattended(call: &Call<'_>, caps: &[Capability], decision: &Decision) -> Next
         .map(Capability::subject)
         .collect::<Vec<_>>()
         .join("; ");
+    run.record_needed_kinds(caps);
     let n = run.record_needed(format!("{}: {subject}", call.tool_name));
     call.decided(
         "ask",

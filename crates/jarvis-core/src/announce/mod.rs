@@ -1,0 +1,128 @@
+//! What Jarvis says unprompted about tasks: once per (task, status), in
+//! short spoken-friendly words built from the task's own summary (no model
+//! call), loud (spoken and notified) only outside do-not-disturb hours.
+//! Every host renders the one `Announcement` event its own way.
+
+use jarvis_protocol::{Event, NotifyPolicy, Priority, TaskInfo, TaskStatus};
+
+use crate::Brain;
+
+/// The instruction, short enough to say: up to 60 characters, at a word.
+fn short(instruction: &str) -> String {
+    let one_line = instruction.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= 60 {
+        return one_line;
+    }
+    let cut: String = one_line.chars().take(60).collect();
+    let at = cut.rfind(' ').unwrap_or(cut.len());
+    format!("{}…", &cut[..at])
+}
+
+/// The words for a task that ended; `None` when nothing is worth saying.
+pub fn wording(task: &TaskInfo, topic: Option<&str>) -> Option<(String, Priority)> {
+    let what = short(&task.instruction);
+    let reason = task.reason.clone().unwrap_or_default();
+    let summary = task
+        .summary
+        .as_deref()
+        .filter(|s| !s.is_empty())
+        .map(|s| format!(": {s}"))
+        .unwrap_or_else(|| ".".into());
+    Some(match task.status {
+        TaskStatus::Succeeded => (
+            match (topic, task.schedule_id.is_some()) {
+                (Some(t), _) => format!("Your report on {} is ready{summary}", short(t)),
+                (None, true) => format!("Your scheduled task “{what}” is done{summary}"),
+                (None, false) => format!("“{what}” is done{summary}"),
+            },
+            Priority::Normal,
+        ),
+        TaskStatus::NeedsApproval => (
+            format!("“{what}” stopped: it {reason}. Retry it when you can approve that."),
+            Priority::High,
+        ),
+        TaskStatus::Failed => (format!("“{what}” failed: {reason}."), Priority::High),
+        TaskStatus::TimedOut => (
+            format!("“{what}” ran out of time: {reason}."),
+            Priority::High,
+        ),
+        TaskStatus::Refused => (format!("“{what}” was not run: {reason}."), Priority::High),
+        TaskStatus::Lost => (
+            format!("“{what}” was interrupted when Jarvis stopped; it was not run again."),
+            Priority::Normal,
+        ),
+        // The user stopped it: saying so again is noise.
+        TaskStatus::Cancelled | TaskStatus::Queued | TaskStatus::Running => return None,
+    })
+}
+
+/// Said when a task starts, for tasks that asked to hear about every change.
+pub fn task_started(brain: &Brain, task: &TaskInfo) {
+    if task.notify == NotifyPolicy::StateChanges {
+        let text = format!("Started “{}”.", short(&task.instruction));
+        say(brain, task, "running", text, Priority::Low);
+    }
+}
+
+/// Said once when a task ends (unless its policy is silent).
+pub fn task_ended(brain: &Brain, task: &TaskInfo) {
+    if task.notify == NotifyPolicy::Silent {
+        return;
+    }
+    let topic = brain.inner.store.task_report_topic(&task.id).ok().flatten();
+    if let Some((text, priority)) = wording(task, topic.as_deref()) {
+        say(brain, task, task.status.as_str(), text, priority);
+    }
+}
+
+fn say(brain: &Brain, task: &TaskInfo, status: &str, text: String, priority: Priority) {
+    let id = uuid::Uuid::new_v4().to_string();
+    match brain
+        .inner
+        .store
+        .record_announcement(&id, Some(&task.id), Some(status), &text)
+    {
+        Ok(true) => {}
+        // Already said, by this process or another.
+        Ok(false) => return,
+        // Better said twice than never.
+        Err(e) => tracing::warn!("announcements: {e}"),
+    }
+    let loud = match crate::services::quiet::quiet_now(&brain.config().voice.do_not_disturb) {
+        Ok(quiet) => !quiet,
+        Err(e) => {
+            tracing::warn!("{e}");
+            true
+        }
+    };
+    brain.inner.events.emit(
+        task.parent_session.as_deref(),
+        Event::Announcement {
+            id,
+            text: text.clone(),
+            task_id: Some(task.id.clone()),
+            priority,
+            loud,
+        },
+    );
+    if loud
+        && let Some(n) = brain.inner.tasks.notifier()
+        && let Err(e) = n.notify("Jarvis", &text)
+    {
+        tracing::warn!("{e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_instructions_are_cut_at_a_word() {
+        let s = short(
+            "summarise every message in my inbox folder and tell me which ones need an answer today",
+        );
+        assert!(s.chars().count() <= 61 && s.ends_with('…'), "{s}");
+        assert_eq!(short("  two\nlines "), "two lines");
+    }
+}

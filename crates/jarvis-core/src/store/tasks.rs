@@ -1,0 +1,340 @@
+//! Task records: queued by anyone, claimed by one runner in one
+//! transaction, finished once, and found `lost` when their runner died.
+
+use jarvis_protocol::{NotifyPolicy, Origin, TaskInfo, TaskStatus, Usage};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+
+use super::{Store, StoreError, now_ms, off_runtime};
+
+/// A task to queue.
+#[derive(Debug, Clone, Default)]
+pub struct NewTask {
+    pub id: String,
+    pub origin: Origin,
+    pub schedule_id: Option<String>,
+    pub instruction: String,
+    pub session_id: String,
+    pub parent_session: Option<String>,
+    pub report_topic: Option<String>,
+    pub allow: Vec<String>,
+    pub notify: NotifyPolicy,
+    pub retry_of: Option<String>,
+}
+
+/// The process that runs a task: its pid and start time tell a live
+/// runner from a dead one whose pid was reused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Runner {
+    pub name: String,
+    pub pid: u32,
+    pub start: Option<i64>,
+}
+
+/// How a task ended.
+#[derive(Debug, Clone)]
+pub struct TaskEnd {
+    pub status: TaskStatus,
+    pub summary: Option<String>,
+    pub reason: Option<String>,
+    pub usage: Usage,
+    pub report: Option<String>,
+    pub needs: Vec<String>,
+}
+
+const COLUMNS: &str = "id, origin, schedule_id, instruction, status, session_id, parent_session,
+    created_at, started_at, finished_at, summary, reason, prompt_tokens, completion_tokens,
+    total_tokens, report, allow, needs, notify, report_topic";
+
+fn origin_of(s: &str) -> Origin {
+    serde_json::from_value(serde_json::Value::from(s)).unwrap_or(Origin::Task)
+}
+
+fn list_of(s: String) -> Vec<String> {
+    serde_json::from_str(&s).unwrap_or_default()
+}
+
+/// A task row and the topic of the report it should write.
+fn task_row(r: &Row<'_>) -> rusqlite::Result<(TaskInfo, Option<String>)> {
+    let status: String = r.get(4)?;
+    let notify: String = r.get(18)?;
+    Ok((
+        TaskInfo {
+            id: r.get(0)?,
+            origin: origin_of(&r.get::<_, String>(1)?),
+            schedule_id: r.get(2)?,
+            instruction: r.get(3)?,
+            // An unknown status (a newer Jarvis's) reads as lost: never re-run.
+            status: TaskStatus::parse(&status).unwrap_or(TaskStatus::Lost),
+            session_id: r.get(5)?,
+            parent_session: r.get(6)?,
+            created_at: r.get(7)?,
+            started_at: r.get(8)?,
+            finished_at: r.get(9)?,
+            summary: r.get(10)?,
+            reason: r.get(11)?,
+            usage: Usage {
+                prompt_tokens: r.get::<_, i64>(12)?.max(0) as u64,
+                completion_tokens: r.get::<_, i64>(13)?.max(0) as u64,
+                total_tokens: r.get::<_, i64>(14)?.max(0) as u64,
+            },
+            report: r.get(15)?,
+            allow: list_of(r.get(16)?),
+            needs: list_of(r.get(17)?),
+            notify: NotifyPolicy::parse(&notify).unwrap_or_default(),
+        },
+        r.get(19)?,
+    ))
+}
+
+fn json_list(v: &[String]) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "[]".into())
+}
+
+fn get(conn: &Connection, id: &str) -> Result<Option<(TaskInfo, Option<String>)>, StoreError> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1"),
+            [id],
+            task_row,
+        )
+        .optional()?)
+}
+
+impl Store {
+    fn with_conn<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        off_runtime(|| f(&mut self.conn()))
+    }
+
+    pub fn insert_task(&self, t: &NewTask) -> Result<TaskInfo, StoreError> {
+        self.with_conn(|conn| {
+            conn.execute(
+                "INSERT INTO tasks (id, origin, schedule_id, instruction, status, session_id,
+                    parent_session, created_at, report_topic, allow, notify, retry_of)
+                 VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    t.id,
+                    t.origin.as_str(),
+                    t.schedule_id,
+                    t.instruction,
+                    t.session_id,
+                    t.parent_session,
+                    now_ms(),
+                    t.report_topic,
+                    json_list(&t.allow),
+                    t.notify.as_str(),
+                    t.retry_of,
+                ],
+            )?;
+            get(conn, &t.id)?
+                .map(|(t, _)| t)
+                .ok_or_else(|| StoreError::Corrupt("a task vanished as it was queued".into()))
+        })
+    }
+
+    pub fn task(&self, id: &str) -> Result<Option<TaskInfo>, StoreError> {
+        self.with_conn(|conn| Ok(get(conn, id)?.map(|(t, _)| t)))
+    }
+
+    /// The report topic a task was started with (`gen_report`).
+    pub fn task_report_topic(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.with_conn(|conn| Ok(get(conn, id)?.and_then(|(_, topic)| topic)))
+    }
+
+    /// Newest first.
+    pub fn tasks(&self, limit: usize, offset: usize) -> Result<Vec<TaskInfo>, StoreError> {
+        self.with_conn(|conn| {
+            let mut st = conn.prepare(&format!(
+                "SELECT {COLUMNS} FROM tasks ORDER BY created_at DESC, rowid DESC LIMIT ?1 OFFSET ?2"
+            ))?;
+            let rows = st.query_map(params![limit as i64, offset as i64], task_row)?;
+            Ok(rows.map(|r| r.map(|(t, _)| t)).collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// Marks the task running for `runner`, as one step with the check
+    /// that fewer than `max_running` tasks run (in every process). `id`:
+    /// that task, if still queued; else the oldest queued one.
+    pub fn claim_task(
+        &self,
+        id: Option<&str>,
+        runner: &Runner,
+        max_running: usize,
+    ) -> Result<Option<TaskInfo>, StoreError> {
+        self.with_conn(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let running: i64 =
+                tx.query_row("SELECT COUNT(*) FROM tasks WHERE status = 'running'", [], |r| {
+                    r.get(0)
+                })?;
+            if running >= max_running as i64 {
+                return Ok(None);
+            }
+            let pick: Option<String> = match id {
+                Some(id) => tx
+                    .query_row(
+                        "SELECT id FROM tasks WHERE id = ?1 AND status = 'queued'",
+                        [id],
+                        |r| r.get(0),
+                    )
+                    .optional()?,
+                None => tx
+                    .query_row(
+                        "SELECT id FROM tasks WHERE status = 'queued' ORDER BY created_at, rowid LIMIT 1",
+                        [],
+                        |r| r.get(0),
+                    )
+                    .optional()?,
+            };
+            let Some(pick) = pick else {
+                return Ok(None);
+            };
+            let now = now_ms();
+            tx.execute(
+                "UPDATE tasks SET status = 'running', started_at = ?2, runner = ?3, runner_pid = ?4,
+                    runner_start = ?5, heartbeat_at = ?2 WHERE id = ?1",
+                params![pick, now, runner.name, runner.pid, runner.start],
+            )?;
+            let task = get(&tx, &pick)?.map(|(t, _)| t);
+            tx.commit()?;
+            Ok(task)
+        })
+    }
+
+    /// The runner is alive and still running these.
+    pub fn heartbeat_tasks(&self, runner: &Runner) -> Result<(), StoreError> {
+        self.with_conn(|conn| {
+            conn.execute(
+                "UPDATE tasks SET heartbeat_at = ?2 WHERE status = 'running' AND runner = ?1",
+                params![runner.name, now_ms()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Records the end of a queued or running task; `None` if it had
+    /// already ended (a cancel and a finish racing: the first one counts).
+    pub fn finish_task(&self, id: &str, end: &TaskEnd) -> Result<Option<TaskInfo>, StoreError> {
+        self.with_conn(|conn| {
+            let n = conn.execute(
+                "UPDATE tasks SET status = ?2, finished_at = ?3, summary = ?4, reason = ?5,
+                    prompt_tokens = ?6, completion_tokens = ?7, total_tokens = ?8, report = ?9,
+                    needs = ?10
+                 WHERE id = ?1 AND status IN ('queued', 'running')",
+                params![
+                    id,
+                    end.status.as_str(),
+                    now_ms(),
+                    end.summary,
+                    end.reason,
+                    end.usage.prompt_tokens as i64,
+                    end.usage.completion_tokens as i64,
+                    end.usage.total_tokens as i64,
+                    end.report,
+                    json_list(&end.needs),
+                ],
+            )?;
+            if n == 0 {
+                return Ok(None);
+            }
+            Ok(get(conn, id)?.map(|(t, _)| t))
+        })
+    }
+
+    /// Running tasks whose runner is gone (`alive` says no, or it stopped
+    /// beating before `stale_before`) become `lost`; they are returned.
+    pub fn sweep_lost_tasks(
+        &self,
+        alive: impl Fn(u32, Option<i64>) -> bool,
+        stale_before: i64,
+    ) -> Result<Vec<TaskInfo>, StoreError> {
+        self.with_conn(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            // (id, runner pid, runner start, last heartbeat)
+            type Row = (String, Option<u32>, Option<i64>, Option<i64>);
+            let candidates: Vec<Row> = {
+                let mut st = tx.prepare(
+                    "SELECT id, runner_pid, runner_start, heartbeat_at FROM tasks WHERE status = 'running'",
+                )?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+                rows.collect::<Result<_, _>>()?
+            };
+            let mut lost = Vec::new();
+            for (id, pid, start, beat) in candidates {
+                let dead = match pid {
+                    Some(pid) => !alive(pid, start),
+                    None => true,
+                };
+                if dead || beat.unwrap_or(0) < stale_before {
+                    tx.execute(
+                        "UPDATE tasks SET status = 'lost', finished_at = ?2,
+                            reason = 'it was running when Jarvis stopped; it was not re-run'
+                         WHERE id = ?1 AND status = 'running'",
+                        params![id, now_ms()],
+                    )?;
+                    if let Some((t, _)) = get(&tx, &id)? {
+                        lost.push(t);
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(lost)
+        })
+    }
+
+    /// Asks the process running the task to stop it (seen at its heartbeat).
+    pub fn request_task_cancel(&self, id: &str) -> Result<(), StoreError> {
+        self.with_conn(|conn| {
+            conn.execute(
+                "UPDATE tasks SET cancel_requested = 1 WHERE id = ?1 AND status = 'running'",
+                [id],
+            )?;
+            Ok(())
+        })
+    }
+
+    pub fn task_cancel_requested(&self, id: &str) -> Result<bool, StoreError> {
+        self.with_conn(|conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT cancel_requested FROM tasks WHERE id = ?1",
+                    [id],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()?
+                .is_some_and(|v| v != 0))
+        })
+    }
+
+    /// Deletes finished tasks older than `before`; how many.
+    pub fn prune_tasks(&self, before: i64) -> Result<usize, StoreError> {
+        self.with_conn(|conn| {
+            Ok(conn.execute(
+                "DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?1
+                    AND status NOT IN ('queued', 'running')",
+                [before],
+            )?)
+        })
+    }
+
+    /// Records an announcement once per (task, status); false if it was
+    /// already made (by this process or another).
+    pub fn record_announcement(
+        &self,
+        id: &str,
+        task_id: Option<&str>,
+        status: Option<&str>,
+        text: &str,
+    ) -> Result<bool, StoreError> {
+        self.with_conn(|conn| {
+            let n = conn.execute(
+                "INSERT OR IGNORE INTO announcements (id, task_id, status, text, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, task_id, status, text, now_ms()],
+            )?;
+            Ok(n == 1)
+        })
+    }
+}
