@@ -36,14 +36,14 @@ export type EventEnvelope = {
  * Lifecycle events are numbered in the order they were sent; deltas
  * and levels are not.
  */
-seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
+seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "schedule_changed", schedule: ScheduleInfo, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
 /**
  * Spoken and notified; false in do-not-disturb hours (the chat
  * line still appears).
  */
 loud: boolean, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
 
-export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
+export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "schedule_changed", schedule: ScheduleInfo, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
 /**
  * Spoken and notified; false in do-not-disturb hours (the chat
  * line still appears).
@@ -361,3 +361,41 @@ export type TaskStatus = "queued" | "running" | "succeeded" | "failed" | "timed_
 export type NotifyPolicy = "done_only" | "state_changes" | "silent";
 
 export type Priority = "low" | "normal" | "high";
+
+export type When = { "kind": "once", at: string, } | { "kind": "every", minutes: number, } | { "kind": "daily", time: string, weekdays: Array<string>, } | { "kind": "cron", expr: string, };
+
+export type ScheduleInfo = { id: string, 
+/**
+ * The user's words, verbatim.
+ */
+instruction: string, when: When, 
+/**
+ * IANA time zone (`Europe/Berlin`).
+ */
+tz: string, 
+/**
+ * The next slot, ms since the epoch; none when it will not run again.
+ */
+next_run: number | null, paused: boolean, 
+/**
+ * What its runs may do without a question, approved when it was made.
+ */
+allow: Array<string>, 
+/**
+ * Runs that failed in a row (five pause it).
+ */
+failures: number, created_at: number, notify: NotifyPolicy, 
+/**
+ * The latest slots, newest first.
+ */
+runs: Array<ScheduleRun>, };
+
+export type ScheduleRun = { 
+/**
+ * The slot's instant, ms since the epoch.
+ */
+slot: number, 
+/**
+ * `started` (then the task's own status), `skipped`.
+ */
+status: string, task_id: string | null, reason: string | null, };

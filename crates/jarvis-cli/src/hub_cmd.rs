@@ -294,8 +294,18 @@ pub async fn wait_for_local_tasks(b: &Brain, json: bool) -> Result<()> {
 pub async fn serve(json: bool) -> Result<i32> {
     let b = brain(&TurnArgs::default())?;
     let mut events = b.subscribe();
+    // `JARVIS_HUB_TICK_MS`: a faster tick, for tests and the benchmark.
+    let tick = std::env::var("JARVIS_HUB_TICK_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&ms| ms > 0)
+        .map(Duration::from_millis)
+        .unwrap_or(jarvis_core::hub::TICK);
     let host = b.start_services(
-        vec![jarvis_core::tasks::TaskService::service()],
+        vec![jarvis_core::hub::HubService::with(
+            Arc::new(jarvis_core::hub::SystemClock),
+            tick,
+        )],
         Arc::new(jarvis_core::notify::NoNotifier),
         Default::default(),
     );
@@ -338,5 +348,179 @@ pub async fn serve(json: bool) -> Result<i32> {
         }
     }
     host.stop().await;
+    Ok(0)
+}
+
+#[derive(Subcommand)]
+pub enum ScheduleCommand {
+    /// Schedule an instruction (stored as written) to run as a task.
+    Add {
+        instruction: String,
+        /// Once, at this instant (RFC 3339, e.g. 2026-12-24T09:00:00+01:00).
+        #[arg(long, group = "when")]
+        at: Option<String>,
+        /// Every DURATION: 15m, 2h, 1d.
+        #[arg(long, group = "when")]
+        every: Option<String>,
+        /// Every day at HH:MM local time (with --on: those days only).
+        #[arg(long, group = "when")]
+        daily: Option<String>,
+        /// With --daily: mon,tue,… or weekdays / weekends.
+        #[arg(long, value_delimiter = ',', requires = "daily")]
+        on: Vec<String>,
+        /// A cron expression, e.g. "0 9 * * 1-5".
+        #[arg(long, group = "when")]
+        cron: Option<String>,
+        /// IANA time zone (default: this machine's).
+        #[arg(long)]
+        tz: Option<String>,
+        /// What its runs may do without asking (write, exec, network, mcp).
+        #[arg(long, value_delimiter = ',')]
+        allow: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    Cancel {
+        id: String,
+    },
+    Pause {
+        id: String,
+    },
+    Resume {
+        id: String,
+    },
+    /// Run it now, as a slot would.
+    RunNow {
+        id: String,
+    },
+}
+
+/// `15m`, `2h`, `1d`, `90` (minutes) as minutes.
+fn minutes(s: &str) -> Result<u32> {
+    let s = s.trim();
+    let (n, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+    let n: u32 = n.parse().map_err(|_| {
+        anyhow::anyhow!("--every {s:?}: give a number and a unit, e.g. 15m, 2h, 1d")
+    })?;
+    let m = match unit {
+        "" | "m" | "min" => n,
+        "h" => n.saturating_mul(60),
+        "d" => n.saturating_mul(1440),
+        other => bail!("--every {s:?}: unknown unit {other:?} (m, h or d)"),
+    };
+    if m == 0 {
+        bail!("--every {s:?}: at least one minute");
+    }
+    Ok(m)
+}
+
+fn schedule_json(s: &jarvis_protocol::ScheduleInfo) -> serde_json::Value {
+    serde_json::json!({
+        "id": s.id, "instruction": s.instruction, "when": s.when, "tz": s.tz,
+        "next_run": s.next_run.map(|n| jarvis_core::schedule::rfc3339(n, &s.tz)),
+        "next_run_ms": s.next_run, "paused": s.paused, "allow": s.allow,
+        "failures": s.failures, "runs": s.runs,
+    })
+}
+
+pub async fn schedule(command: ScheduleCommand) -> Result<i32> {
+    use jarvis_core::schedule::{ScheduleRequest, local, tools::describe};
+    use jarvis_protocol::When;
+    let b = brain(&TurnArgs::default())?;
+    match command {
+        ScheduleCommand::Add {
+            instruction,
+            at,
+            every,
+            daily,
+            on,
+            cron,
+            tz,
+            allow,
+            json,
+        } => {
+            refuse_if_agent("schedule add")?;
+            let when = match (at, every, daily, cron) {
+                (Some(at), ..) => When::Once { at },
+                (_, Some(e), ..) => When::Every {
+                    minutes: minutes(&e)?,
+                },
+                (_, _, Some(time), _) => When::Daily { time, weekdays: on },
+                (.., Some(expr)) => When::Cron { expr },
+                _ => bail!("say when: --at, --every, --daily or --cron"),
+            };
+            let s = b.create_schedule(ScheduleRequest {
+                instruction,
+                when,
+                tz,
+                allow,
+                notify: Default::default(),
+            })?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"id": s.id, "next_run": s.next_run.map(|n| jarvis_core::schedule::rfc3339(n, &s.tz)), "next_run_ms": s.next_run})
+                );
+            } else {
+                eprintln!(
+                    "scheduled {} {} ({}); next: {}",
+                    short_id(&s.id),
+                    describe(&s.when),
+                    s.tz,
+                    s.next_run.map(|n| local(n, &s.tz)).unwrap_or_default()
+                );
+            }
+        }
+        ScheduleCommand::List { json } => {
+            let list = b.schedules()?;
+            if json {
+                let v: Vec<serde_json::Value> = list.iter().map(schedule_json).collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else if list.is_empty() {
+                println!("no schedules");
+            } else {
+                for s in &list {
+                    println!(
+                        "{}  {:<22} next {:<28} {}{}",
+                        short_id(&s.id),
+                        describe(&s.when),
+                        s.next_run
+                            .map(|n| local(n, &s.tz))
+                            .unwrap_or_else(|| "never".into()),
+                        s.instruction,
+                        if s.paused { "  [paused]" } else { "" }
+                    );
+                }
+            }
+        }
+        ScheduleCommand::Cancel { id } => {
+            refuse_if_agent("schedule cancel")?;
+            let s = b.cancel_schedule(&id)?;
+            eprintln!("cancelled {}", short_id(&s.id));
+        }
+        ScheduleCommand::Pause { id } => {
+            let s = b.pause_schedule(&id, true)?;
+            eprintln!("paused {}", short_id(&s.id));
+        }
+        ScheduleCommand::Resume { id } => {
+            refuse_if_agent("schedule resume")?;
+            let s = b.pause_schedule(&id, false)?;
+            eprintln!(
+                "resumed {}; next: {}",
+                short_id(&s.id),
+                s.next_run.map(|n| local(n, &s.tz)).unwrap_or_default()
+            );
+        }
+        ScheduleCommand::RunNow { id } => {
+            refuse_if_agent("schedule run-now")?;
+            let t = b.run_schedule_now(&id)?;
+            eprintln!("task {} {}", short_id(&t.id), t.status.as_str());
+            return follow(&b, &t, false, false).await;
+        }
+    }
     Ok(0)
 }

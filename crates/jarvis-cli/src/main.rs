@@ -145,6 +145,11 @@ enum Command {
         #[command(subcommand)]
         command: hub_cmd::TasksCommand,
     },
+    /// Schedules: add, list, cancel, pause, resume, run now.
+    Schedule {
+        #[command(subcommand)]
+        command: hub_cmd::ScheduleCommand,
+    },
     /// Run the hub (tasks, and what they announce) in the foreground until
     /// SIGTERM or Ctrl-C.
     Serve {
@@ -359,6 +364,7 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Sessions { command } => sessions(command),
         Command::Tasks { command } => hub_cmd::tasks(command).await,
         Command::Serve { json } => hub_cmd::serve(json).await,
+        Command::Schedule { command } => hub_cmd::schedule(command).await,
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             brain.refresh_mcp().await;

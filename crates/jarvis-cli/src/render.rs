@@ -131,6 +131,7 @@ impl Renderer {
                     eprintln!("(stt {} ms, total {} ms)", timings.stt_ms, timings.total_ms);
                 }
             }
+            Event::ScheduleChanged { .. } => {}
             Event::TaskChanged { task } => {
                 self.end_line();
                 eprintln!("task {} {}", short_id(&task.id), task.status.as_str());

@@ -142,3 +142,104 @@ async fn without_a_hub_a_task_runs_in_the_process_that_started_it() {
     let text = String::from_utf8_lossy(&show.stdout);
     assert!(text.contains("status   succeeded"), "{text}");
 }
+
+/// Starts `jarvis serve` and waits until it leads (its socket is up).
+fn start_hub(home: &std::path::Path, work: &std::path::Path, base: &str) -> std::process::Child {
+    let sock = home.join("hub.sock");
+    let _ = std::fs::remove_file(&sock);
+    let child = jarvis(home, work, base)
+        .args(["serve"])
+        .env("JARVIS_HUB_TICK_MS", "100")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !sock.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(sock.exists(), "the hub did not start");
+    child
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_killed_mid_run_twenty_times_never_runs_a_slot_twice() {
+    // Every task stalls in its model request: the hub is always mid-run
+    // when it is killed.
+    let server = MockServer::with_handler(|_, _| Reply::Stream {
+        pieces: vec![jarvis_testkit::Piece::StallForever],
+    })
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let base = server.base_url();
+    let mut ids = Vec::new();
+    for round in 0..20 {
+        let at = jiff::Timestamp::now()
+            .checked_add(jiff::SignedDuration::from_millis(700))
+            .unwrap();
+        let add = jarvis(home.path(), work.path(), &base)
+            .args([
+                "schedule",
+                "add",
+                &format!("job {round}"),
+                "--at",
+                &at.to_string(),
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            add.status.success(),
+            "{}",
+            String::from_utf8_lossy(&add.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&add.stdout).unwrap();
+        ids.push(v["id"].as_str().unwrap().to_string());
+        let mut hub = start_hub(home.path(), work.path(), &base);
+        // Mid-run: the task's request has reached the model.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let asked = |n: usize| server.chat_requests().len() >= n;
+        while !asked(round + 1) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(asked(round + 1), "round {round}: the slot did not run");
+        hub.kill().unwrap();
+        hub.wait().unwrap();
+    }
+    // One more start: every killed run is found lost, none is run again.
+    let mut hub = start_hub(home.path(), work.path(), &base);
+    std::thread::sleep(Duration::from_millis(800));
+    hub.kill().unwrap();
+    hub.wait().unwrap();
+    assert_eq!(
+        server.chat_requests().len(),
+        20,
+        "each slot ran exactly once"
+    );
+    let list = jarvis(home.path(), work.path(), &base)
+        .args(["schedule", "list", "--json"])
+        .output()
+        .unwrap();
+    let schedules: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    for s in schedules.as_array().unwrap() {
+        let runs = s["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 1, "{s}");
+        assert!(
+            s["next_run"].is_null(),
+            "a one-shot does not run again: {s}"
+        );
+    }
+    let tasks = jarvis(home.path(), work.path(), &base)
+        .args(["tasks", "list", "--json"])
+        .output()
+        .unwrap();
+    let tasks: serde_json::Value = serde_json::from_slice(&tasks.stdout).unwrap();
+    let tasks = tasks.as_array().unwrap();
+    assert_eq!(tasks.len(), 20);
+    assert!(
+        tasks.iter().all(|t| t["status"] == "lost"),
+        "killed mid-run: lost, never re-run"
+    );
+}

@@ -488,6 +488,19 @@ fn small_window(server: &MockServer) -> common::Env {
     env(setup)
 }
 
+/// A chat turn offered `open_view` only: the window is the conversation's.
+fn ask_small(e: &common::Env, session: &str, text: &str) {
+    e.brain
+        .start_run(
+            RunSpec {
+                tools: Some(vec!["open_view".into()]),
+                ..RunSpec::interactive(Origin::Chat, session)
+            },
+            text.into(),
+        )
+        .unwrap();
+}
+
 fn long(tag: &str) -> String {
     format!(
         "{tag}: {}",
@@ -509,11 +522,11 @@ async fn a_long_conversation_is_summarised_to_fit_and_the_summary_kept() {
     .unwrap();
     let mut e = small_window(&server);
     for (i, q) in ["one", "two"].iter().enumerate() {
-        e.ask("long", &long(q));
+        ask_small(&e, "long", &long(q));
         let events = e.until_finished("long").await;
         assert_eq!(stop_of(&events), StopReason::Completed, "turn {i}");
     }
-    e.ask("long", &long("three"));
+    ask_small(&e, "long", &long("three"));
     let events = e.until_finished("long").await;
     assert_eq!(stop_of(&events), StopReason::Completed);
     let reqs = server.chat_requests();
@@ -555,7 +568,7 @@ async fn a_long_conversation_is_summarised_to_fit_and_the_summary_kept() {
             .any(|ev| matches!(ev, Event::Notice { message } if message.contains("summarised")))
     );
     // The next turn starts from the stored summary.
-    e.ask("long", "and now?");
+    ask_small(&e, "long", "and now?");
     e.until_finished("long").await;
     let reqs = server.chat_requests();
     assert_eq!(reqs.len(), 5, "no second summary was needed");
@@ -579,7 +592,7 @@ async fn when_the_model_cannot_summarise_old_turns_are_left_out() {
     .unwrap();
     let mut e = small_window(&server);
     for q in ["one", "two", "three", "four"] {
-        e.ask("long", &long(q));
+        ask_small(&e, "long", &long(q));
         let events = e.until_finished("long").await;
         assert_eq!(stop_of(&events), StopReason::Completed);
     }

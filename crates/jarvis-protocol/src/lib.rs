@@ -4,10 +4,12 @@
 //! the boundary, so every host sees exactly the same brain.
 
 pub mod chat;
+pub mod schedules;
 pub mod settings;
 pub mod skills;
 pub mod tasks;
 
+pub use schedules::{ScheduleInfo, ScheduleRun, When};
 pub use tasks::{NotifyPolicy, Priority, TaskInfo, TaskStatus};
 
 use serde::{Deserialize, Serialize};
@@ -244,6 +246,10 @@ pub enum Event {
     },
     Notice {
         message: String,
+    },
+    /// A schedule was made, changed, paused, resumed or cancelled.
+    ScheduleChanged {
+        schedule: ScheduleInfo,
     },
     /// A task was queued, started or ended.
     TaskChanged {
@@ -562,6 +568,9 @@ pub fn typescript() -> String {
         TaskStatus::decl(&cfg),
         NotifyPolicy::decl(&cfg),
         Priority::decl(&cfg),
+        When::decl(&cfg),
+        ScheduleInfo::decl(&cfg),
+        ScheduleRun::decl(&cfg),
     ];
     ts_module(
         "crates/jarvis-protocol",

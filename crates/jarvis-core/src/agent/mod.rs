@@ -113,8 +113,8 @@ pub(crate) struct Inner {
     skill_index: crate::skills::index::SkillIndex,
     pub mcp: crate::tools::mcp::McpManager,
     pub(crate) tasks: crate::tasks::TaskHub,
-    /// The tools' way to the tasks, set once the brain is built.
-    desk: std::sync::OnceLock<Arc<crate::tasks::tools::BrainDesk>>,
+    /// Itself, weakly, for the hub's tools; set once the brain is built.
+    this: std::sync::OnceLock<std::sync::Weak<Inner>>,
 }
 
 /// The working directory in use, or why there is none.
@@ -261,7 +261,8 @@ impl Inner {
                 "local_exec" => t.exec,
                 "http_request" => t.network,
                 "create_tool" | "create_mcp" => t.write && t.exec,
-                "open_view" | "recent_tasks" | "task_status" | "gen_report" | "cancel_task" => true,
+                "open_view" | "recent_tasks" | "task_status" | "gen_report" | "cancel_task"
+                | "schedule_create" | "schedule_list" | "schedule_cancel" => true,
                 name if name.starts_with("mcp__") => true,
                 // Tools Jarvis made run like commands.
                 _ => t.exec,
@@ -421,10 +422,7 @@ impl Inner {
             network_approved: false,
             tainted: false,
             run: Arc::new(crate::policy::run::RunFacts::interactive_call(call_id)),
-            tasks: self
-                .desk
-                .get()
-                .map(|d| d.clone() as Arc<dyn crate::tasks::tools::TaskDesk>),
+            brain: self.this.get().cloned(),
         }
     }
 }
@@ -486,15 +484,11 @@ impl Brain {
             skill_index: crate::skills::index::SkillIndex::new(),
             mcp: crate::tools::mcp::McpManager::new(),
             tasks: crate::tasks::TaskHub::new(),
-            desk: std::sync::OnceLock::new(),
+            this: std::sync::OnceLock::new(),
         };
         inner.apply(cfg)?;
         let inner = Arc::new(inner);
-        let _ = inner
-            .desk
-            .set(Arc::new(crate::tasks::tools::BrainDesk(Arc::downgrade(
-                &inner,
-            ))));
+        let _ = inner.this.set(Arc::downgrade(&inner));
         let brain = Brain { inner };
         // Tasks whose process died are lost, said once, never re-run.
         if let Err(e) = brain.sweep_tasks() {

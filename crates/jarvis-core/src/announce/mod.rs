@@ -8,7 +8,7 @@ use jarvis_protocol::{Event, NotifyPolicy, Priority, TaskInfo, TaskStatus};
 use crate::Brain;
 
 /// The instruction, short enough to say: up to 60 characters, at a word.
-fn short(instruction: &str) -> String {
+pub fn short(instruction: &str) -> String {
     let one_line = instruction.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() <= 60 {
         return one_line;
@@ -75,12 +75,40 @@ pub fn task_ended(brain: &Brain, task: &TaskInfo) {
     }
 }
 
+/// Something the hub says that is not one task's end (a schedule paused,
+/// runs skipped while closed); once per `key`.
+pub fn note(brain: &Brain, key: &str, text: String, priority: Priority) {
+    emit(brain, None, None, key, text, priority);
+}
+
 fn say(brain: &Brain, task: &TaskInfo, status: &str, text: String, priority: Priority) {
+    emit(
+        brain,
+        Some(&task.id),
+        task.parent_session.as_deref(),
+        status,
+        text,
+        priority,
+    );
+}
+
+fn emit(
+    brain: &Brain,
+    task_id: Option<&str>,
+    session: Option<&str>,
+    status: &str,
+    text: String,
+    priority: Priority,
+) {
     let id = uuid::Uuid::new_v4().to_string();
+    // Without a task, the key alone says whether it was said.
+    let key_task = task_id
+        .map(str::to_string)
+        .or_else(|| Some(format!("hub:{status}")));
     match brain
         .inner
         .store
-        .record_announcement(&id, Some(&task.id), Some(status), &text)
+        .record_announcement(&id, key_task.as_deref(), Some(status), &text)
     {
         Ok(true) => {}
         // Already said, by this process or another.
@@ -95,22 +123,23 @@ fn say(brain: &Brain, task: &TaskInfo, status: &str, text: String, priority: Pri
             true
         }
     };
-    brain.inner.events.emit(
-        task.parent_session.as_deref(),
-        Event::Announcement {
-            id,
-            text: text.clone(),
-            task_id: Some(task.id.clone()),
-            priority,
-            loud,
-        },
-    );
+    // Shown first: a host that hears the event finds the notification up.
     if loud
         && let Some(n) = brain.inner.tasks.notifier()
         && let Err(e) = n.notify("Jarvis", &text)
     {
         tracing::warn!("{e}");
     }
+    brain.inner.events.emit(
+        session,
+        Event::Announcement {
+            id,
+            text: text.clone(),
+            task_id: task_id.map(str::to_string),
+            priority,
+            loud,
+        },
+    );
 }
 
 #[cfg(test)]

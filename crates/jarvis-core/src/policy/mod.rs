@@ -261,6 +261,10 @@ impl Policy {
                     ),
                 ),
                 crate::tools::TaskAction::Read => Decision::new(Verdict::Allow, "your tasks"),
+                crate::tools::TaskAction::Schedule => Decision::new(
+                    Verdict::Ask,
+                    "a schedule runs later, when nobody may be there",
+                ),
                 _ => Decision::new(Verdict::Allow, "a background task (it runs unattended)"),
             },
             // What Jarvis will later read as instructions is the user's call.

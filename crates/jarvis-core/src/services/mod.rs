@@ -65,9 +65,12 @@ pub struct LeaseTiming {
 
 impl Default for LeaseTiming {
     fn default() -> Self {
+        // A killed leader gives way at once (its pid is gone); the expiry
+        // is for one that hangs or sleeps. A slow heartbeat keeps an idle
+        // hub's wake-ups down.
         LeaseTiming {
-            ttl: Duration::from_secs(30),
-            heartbeat: Duration::from_secs(10),
+            ttl: Duration::from_secs(90),
+            heartbeat: Duration::from_secs(30),
         }
     }
 }
@@ -163,11 +166,7 @@ impl Brain {
         notifier: Arc<dyn Notifier>,
         timing: LeaseTiming,
     ) -> ServiceHost {
-        let holder = format!(
-            "pid {} ({})",
-            std::process::id(),
-            &uuid::Uuid::new_v4().simple().to_string()[..8]
-        );
+        let holder = crate::tasks::process::this_runner().name;
         let stop = CancellationToken::new();
         let leader = Arc::new(LeaseWatch::default());
         let ctx = ServiceContext {

@@ -27,9 +27,12 @@ impl Store {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
+        // A holder whose process is gone (killed) gives way at once.
         let free = match &current {
             None => true,
-            Some((h, expires)) => h == holder || *expires <= now,
+            Some((h, expires)) => {
+                h == holder || *expires <= now || !crate::tasks::process::name_alive(h)
+            }
         };
         if free {
             tx.execute(

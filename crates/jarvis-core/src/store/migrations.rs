@@ -120,6 +120,30 @@ const MIGRATIONS: &[&str] = &[
         at INTEGER NOT NULL,
         UNIQUE (task_id, status)
     );",
+    // 6: schedules and their slots; a slot is run at most once, ever
+    "CREATE TABLE schedules (
+        id TEXT PRIMARY KEY,
+        instruction TEXT NOT NULL,
+        when_json TEXT NOT NULL,
+        tz TEXT NOT NULL,
+        next_run INTEGER,
+        paused INTEGER NOT NULL DEFAULT 0,
+        allow TEXT NOT NULL DEFAULT '[]',
+        failures INTEGER NOT NULL DEFAULT 0,
+        notify TEXT NOT NULL DEFAULT 'done_only',
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX schedules_due ON schedules(paused, next_run);
+    CREATE TABLE schedule_runs (
+        schedule_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        task_id TEXT,
+        reason TEXT,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (schedule_id, slot)
+    );
+    CREATE INDEX schedule_runs_task ON schedule_runs(task_id);",
 ];
 
 /// The schema this binary writes.

@@ -3,11 +3,13 @@
 
 mod lease;
 mod migrations;
+mod schedules;
 mod tasks;
 
 pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};
 pub use lease::LeaseHolder;
 pub use migrations::SCHEMA_VERSION;
+pub use schedules::{NewSchedule, Skip};
 pub use tasks::{NewTask, Runner, TaskEnd};
 
 use std::path::Path;
@@ -136,6 +138,14 @@ impl Store {
         Ok(Store {
             conn: Mutex::new(conn),
         })
+    }
+
+    /// Runs `f` on the connection, off the async workers (see `off_runtime`).
+    fn with_conn<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        off_runtime(|| f(&mut self.conn()))
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {

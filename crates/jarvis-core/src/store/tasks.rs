@@ -4,7 +4,7 @@
 use jarvis_protocol::{NotifyPolicy, Origin, TaskInfo, TaskStatus, Usage};
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
-use super::{Store, StoreError, now_ms, off_runtime};
+use super::{Store, StoreError, now_ms};
 
 /// A task to queue.
 #[derive(Debug, Clone, Default)]
@@ -101,13 +101,6 @@ fn get(conn: &Connection, id: &str) -> Result<Option<(TaskInfo, Option<String>)>
 }
 
 impl Store {
-    fn with_conn<T>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
-        off_runtime(|| f(&mut self.conn()))
-    }
-
     pub fn insert_task(&self, t: &NewTask) -> Result<TaskInfo, StoreError> {
         self.with_conn(|conn| {
             conn.execute(

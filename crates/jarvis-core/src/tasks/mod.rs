@@ -3,11 +3,10 @@
 //! process can list, cancel or retry them. The services leader runs what is
 //! queued; a process with no leader around runs its own.
 
-mod process;
+pub(crate) mod process;
 mod runner;
-mod service;
 pub mod tools;
-mod wake;
+pub(crate) mod wake;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +22,6 @@ use crate::policy::run::PRE_APPROVABLE;
 use crate::store::{NewTask, Runner};
 
 pub use runner::summary_of;
-pub use service::{TICK, TaskService};
 
 /// What to start.
 #[derive(Debug, Clone, Default)]
@@ -78,7 +76,7 @@ impl TaskHub {
     }
 }
 
-fn check_allow(allow: &[String]) -> Result<(), BrainError> {
+pub(crate) fn check_allow(allow: &[String]) -> Result<(), BrainError> {
     match allow.iter().find(|k| !PRE_APPROVABLE.contains(&k.as_str())) {
         Some(bad) => Err(BrainError::InvalidRun(format!(
             "{bad:?} cannot be approved in advance; allowed: {}",
@@ -281,7 +279,7 @@ impl Brain {
 
     /// Cancels the tasks this process runs (a clean stop) and waits for
     /// them to record it, up to `grace`.
-    async fn stop_running_tasks(&self, grace: std::time::Duration) {
+    pub(crate) async fn stop_running_tasks(&self, grace: std::time::Duration) {
         let hub = &self.inner.tasks;
         let tokens: Vec<CancellationToken> = hub
             .running
@@ -312,6 +310,7 @@ impl Brain {
         for t in &lost {
             self.task_changed(t);
             crate::announce::task_ended(self, t);
+            crate::schedule::task_ended(self, t);
         }
         let keep = self.config().tasks.keep_days;
         if keep > 0 {

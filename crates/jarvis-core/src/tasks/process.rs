@@ -3,16 +3,34 @@
 
 use crate::store::Runner;
 
-/// This process, as a runner.
+/// This process, as a runner: its name is `pid N start S (tag)`, which
+/// [`name_alive`] reads back.
 pub fn this_runner() -> Runner {
     let pid = std::process::id();
+    let start = start_time(pid);
     Runner {
         name: format!(
-            "pid {pid} ({})",
+            "pid {pid} start {} ({})",
+            start.unwrap_or(0),
             &uuid::Uuid::new_v4().simple().to_string()[..8]
         ),
         pid,
-        start: start_time(pid),
+        start,
+    }
+}
+
+/// Whether the process a runner or lease-holder name names is alive; a
+/// name it cannot read counts as alive (its lease then simply expires).
+pub fn name_alive(name: &str) -> bool {
+    let mut words = name.split_whitespace();
+    let (Some("pid"), Some(pid), Some("start"), Some(start)) =
+        (words.next(), words.next(), words.next(), words.next())
+    else {
+        return true;
+    };
+    match (pid.parse::<u32>(), start.parse::<i64>()) {
+        (Ok(pid), Ok(start)) => alive(pid, (start != 0).then_some(start)),
+        _ => true,
     }
 }
 
@@ -51,5 +69,11 @@ mod tests {
         let pid = child.id();
         child.wait().unwrap();
         assert!(!alive(pid, None));
+        assert!(name_alive(&me.name));
+        assert!(!name_alive(&format!("pid {pid} start 5 (gone)")));
+        assert!(
+            name_alive("someone else"),
+            "unreadable names wait for the expiry"
+        );
     }
 }

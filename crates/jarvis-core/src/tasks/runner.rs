@@ -116,6 +116,7 @@ async fn execute(brain: Brain, task: TaskInfo) {
         Ok(Some(done)) => {
             brain.task_changed(&done);
             crate::announce::task_ended(&brain, &done);
+            crate::schedule::task_ended(&brain, &done);
         }
         Ok(None) => {}
         Err(e) => tracing::warn!("tasks: could not record the end of {}: {e}", task.id),

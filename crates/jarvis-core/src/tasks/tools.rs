@@ -2,7 +2,7 @@
 //! `gen_report` and `cancel_task`. They reach the tasks through a narrow
 //! desk, never the store: the brain's state stays out of the tools' reach.
 
-use std::sync::{Arc, Weak};
+use std::sync::Weak;
 
 use async_trait::async_trait;
 use jarvis_protocol::{Origin, TaskInfo};
@@ -13,45 +13,18 @@ use crate::tools::{
     Capability, TaskAction, Tool, ToolContext, ToolError, ToolOutput, arg_opt_u64, arg_str,
 };
 
-/// What the tools may do with tasks.
-pub trait TaskDesk: Send + Sync {
-    fn recent(&self, limit: usize) -> Result<Vec<TaskInfo>, String>;
-    fn status(&self, id: &str) -> Result<TaskInfo, String>;
-    fn start(&self, req: TaskRequest) -> Result<TaskInfo, String>;
-    fn cancel(&self, id: &str) -> Result<TaskInfo, String>;
-}
-
-/// The brain's desk; weak, so a tool context never keeps the brain alive.
-pub(crate) struct BrainDesk(pub Weak<crate::agent::Inner>);
-
-impl BrainDesk {
-    fn brain(&self) -> Result<crate::Brain, String> {
-        self.0
-            .upgrade()
-            .map(|inner| crate::Brain { inner })
-            .ok_or_else(|| "Jarvis is shutting down".to_string())
-    }
-}
-
-impl TaskDesk for BrainDesk {
-    fn recent(&self, limit: usize) -> Result<Vec<TaskInfo>, String> {
-        self.brain()?.tasks(limit, 0).map_err(|e| e.to_string())
-    }
-    fn status(&self, id: &str) -> Result<TaskInfo, String> {
-        self.brain()?.task(id).map_err(|e| e.to_string())
-    }
-    fn start(&self, req: TaskRequest) -> Result<TaskInfo, String> {
-        self.brain()?.start_task(req).map_err(|e| e.to_string())
-    }
-    fn cancel(&self, id: &str) -> Result<TaskInfo, String> {
-        self.brain()?.cancel_task(id).map_err(|e| e.to_string())
-    }
-}
-
-fn desk(ctx: &ToolContext) -> Result<&Arc<dyn TaskDesk>, ToolError> {
-    ctx.tasks
+/// The brain, for the hub's tools; weak in the context, so a tool call
+/// never keeps it alive.
+pub(crate) fn brain(ctx: &ToolContext) -> Result<crate::Brain, ToolError> {
+    ctx.brain
         .as_ref()
-        .ok_or_else(|| ToolError::Failed("tasks are not available here".into()))
+        .and_then(Weak::upgrade)
+        .map(|inner| crate::Brain { inner })
+        .ok_or_else(|| ToolError::Failed("the hub is not available here".into()))
+}
+
+fn failed(e: crate::agent::BrainError) -> ToolError {
+    ToolError::Failed(e.to_string())
 }
 
 fn short(id: &str) -> &str {
@@ -78,9 +51,9 @@ fn line(t: &TaskInfo) -> String {
     s
 }
 
-/// Runs nobody watches may not start or stop tasks (no task storms, no
-/// schedule that multiplies itself).
-fn attended(ctx: &ToolContext, what: &str) -> Result<(), ToolError> {
+/// Runs nobody watches may not start or stop tasks or schedules (no task
+/// storms, no schedule that multiplies itself).
+pub(crate) fn attended(ctx: &ToolContext, what: &str) -> Result<(), ToolError> {
     match ctx.run.origin {
         Origin::Task | Origin::Schedule | Origin::Evolution => Err(ToolError::Refused(format!(
             "a background run cannot {what}; finish with your answer instead"
@@ -101,8 +74,7 @@ impl Tool for RecentTasksTool {
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {
-            "limit": {"type": "integer", "minimum": 1, "maximum": 50}},
-            "additionalProperties": false})
+            "limit": {"type": "integer"}}})
     }
     fn capabilities(
         &self,
@@ -117,7 +89,7 @@ impl Tool for RecentTasksTool {
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let limit = arg_opt_u64(&args, "limit")?.unwrap_or(10).clamp(1, 50) as usize;
-        let tasks = desk(ctx)?.recent(limit).map_err(ToolError::Failed)?;
+        let tasks = brain(ctx)?.tasks(limit, 0).map_err(failed)?;
         let content = if tasks.is_empty() {
             "no tasks yet".to_string()
         } else {
@@ -142,7 +114,7 @@ impl Tool for TaskStatusTool {
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {"task_id": {"type": "string"}},
-            "required": ["task_id"], "additionalProperties": false})
+            "required": ["task_id"]})
     }
     fn capabilities(&self, args: &Value, _ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
         Ok(vec![Capability::Task {
@@ -152,9 +124,9 @@ impl Tool for TaskStatusTool {
         }])
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
-        let t = desk(ctx)?
-            .status(arg_str(&args, "task_id")?)
-            .map_err(ToolError::Failed)?;
+        let t = brain(ctx)?
+            .task(arg_str(&args, "task_id")?)
+            .map_err(failed)?;
         Ok(ToolOutput {
             content: json!({
                 "id": t.id, "status": t.status, "instruction": t.instruction,
@@ -191,15 +163,14 @@ impl Tool for GenReportTool {
         "gen_report"
     }
     fn description(&self) -> &str {
-        "Start a background task that writes a Markdown report on a topic; returns its id at once (the user is told when it is ready). `allow`: kinds it may use without asking, approved now."
+        "Start a background task that writes a Markdown report on a topic; returns its id at once. allow: write/exec/network/mcp without asking."
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {
             "topic": {"type": "string"},
             "sources": {"type": "array", "items": {"type": "string"}},
-            "allow": {"type": "array", "items": {"type": "string",
-                "enum": crate::policy::run::PRE_APPROVABLE}}},
-            "required": ["topic"], "additionalProperties": false})
+            "allow": {"type": "array", "items": {"type": "string"}}},
+            "required": ["topic"]})
     }
     fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
         attended(ctx, "start tasks")?;
@@ -229,8 +200,8 @@ impl Tool for GenReportTool {
         if !sources.is_empty() {
             instruction.push_str(&format!(" Sources: {}.", sources.join(", ")));
         }
-        let t = desk(ctx)?
-            .start(TaskRequest {
+        let t = brain(ctx)?
+            .start_task(TaskRequest {
                 instruction,
                 origin: ctx.run.origin,
                 parent_session: ctx.session_id.clone(),
@@ -238,7 +209,7 @@ impl Tool for GenReportTool {
                 allow: allow_of(&args)?,
                 ..Default::default()
             })
-            .map_err(ToolError::Failed)?;
+            .map_err(failed)?;
         Ok(ToolOutput {
             content: format!(
                 "started: task {} (id {}) is making the report on {topic}; the user will be told when it is ready. Tell the user it has started; do not wait for it.",
@@ -262,7 +233,7 @@ impl Tool for CancelTaskTool {
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {"task_id": {"type": "string"}},
-            "required": ["task_id"], "additionalProperties": false})
+            "required": ["task_id"]})
     }
     fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
         attended(ctx, "cancel tasks")?;
@@ -273,9 +244,9 @@ impl Tool for CancelTaskTool {
         }])
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
-        let t = desk(ctx)?
-            .cancel(arg_str(&args, "task_id")?)
-            .map_err(ToolError::Failed)?;
+        let t = brain(ctx)?
+            .cancel_task(arg_str(&args, "task_id")?)
+            .map_err(failed)?;
         Ok(ToolOutput {
             content: format!("task {} is {}", short(&t.id), t.status.as_str()),
             summary: format!("cancelled {}", short(&t.id)),

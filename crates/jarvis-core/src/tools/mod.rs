@@ -87,6 +87,8 @@ pub enum TaskAction {
     Read,
     Start,
     Cancel,
+    /// Make a schedule: it will act when nobody is there.
+    Schedule,
 }
 
 impl Capability {
@@ -127,7 +129,12 @@ impl Capability {
                 subject,
                 allow,
             } => match action {
-                TaskAction::Read => "read your tasks".into(),
+                TaskAction::Read => format!("read your {subject}"),
+                TaskAction::Schedule if allow.is_empty() => format!("schedule {subject}"),
+                TaskAction::Schedule => format!(
+                    "schedule {subject}, allowed to {} without asking",
+                    allow.join(", ")
+                ),
                 TaskAction::Cancel => format!("cancel the task {subject}"),
                 TaskAction::Start if allow.is_empty() => {
                     format!("start a background task: {subject}")
@@ -165,8 +172,8 @@ pub struct ToolContext {
     pub tainted: bool,
     /// The run this call belongs to (who started it, who can approve).
     pub run: Arc<crate::policy::run::RunFacts>,
-    /// The background tasks, for the hub's tools.
-    pub tasks: Option<Arc<dyn crate::tasks::tools::TaskDesk>>,
+    /// The brain, for the hub's tools (weak: a context never keeps it alive).
+    pub(crate) brain: Option<std::sync::Weak<crate::agent::Inner>>,
 }
 
 /// The OS sandbox for commands: the helper that applies it, and its settings.
@@ -274,6 +281,9 @@ impl ToolRegistry {
         r.register(Arc::new(crate::tasks::tools::TaskStatusTool));
         r.register(Arc::new(crate::tasks::tools::GenReportTool));
         r.register(Arc::new(crate::tasks::tools::CancelTaskTool));
+        r.register(Arc::new(crate::schedule::tools::ScheduleCreateTool));
+        r.register(Arc::new(crate::schedule::tools::ScheduleListTool));
+        r.register(Arc::new(crate::schedule::tools::ScheduleCancelTool));
         r
     }
 

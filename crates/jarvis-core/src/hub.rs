@@ -1,0 +1,112 @@
+//! The hub as one service in the services leader: it runs queued tasks
+//! (woken at once when another process queues one), ticks the scheduler,
+//! and marks lost what a dead process left running. One 30 s tick does
+//! all of it, so an idle hub wakes rarely.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use jiff::Timestamp;
+use tokio_util::sync::CancellationToken;
+
+use crate::Brain;
+use crate::services::{Service, ServiceContext};
+
+/// How often the leader ticks.
+pub const TICK: Duration = Duration::from_secs(30);
+
+/// The time, injected so tests can run the scheduler through a year.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> Timestamp;
+}
+
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Timestamp {
+        Timestamp::now()
+    }
+}
+
+pub struct HubService {
+    clock: Arc<dyn Clock>,
+    tick: Duration,
+}
+
+impl HubService {
+    pub fn service() -> Arc<dyn Service> {
+        Self::with(Arc::new(SystemClock), TICK)
+    }
+
+    pub fn with(clock: Arc<dyn Clock>, tick: Duration) -> Arc<dyn Service> {
+        Arc::new(HubService { clock, tick })
+    }
+}
+
+/// One tick: what is due runs, what was missed is recorded.
+fn tick(brain: &Brain, now: Timestamp, first: bool) {
+    if let Err(e) = brain.sweep_tasks() {
+        tracing::warn!("tasks: {e}");
+    }
+    match brain.schedule_tick(now) {
+        Ok(r) if first && r.skipped > 0 => crate::announce::note(
+            brain,
+            &format!("skipped-at-start:{}", now.as_millisecond()),
+            format!(
+                "While Jarvis was not running, {} scheduled run{} {} skipped; each runs again at its next time.",
+                r.skipped,
+                if r.skipped == 1 { "" } else { "s" },
+                if r.skipped == 1 { "was" } else { "were" }
+            ),
+            jarvis_protocol::Priority::Normal,
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("schedules: {e}"),
+    }
+    brain.pump();
+}
+
+#[async_trait]
+impl Service for HubService {
+    fn name(&self) -> &str {
+        "hub"
+    }
+
+    async fn run(&self, ctx: ServiceContext, stop: CancellationToken) {
+        let brain = ctx.brain;
+        #[cfg(unix)]
+        let listener = match crate::tasks::wake::Listener::bind(brain.home()) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                tracing::warn!(
+                    "hub: cannot listen for wake-ups ({e}); the queue is read at each tick"
+                );
+                None
+            }
+        };
+        brain.serve_tasks(true);
+        // At once: a new leader runs what is due without waiting a tick.
+        tick(&brain, self.clock.now(), true);
+        loop {
+            let woken = async {
+                #[cfg(unix)]
+                if let Some(l) = &listener {
+                    return l.next().await;
+                }
+                std::future::pending::<()>().await
+            };
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = woken => brain.pump(),
+                _ = tokio::time::sleep(self.tick) => {
+                    if ctx.lease.still_leads() {
+                        tick(&brain, self.clock.now(), false);
+                    }
+                }
+            }
+        }
+        brain.serve_tasks(false);
+        brain.stop_running_tasks(Duration::from_secs(3)).await;
+    }
+}
