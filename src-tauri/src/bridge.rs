@@ -168,6 +168,15 @@ fn side_effects(app: &AppHandle, env: &EventEnvelope) {
                 );
             }
         }
+        // Spoken when Jarvis is idle, never over the user (the coordinator
+        // queues it); the notification is the announcer's own.
+        Event::Announcement {
+            text, loud: true, ..
+        } => {
+            if let Some(shell) = app.try_state::<Shell>() {
+                shell.voice.announce(text.clone());
+            }
+        }
         // The turn's buffers are freed by now; the app may sit idle for hours.
         Event::TurnFinished { .. } => crate::memory::trim_later(Duration::ZERO),
         _ => {}

@@ -55,7 +55,14 @@ pub fn run() -> anyhow::Result<()> {
                 let _ = window.hide();
             }
         })
-        .run(tauri::generate_context!())?;
+        .build(tauri::generate_context!())?
+        .run(|app, event| {
+            if let tauri::RunEvent::Exit = event
+                && let Some(shell) = app.try_state::<Shell>()
+            {
+                shell.stop_services();
+            }
+        });
     Ok(())
 }
 

@@ -27,6 +27,19 @@ pub struct Shell {
     pub staged: Mutex<HashMap<String, Staged>>,
     /// Why the global shortcut is not available, when it is not.
     pub shortcut_problem: Mutex<Option<String>>,
+    /// The hub (tasks, scheduler), run while this app leads the services.
+    pub services: Mutex<Option<jarvis_core::services::ServiceHost>>,
+}
+
+impl Shell {
+    /// Stops the hub and gives its lease up, so `jarvis serve` (or the next
+    /// start) takes over at once.
+    pub fn stop_services(&self) {
+        let host = self.services.lock().ok().and_then(|mut h| h.take());
+        if let Some(host) = host {
+            tauri::async_runtime::block_on(host.stop());
+        }
+    }
 }
 
 impl Shell {
@@ -35,7 +48,14 @@ impl Shell {
     }
 }
 
-/// Opens the brain and starts the bridge, tray and shortcut.
+fn shell_notifier(app: &AppHandle) -> Arc<dyn Notifier> {
+    match app.try_state::<Shell>() {
+        Some(shell) => shell.notifier.clone(),
+        None => Arc::new(DesktopNotifier::new(app.clone())),
+    }
+}
+
+/// Opens the brain and starts the bridge, tray, shortcut and hub.
 pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
     let home = default_home().ok_or("neither JARVIS_HOME nor HOME is set")?;
     let notifier: Arc<dyn Notifier> = Arc::new(DesktopNotifier::new(app.clone()));
@@ -63,6 +83,7 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         notifier,
         staged: Mutex::new(HashMap::new()),
         shortcut_problem: Mutex::new(None),
+        services: Mutex::new(None),
     };
     app.manage(shell);
     {
@@ -74,6 +95,21 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         });
     }
     bridge::spawn(app.clone(), brain.clone());
+    // Tasks that end in this process are notified here; the hub runs
+    // whenever this app leads the services (not while `jarvis serve` does).
+    brain.set_notifier(shell_notifier(app));
+    let host = tauri::async_runtime::block_on(async {
+        brain.start_services(
+            vec![jarvis_core::hub::HubService::service()],
+            shell_notifier(app),
+            Default::default(),
+        )
+    });
+    if let Some(shell) = app.try_state::<Shell>()
+        && let Ok(mut h) = shell.services.lock()
+    {
+        *h = Some(host);
+    }
     if let Err(e) = tray::create(app) {
         // No status-notifier host (a bare X server): the window is the app.
         tracing::warn!("tray icon unavailable: {e}");

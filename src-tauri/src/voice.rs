@@ -78,6 +78,12 @@ impl Voice {
                                 set_problem(&shared, None);
                                 coord = Some(c);
                             }
+                            // An announcement without a voice stays a
+                            // notification and a chat line: no alarm.
+                            Err(problem) if matches!(cmd, Cmd::Announce(_)) => {
+                                tracing::info!("announcement not spoken: {problem}");
+                                continue;
+                            }
                             Err(problem) => {
                                 tracing::warn!("voice unavailable: {problem}");
                                 set_problem(&shared, Some(problem.clone()));

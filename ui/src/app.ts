@@ -129,6 +129,8 @@ export class App {
     this.chat.onEvent(env);
     if (ev.type === "action") this.act(ev.action);
     if (ev.type === "voice_notice" || (ev.type === "notice" && !env.session_id)) this.toast(ev.message);
+    // Said about a schedule, or in a conversation not on screen.
+    if (ev.type === "announcement" && env.session_id !== this.chat.session) this.toast(ev.text);
     if (ev.type === "error" && env.session_id !== this.chat.session) this.toast(ev.message);
   }
 

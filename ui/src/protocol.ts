@@ -19,7 +19,11 @@ max_rounds?: number | null,
 /**
  * Only these tools are offered (all that the toggles allow when absent).
  */
-tools?: Array<string> | null, };
+tools?: Array<string> | null, 
+/**
+ * Tokens the run may use at most (the daily budget still holds).
+ */
+max_tokens?: number | null, };
 
 export type RunInfo = { run_id: string, session_id: string, origin: Origin, approval: ApprovalMode, started_at: number, };
 
@@ -186,7 +190,7 @@ workdir: string | null, granted_roots: Array<string>, approval_timeout_sec: numb
 /**
  * MCP servers by name.
  */
-mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, tasks: TasksConfig, };
+mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, tasks: TasksConfig, budget: BudgetConfig, };
 
 export type LlmConfig = { base_url: string, model: string, temperature: number | null, max_rounds: number, 
 /**
@@ -317,6 +321,48 @@ keep_days: number,
  * A task still running after this many minutes is stopped (`timed_out`).
  */
 timeout_min: number, };
+
+export type BudgetConfig = { 
+/**
+ * Tokens a day, every run and side call counted.
+ */
+daily_tokens: number, 
+/**
+ * Dollars a day, from `prices`.
+ */
+daily_cost_usd: number, 
+/**
+ * By model name; a model without a price (the embedded one) costs 0.
+ */
+prices: { [key in string]: Price }, 
+/**
+ * Tokens one task may use (0: only the daily cap).
+ */
+task_max_tokens: number, 
+/**
+ * Rounds of tool calls one task may take (0: `llm.max_rounds`).
+ */
+task_max_rounds: number, };
+
+export type Price = { prompt_per_mtok: number, completion_per_mtok: number, };
+
+export type BudgetReport = { 
+/**
+ * The local date (`2026-12-01`) in `tz`.
+ */
+day: string, tz: string, tokens: number, prompt_tokens: number, completion_tokens: number, 
+/**
+ * Of `tokens`, what was estimated from the text (the server reported none).
+ */
+estimated_tokens: number, cost_usd: number, requests: number, 
+/**
+ * 0: no cap.
+ */
+daily_tokens: number, daily_cost_usd: number, 
+/**
+ * Tokens by who asked (chat, voice, task, schedule, …).
+ */
+by_origin: Array<[string, number]>, };
 
 export type TaskInfo = { id: string, 
 /**

@@ -294,18 +294,8 @@ pub async fn wait_for_local_tasks(b: &Brain, json: bool) -> Result<()> {
 pub async fn serve(json: bool) -> Result<i32> {
     let b = brain(&TurnArgs::default())?;
     let mut events = b.subscribe();
-    // `JARVIS_HUB_TICK_MS`: a faster tick, for tests and the benchmark.
-    let tick = std::env::var("JARVIS_HUB_TICK_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&ms| ms > 0)
-        .map(Duration::from_millis)
-        .unwrap_or(jarvis_core::hub::TICK);
     let host = b.start_services(
-        vec![jarvis_core::hub::HubService::with(
-            Arc::new(jarvis_core::hub::SystemClock),
-            tick,
-        )],
+        vec![jarvis_core::hub::HubService::service()],
         Arc::new(jarvis_core::notify::NoNotifier),
         Default::default(),
     );
@@ -521,6 +511,49 @@ pub async fn schedule(command: ScheduleCommand) -> Result<i32> {
             eprintln!("task {} {}", short_id(&t.id), t.status.as_str());
             return follow(&b, &t, false, false).await;
         }
+    }
+    Ok(0)
+}
+
+pub fn budget(json: bool) -> Result<i32> {
+    let r = brain(&TurnArgs::default())?.budget()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+        return Ok(0);
+    }
+    let cap = |used: String, cap: String, set: bool| {
+        if set {
+            format!("{used} of {cap}")
+        } else {
+            format!("{used} (no cap)")
+        }
+    };
+    println!("{} ({})", r.day, r.tz);
+    println!(
+        "tokens   {}",
+        cap(
+            r.tokens.to_string(),
+            r.daily_tokens.to_string(),
+            r.daily_tokens > 0
+        )
+    );
+    println!(
+        "cost     {}",
+        cap(
+            format!("${:.4}", r.cost_usd),
+            format!("${:.2}", r.daily_cost_usd),
+            r.daily_cost_usd > 0.0
+        )
+    );
+    println!("requests {}", r.requests);
+    if r.estimated_tokens > 0 {
+        println!(
+            "         {} tokens estimated (the server reported no usage)",
+            r.estimated_tokens
+        );
+    }
+    for (origin, tokens) in &r.by_origin {
+        println!("  {origin:<10} {tokens}");
     }
     Ok(0)
 }

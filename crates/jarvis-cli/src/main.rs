@@ -150,6 +150,11 @@ enum Command {
         #[command(subcommand)]
         command: hub_cmd::ScheduleCommand,
     },
+    /// Today's model use (tokens, cost) against the daily caps.
+    Budget {
+        #[arg(long)]
+        json: bool,
+    },
     /// Run the hub (tasks, and what they announce) in the foreground until
     /// SIGTERM or Ctrl-C.
     Serve {
@@ -365,6 +370,7 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Tasks { command } => hub_cmd::tasks(command).await,
         Command::Serve { json } => hub_cmd::serve(json).await,
         Command::Schedule { command } => hub_cmd::schedule(command).await,
+        Command::Budget { json } => hub_cmd::budget(json),
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             brain.refresh_mcp().await;

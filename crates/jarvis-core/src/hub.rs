@@ -35,8 +35,16 @@ pub struct HubService {
 }
 
 impl HubService {
+    /// The real clock and the 30 s tick (`JARVIS_HUB_TICK_MS` sets a faster
+    /// one, for tests and benchmarks).
     pub fn service() -> Arc<dyn Service> {
-        Self::with(Arc::new(SystemClock), TICK)
+        let tick = std::env::var("JARVIS_HUB_TICK_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .filter(|&ms| ms > 0)
+            .map(Duration::from_millis)
+            .unwrap_or(TICK);
+        Self::with(Arc::new(SystemClock), tick)
     }
 
     pub fn with(clock: Arc<dyn Clock>, tick: Duration) -> Arc<dyn Service> {

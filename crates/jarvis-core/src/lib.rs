@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod announce;
+pub mod budget;
 pub mod config;
 pub mod events;
 pub mod hub;

@@ -10,6 +10,7 @@ pub mod skills;
 pub mod tasks;
 
 pub use schedules::{ScheduleInfo, ScheduleRun, When};
+pub use tasks::BudgetReport;
 pub use tasks::{NotifyPolicy, Priority, TaskInfo, TaskStatus};
 
 use serde::{Deserialize, Serialize};
@@ -104,6 +105,9 @@ pub struct RunSpec {
     /// Only these tools are offered (all that the toggles allow when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
+    /// Tokens the run may use at most (the daily budget still holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
 }
 
 impl RunSpec {
@@ -564,6 +568,9 @@ pub fn typescript() -> String {
         settings::VoiceSettings::decl(&cfg),
         settings::Retention::decl(&cfg),
         settings::TasksConfig::decl(&cfg),
+        settings::BudgetConfig::decl(&cfg),
+        settings::Price::decl(&cfg),
+        BudgetReport::decl(&cfg),
         TaskInfo::decl(&cfg),
         TaskStatus::decl(&cfg),
         NotifyPolicy::decl(&cfg),

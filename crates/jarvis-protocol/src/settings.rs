@@ -229,6 +229,31 @@ pub struct Config {
     pub voice: VoiceSettings,
     pub retention: Retention,
     pub tasks: TasksConfig,
+    pub budget: BudgetConfig,
+}
+
+/// What a model's tokens cost, in US dollars per million.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct Price {
+    pub prompt_per_mtok: f64,
+    pub completion_per_mtok: f64,
+}
+
+/// Daily caps on model use (0: no cap), by day in the user's time zone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct BudgetConfig {
+    /// Tokens a day, every run and side call counted.
+    pub daily_tokens: u64,
+    /// Dollars a day, from `prices`.
+    pub daily_cost_usd: f64,
+    /// By model name; a model without a price (the embedded one) costs 0.
+    pub prices: std::collections::BTreeMap<String, Price>,
+    /// Tokens one task may use (0: only the daily cap).
+    pub task_max_tokens: u64,
+    /// Rounds of tool calls one task may take (0: `llm.max_rounds`).
+    pub task_max_rounds: u32,
 }
 
 /// Background tasks (the hub).
@@ -289,6 +314,7 @@ impl Default for Config {
             voice: VoiceSettings::default(),
             retention: Retention::default(),
             tasks: TasksConfig::default(),
+            budget: BudgetConfig::default(),
         }
     }
 }
@@ -352,28 +378,27 @@ impl Config {
 
     /// Sets one dotted key from text: JSON if it parses as such, a string otherwise.
     pub fn set(&mut self, key: &str, raw: &str) -> Result<(), SettingError> {
-        let lower = key.to_ascii_lowercase();
-        if lower.contains("api_key") || lower.contains("secret") || lower.contains("token") {
+        if is_secret(key) {
             return Err(SettingError::SecretKey(key.to_string()));
         }
-        let current = self.get(key)?;
-        let parsed = serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::from(raw));
-        // A string setting keeps "123" or "true" as text.
-        let value = if current.is_string() && !parsed.is_string() && !parsed.is_null() {
-            Value::from(raw)
-        } else {
-            parsed
-        };
         let mut whole = serde_json::to_value(&*self).map_err(|e| SettingError::InvalidValue {
             key: key.into(),
             message: e.to_string(),
         })?;
+        // A leaf or a whole table (`budget.prices`, `mcp_servers`).
         let mut slot = &mut whole;
         for part in key.split('.') {
             slot = slot
                 .get_mut(part)
                 .ok_or_else(|| SettingError::UnknownKey(key.to_string()))?;
         }
+        let parsed = serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::from(raw));
+        // A string setting keeps "123" or "true" as text.
+        let value = if slot.is_string() && !parsed.is_string() && !parsed.is_null() {
+            Value::from(raw)
+        } else {
+            parsed
+        };
         *slot = value;
         let next: Config =
             serde_json::from_value(whole).map_err(|e| SettingError::InvalidValue {
@@ -394,6 +419,18 @@ impl Config {
         *self = next;
         Ok(())
     }
+}
+
+/// A key that names a secret (`llm.api_key`, `…token`): secrets live in the
+/// OS keyring. By the key's last part, so `budget.daily_tokens` is a setting.
+fn is_secret(key: &str) -> bool {
+    let last = key.rsplit('.').next().unwrap_or(key).to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "key" | "secret" | "token" | "password" | "passwd"
+    ) || ["_key", "_secret", "_token", "_password", "apikey"]
+        .iter()
+        .any(|s| last.ends_with(s))
 }
 
 fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, Value)>) {
@@ -438,6 +475,18 @@ mod tests {
             c.set("llm.api_key", "sk-1"),
             Err(SettingError::SecretKey(_))
         ));
+        for secret in ["llm.token", "mcp.github_token", "llm.apiKey", "x.password"] {
+            assert!(
+                matches!(c.set(secret, "v"), Err(SettingError::SecretKey(_))),
+                "{secret}"
+            );
+        }
+        c.set("budget.daily_tokens", "1000").unwrap();
+        assert_eq!(c.budget.daily_tokens, 1000);
+        // A whole table at once.
+        c.set("budget.prices", r#"{"m": {"prompt_per_mtok": 1.5}}"#)
+            .unwrap();
+        assert_eq!(c.budget.prices["m"].prompt_per_mtok, 1.5);
         c.set("workdir", "/tmp/x").unwrap();
         assert_eq!(c.workdir.as_deref(), Some("/tmp/x"));
         let keys: Vec<String> = c.list().into_iter().map(|(k, _)| k).collect();

@@ -130,3 +130,23 @@ pub enum Priority {
     Normal,
     High,
 }
+
+/// Today's model use against the caps (`jarvis budget --json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct BudgetReport {
+    /// The local date (`2026-12-01`) in `tz`.
+    pub day: String,
+    pub tz: String,
+    pub tokens: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Of `tokens`, what was estimated from the text (the server reported none).
+    pub estimated_tokens: u64,
+    pub cost_usd: f64,
+    pub requests: u64,
+    /// 0: no cap.
+    pub daily_tokens: u64,
+    pub daily_cost_usd: f64,
+    /// Tokens by who asked (chat, voice, task, schedule, …).
+    pub by_origin: Vec<(String, u64)>,
+}

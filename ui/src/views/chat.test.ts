@@ -48,6 +48,16 @@ describe("chat view", () => {
     expect(view.el.querySelector(".stop")!.textContent).toBe("stopped: max rounds");
   });
 
+  it("puts an announcement about a task started here on its own line", () => {
+    const { view, s } = chat();
+    view.onEvent(ev(s, { type: "announcement", id: "a", text: "Your report on Rust is ready: three runtimes.", task_id: "t1", priority: "normal", loud: true }));
+    const line = view.el.querySelector<HTMLElement>(".log > .announcement")!;
+    expect(line.textContent).toBe("Your report on Rust is ready: three runtimes.");
+    expect(line.getAttribute("role")).toBe("status");
+    view.onEvent(ev("other", { type: "announcement", id: "b", text: "not here", task_id: null, priority: "normal", loud: true }));
+    expect(view.el.querySelectorAll(".announcement").length).toBe(1);
+  });
+
   it("ignores other sessions' events", () => {
     const { view } = chat();
     view.onEvent(ev("someone-else", { type: "content_delta", text: "not mine" }));

@@ -317,6 +317,10 @@ export class ChatView implements View {
       case "notice":
         this.ensureTurn().appendChild(h("div", { class: "muted notice" }, ev.message));
         break;
+      case "announcement":
+        // Jarvis speaking up (a task it started here ended): its own line.
+        this.log.appendChild(h("div", { class: "announcement", role: "status" }, ev.text));
+        break;
       default:
         return;
     }

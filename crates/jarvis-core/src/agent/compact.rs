@@ -202,6 +202,15 @@ pub(super) async fn fit(
         .await;
     let text = match answer {
         Ok(a) => {
+            let prompt = request.iter().map(context::message_tokens).sum::<u64>();
+            let completion = estimate_tokens(a.content.as_deref().unwrap_or(""));
+            crate::budget::record(
+                turn.inner,
+                turn.run.spec.origin,
+                Some(turn.session),
+                a.usage.as_ref(),
+                (prompt, completion),
+            );
             if let Some(u) = &a.usage {
                 usage.add(u);
             }

@@ -7,6 +7,7 @@ pub mod context;
 mod prompt;
 mod repeats;
 pub(crate) mod runs;
+mod spend;
 mod turn;
 pub mod workdir;
 
@@ -113,6 +114,8 @@ pub(crate) struct Inner {
     skill_index: crate::skills::index::SkillIndex,
     pub mcp: crate::tools::mcp::McpManager,
     pub(crate) tasks: crate::tasks::TaskHub,
+    /// The time, for the ledger's days (tests set their own).
+    pub(crate) clock: RwLock<Arc<dyn crate::hub::Clock>>,
     /// Itself, weakly, for the hub's tools; set once the brain is built.
     this: std::sync::OnceLock<std::sync::Weak<Inner>>,
 }
@@ -156,6 +159,13 @@ pub fn protected_paths(home: &Path) -> Vec<PathBuf> {
 }
 
 impl Inner {
+    pub(crate) fn now(&self) -> jiff::Timestamp {
+        match self.clock.read() {
+            Ok(c) => c.now(),
+            Err(_) => jiff::Timestamp::now(),
+        }
+    }
+
     fn llm_settings(&self, cfg: &Config) -> LlmSettings {
         LlmSettings {
             base_url: self
@@ -485,6 +495,7 @@ impl Brain {
             mcp: crate::tools::mcp::McpManager::new(),
             tasks: crate::tasks::TaskHub::new(),
             this: std::sync::OnceLock::new(),
+            clock: RwLock::new(Arc::new(crate::hub::SystemClock)),
         };
         inner.apply(cfg)?;
         let inner = Arc::new(inner);

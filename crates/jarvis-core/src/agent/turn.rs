@@ -23,7 +23,7 @@ pub(super) struct Turn<'a> {
     pub(super) session: &'a str,
     turn_id: String,
     pub(super) cancel: CancellationToken,
-    run: &'a Run,
+    pub(super) run: &'a Run,
     /// Tool results of the round in progress, in call order.
     results: std::sync::Mutex<Vec<ChatMessage>>,
     /// Content from a tool is in the conversation the model sees.
@@ -554,10 +554,18 @@ async fn rounds(
             tools_tokens,
             cfg.llm.context_window,
         );
+        if let Some(why) = super::spend::before_request(turn, &usage, rounds) {
+            turn.emit(Event::Error {
+                message: why,
+                fatal: true,
+            });
+            break StopReason::Failed;
+        }
         let answer = match request(turn, &req, &tools).await {
             Ok(a) => a,
             Err(stop) => break stop,
         };
+        super::spend::after_request(turn, &req, tools_tokens, &answer);
         if let Some(u) = &answer.usage {
             usage.add(u);
         }

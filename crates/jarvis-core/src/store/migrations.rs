@@ -144,6 +144,20 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (schedule_id, slot)
     );
     CREATE INDEX schedule_runs_task ON schedule_runs(task_id);",
+    // 7: the usage ledger: every model request, by local day
+    "CREATE TABLE usage_ledger (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        session_id TEXT,
+        model TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        estimated INTEGER NOT NULL DEFAULT 0,
+        cost_usd REAL NOT NULL DEFAULT 0
+    );
+    CREATE INDEX usage_day ON usage_ledger(day);",
 ];
 
 /// The schema this binary writes.

@@ -2,12 +2,14 @@
 //! SQLite file (WAL) with numbered migrations.
 
 mod lease;
+mod ledger;
 mod migrations;
 mod schedules;
 mod tasks;
 
 pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};
 pub use lease::LeaseHolder;
+pub use ledger::{DayTotals, Spent};
 pub use migrations::SCHEMA_VERSION;
 pub use schedules::{NewSchedule, Skip};
 pub use tasks::{NewTask, Runner, TaskEnd};

@@ -126,6 +126,10 @@ async fn execute(brain: Brain, task: TaskInfo) {
 
 async fn run_task(brain: &Brain, task: &TaskInfo, cancel: &CancellationToken) -> TaskEnd {
     let topic = brain.inner.store.task_report_topic(&task.id).ok().flatten();
+    if let Some(why) = crate::budget::exhausted(&brain.inner) {
+        return end_without_run(TaskStatus::Refused, &why);
+    }
+    let limits = brain.config().budget;
     let spec = RunSpec {
         origin: if task.schedule_id.is_some() {
             Origin::Schedule
@@ -141,8 +145,9 @@ async fn run_task(brain: &Brain, task: &TaskInfo, cancel: &CancellationToken) ->
                 allow: task.allow.clone(),
             }
         },
-        max_rounds: None,
+        max_rounds: (limits.task_max_rounds > 0).then_some(limits.task_max_rounds),
         tools: None,
+        max_tokens: (limits.task_max_tokens > 0).then_some(limits.task_max_tokens),
     };
     let (tx, mut rx) = tokio::sync::oneshot::channel();
     if let Err(e) = runs::start_with(&brain.inner, spec, prompt(task, topic.as_deref()), Some(tx)) {
