@@ -9,7 +9,7 @@ use anyhow::{Result, bail};
 use clap::Subcommand;
 use jarvis_core::Brain;
 use jarvis_core::tasks::TaskRequest;
-use jarvis_protocol::{Event, Origin, TaskInfo, TaskStatus};
+use jarvis_protocol::{Event, NotifyPolicy, Origin, TaskInfo, TaskStatus};
 
 use crate::render::short_id;
 use crate::{TurnArgs, approver, open_brain, refuse_if_agent, render};
@@ -50,11 +50,18 @@ pub enum TasksCommand {
         /// What it may do without asking (write, exec, network, mcp).
         #[arg(long, value_delimiter = ',')]
         allow: Vec<String>,
+        /// When to hear about it: done_only (default), state_changes, silent.
+        #[arg(long, default_value = "done_only", value_parser = notify_policy)]
+        notify: NotifyPolicy,
         #[arg(long)]
         json: bool,
         #[command(flatten)]
         turn: TurnArgs,
     },
+}
+
+fn notify_policy(s: &str) -> Result<NotifyPolicy, String> {
+    NotifyPolicy::parse(s).ok_or_else(|| format!("{s:?}: one of done_only, state_changes, silent"))
 }
 
 fn brain(turn: &TurnArgs) -> Result<Brain> {
@@ -141,6 +148,7 @@ pub async fn tasks(command: TasksCommand) -> Result<i32> {
             Ok(0)
         }
         TasksCommand::Cancel { id } => {
+            refuse_if_agent("tasks cancel")?;
             let t = brain(&TurnArgs::default())?.cancel_task(&id)?;
             eprintln!("task {} {}", short_id(&t.id), t.status.as_str());
             Ok(0)
@@ -166,6 +174,7 @@ pub async fn tasks(command: TasksCommand) -> Result<i32> {
             instruction,
             wait,
             allow,
+            notify,
             json,
             turn,
         } => {
@@ -177,6 +186,7 @@ pub async fn tasks(command: TasksCommand) -> Result<i32> {
                 instruction,
                 origin: Origin::Cli,
                 allow,
+                notify,
                 ..Default::default()
             })?;
             if json && !wait {
@@ -291,8 +301,13 @@ pub async fn wait_for_local_tasks(b: &Brain, json: bool) -> Result<()> {
 }
 
 /// Runs the hub in the foreground until SIGTERM or Ctrl-C.
-pub async fn serve(json: bool) -> Result<i32> {
+pub async fn serve(json: bool, voice: bool) -> Result<i32> {
     let b = brain(&TurnArgs::default())?;
+    let speak = if voice {
+        Some(crate::voice_cmd::speaking_queue()?)
+    } else {
+        None
+    };
     let mut events = b.subscribe();
     let host = b.start_services(
         vec![jarvis_core::hub::HubService::service()],
@@ -319,6 +334,9 @@ pub async fn serve(json: bool) -> Result<i32> {
         tokio::select! {
             ev = events.next() => {
                 let Some(ev) = ev else { break };
+                if let (Some(tx), Event::Announcement { text, loud: true, .. }) = (&speak, &ev.event) {
+                    let _ = tx.send(text.clone());
+                }
                 if json {
                     println!("{}", serde_json::to_string(&ev)?);
                 } else {
@@ -367,6 +385,9 @@ pub enum ScheduleCommand {
         /// What its runs may do without asking (write, exec, network, mcp).
         #[arg(long, value_delimiter = ',')]
         allow: Vec<String>,
+        /// When to hear about its runs: done_only (default), state_changes, silent.
+        #[arg(long, default_value = "done_only", value_parser = notify_policy)]
+        notify: NotifyPolicy,
         #[arg(long)]
         json: bool,
     },
@@ -431,6 +452,7 @@ pub async fn schedule(command: ScheduleCommand) -> Result<i32> {
             cron,
             tz,
             allow,
+            notify,
             json,
         } => {
             refuse_if_agent("schedule add")?;
@@ -448,7 +470,7 @@ pub async fn schedule(command: ScheduleCommand) -> Result<i32> {
                 when,
                 tz,
                 allow,
-                notify: Default::default(),
+                notify,
             })?;
             if json {
                 println!(

@@ -161,6 +161,9 @@ enum Command {
         /// Print every brain event as a JSON line.
         #[arg(long)]
         json: bool,
+        /// Speak announcements (Piper or the system voice), one at a time.
+        #[arg(long)]
+        voice: bool,
     },
     /// Check the endpoint, model, context length, database and keyring.
     Doctor {
@@ -368,7 +371,7 @@ async fn run(cli: Cli) -> Result<i32> {
         }
         Command::Sessions { command } => sessions(command),
         Command::Tasks { command } => hub_cmd::tasks(command).await,
-        Command::Serve { json } => hub_cmd::serve(json).await,
+        Command::Serve { json, voice } => hub_cmd::serve(json, voice).await,
         Command::Schedule { command } => hub_cmd::schedule(command).await,
         Command::Budget { json } => hub_cmd::budget(json),
         Command::Tools { json } => {

@@ -222,6 +222,34 @@ pub async fn listen(args: ListenArgs) -> Result<i32> {
     Ok(code)
 }
 
+/// A voice for `jarvis serve --voice`: texts sent here are spoken one after
+/// another, in order, never over each other.
+pub fn speaking_queue() -> Result<std::sync::mpsc::Sender<String>> {
+    let home = home()?;
+    let settings = config()?.voice;
+    let speaker = setup::speaker(&home, &settings, None)?;
+    let sink = Arc::new(RodioSink::open_default().context("no audio output for --voice")?);
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    std::thread::Builder::new()
+        .name("serve-voice".into())
+        .spawn(move || {
+            let stop = StopFlag::new();
+            for text in rx {
+                for s in split_sentences(&text) {
+                    match speaker.synthesize(&s) {
+                        Ok(pcm) => {
+                            if let Err(e) = sink.play(&pcm, &stop) {
+                                eprintln!("jarvis: could not play: {e}");
+                            }
+                        }
+                        Err(e) => eprintln!("jarvis: could not speak: {e}"),
+                    }
+                }
+            }
+        })?;
+    Ok(tx)
+}
+
 pub fn say(args: SayArgs) -> Result<i32> {
     let home = home()?;
     let settings = config()?.voice;

@@ -52,12 +52,17 @@ impl HubService {
     }
 }
 
-/// One tick: what is due runs, what was missed is recorded.
-fn tick(brain: &Brain, now: Timestamp, first: bool) {
+/// One tick: what is due runs, what was missed is recorded. Slots since
+/// the previous tick are on time (the first tick allows one tick's delay).
+fn tick(brain: &Brain, now: Timestamp, previous: Option<Timestamp>) {
+    let first = previous.is_none();
     if let Err(e) = brain.sweep_tasks() {
         tracing::warn!("tasks: {e}");
     }
-    match brain.schedule_tick(now) {
+    let on_time_from = previous
+        .map(|p| p.as_millisecond() - 1_000)
+        .unwrap_or(now.as_millisecond() - crate::schedule::LATE_MS);
+    match brain.schedule_tick_since(now, on_time_from) {
         Ok(r) if first && r.skipped > 0 => crate::announce::note(
             brain,
             &format!("skipped-at-start:{}", now.as_millisecond()),
@@ -95,25 +100,42 @@ impl Service for HubService {
         };
         brain.serve_tasks(true);
         // At once: a new leader runs what is due without waiting a tick.
-        tick(&brain, self.clock.now(), true);
+        let mut previous = self.clock.now();
+        tick(&brain, previous, None);
+        // One timer for the whole run: wake-ups do not push the tick back.
+        let mut ticks = tokio::time::interval(self.tick);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await;
         loop {
             let woken = async {
                 #[cfg(unix)]
                 if let Some(l) = &listener {
                     return l.next().await;
                 }
-                std::future::pending::<()>().await
+                std::future::pending::<std::io::Result<()>>().await
             };
             tokio::select! {
                 _ = stop.cancelled() => break,
-                _ = woken => brain.pump(),
-                _ = tokio::time::sleep(self.tick) => {
+                w = woken => match w {
+                    Ok(()) => brain.pump(),
+                    // A listener that keeps failing must not spin.
+                    Err(e) => {
+                        tracing::warn!("hub: wake-up socket: {e}");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                },
+                _ = ticks.tick() => {
                     if ctx.lease.still_leads() {
-                        tick(&brain, self.clock.now(), false);
+                        let now = self.clock.now();
+                        tick(&brain, now, Some(previous));
+                        previous = now;
                     }
                 }
             }
         }
+        // No more wake-ups accepted: what is queued now waits for the next leader.
+        #[cfg(unix)]
+        drop(listener);
         brain.serve_tasks(false);
         brain.stop_running_tasks(Duration::from_secs(3)).await;
     }

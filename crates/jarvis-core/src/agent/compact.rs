@@ -160,6 +160,11 @@ pub(super) async fn fit(
     if report.dropped_turns == 0 {
         return (history, summary);
     }
+    // Over today's budget no side call goes out either (the turn then
+    // stops before its own request, saying why).
+    if crate::budget::exhausted(turn.inner).is_some() {
+        return (history, summary);
+    }
     // When the prompt itself fills the window (a huge skills catalog), no
     // summary makes room: leave the old turns out without a side call.
     let fixed = estimate_tokens(&with_summary)

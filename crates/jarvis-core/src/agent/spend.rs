@@ -14,8 +14,13 @@ pub(super) fn before_request(turn: &Turn<'_>, used: &Usage, rounds: u32) -> Opti
     if let Some(why) = crate::budget::exhausted(inner) {
         return Some(why);
     }
+    // What the ledger booked for this run's session counts estimates too
+    // (a server that reports no usage cannot dodge the limit).
     if let Some(limit) = turn.run.spec.max_tokens
-        && used.total_tokens >= limit
+        && used
+            .total_tokens
+            .max(inner.store.session_tokens(turn.session).unwrap_or(0))
+            >= limit
     {
         return Some(format!(
             "this run reached its limit of {limit} tokens (budget.task_max_tokens)"

@@ -246,13 +246,14 @@ fn offers_network(caps: &[Capability]) -> bool {
 
 /// What an "always allow" covers: each base command for exec, the version
 /// for a created tool, else the tool. Nothing for what creates skills,
-/// tools or MCP servers, or for an MCP server's tools (trusting a server is
-/// a setting the user changes, not an answer to a dialog).
+/// tools or MCP servers, for an MCP server's tools (trusting a server is
+/// a setting the user changes, not an answer to a dialog), or for the
+/// hub's (each schedule, each approval handed to a task, is its own).
 fn grant_scopes(tool_name: &str, caps: &[Capability]) -> (String, Vec<String>) {
     if caps.iter().any(|c| {
         matches!(
             c,
-            Capability::CreateExtension { .. } | Capability::Mcp { .. }
+            Capability::CreateExtension { .. } | Capability::Mcp { .. } | Capability::Task { .. }
         )
     }) {
         return (tool_name.to_string(), vec![]);

@@ -261,6 +261,9 @@ impl Policy {
                     ),
                 ),
                 crate::tools::TaskAction::Read => Decision::new(Verdict::Allow, "your tasks"),
+                crate::tools::TaskAction::Cancel => {
+                    Decision::new(Verdict::Ask, "stops the user's background work")
+                }
                 crate::tools::TaskAction::Schedule => Decision::new(
                     Verdict::Ask,
                     "a schedule runs later, when nobody may be there",

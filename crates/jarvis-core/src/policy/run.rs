@@ -106,8 +106,16 @@ impl RunFacts {
 /// tools or MCP servers, and running a created tool, are kinds no
 /// pre-approval may name.
 pub fn approval_kind(cap: &Capability) -> Option<&'static str> {
+    use crate::tools::TaskAction;
     match cap {
-        Capability::Read(_) | Capability::Ui | Capability::Task { .. } => None,
+        Capability::Read(_) | Capability::Ui => None,
+        Capability::Task { action, allow, .. } => match action {
+            TaskAction::Read => None,
+            TaskAction::Start if allow.is_empty() => None,
+            // Handing out approvals, making a schedule, stopping the user's
+            // work: a person decides, never a run's own pre-approval.
+            _ => Some("hub"),
+        },
         Capability::Write(_) => Some("write"),
         Capability::Exec { .. } => Some("exec"),
         // A tool Jarvis made runs only in a version the user trusted or

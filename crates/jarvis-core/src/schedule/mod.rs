@@ -20,6 +20,8 @@ pub const LATE_MS: i64 = 30_000;
 pub const MAX_FAILURES: u32 = 5;
 /// Skipped slots recorded one by one per tick; the rest are counted.
 const MAX_SKIP_ROWS: usize = 100;
+/// Missed slots walked one by one before jumping to the first one ahead.
+const MAX_CATCH_UP: u32 = 1_000;
 
 /// What to schedule.
 #[derive(Debug, Clone)]
@@ -225,17 +227,31 @@ impl Brain {
     /// (claimed first, so never twice) or, when it is more than a tick
     /// late, recorded skipped and not run.
     pub fn schedule_tick(&self, now: Timestamp) -> Result<TickReport, BrainError> {
+        self.schedule_tick_since(now, now.as_millisecond() - LATE_MS)
+    }
+
+    /// As [`Brain::schedule_tick`], with the slots since `on_time_from`
+    /// (ms) on time: a hub that ticked then could not have claimed them
+    /// earlier, however long its tick took.
+    pub fn schedule_tick_since(
+        &self,
+        now: Timestamp,
+        on_time_from: i64,
+    ) -> Result<TickReport, BrainError> {
         let now_ms = now.as_millisecond();
         let mut report = TickReport::default();
         for s in self.inner.store.due_schedules(now_ms, 1_000)? {
             let Some(slot) = s.next_run else { continue };
             let created = ts(s.created_at);
             let mut skips: Vec<Skip> = Vec::new();
+            let mut unreadable = None;
             let mut skipped = 0usize;
             let mut cur = slot;
             let mut run = None;
+            let mut steps = 0u32;
             let next = loop {
-                let late = now_ms - cur > LATE_MS;
+                steps += 1;
+                let late = cur < on_time_from;
                 if late {
                     skipped += 1;
                     if skips.len() < MAX_SKIP_ROWS {
@@ -250,11 +266,18 @@ impl Brain {
                 } else {
                     run = Some(cur);
                 }
-                let n = match when::next_after(&s.when, &s.tz, created, ts(cur)) {
+                // After a long time closed, count no further: go to the
+                // first slot that is not behind.
+                let from = if steps > MAX_CATCH_UP {
+                    ts(on_time_from.max(cur))
+                } else {
+                    ts(cur)
+                };
+                let n = match when::next_after(&s.when, &s.tz, created, from) {
                     Ok(n) => n,
                     Err(e) => {
-                        tracing::warn!("schedule {}: {e}", s.id);
-                        break None;
+                        unreadable = Some(e.to_string());
+                        break s.next_run;
                     }
                 };
                 for (t, why) in n.skipped {
@@ -272,6 +295,12 @@ impl Brain {
                     other => break other,
                 }
             };
+            if let Some(why) = unreadable {
+                // Not run and not lost: paused, with the reason said.
+                tracing::warn!("schedule {}: {why}", s.id);
+                self.pause_unreadable(&s, &why);
+                continue;
+            }
             if !self
                 .inner
                 .store
@@ -294,6 +323,29 @@ impl Brain {
         Ok(report)
     }
 
+    fn pause_unreadable(&self, s: &ScheduleInfo, why: &str) {
+        if let Err(e) = self
+            .inner
+            .store
+            .set_schedule_paused(&s.id, true, s.next_run)
+        {
+            tracing::warn!("schedule {}: {e}", s.id);
+            return;
+        }
+        crate::announce::note(
+            self,
+            &format!("unreadable:{}", s.id),
+            format!(
+                "I paused the schedule “{}”: its timing cannot be worked out ({why}).",
+                crate::announce::short(&s.instruction)
+            ),
+            jarvis_protocol::Priority::High,
+        );
+        if let Ok(s) = self.schedule(&s.id) {
+            self.schedule_changed(&s);
+        }
+    }
+
     pub(crate) fn schedule_changed(&self, s: &ScheduleInfo) {
         self.inner.events.emit(
             None,
@@ -308,12 +360,28 @@ impl Brain {
 /// the schedule, and Jarvis says so.
 pub(crate) fn task_ended(brain: &Brain, task: &TaskInfo) {
     let Some(id) = &task.schedule_id else { return };
-    let ok = task.status == TaskStatus::Succeeded;
+    // Only the run's own failures count: not the budget, a cancel, or
+    // Jarvis stopping under it.
+    let ok = match task.status {
+        TaskStatus::Failed | TaskStatus::TimedOut | TaskStatus::NeedsApproval => false,
+        TaskStatus::Succeeded => true,
+        _ => {
+            if let Err(e) =
+                brain
+                    .inner
+                    .store
+                    .schedule_task_ended(id, &task.id, task.status.as_str(), None)
+            {
+                tracing::warn!("schedule {id}: {e}");
+            }
+            return;
+        }
+    };
     let failures =
         match brain
             .inner
             .store
-            .schedule_task_ended(id, &task.id, task.status.as_str(), ok)
+            .schedule_task_ended(id, &task.id, task.status.as_str(), Some(ok))
         {
             Ok(f) => f,
             Err(e) => {

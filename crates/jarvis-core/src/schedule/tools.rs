@@ -7,7 +7,7 @@ use jarvis_protocol::{ScheduleInfo, When};
 use serde_json::{Value, json};
 
 use super::ScheduleRequest;
-use crate::tasks::tools::{attended, brain};
+use crate::tasks::tools::{allow_of, attended, brain};
 use crate::tools::{Capability, TaskAction, Tool, ToolContext, ToolError, ToolOutput, arg_str};
 
 fn when_of(args: &Value) -> Result<When, ToolError> {
@@ -20,18 +20,6 @@ fn when_of(args: &Value) -> Result<When, ToolError> {
             "`when`: {e}; one of {{\"kind\":\"once\",\"at\":RFC3339}}, {{\"kind\":\"every\",\"minutes\":N}}, {{\"kind\":\"daily\",\"time\":\"HH:MM\",\"weekdays\":[\"mon\",…]}}, {{\"kind\":\"cron\",\"expr\":\"0 9 * * 1-5\"}}"
         ))
     })
-}
-
-fn allow_of(args: &Value) -> Vec<String> {
-    args.get("allow")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// How a schedule reads to the model and in the question.
@@ -96,7 +84,7 @@ impl Tool for ScheduleCreateTool {
                 arg_str(args, "instruction")?,
                 describe(&when)
             ),
-            allow: allow_of(args),
+            allow: allow_of(args)?,
         }])
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
@@ -105,7 +93,7 @@ impl Tool for ScheduleCreateTool {
                 instruction: arg_str(&args, "instruction")?.to_string(),
                 when: when_of(&args)?,
                 tz: args.get("tz").and_then(Value::as_str).map(str::to_string),
-                allow: allow_of(&args),
+                allow: allow_of(&args)?,
                 notify: Default::default(),
             })
             .map_err(|e| ToolError::Failed(e.to_string()))?;

@@ -54,6 +54,19 @@ impl Store {
         })
     }
 
+    /// Tokens booked for one session (a task's own), estimates included.
+    pub fn session_tokens(&self, session: &str) -> Result<u64, StoreError> {
+        self.with_conn(|conn| {
+            let n: i64 = conn.query_row(
+                "SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) FROM usage_ledger
+                 WHERE session_id = ?1",
+                [session],
+                |r| r.get(0),
+            )?;
+            Ok(n.max(0) as u64)
+        })
+    }
+
     pub fn day_totals(&self, day: &str) -> Result<DayTotals, StoreError> {
         self.with_conn(|conn| {
             let (p, c, e, cost, n): (i64, i64, i64, f64, i64) = conn.query_row(

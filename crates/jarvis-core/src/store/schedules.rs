@@ -217,25 +217,26 @@ impl Store {
     }
 
     /// A scheduled task ended: its slot shows how, and the run of failures
-    /// grows or resets. Returns the schedule's failures now.
+    /// resets (`Some(true)`), grows (`Some(false)`) or stays (`None`).
+    /// Returns the schedule's failures now.
     pub fn schedule_task_ended(
         &self,
         schedule_id: &str,
         task_id: &str,
         status: &str,
-        succeeded: bool,
+        succeeded: Option<bool>,
     ) -> Result<u32, StoreError> {
         self.with_conn(|conn| {
             conn.execute(
                 "UPDATE schedule_runs SET status = ?3 WHERE schedule_id = ?1 AND task_id = ?2",
                 params![schedule_id, task_id, status],
             )?;
-            if succeeded {
+            if succeeded == Some(true) {
                 conn.execute(
                     "UPDATE schedules SET failures = 0 WHERE id = ?1",
                     [schedule_id],
                 )?;
-            } else {
+            } else if succeeded == Some(false) {
                 conn.execute(
                     "UPDATE schedules SET failures = failures + 1 WHERE id = ?1",
                     [schedule_id],

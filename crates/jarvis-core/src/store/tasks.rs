@@ -196,19 +196,41 @@ impl Store {
         })
     }
 
-    /// The runner is alive and still running these.
-    pub fn heartbeat_tasks(&self, runner: &Runner) -> Result<(), StoreError> {
+    /// The runner is alive and still running this task; false when the
+    /// row says otherwise (cancelled, found lost): the run must stop.
+    pub fn heartbeat_task(&self, id: &str, runner: &Runner) -> Result<bool, StoreError> {
         self.with_conn(|conn| {
-            conn.execute(
-                "UPDATE tasks SET heartbeat_at = ?2 WHERE status = 'running' AND runner = ?1",
-                params![runner.name, now_ms()],
+            let n = conn.execute(
+                "UPDATE tasks SET heartbeat_at = ?3
+                 WHERE id = ?1 AND runner = ?2 AND status = 'running' AND cancel_requested = 0",
+                params![id, runner.name, now_ms()],
             )?;
-            Ok(())
+            Ok(n == 1)
         })
     }
 
-    /// Records the end of a queued or running task; `None` if it had
-    /// already ended (a cancel and a finish racing: the first one counts).
+    /// Cancels a task that is still queued; false if it was claimed (or
+    /// ended) first.
+    pub fn cancel_queued_task(
+        &self,
+        id: &str,
+        reason: &str,
+    ) -> Result<Option<TaskInfo>, StoreError> {
+        self.with_conn(|conn| {
+            let n = conn.execute(
+                "UPDATE tasks SET status = 'cancelled', finished_at = ?2, reason = ?3
+                 WHERE id = ?1 AND status = 'queued'",
+                params![id, now_ms(), reason],
+            )?;
+            if n == 0 {
+                return Ok(None);
+            }
+            Ok(get(conn, id)?.map(|(t, _)| t))
+        })
+    }
+
+    /// Records the end of a task this runner ran (or one refused before it
+    /// ran); `None` if it had already ended (the first end counts).
     pub fn finish_task(&self, id: &str, end: &TaskEnd) -> Result<Option<TaskInfo>, StoreError> {
         self.with_conn(|conn| {
             let n = conn.execute(
@@ -285,19 +307,6 @@ impl Store {
                 [id],
             )?;
             Ok(())
-        })
-    }
-
-    pub fn task_cancel_requested(&self, id: &str) -> Result<bool, StoreError> {
-        self.with_conn(|conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT cancel_requested FROM tasks WHERE id = ?1",
-                    [id],
-                    |r| r.get::<_, i64>(0),
-                )
-                .optional()?
-                .is_some_and(|v| v != 0))
         })
     }
 

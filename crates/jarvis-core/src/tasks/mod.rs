@@ -126,7 +126,9 @@ impl Brain {
             .lease_holder(crate::services::LEASE)
             .ok()
             .flatten()
-            .is_some_and(|h| h.expires_at > crate::store::now_ms())
+            .is_some_and(|h| {
+                h.expires_at > crate::store::now_ms() && process::name_alive(&h.holder)
+            })
     }
 
     /// Newest first.
@@ -170,12 +172,16 @@ impl Brain {
         if task.status.is_final() {
             return Ok(task);
         }
-        if task.status == TaskStatus::Queued {
-            let end = runner::end_without_run(TaskStatus::Cancelled, "cancelled before it started");
-            if let Some(t) = self.inner.store.finish_task(&task.id, &end)? {
-                self.task_changed(&t);
-                return Ok(t);
-            }
+        // Only while still queued: a runner that claimed it meanwhile
+        // is asked to stop instead, below.
+        if task.status == TaskStatus::Queued
+            && let Some(t) = self
+                .inner
+                .store
+                .cancel_queued_task(&task.id, "cancelled before it started")?
+        {
+            self.task_changed(&t);
+            return Ok(t);
         }
         let here = self
             .inner

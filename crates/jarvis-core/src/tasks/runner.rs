@@ -11,8 +11,10 @@ use crate::Brain;
 use crate::agent::runs::{self, RunOutcome};
 use crate::store::TaskEnd;
 
-/// A running task whose runner has not beaten for this long is lost.
-pub const STALE_AFTER: Duration = Duration::from_secs(60);
+/// A running task whose runner has not beaten for this long is lost even
+/// when its process cannot be checked. (A dead runner on this machine is
+/// found by its pid at once; a suspended laptop is not dead.)
+pub const STALE_AFTER: Duration = Duration::from_secs(600);
 const HEARTBEAT: Duration = Duration::from_secs(10);
 /// When this process's own queued tasks wait for a free slot.
 const RECHECK: Duration = Duration::from_secs(2);
@@ -48,11 +50,17 @@ pub(super) async fn pump(brain: Brain) {
             .claim_task(pick.as_deref(), &hub.runner, max)
         {
             Ok(Some(task)) => {
+                // Running before it leaves the local set: a CLI waiting for
+                // its tasks never sees neither.
+                let cancel = CancellationToken::new();
+                if let Ok(mut r) = hub.running.lock() {
+                    r.insert(task.id.clone(), cancel.clone());
+                }
                 if let Ok(mut l) = hub.local.lock() {
                     l.remove(&task.id);
                 }
                 let b = brain.clone();
-                tokio::spawn(async move { execute(b, task).await });
+                tokio::spawn(async move { execute(b, task, cancel).await });
             }
             Ok(None) => {
                 let Some(id) = pick else { return };
@@ -100,12 +108,8 @@ fn prompt(task: &TaskInfo, topic: Option<&str>) -> String {
     }
 }
 
-async fn execute(brain: Brain, task: TaskInfo) {
+async fn execute(brain: Brain, task: TaskInfo, cancel: CancellationToken) {
     let hub = &brain.inner.tasks;
-    let cancel = CancellationToken::new();
-    if let Ok(mut r) = hub.running.lock() {
-        r.insert(task.id.clone(), cancel.clone());
-    }
     brain.task_changed(&task);
     crate::announce::task_started(&brain, &task);
     let end = run_task(&brain, &task, &cancel).await;
@@ -173,12 +177,12 @@ async fn run_task(brain: &Brain, task: &TaskInfo, cancel: &CancellationToken) ->
                 runs::cancel(&brain.inner, &task.session_id);
             }
             _ = beat.tick() => {
-                let store = &brain.inner.store;
-                if let Err(e) = store.heartbeat_tasks(&brain.inner.tasks.runner) {
-                    tracing::warn!("tasks: heartbeat: {e}");
-                }
-                if store.task_cancel_requested(&task.id).unwrap_or(false) {
-                    cancel.cancel();
+                // Still ours and wanted: else (cancelled from another
+                // process, found lost) the run stops.
+                match brain.inner.store.heartbeat_task(&task.id, &brain.inner.tasks.runner) {
+                    Ok(true) => {}
+                    Ok(false) => cancel.cancel(),
+                    Err(e) => tracing::warn!("tasks: heartbeat: {e}"),
                 }
             }
         }

@@ -142,7 +142,7 @@ impl Tool for TaskStatusTool {
 
 pub struct GenReportTool;
 
-fn allow_of(args: &Value) -> Result<Vec<String>, ToolError> {
+pub(crate) fn allow_of(args: &Value) -> Result<Vec<String>, ToolError> {
     match args.get("allow") {
         None | Some(Value::Null) => Ok(vec![]),
         Some(Value::Array(a)) => a
@@ -155,6 +155,26 @@ fn allow_of(args: &Value) -> Result<Vec<String>, ToolError> {
             .collect(),
         Some(_) => Err(ToolError::InvalidArgs("`allow` is a list of kinds".into())),
     }
+}
+
+fn sources_of(args: &Value) -> Vec<String> {
+    match args.get("sources") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// What a report task is told, in full.
+fn instruction_of(topic: &str, sources: &[String]) -> String {
+    let mut instruction = format!("Make a report on {topic}.");
+    if !sources.is_empty() {
+        instruction.push_str(&format!(" Sources: {}.", sources.join(", ")));
+    }
+    instruction
 }
 
 #[async_trait]
@@ -178,28 +198,16 @@ impl Tool for GenReportTool {
         if topic.is_empty() {
             return Err(ToolError::InvalidArgs("`topic` is empty".into()));
         }
+        // The question shows everything the task will be told.
         Ok(vec![Capability::Task {
             action: TaskAction::Start,
-            subject: format!("a report on {topic}"),
+            subject: instruction_of(topic, &sources_of(args)),
             allow: allow_of(args)?,
         }])
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let topic = arg_str(&args, "topic")?.trim().to_string();
-        let sources: Vec<String> = args
-            .get("sources")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut instruction = format!("Make a report on {topic}.");
-        if !sources.is_empty() {
-            instruction.push_str(&format!(" Sources: {}.", sources.join(", ")));
-        }
+        let instruction = instruction_of(&topic, &sources_of(&args));
         let t = brain(ctx)?
             .start_task(TaskRequest {
                 instruction,

@@ -49,13 +49,13 @@ impl Listener {
         Ok(Listener { inner, path, inode })
     }
 
-    pub async fn next(&self) {
-        if let Ok((mut s, _)) = self.inner.accept().await {
-            use tokio::io::AsyncReadExt;
-            let mut b = [0u8; 1];
-            let _ =
-                tokio::time::timeout(std::time::Duration::from_millis(200), s.read(&mut b)).await;
-        }
+    /// The next wake-up (a connection), or why none can come.
+    pub async fn next(&self) -> std::io::Result<()> {
+        let (mut s, _) = self.inner.accept().await?;
+        use tokio::io::AsyncReadExt;
+        let mut b = [0u8; 1];
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(200), s.read(&mut b)).await;
+        Ok(())
     }
 }
 

@@ -113,6 +113,27 @@ mod tests {
     }
 
     #[test]
+    fn sliced_and_indirect_expansions_are_what_the_shell_makes_of_them() {
+        let home = ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")));
+        let v = |c: &str| analyze(c, &home).verdict;
+        for c in [
+            // Only the first character of the environment's paths is known: `/`.
+            "rm -rf ${PWD:0:1}home",
+            "cat ${HOME}${PATH:0:1}.ssh${PATH:0:1}id_rsa",
+            // A value this line set is known exactly, and through `${!ref}`.
+            "v=/etc/shadow; cat ${v:0:11}",
+            "p=HOME; cat \"${!p}/.netrc\"",
+            // Anything else is run-time text: never taken for a safe path.
+            "rm -rf ${PATH:5:1}x",
+            "rm -rf ${HOME:1:4}",
+        ] {
+            assert_eq!(v(c), Verdict::Block, "{c}");
+        }
+        assert_eq!(v("echo ${PATH:0:3}"), Verdict::Allow);
+        assert_eq!(v("n=notes.txt; cat ${n:0:5}.md"), Verdict::Allow);
+    }
+
+    #[test]
     fn families_from_blind_set_f_block_by_effect_and_their_plain_twins_do_not() {
         let home = ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")));
         let v = |c: &str| analyze(c, &home).verdict;

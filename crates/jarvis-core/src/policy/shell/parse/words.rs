@@ -282,13 +282,13 @@ impl Walker<'_> {
             Some(l) => Some(l.parse().ok()?),
             None => None,
         };
-        // Values every login shell has, for slicing only: whatever PATH
-        // and SHELL hold, they start with `/`.
-        let value = self.lookup(name).or_else(|| match name {
-            "PATH" => Some("/usr/local/bin:/usr/bin:/bin".into()),
-            "SHELL" => Some("/bin/bash".into()),
-            _ => None,
-        })?;
+        // A value this line assigned is known exactly. Of the environment's,
+        // only the first character is: HOME, PWD, PATH and SHELL start
+        // with `/`, whatever else they hold.
+        let Some(value) = self.vars.known.get(name).cloned() else {
+            let rooted = matches!(name, "HOME" | "PWD" | "PATH" | "SHELL");
+            return (rooted && off == 0 && len == Some(1)).then(|| "/".to_string());
+        };
         let rest = value.chars().skip(off);
         Some(match len {
             Some(l) => rest.take(l).collect(),
