@@ -87,6 +87,15 @@ pub(super) async fn pump(brain: Brain) {
             }
             Err(e) => {
                 tracing::warn!("tasks: could not claim: {e}");
+                // A task of our own is tried again (the leader's are, at
+                // its tick): a CLI waiting for it must not wait for ever.
+                if pick.is_some() {
+                    let b = brain.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(RECHECK).await;
+                        b.pump();
+                    });
+                }
                 return;
             }
         }
