@@ -60,6 +60,7 @@ static OUTSIDE: std::sync::LazyLock<Arc<AtomicU32>> =
 const FAST: LeaseTiming = LeaseTiming {
     ttl: Duration::from_millis(800),
     heartbeat: Duration::from_millis(100),
+    follow: Duration::from_millis(100),
 };
 
 async fn until(what: &str, f: impl Fn() -> bool) {

@@ -470,3 +470,80 @@ async fn making_a_schedule_asks_every_time_and_always_allow_grants_nothing() {
     assert_eq!(list[0].instruction, "summarise my inbox folder");
     assert_eq!(list[0].tz, "Europe/Berlin");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_follower_says_what_the_leader_announced() {
+    // The app follows while `jarvis serve` leads: two brains on one home.
+    let server = MockServer::with_handler(|_, _| Reply::text("Inbox: 3 new messages."))
+        .await
+        .unwrap();
+    let leader = env(Setup::new(server.base_url(), Arc::new(NoApprover)));
+    let timing = jarvis_core::services::LeaseTiming {
+        ttl: Duration::from_secs(5),
+        heartbeat: Duration::from_millis(100),
+        follow: Duration::from_millis(100),
+    };
+    let lead = leader.brain.start_services(
+        vec![jarvis_core::hub::HubService::service()],
+        Arc::new(jarvis_core::notify::NoNotifier),
+        timing,
+    );
+    for _ in 0..100 {
+        if lead.is_leader() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(lead.is_leader());
+    let app = jarvis_core::Brain::open(jarvis_core::BrainOptions {
+        home: leader.home.path().to_path_buf(),
+        secrets: Arc::new(jarvis_core::secrets::MemorySecretStore::default()),
+        approver: Arc::new(NoApprover),
+        overrides: jarvis_core::Overrides {
+            workdir: Some(leader.work.path().to_path_buf()),
+            ..Default::default()
+        },
+        registry: None,
+        resolver: None,
+        sandbox_helper: None,
+    })
+    .unwrap();
+    let shown = Arc::new(RecordingNotifier::default());
+    app.set_notifier(shown.clone());
+    let mut heard = app.subscribe();
+    let follow = app.start_services(
+        vec![jarvis_core::hub::HubService::service()],
+        Arc::new(jarvis_core::notify::NoNotifier),
+        timing,
+    );
+    // A task asked for in the app's chat, run by the leader.
+    let t = app
+        .start_task(TaskRequest {
+            instruction: "summarise my inbox folder".into(),
+            origin: Origin::Chat,
+            parent_session: Some("chat".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let done = app.wait_task(&t.id).await.unwrap();
+    assert_eq!(done.status, TaskStatus::Succeeded);
+    assert!(!follow.is_leader());
+    let said = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let ev = heard.next().await.unwrap();
+            if let Event::Announcement { text, .. } = &ev.event {
+                return (ev.session_id.clone(), text.clone());
+            }
+        }
+    })
+    .await
+    .expect("the follower said it");
+    assert_eq!(said.0.as_deref(), Some("chat"), "in the chat that asked");
+    assert_eq!(
+        said.1,
+        "“summarise my inbox folder” is done: Inbox: 3 new messages."
+    );
+    assert_eq!(shown.shown().len(), 1, "and notified there, once");
+    follow.stop().await;
+    lead.stop().await;
+}

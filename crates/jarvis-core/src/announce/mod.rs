@@ -105,17 +105,6 @@ fn emit(
     let key_task = task_id
         .map(str::to_string)
         .or_else(|| Some(format!("hub:{status}")));
-    match brain
-        .inner
-        .store
-        .record_announcement(&id, key_task.as_deref(), Some(status), &text)
-    {
-        Ok(true) => {}
-        // Already said, by this process or another.
-        Ok(false) => return,
-        // Better said twice than never.
-        Err(e) => tracing::warn!("announcements: {e}"),
-    }
     let loud = match crate::services::quiet::quiet_now(&brain.config().voice.do_not_disturb) {
         Ok(quiet) => !quiet,
         Err(e) => {
@@ -123,6 +112,26 @@ fn emit(
             true
         }
     };
+    let said = crate::store::Said {
+        id: &id,
+        key: key_task.as_deref(),
+        status: Some(status),
+        text: &text,
+        session_id: session,
+        priority: priority_name(priority),
+        loud,
+    };
+    match brain.inner.store.record_announcement(&said) {
+        Ok(true) => {
+            if let Ok(mut own) = brain.inner.tasks.said_here.lock() {
+                own.insert(id.clone());
+            }
+        }
+        // Already said, by this process or another.
+        Ok(false) => return,
+        // Better said twice than never.
+        Err(e) => tracing::warn!("announcements: {e}"),
+    }
     // Shown first: a host that hears the event finds the notification up.
     if loud
         && let Some(n) = brain.inner.tasks.notifier()
@@ -140,6 +149,63 @@ fn emit(
             loud,
         },
     );
+}
+
+fn priority_name(p: Priority) -> &'static str {
+    match p {
+        Priority::Low => "low",
+        Priority::Normal => "normal",
+        Priority::High => "high",
+    }
+}
+
+/// Says here what the leader (another process) announced since `after`:
+/// the event for this process's hosts, and its notifier when loud.
+/// Returns the new position.
+pub(crate) fn relay(brain: &Brain, after: i64) -> i64 {
+    let heard = match brain.inner.store.announcements_after(after) {
+        Ok(h) => h,
+        Err(e) => {
+            tracing::warn!("announcements: {e}");
+            return after;
+        }
+    };
+    let mut last = after;
+    for (pos, a) in heard {
+        last = pos;
+        let own = brain
+            .inner
+            .tasks
+            .said_here
+            .lock()
+            .map(|mut own| own.remove(&a.id))
+            .unwrap_or(false);
+        if own {
+            continue;
+        }
+        if a.loud
+            && let Some(n) = brain.inner.tasks.notifier()
+            && let Err(e) = n.notify("Jarvis", &a.text)
+        {
+            tracing::warn!("{e}");
+        }
+        let priority = match a.priority.as_str() {
+            "low" => Priority::Low,
+            "high" => Priority::High,
+            _ => Priority::Normal,
+        };
+        brain.inner.events.emit(
+            a.session_id.as_deref(),
+            Event::Announcement {
+                id: a.id,
+                text: a.text,
+                task_id: a.task_id,
+                priority,
+                loud: a.loud,
+            },
+        );
+    }
+    last
 }
 
 #[cfg(test)]

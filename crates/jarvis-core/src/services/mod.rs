@@ -61,6 +61,8 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 pub struct LeaseTiming {
     pub ttl: Duration,
     pub heartbeat: Duration,
+    /// How often a follower looks for what the leader announced.
+    pub follow: Duration,
 }
 
 impl Default for LeaseTiming {
@@ -71,6 +73,7 @@ impl Default for LeaseTiming {
         LeaseTiming {
             ttl: Duration::from_secs(90),
             heartbeat: Duration::from_secs(30),
+            follow: Duration::from_secs(5),
         }
     }
 }
@@ -177,6 +180,14 @@ impl Brain {
             }),
             lease: leader.clone(),
         };
+        // A follower says what the leader announces (a task this app
+        // started may run in `jarvis serve`).
+        tokio::spawn(follow(
+            self.clone(),
+            leader.clone(),
+            timing.follow,
+            stop.clone(),
+        ));
         let task = tokio::spawn(lead(
             ctx,
             services,
@@ -190,6 +201,22 @@ impl Brain {
             leader,
             task,
             holder,
+        }
+    }
+}
+
+async fn follow(brain: Brain, leader: Arc<LeaseWatch>, every: Duration, stop: CancellationToken) {
+    let mut seen = brain.inner.store.last_announcement().unwrap_or_default();
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(every) => {}
+        }
+        // The leader says its own; a follower only catches up.
+        if leader.leader.load(Ordering::SeqCst) {
+            seen = brain.inner.store.last_announcement().unwrap_or(seen);
+        } else {
+            seen = crate::announce::relay(&brain, seen);
         }
     }
 }

@@ -158,6 +158,10 @@ const MIGRATIONS: &[&str] = &[
         cost_usd REAL NOT NULL DEFAULT 0
     );
     CREATE INDEX usage_day ON usage_ledger(day);",
+    // 8: what a follower needs to say an announcement the leader made
+    "ALTER TABLE announcements ADD COLUMN session_id TEXT;
+    ALTER TABLE announcements ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal';
+    ALTER TABLE announcements ADD COLUMN loud INTEGER NOT NULL DEFAULT 1;",
 ];
 
 /// The schema this binary writes.

@@ -12,7 +12,7 @@ pub use lease::LeaseHolder;
 pub use ledger::{DayTotals, Spent};
 pub use migrations::SCHEMA_VERSION;
 pub use schedules::{NewSchedule, Skip};
-pub use tasks::{NewTask, Runner, TaskEnd};
+pub use tasks::{Heard, NewTask, Runner, Said, TaskEnd};
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};

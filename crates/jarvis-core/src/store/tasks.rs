@@ -30,6 +30,30 @@ pub struct Runner {
     pub start: Option<i64>,
 }
 
+/// An announcement as it is recorded (`key`: the task's id, or a hub
+/// note's key; once per key and status).
+#[derive(Debug, Clone)]
+pub struct Said<'a> {
+    pub id: &'a str,
+    pub key: Option<&'a str>,
+    pub status: Option<&'a str>,
+    pub text: &'a str,
+    pub session_id: Option<&'a str>,
+    pub priority: &'a str,
+    pub loud: bool,
+}
+
+/// An announcement as a follower reads it back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Heard {
+    pub id: String,
+    pub task_id: Option<String>,
+    pub text: String,
+    pub session_id: Option<String>,
+    pub priority: String,
+    pub loud: bool,
+}
+
 /// How a task ended.
 #[derive(Debug, Clone)]
 pub struct TaskEnd {
@@ -321,22 +345,64 @@ impl Store {
         })
     }
 
-    /// Records an announcement once per (task, status); false if it was
+    /// Records an announcement once per (key, status); false if it was
     /// already made (by this process or another).
-    pub fn record_announcement(
-        &self,
-        id: &str,
-        task_id: Option<&str>,
-        status: Option<&str>,
-        text: &str,
-    ) -> Result<bool, StoreError> {
+    pub fn record_announcement(&self, a: &Said<'_>) -> Result<bool, StoreError> {
         self.with_conn(|conn| {
             let n = conn.execute(
-                "INSERT OR IGNORE INTO announcements (id, task_id, status, text, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, task_id, status, text, now_ms()],
+                "INSERT OR IGNORE INTO announcements (id, task_id, status, text, at, session_id,
+                    priority, loud)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    a.id,
+                    a.key,
+                    a.status,
+                    a.text,
+                    now_ms(),
+                    a.session_id,
+                    a.priority,
+                    a.loud
+                ],
             )?;
             Ok(n == 1)
+        })
+    }
+
+    /// The newest announcement's position (where a follower starts).
+    pub fn last_announcement(&self) -> Result<i64, StoreError> {
+        self.with_conn(|conn| {
+            Ok(conn.query_row(
+                "SELECT COALESCE(MAX(rowid), 0) FROM announcements",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+    }
+
+    /// Announcements made after position `after`, oldest first, with their
+    /// positions.
+    pub fn announcements_after(&self, after: i64) -> Result<Vec<(i64, Heard)>, StoreError> {
+        self.with_conn(|conn| {
+            let mut st = conn.prepare(
+                "SELECT rowid, id, task_id, text, session_id, priority, loud FROM announcements
+                 WHERE rowid > ?1 ORDER BY rowid LIMIT 100",
+            )?;
+            let rows = st.query_map([after], |r| {
+                let key: Option<String> = r.get(2)?;
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    Heard {
+                        id: r.get(1)?,
+                        // Keys of hub notes are not tasks.
+                        task_id: key.filter(|k| !k.starts_with("hub:")),
+                        text: r.get(3)?,
+                        session_id: r.get(4)?,
+                        priority: r.get(5)?,
+                        loud: r.get::<_, i64>(6)? != 0,
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
         })
     }
 }

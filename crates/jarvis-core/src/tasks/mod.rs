@@ -51,6 +51,9 @@ pub(crate) struct TaskHub {
     /// This process runs whatever is queued (it leads the services).
     serving: AtomicBool,
     notifier: RwLock<Option<Arc<dyn Notifier>>>,
+    /// Announcements this process made itself: a follower does not say
+    /// them again when it catches up.
+    pub(crate) said_here: Mutex<HashSet<String>>,
 }
 
 impl TaskHub {
@@ -61,6 +64,7 @@ impl TaskHub {
             local: Mutex::new(HashSet::new()),
             serving: AtomicBool::new(false),
             notifier: RwLock::new(None),
+            said_here: Mutex::new(HashSet::new()),
         }
     }
 
