@@ -44,9 +44,19 @@ pub struct ServiceContext {
 pub struct LeaseWatch {
     leader: AtomicBool,
     valid_until_ms: std::sync::atomic::AtomicI64,
+    /// Told when this process starts or stops leading.
+    changed: tokio::sync::Notify,
 }
 
 impl LeaseWatch {
+    /// Leading or not; a change is told (a permit is kept, so a waiter that
+    /// was not waiting yet does not miss it).
+    fn set(&self, leads: bool) {
+        if self.leader.swap(leads, Ordering::SeqCst) != leads {
+            self.changed.notify_one();
+        }
+    }
+
     pub fn still_leads(&self) -> bool {
         self.leader.load(Ordering::SeqCst)
             && crate::store::now_ms() < self.valid_until_ms.load(Ordering::SeqCst)
@@ -131,7 +141,7 @@ impl ServiceHost {
     #[doc(hidden)]
     pub fn crash_for_test(self) {
         self.task.abort();
-        self.leader.leader.store(false, Ordering::SeqCst);
+        self.leader.set(false);
     }
 }
 
@@ -205,17 +215,26 @@ impl Brain {
     }
 }
 
+/// While this process follows, says what the leader announced, every
+/// `every`. While it leads it sleeps until that changes (an idle leader
+/// does not wake for this); what it said as leader was its own.
 async fn follow(brain: Brain, leader: Arc<LeaseWatch>, every: Duration, stop: CancellationToken) {
-    let mut seen = brain.inner.store.last_announcement().unwrap_or_default();
+    let last = |or: i64| brain.inner.store.last_announcement().unwrap_or(or);
+    let mut seen = last(0);
     loop {
+        if leader.leader.load(Ordering::SeqCst) {
+            tokio::select! {
+                _ = stop.cancelled() => return,
+                _ = leader.changed.notified() => {}
+            }
+            seen = last(seen);
+            continue;
+        }
         tokio::select! {
             _ = stop.cancelled() => return,
             _ = tokio::time::sleep(every) => {}
         }
-        // The leader says its own; a follower only catches up.
-        if leader.leader.load(Ordering::SeqCst) {
-            seen = brain.inner.store.last_announcement().unwrap_or(seen);
-        } else {
+        if !leader.leader.load(Ordering::SeqCst) {
             seen = crate::announce::relay(&brain, seen);
         }
     }
@@ -240,7 +259,7 @@ async fn lead(
             if let Some(l) = leading.take() {
                 l.end().await;
             }
-            leader.leader.store(false, Ordering::SeqCst);
+            leader.set(false);
         }
         let asked_at = crate::store::now_ms();
         let s = store.clone();
@@ -263,7 +282,7 @@ async fn lead(
             leader
                 .valid_until_ms
                 .store(asked_at + ttl, Ordering::SeqCst);
-            leader.leader.store(true, Ordering::SeqCst);
+            leader.set(true);
         }
         match (held, leading.take()) {
             (true, None) => {
@@ -284,7 +303,7 @@ async fn lead(
             }
             (_, l) => leading = l,
         }
-        leader.leader.store(leading.is_some(), Ordering::SeqCst);
+        leader.set(leading.is_some());
         tokio::select! {
             _ = stop.cancelled() => break,
             _ = tokio::time::sleep(timing.heartbeat) => {}
@@ -293,7 +312,7 @@ async fn lead(
     if let Some(l) = leading {
         l.end().await;
     }
-    leader.leader.store(false, Ordering::SeqCst);
+    leader.set(false);
     let h = holder.clone();
     let released = tokio::task::spawn_blocking(move || store.release_lease(LEASE, &h)).await;
     if let Ok(Err(e)) = released {
