@@ -178,7 +178,4 @@ pub fn concerns(ev: &jarvis_protocol::EventEnvelope, session: &str) -> bool {
     ev.session_id.as_deref().is_none_or(|s| s == session)
 }
 
-/// The first eight characters of an id: enough to tell tasks apart.
-pub fn short_id(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
-}
+pub use jarvis_core::tasks::short_id;

@@ -9,13 +9,21 @@ use crate::Brain;
 
 /// The instruction, short enough to say: up to 60 characters, at a word.
 pub fn short(instruction: &str) -> String {
-    let one_line = instruction.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= 60 {
-        return one_line;
+    cut_at_word(
+        &instruction.split_whitespace().collect::<Vec<_>>().join(" "),
+        60,
+    )
+}
+
+/// Text of at most `max` characters, cut at the last word that fits with
+/// an ellipsis when it is longer: what is said aloud or shown in a line.
+pub fn cut_at_word(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
     }
-    let cut: String = one_line.chars().take(60).collect();
+    let cut: String = text.chars().take(max).collect();
     let at = cut.rfind(' ').unwrap_or(cut.len());
-    format!("{}…", &cut[..at])
+    format!("{}…", cut[..at].trim_end())
 }
 
 /// The words for a task that ended; `None` when nothing is worth saying.

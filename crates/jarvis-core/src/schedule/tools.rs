@@ -7,7 +7,8 @@ use jarvis_protocol::{ScheduleInfo, When};
 use serde_json::{Value, json};
 
 use super::ScheduleRequest;
-use crate::tasks::tools::{allow_of, attended, brain};
+use crate::tasks::short_id;
+use crate::tasks::tools::{allow_of, attended, brain, failed};
 use crate::tools::{Capability, TaskAction, Tool, ToolContext, ToolError, ToolOutput, arg_str};
 
 fn when_of(args: &Value) -> Result<When, ToolError> {
@@ -41,7 +42,7 @@ fn line(s: &ScheduleInfo) -> String {
         .unwrap_or_else(|| "never".into());
     format!(
         "{} {} — {} ({}; next {next}{})",
-        &s.id[..8.min(s.id.len())],
+        short_id(&s.id),
         s.instruction,
         describe(&s.when),
         s.tz,
@@ -96,7 +97,7 @@ impl Tool for ScheduleCreateTool {
                 allow: allow_of(&args)?,
                 notify: Default::default(),
             })
-            .map_err(|e| ToolError::Failed(e.to_string()))?;
+            .map_err(failed)?;
         Ok(ToolOutput {
             content: format!("scheduled: {}", line(&s)),
             summary: format!("scheduled {}", describe(&s.when)),
@@ -129,9 +130,7 @@ impl Tool for ScheduleListTool {
         }])
     }
     async fn execute(&self, ctx: &ToolContext, _args: Value) -> Result<ToolOutput, ToolError> {
-        let list = brain(ctx)?
-            .schedules()
-            .map_err(|e| ToolError::Failed(e.to_string()))?;
+        let list = brain(ctx)?.schedules().map_err(failed)?;
         Ok(ToolOutput {
             content: if list.is_empty() {
                 "no schedules".into()
@@ -168,9 +167,13 @@ impl Tool for ScheduleCancelTool {
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         let s = brain(ctx)?
             .cancel_schedule(arg_str(&args, "schedule_id")?)
-            .map_err(|e| ToolError::Failed(e.to_string()))?;
+            .map_err(failed)?;
         Ok(ToolOutput {
-            content: format!("cancelled the schedule {} ({})", &s.id[..8], s.instruction),
+            content: format!(
+                "cancelled the schedule {} ({})",
+                short_id(&s.id),
+                s.instruction
+            ),
             summary: "schedule cancelled".into(),
         })
     }

@@ -53,19 +53,22 @@ fn schedule_row(r: &Row<'_>) -> rusqlite::Result<ScheduleInfo> {
     })
 }
 
+/// `slot, status, task_id, reason` of `schedule_runs`.
+fn run_row(r: &Row<'_>) -> rusqlite::Result<ScheduleRun> {
+    Ok(ScheduleRun {
+        slot: r.get(0)?,
+        status: r.get(1)?,
+        task_id: r.get(2)?,
+        reason: r.get(3)?,
+    })
+}
+
 fn with_runs(conn: &Connection, mut s: ScheduleInfo) -> Result<ScheduleInfo, StoreError> {
     let mut st = conn.prepare(
         "SELECT slot, status, task_id, reason FROM schedule_runs WHERE schedule_id = ?1
          ORDER BY slot DESC LIMIT ?2",
     )?;
-    let rows = st.query_map(params![s.id, RECENT_RUNS], |r| {
-        Ok(ScheduleRun {
-            slot: r.get(0)?,
-            status: r.get(1)?,
-            task_id: r.get(2)?,
-            reason: r.get(3)?,
-        })
-    })?;
+    let rows = st.query_map(params![s.id, RECENT_RUNS], run_row)?;
     s.runs = rows.collect::<Result<_, _>>()?;
     Ok(s)
 }
@@ -309,14 +312,7 @@ impl Store {
             let mut st = conn.prepare(
                 "SELECT slot, status, task_id, reason FROM schedule_runs WHERE schedule_id = ?1 ORDER BY slot",
             )?;
-            let rows = st.query_map([id], |r| {
-                Ok(ScheduleRun {
-                    slot: r.get(0)?,
-                    status: r.get(1)?,
-                    task_id: r.get(2)?,
-                    reason: r.get(3)?,
-                })
-            })?;
+            let rows = st.query_map([id], run_row)?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
     }

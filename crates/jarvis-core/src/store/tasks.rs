@@ -160,6 +160,17 @@ impl Store {
         self.with_conn(|conn| Ok(get(conn, id)?.and_then(|(_, topic)| topic)))
     }
 
+    /// Ids of tasks starting with `prefix` (an index lookup, not a read of
+    /// every task).
+    pub fn task_ids_with_prefix(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        self.with_conn(|conn| {
+            let mut st = conn
+                .prepare("SELECT id FROM tasks WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id")?;
+            let ids = st.query_map([prefix], |r| r.get(0))?;
+            Ok(ids.collect::<Result<_, _>>()?)
+        })
+    }
+
     /// Newest first.
     pub fn tasks(&self, limit: usize, offset: usize) -> Result<Vec<TaskInfo>, StoreError> {
         self.with_conn(|conn| {
@@ -290,32 +301,39 @@ impl Store {
         stale_before: i64,
     ) -> Result<Vec<TaskInfo>, StoreError> {
         self.with_conn(|conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             // (id, runner pid, runner start, last heartbeat)
             type Row = (String, Option<u32>, Option<i64>, Option<i64>);
+            // Read first: most starts find nothing lost and take no write lock.
             let candidates: Vec<Row> = {
-                let mut st = tx.prepare(
+                let mut st = conn.prepare(
                     "SELECT id, runner_pid, runner_start, heartbeat_at FROM tasks WHERE status = 'running'",
                 )?;
                 let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
                 rows.collect::<Result<_, _>>()?
             };
+            let dead: Vec<Row> = candidates
+                .into_iter()
+                .filter(|(_, pid, start, beat)| {
+                    pid.is_none_or(|pid| !alive(pid, *start)) || beat.unwrap_or(0) < stale_before
+                })
+                .collect();
+            if dead.is_empty() {
+                return Ok(vec![]);
+            }
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut lost = Vec::new();
-            for (id, pid, start, beat) in candidates {
-                let dead = match pid {
-                    Some(pid) => !alive(pid, start),
-                    None => true,
-                };
-                if dead || beat.unwrap_or(0) < stale_before {
-                    tx.execute(
-                        "UPDATE tasks SET status = 'lost', finished_at = ?2,
-                            reason = 'it was running when Jarvis stopped; it was not re-run'
-                         WHERE id = ?1 AND status = 'running'",
-                        params![id, now_ms()],
-                    )?;
-                    if let Some((t, _)) = get(&tx, &id)? {
-                        lost.push(t);
-                    }
+            for (id, _, _, beat) in dead {
+                // Unless it beat (or ended) since it was read.
+                let n = tx.execute(
+                    "UPDATE tasks SET status = 'lost', finished_at = ?2,
+                        reason = 'it was running when Jarvis stopped; it was not re-run'
+                     WHERE id = ?1 AND status = 'running' AND heartbeat_at IS ?3",
+                    params![id, now_ms(), beat],
+                )?;
+                if n == 1
+                    && let Some((t, _)) = get(&tx, &id)?
+                {
+                    lost.push(t);
                 }
             }
             tx.commit()?;
@@ -337,6 +355,16 @@ impl Store {
     /// Deletes finished tasks older than `before`; how many.
     pub fn prune_tasks(&self, before: i64) -> Result<usize, StoreError> {
         self.with_conn(|conn| {
+            // Read first: a start with nothing to forget takes no write lock.
+            let any: bool = conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?1
+                    AND status NOT IN ('queued', 'running'))",
+                [before],
+                |r| r.get(0),
+            )?;
+            if !any {
+                return Ok(0);
+            }
             Ok(conn.execute(
                 "DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?1
                     AND status NOT IN ('queued', 'running')",

@@ -23,6 +23,12 @@ use crate::store::{NewTask, Runner};
 
 pub use runner::summary_of;
 
+/// The first eight characters of an id: enough to tell tasks (and
+/// schedules) apart when people read them.
+pub fn short_id(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
 /// What to start.
 #[derive(Debug, Clone, Default)]
 pub struct TaskRequest {
@@ -147,15 +153,11 @@ impl Brain {
         }
         let id = id.trim();
         if id.len() >= 4 {
-            let hits: Vec<TaskInfo> = self
-                .inner
-                .store
-                .tasks(10_000, 0)?
-                .into_iter()
-                .filter(|t| t.id.starts_with(id))
-                .collect();
-            if let [only] = hits.as_slice() {
-                return Ok(only.clone());
+            let hits = self.inner.store.task_ids_with_prefix(id)?;
+            if let [only] = hits.as_slice()
+                && let Some(t) = self.inner.store.task(only)?
+            {
+                return Ok(t);
             }
             if hits.len() > 1 {
                 return Err(BrainError::Other(format!(
@@ -209,7 +211,7 @@ impl Brain {
         if !old.status.is_final() {
             return Err(BrainError::Other(format!(
                 "task {} is still {}; cancel it first",
-                &old.id[..8.min(old.id.len())],
+                short_id(&old.id),
                 old.status.as_str()
             )));
         }

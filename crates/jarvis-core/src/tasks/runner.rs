@@ -278,13 +278,7 @@ pub fn summary_of(answer: &str) -> String {
         .map(|l| l.trim_start_matches(['#', '*', '-', '>', ' ']).trim())
         .unwrap_or("")
         .replace("**", "");
-    const MAX: usize = 200;
-    if line.chars().count() <= MAX {
-        return line;
-    }
-    let cut: String = line.chars().take(MAX).collect();
-    let at = cut.rfind(' ').unwrap_or(cut.len());
-    format!("{}…", cut[..at].trim_end())
+    crate::announce::cut_at_word(&line, 200)
 }
 
 fn slug(topic: &str) -> String {
@@ -316,7 +310,7 @@ fn write_report(
     let path = dir.join(format!(
         "{date}-{}-{}.md",
         slug(topic),
-        &task.id[..8.min(task.id.len())]
+        super::short_id(&task.id)
     ));
     let body = if answer.trim_start().starts_with('#') {
         format!("{}\n", answer.trim_end())

@@ -23,13 +23,11 @@ pub(crate) fn brain(ctx: &ToolContext) -> Result<crate::Brain, ToolError> {
         .ok_or_else(|| ToolError::Failed("the hub is not available here".into()))
 }
 
-fn failed(e: crate::agent::BrainError) -> ToolError {
+pub(crate) fn failed(e: crate::agent::BrainError) -> ToolError {
     ToolError::Failed(e.to_string())
 }
 
-fn short(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
-}
+use super::short_id as short;
 
 /// One task as the model reads it: status and summary, never its conversation.
 fn line(t: &TaskInfo) -> String {

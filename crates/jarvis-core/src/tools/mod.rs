@@ -92,6 +92,14 @@ pub enum TaskAction {
 }
 
 impl Capability {
+    /// What a person approves for a whole call: each capability's subject.
+    pub fn subjects(caps: &[Capability]) -> String {
+        caps.iter()
+            .map(Capability::subject)
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
     pub fn is_read_only(&self) -> bool {
         match self {
             Capability::Read(_) | Capability::Ui => true,

@@ -74,13 +74,7 @@ fn question(
         call_id: ctx.call_id.clone(),
         session_id: ctx.session_id.clone(),
         tool: tool_name.to_string(),
-        subject: neutralize(
-            &caps
-                .iter()
-                .map(Capability::subject)
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
+        subject: neutralize(&Capability::subjects(caps)),
         details: details.map(|d| neutralize(&d)),
         workdir: ctx.workdir.display().to_string(),
         reason: neutralize(&decision.reason),

@@ -338,11 +338,7 @@ fn unattended(call: &Call<'_>, caps: &[Capability], decision: &Decision) -> Next
             network_approved: false,
         };
     }
-    let subject = caps
-        .iter()
-        .map(Capability::subject)
-        .collect::<Vec<_>>()
-        .join("; ");
+    let subject = Capability::subjects(caps);
     run.record_needed_kinds(caps);
     let n = run.record_needed(format!("{}: {subject}", call.tool_name));
     call.decided(
