@@ -66,6 +66,7 @@ fn main() {
         "blind-f",
         "blind-g",
         "blind-h",
+        "blind-i",
     ] {
         sets.push((
             f.to_string(),

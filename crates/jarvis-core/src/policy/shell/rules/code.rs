@@ -46,6 +46,9 @@ const NETWORK: &[&str] = &[
 
 const RUNS: &[&str] = &[
     "os.system",
+    "command::new",
+    "exec.command",
+    "processbuilder",
     "subprocess",
     "popen",
     "child_process",

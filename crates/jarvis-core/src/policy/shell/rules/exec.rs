@@ -576,8 +576,10 @@ impl Analyzer<'_> {
                         self.makefile(text, depth);
                     }
                 }
-                if let Some(text) = c.value("--eval").map(|w| w.text.clone()) {
-                    self.makefile(&text, depth);
+                for flag in ["--eval", "-E"] {
+                    if let Some(text) = c.value(flag).map(|w| w.text.clone()) {
+                        self.makefile(&text, depth);
+                    }
                 }
                 for (i, a) in c.args.iter().enumerate() {
                     if (a == "-f" || a == "--file" || a == "--makefile")
@@ -660,7 +662,14 @@ impl Analyzer<'_> {
         for line in text.lines() {
             if let Some(recipe) = line.strip_prefix('\t') {
                 self.script(recipe.trim_start_matches(['@', '-', '+']), &[], depth + 1);
+            } else if let Some((_, cmd)) = line.split_once("!=") {
+                // `VAR != cmd` runs cmd when the makefile is read.
+                self.script(cmd.trim(), &[], depth + 1);
             }
+        }
+        // `$(shell cmd)` runs cmd when it is expanded, in any line.
+        for cmd in make_shell_calls(text) {
+            self.script(&cmd, &[], depth + 1);
         }
     }
 }
@@ -724,4 +733,35 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// The commands of every `$(shell …)` / `${shell …}` in make text, with
+/// nested parentheses balanced.
+fn make_shell_calls(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for open in ["$(shell", "${shell"] {
+        let close = if open.starts_with("$(") { ')' } else { '}' };
+        let first = open.chars().nth(1).unwrap_or('(');
+        for (at, _) in text.match_indices(open) {
+            let body = &text[at + open.len()..];
+            if !body.starts_with(char::is_whitespace) {
+                continue;
+            }
+            let mut level = 0usize;
+            let mut end = body.len();
+            for (k, ch) in body.char_indices() {
+                if ch == first {
+                    level += 1;
+                } else if ch == close {
+                    if level == 0 {
+                        end = k;
+                        break;
+                    }
+                    level -= 1;
+                }
+            }
+            out.push(body[..end].trim().to_string());
+        }
+    }
+    out
 }

@@ -80,6 +80,14 @@ impl Analyzer<'_> {
         let mut i = 0;
         let mut sub: Option<usize> = None;
         let mut read_only = true;
+        // Where the work tree is: `-C` and `--work-tree` move it; `None`
+        // when a move cannot be read.
+        let mut tree: Option<String> = Some(self.norm_text(".", c.cwd()));
+        for (name, w) in &c.src.assigns {
+            if name == "GIT_WORK_TREE" || name == "GIT_DIR" {
+                tree = (!w.dynamic).then(|| self.norm(w, c.cwd()));
+            }
+        }
         while i < args.len() {
             let x = args[i].as_str();
             if x == "-c" || x == "--config-env" {
@@ -104,9 +112,18 @@ impl Analyzer<'_> {
             ) {
                 if let Some(d) = c.arg_word(i + 1) {
                     read_only &= self.list_path(&d.clone(), c.cwd());
+                    if matches!(x, "-C" | "--work-tree") {
+                        tree = match (&tree, d.dynamic) {
+                            (Some(t), false) => Some(self.norm(d, Some(t))),
+                            _ => None,
+                        };
+                    }
                 }
                 i += 2;
                 continue;
+            }
+            if let Some(d) = x.strip_prefix("--work-tree=") {
+                tree = tree.map(|t| self.norm_text(d, Some(&t)));
             }
             if !x.starts_with('-') {
                 sub = Some(i);
@@ -171,6 +188,13 @@ impl Analyzer<'_> {
                 self.block("git's ext:: transport runs a command (a remote URL that is a program)");
             }
         }
+        if destroys_tree(sub, rest) && !tree.as_deref().is_some_and(|t| self.inside(t)) {
+            self.block(format!(
+                "git {sub} discards files in a work tree outside the working directory ({})",
+                tree.as_deref()
+                    .map_or("one that cannot be read".into(), shown)
+            ));
+        }
         match sub {
             "config" => {
                 let global = has("--global") || has("--system");
@@ -207,9 +231,6 @@ impl Analyzer<'_> {
                 }
                 if let Some(v) = value {
                     self.git_setting(&format!("{key}={v}"), c, global);
-                }
-                if key == "core.hookspath" {
-                    self.block("persistence (git config core.hooksPath runs code on every commit)");
                 }
                 self.ask(format!("git config {key}"));
                 false
@@ -426,7 +447,11 @@ impl Analyzer<'_> {
                 | "manager-core"
                 | "libsecret"
         ) && !code.contains([';', '|', '&', '$', '`', '>', '<', '(']);
-        if k == "core.hookspath"
+        // Hooks kept in the project (`.githooks`, husky) are the project's
+        // code, like its build; anywhere else they outlive the project.
+        let hooks_elsewhere = k == "core.hookspath"
+            && (global || !self.inside(&self.norm_text(&paths::word_path(v, false), None)));
+        if hooks_elsewhere
             || k == "core.fsmonitor" && global
             || k.starts_with("include")
             || (global && !plain_tool)
@@ -442,5 +467,26 @@ impl Analyzer<'_> {
             return false;
         }
         true
+    }
+}
+
+/// Subcommands that throw away files in the work tree (untracked files,
+/// uncommitted changes, the files themselves).
+fn destroys_tree(sub: &str, rest: &[String]) -> bool {
+    let has = |f: &str| rest.iter().any(|x| x == f);
+    let short = |ch: char| {
+        rest.iter()
+            .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains(ch))
+    };
+    match sub {
+        "clean" => short('f') || has("--force"),
+        "reset" => has("--hard") || has("--merge") || has("--keep"),
+        "checkout" | "switch" => {
+            short('f') || has("--force") || has("--discard-changes") || has("--") || has(".")
+        }
+        "restore" | "rm" | "checkout-index" => true,
+        "read-tree" => short('u') || has("--reset"),
+        "stash" => rest.first().is_some_and(|x| x == "clear" || x == "drop"),
+        _ => false,
     }
 }

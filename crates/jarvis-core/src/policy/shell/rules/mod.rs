@@ -543,6 +543,7 @@ impl<'e> Analyzer<'e> {
 
     /// Judges the program itself; true when this invocation is provably read-only.
     fn program(&mut self, c: &Cmd<'_>) -> bool {
+        self.written_code(c);
         let lb = c.lb.as_str();
         let help_only = !c.args.is_empty()
             && c.args.len() <= 2

@@ -171,10 +171,86 @@ impl Analyzer<'_> {
                 self.url(x);
             }
         }
+        self.fetcher_config(c);
         if sends_file {
             self.ask(format!("{} sends a file over the network", c.base));
         }
         self.ask(format!("{} talks to the network", c.base));
+    }
+
+    /// Options read from a file (`curl -K F`, `wget --config=F`) or given as
+    /// startup commands (`wget -e post_file=F`) are judged as the options
+    /// they are; a config the analyser cannot read asks.
+    fn fetcher_config(&mut self, c: &Cmd<'_>) {
+        let mut texts = Vec::new();
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            let x = w.text.as_str();
+            let next = || c.words.get(i + 1);
+            let file = match x {
+                "-K" | "--config" => next().cloned(),
+                _ => x
+                    .strip_prefix("--config=")
+                    .or_else(|| x.strip_prefix("-K").filter(|f| !f.is_empty()))
+                    .map(|f| Word {
+                        text: f.to_string(),
+                        ..w.clone()
+                    }),
+            };
+            if matches!(x, "-e" | "--execute") && c.lb.starts_with("wget") {
+                texts.extend(next().map(|v| v.text.clone()));
+            }
+            let Some(f) = file else { continue };
+            let text = if f.procsub {
+                f.subs
+                    .iter()
+                    .filter_map(|&k| c.script.commands.get(k))
+                    .find_map(super::super::eval::printed)
+            } else {
+                self.written_text(&f, c.cwd())
+            };
+            match text {
+                Some(t) => texts.push(t),
+                None if f.procsub || f.dynamic || f.text == "-" => {
+                    self.ask(format!(
+                        "{} reads its options from text the analyser cannot read",
+                        c.base
+                    ));
+                }
+                None => {
+                    self.read_path(&f, c.cwd());
+                }
+            }
+        }
+        for t in texts {
+            let mut words = vec![c.words[0].clone()];
+            for line in t.lines().map(str::trim) {
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let (k, v) = line
+                    .split_once(['=', ':', ' ', '\t'])
+                    .map_or((line, ""), |(k, v)| (k.trim(), v.trim()));
+                let v = v.trim_start_matches(['=', ':']).trim().trim_matches('"');
+                let k = k.trim_start_matches('-').replace('_', "-");
+                if k.len() == 1 {
+                    words.push(Word::lit(format!("-{k}")));
+                } else if k == "url" {
+                    words.push(Word::lit(v));
+                    continue;
+                } else {
+                    words.push(Word::lit(format!("--{k}")));
+                }
+                // Config readers expand `~` in paths themselves.
+                let v = match (v.strip_prefix("~/"), &self.env.home) {
+                    (Some(rest), Some(h)) => format!("{h}/{rest}"),
+                    _ => v.to_string(),
+                };
+                if !v.is_empty() {
+                    words.push(Word::lit(v));
+                }
+            }
+            self.run_words(words, c.src, c.script, c.depth + 1);
+        }
     }
 
     /// Where nc, socat and telnet connect, and what socat reads or writes

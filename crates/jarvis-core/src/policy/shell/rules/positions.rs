@@ -236,6 +236,20 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
                         .map(|(k, _)| k),
                 );
             }
+            // Subcommands that take paths as names and never read the
+            // files: untracking `.env` (`git rm --cached .env`) or asking
+            // whether it is ignored does not touch the secret.
+            let names_only = match sub {
+                Some("check-ignore" | "ls-files" | "status") => true,
+                Some("rm") => args.iter().any(|x| x == "--cached"),
+                Some("update-index") => args
+                    .iter()
+                    .any(|x| x.ends_with("assume-unchanged") || x.ends_with("skip-worktree")),
+                _ => false,
+            };
+            if names_only {
+                t.extend(op_indices().into_iter().skip(1));
+            }
             // `git log -- PATH` and `git show REV:PATH` name repository paths.
             t
         }

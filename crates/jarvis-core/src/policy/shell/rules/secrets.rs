@@ -268,6 +268,37 @@ impl Analyzer<'_> {
                         "persistence ({b} starts or enables services over D-Bus)"
                     ));
                 }
+                // A method that evaluates code or starts programs in another
+                // process (GNOME Shell's Eval, KLauncher, Flatpak's
+                // HostCommand) runs them outside the sandbox.
+                let runs = c.args.iter().any(|x| {
+                    let method = lower(x.rsplit(['.', '/']).next().unwrap_or(""));
+                    [
+                        "eval",
+                        "evaluate",
+                        "evaluatescript",
+                        "execute",
+                        "executecommand",
+                        "exec",
+                        "exec_blocking",
+                        "kdeinit_exec",
+                        "spawn",
+                        "spawnv",
+                        "runcommand",
+                        "hostcommand",
+                        "startprocess",
+                        "launchcommand",
+                    ]
+                    .contains(&method.as_str())
+                });
+                if runs {
+                    self.block(format!(
+                        "{b} asks a desktop service to run code outside the sandbox"
+                    ));
+                }
+                for x in c.args.iter().filter(|x| x.contains(char::is_whitespace)) {
+                    self.block_only(|a| a.inline_code("dbus", x, c.depth + 1));
+                }
                 self.ask(format!("{b} talks to desktop services"));
                 Some(false)
             }
@@ -325,7 +356,6 @@ impl Analyzer<'_> {
         if reveals {
             self.block(format!("reveals a stored token ({})", c.base));
         }
-        self.written_packages(c);
         if matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn")
             && c.args.first().is_some_and(|x| x == "pkg")
             && c.args.iter().any(|x| x == "set")
@@ -424,36 +454,5 @@ impl Analyzer<'_> {
         }
         self.ask(format!("{} can change databases", c.base));
         false
-    }
-}
-
-impl Analyzer<'_> {
-    /// A package this line wrote, then installed or ran: its build hooks and
-    /// scripts are what runs (`setup.py` is Python, `package.json`'s
-    /// scripts are shell).
-    fn written_packages(&mut self, c: &Cmd<'_>) {
-        let py = matches!(c.lb.as_str(), "pip" | "pip3" | "uv" | "pipx" | "poetry");
-        let js = matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn" | "bun");
-        if !py && !js {
-            return;
-        }
-        let mut dirs: Vec<String> = c
-            .args
-            .iter()
-            .filter(|x| !x.starts_with('-') && !x.contains("://"))
-            .map(|x| x.trim_start_matches("file:").to_string())
-            .collect();
-        dirs.push(".".into());
-        for d in dirs {
-            let file = |name: &str| Word::lit(format!("{}/{name}", d.trim_end_matches('/')));
-            if py && let Some(text) = self.written_text(&file("setup.py"), c.cwd()) {
-                self.block_only(|a| a.inline_code("python3", &text, c.depth + 1));
-            }
-            if js && let Some(text) = self.written_text(&file("package.json"), c.cwd()) {
-                for s in super::code::string_literals(&text) {
-                    self.block_only(|a| a.script(&s, &[], c.depth + 1));
-                }
-            }
-        }
     }
 }

@@ -174,3 +174,46 @@ impl Analyzer<'_> {
         Producer::Other
     }
 }
+
+/// Programs that run code they find in files: interpreters, build tools
+/// and package managers run build scripts, hooks and entry points.
+const RUNS_FILES: &[&str] = &[
+    "cargo", "go", "make", "gmake", "cmake", "ninja", "meson", "npm", "npx", "pnpm", "yarn", "bun",
+    "deno", "pip", "pip3", "pipx", "uv", "poetry", "pytest", "tox", "nox", "mvn", "gradle",
+    "dotnet", "rake", "bundle", "composer", "java", "tsx", "ts-node",
+];
+
+impl Analyzer<'_> {
+    /// Code this line wrote with known text, then something that runs code
+    /// found in files: judged as that code wherever it was written (a
+    /// `build.rs` before `cargo build`, a `__main__.py` packed into a
+    /// zipapp), since which file the runner picks up cannot be followed.
+    pub(super) fn written_code(&mut self, c: &Cmd<'_>) {
+        let runs = is_shell(&c.lb)
+            || tables::interpreter(&c.lb).is_some()
+            || RUNS_FILES.contains(&c.lb.as_str())
+            || c.words[0].text.contains('/');
+        if self.written.is_empty() || !runs {
+            return;
+        }
+        for (file, text) in self.written.clone() {
+            let name = lower(&base_name(&file));
+            let lang = match name.rsplit('.').next().unwrap_or("") {
+                "py" | "pyz" => "python3",
+                "js" | "mjs" | "cjs" | "ts" => "node",
+                "rb" => "ruby",
+                "pl" | "pm" => "perl",
+                "php" => "php",
+                "lua" => "lua",
+                _ => "code",
+            };
+            self.block_only(|a| a.inline_code(lang, &text, c.depth + 1));
+            // A manifest's scripts are shell commands (`package.json`).
+            if name == "package.json" {
+                for s in super::code::string_literals(&text) {
+                    self.block_only(|a| a.script(&s, &[], c.depth + 1));
+                }
+            }
+        }
+    }
+}
