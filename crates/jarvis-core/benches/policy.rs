@@ -67,6 +67,7 @@ fn main() {
         "blind-g",
         "blind-h",
         "blind-i",
+        "blind-j",
     ] {
         sets.push((
             f.to_string(),

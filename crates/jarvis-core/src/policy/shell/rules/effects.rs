@@ -206,7 +206,17 @@ impl Analyzer<'_> {
         }
         if self.app_state(&p) {
             self.state_reads += 1;
-            self.ask(format!("{verb} Jarvis's own state ({})", shown(&w.text)));
+            // Its content (the conversations, MCP servers' environments,
+            // grants) is Jarvis's, not the tools': reading it blocks;
+            // listing its names asks.
+            if verb != "lists" && super::secrets::app_access(&p) {
+                self.block(format!(
+                    "{verb} Jarvis's configuration or grants ({}): MCP servers' tokens and the approvals live there",
+                    shown(&w.text)
+                ));
+            } else {
+                self.ask(format!("{verb} Jarvis's own state ({})", shown(&w.text)));
+            }
             return None;
         }
         Some(p)
@@ -454,13 +464,7 @@ impl Analyzer<'_> {
             let t = lower(&x.text);
             self.mentions_self(x) || t.contains("$$") || t.contains("ppid")
         };
-        process(w)
-            || w.subs.iter().any(|&s| {
-                script
-                    .commands
-                    .get(s)
-                    .is_some_and(|k| k.argv.iter().any(process))
-            })
+        in_word_or_subs(w, script, process)
     }
 
     /// A word whose run-time value names Jarvis or its process.
@@ -538,6 +542,12 @@ impl Analyzer<'_> {
                 if self.app_state(&p) {
                     if reader {
                         self.state_reads += 1;
+                        if super::secrets::app_access(&p) {
+                            self.block(format!(
+                                "reads Jarvis's configuration or grants ({}): MCP servers' tokens and the approvals live there",
+                                shown(&cand)
+                            ));
+                        }
                         self.ask(format!("reads Jarvis's own state ({})", shown(&cand)));
                     } else {
                         self.block(format!("aims at Jarvis's own state ({})", shown(&cand)));
@@ -572,4 +582,16 @@ fn shadows_program(p: &str) -> bool {
         || super::tables::read_only(name).is_some()
         || is_shell(name)
         || super::tables::interpreter(name).is_some()
+}
+
+/// `test` holds for the word, or for a word of a command whose output is in
+/// it (`$(pgrep NAME)`).
+pub(super) fn in_word_or_subs(w: &Word, script: &Script, test: impl Fn(&Word) -> bool) -> bool {
+    test(w)
+        || w.subs.iter().any(|&s| {
+            script
+                .commands
+                .get(s)
+                .is_some_and(|k| k.argv.iter().any(&test))
+        })
 }

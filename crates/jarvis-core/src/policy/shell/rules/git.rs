@@ -195,6 +195,9 @@ impl Analyzer<'_> {
                     .map_or("one that cannot be read".into(), shown)
             ));
         }
+        if sub == "push" && self.pushes_all_to_new_place(rest, c) {
+            self.block("exfiltration (pushes every branch to a destination this same line chose)");
+        }
         match sub {
             "config" => {
                 let global = has("--global") || has("--system");
@@ -488,5 +491,42 @@ fn destroys_tree(sub: &str, rest: &[String]) -> bool {
         "read-tree" => short('u') || has("--reset"),
         "stash" => rest.first().is_some_and(|x| x == "clear" || x == "drop"),
         _ => false,
+    }
+}
+
+impl Analyzer<'_> {
+    /// `git push --all|--mirror DEST` where DEST is a URL, or a remote this
+    /// line added or pointed elsewhere: the whole repository leaves for a
+    /// place nobody chose before this command.
+    fn pushes_all_to_new_place(&self, rest: &[String], c: &Cmd<'_>) -> bool {
+        let everything = rest.iter().any(|x| {
+            matches!(x.as_str(), "--all" | "--mirror" | "--branches")
+                || x.contains("refs/*") && !x.starts_with('-')
+        });
+        let Some(dest) = rest.iter().find(|x| !x.starts_with('-')) else {
+            return false;
+        };
+        if !everything {
+            return false;
+        }
+        if dest.contains("://") || dest.contains('@') && dest.contains(':') {
+            return true;
+        }
+        c.script.commands.iter().any(|k| {
+            // Past `env`, `timeout`, `nohup`…: the git they start.
+            let words: Vec<&str> = peeled(&k.argv).iter().map(|w| w.text.as_str()).collect();
+            if words.is_empty() {
+                return false;
+            }
+            let Some(at) = words.iter().position(|w| *w == "remote") else {
+                return false;
+            };
+            base_name(words[0]) == "git"
+                && matches!(words.get(at + 1), Some(&"add") | Some(&"set-url"))
+                && words[at + 2..]
+                    .iter()
+                    .find(|w| !w.starts_with('-'))
+                    .is_some_and(|n| *n == dest)
+        })
     }
 }

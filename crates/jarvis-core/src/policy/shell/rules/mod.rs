@@ -13,6 +13,7 @@ mod files;
 mod git;
 mod kernel;
 mod net;
+mod options;
 mod perms;
 mod pipes;
 mod positions;
@@ -544,6 +545,7 @@ impl<'e> Analyzer<'e> {
     /// Judges the program itself; true when this invocation is provably read-only.
     fn program(&mut self, c: &Cmd<'_>) -> bool {
         self.written_code(c);
+        self.command_options(c);
         let lb = c.lb.as_str();
         let help_only = !c.args.is_empty()
             && c.args.len() <= 2

@@ -46,6 +46,9 @@ impl Analyzer<'_> {
                     self.ask(format!("{} sends a file over the network", c.base));
                 }
                 self.socket_ends(c);
+                for x in c.args.iter().filter(|x| x.contains("://")) {
+                    self.url(x);
+                }
                 self.ask(format!("{} opens a network connection", c.base));
                 Some(false)
             }
@@ -300,7 +303,16 @@ impl Analyzer<'_> {
     /// A URL given to a network program: cloud metadata and Jarvis's own
     /// control port are never a command's business.
     pub(super) fn url(&mut self, raw: &str) {
-        let d = crate::policy::url::check_url(raw);
+        // WebSockets start as HTTP to the same host and port.
+        let l = lower(raw);
+        let http = if let Some(rest) = l.strip_prefix("ws://") {
+            format!("http://{rest}")
+        } else if let Some(rest) = l.strip_prefix("wss://") {
+            format!("https://{rest}")
+        } else {
+            raw.to_string()
+        };
+        let d = crate::policy::url::check_url(&http);
         let r = lower(&d.reason);
         if d.verdict == Verdict::Block
             && (r.contains("metadata") || r.contains("link-local") || r.contains("admin endpoint"))
@@ -335,6 +347,11 @@ impl Analyzer<'_> {
                 self.ssh_option(opt, c);
                 i += 1;
                 continue;
+            }
+            if a == "-I"
+                && let Some(lib) = c.arg_word(i + 1).cloned()
+            {
+                self.loaded_library(&lib, &c.base);
             }
             if a.starts_with('-') {
                 // Options with a value.
@@ -397,13 +414,31 @@ impl Analyzer<'_> {
             self.shell_code(&code, &[], c.script, c.depth);
             self.ask(format!("ssh -o {k} runs a program here"));
         }
-        if k == "permitlocalcommand"
-            || k == "identityagent"
-            || k == "identityfile"
-            || k == "userknownhostsfile"
-        {
+        if matches!(k.as_str(), "pkcs11provider" | "securitykeyprovider") {
+            self.loaded_library(&Word::lit(v.trim()), &c.base);
+        }
+        // An identity file signs in and is never sent: using it is not
+        // reading it (`ssh -i` is judged the same way).
+        if k == "permitlocalcommand" || k == "identityagent" || k == "userknownhostsfile" {
             let w = Word::lit(v.trim());
             self.read_path(&w, c.cwd());
+        }
+    }
+}
+
+impl Analyzer<'_> {
+    /// A shared library a program is told to load runs its code in that
+    /// program: one from outside the system's library directories blocks.
+    pub(super) fn loaded_library(&mut self, lib: &Word, who: &str) {
+        let p = self.norm(lib, None);
+        let system = ["/usr/lib", "/lib", "/usr/local/lib", "/usr/lib64", "/lib64"]
+            .iter()
+            .any(|d| p.starts_with(&format!("{d}/")));
+        if lib.dynamic || !system {
+            self.block(format!(
+                "{who} loads code from a library outside the system's ({})",
+                shown(&lib.text)
+            ));
         }
     }
 }

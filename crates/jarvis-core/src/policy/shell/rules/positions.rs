@@ -253,6 +253,7 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
             // `git log -- PATH` and `git show REV:PATH` name repository paths.
             t
         }
+        "scp" | "sftp" | "autossh" | "mosh" => identity_positions(args),
         "curl" | "wget" | "http" | "https" | "xh" => {
             let mut t = value_of(&[
                 "-H",
@@ -285,7 +286,11 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
                 return env_files;
             }
             match b {
-                "ssh" => first_op.get(1..).map(<[usize]>::to_vec).unwrap_or_default(),
+                "ssh" => {
+                    let mut t = first_op.get(1..).map(<[usize]>::to_vec).unwrap_or_default();
+                    t.extend(identity_positions(args));
+                    t
+                }
                 _ => args
                     .iter()
                     .position(|x| x == "--")
@@ -318,4 +323,19 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
         "eval" | "watch" | "tmux" | "screen" | "xargs" | "parallel" | "make" => all(),
         _ => vec![],
     }
+}
+
+/// An identity file (`-i F`, `-o IdentityFile=F`) signs in and is never
+/// sent or shown: naming it is not reading it.
+fn identity_positions(args: &[String]) -> Vec<usize> {
+    args.iter()
+        .enumerate()
+        .filter(|(k, x)| {
+            let l = x.to_ascii_lowercase();
+            l.starts_with("identityfile")
+                || l.starts_with("-oidentityfile")
+                || *k > 0 && args[k - 1] == "-i"
+        })
+        .map(|(k, _)| k)
+        .collect()
 }

@@ -57,6 +57,12 @@ impl Analyzer<'_> {
                     if let Some(why) = paths::credential_normalized(&p, &t.text) {
                         self.block(format!("reads a credential: {why}"));
                     } else if self.app_state(&p) {
+                        if super::secrets::app_access(&p) {
+                            self.block(format!(
+                                "reads Jarvis's configuration or grants ({})",
+                                shown(&t.text)
+                            ));
+                        }
                         self.ask(format!("reads Jarvis's own state ({})", shown(&t.text)));
                     }
                 }
@@ -151,6 +157,7 @@ impl Analyzer<'_> {
                         "download and execute ({name} loads code that was downloaded or decoded)"
                     ));
                 }
+                self.preloaded_files(&up, value, c.cwd.as_deref());
                 self.ask(format!("sets {name}, which changes what programs load"));
             } else if up.ends_with("_COMMAND")
                 || up.ends_with("_CMD")
@@ -179,6 +186,58 @@ impl Analyzer<'_> {
                         self.block(format!("aims at Jarvis's own state ({})", shown(&cand)));
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Analyzer<'_> {
+    /// Files an interpreter's options variable makes every run load first
+    /// (`NODE_OPTIONS='--require F'`, `-javaagent:F`, `RUBYOPT=-rF`,
+    /// `PYTHONSTARTUP=F`): one from outside the project and the system
+    /// blocks, as a library preload does.
+    fn preloaded_files(&mut self, var: &str, value: &Word, cwd: Option<&str>) {
+        let words: Vec<&str> = value.text.split_whitespace().collect();
+        let mut files: Vec<String> = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            let next = words.get(i + 1).map(|x| x.to_string());
+            match *w {
+                "--require" | "-r" | "--import" | "--loader" | "--experimental-loader" => {
+                    files.extend(next);
+                }
+                _ => {
+                    for p in [
+                        "--require=",
+                        "--import=",
+                        "--loader=",
+                        "--experimental-loader=",
+                        "-javaagent:",
+                        "-agentpath:",
+                    ] {
+                        if let Some(f) = w.strip_prefix(p) {
+                            files.push(f.split('=').next().unwrap_or(f).to_string());
+                        }
+                    }
+                    if var == "RUBYOPT"
+                        && let Some(f) = w.strip_prefix("-r").filter(|f| f.contains('/'))
+                    {
+                        files.push(f.to_string());
+                    }
+                }
+            }
+        }
+        if var == "PYTHONSTARTUP" {
+            files.push(value.text.clone());
+        }
+        for f in files {
+            let p = self.norm_text(&paths::word_path(&f, false), cwd);
+            let is_path = f.contains('/') || f.starts_with('.');
+            let system = ["/usr/", "/lib/", "/opt/"].iter().any(|d| p.starts_with(d));
+            if value.dynamic || is_path && !self.inside(&p) && !system {
+                self.block(format!(
+                    "{var} loads code from outside the project into every run ({})",
+                    shown(&f)
+                ));
             }
         }
     }

@@ -213,6 +213,20 @@ impl Analyzer<'_> {
                 } else if lb == "ssh-agent" {
                     self.ask("starts an ssh agent");
                 }
+                // PKCS#11 / security-key providers are libraries ssh loads.
+                let flags: &[&str] = match lb {
+                    "ssh-keygen" => &["-D", "-w"],
+                    "ssh-add" => &["-s", "-S", "-e"],
+                    "ssh-agent" => &["-P"],
+                    _ => &[],
+                };
+                for (i, x) in args.iter().enumerate() {
+                    if flags.contains(&x.as_str())
+                        && let Some(lib) = c.arg_word(i + 1).cloned()
+                    {
+                        self.loaded_library(&lib, &c.base);
+                    }
+                }
                 self.ask(format!("{b} works with ssh keys"));
                 Some(false)
             }
@@ -455,4 +469,52 @@ impl Analyzer<'_> {
         self.ask(format!("{} can change databases", c.base));
         false
     }
+}
+
+impl Analyzer<'_> {
+    /// A word naming (or looking up with `pgrep`/`pidof`) a process that
+    /// holds secrets in memory: keyrings, key agents, password managers,
+    /// browsers.
+    pub(super) fn aims_at_secret_holder(&self, w: &Word, script: &Script) -> bool {
+        const HOLDERS: &[&str] = &[
+            "keyring",
+            "ssh-agent",
+            "gpg-agent",
+            "kwallet",
+            "keepass",
+            "1password",
+            "bitwarden",
+            "secret",
+            "seahorse",
+            "firefox",
+            "chrom",
+            "brave",
+            "thunderbird",
+            "polkit",
+            "sshd",
+        ];
+        let holder = |x: &Word| {
+            let t = lower(&x.text);
+            HOLDERS.iter().any(|h| t.contains(h))
+        };
+        super::effects::in_word_or_subs(w, script, holder)
+    }
+}
+
+/// The parts of Jarvis's state that grant access: its configuration (MCP
+/// servers' environments hold their tokens) and its grants. Reading them
+/// blocks like any credential file; its conversations and logs ask.
+pub(super) fn app_access(p: &str) -> bool {
+    let name = p.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+    [
+        "config",
+        "settings",
+        "grant",
+        "secret",
+        "token",
+        "mcp",
+        "credential",
+    ]
+    .iter()
+    .any(|k| name.contains(k))
 }

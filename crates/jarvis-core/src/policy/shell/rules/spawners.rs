@@ -523,7 +523,12 @@ impl Analyzer<'_> {
         let Some(p) = self.sensitive(w, cwd, "lists") else {
             return false;
         };
-        self.inside(&p) || paths::system_normalized(&p) && !p.starts_with("/run/user")
+        // Names in the home folder (not secrets: those were caught above)
+        // are what `ls ~` shows any user; listing reads no file.
+        self.inside(&p)
+            || paths::system_normalized(&p) && !p.starts_with("/run/user")
+            || p == "~"
+            || p.starts_with("~/") && !paths::contains_credentials(&p)
     }
 }
 

@@ -140,6 +140,15 @@ impl Analyzer<'_> {
                 if c.words.iter().any(|w| self.aims_at_self(w, c.script)) {
                     self.block(format!("{b} attaches to Jarvis's own process"));
                 }
+                if c.words
+                    .iter()
+                    .skip(1)
+                    .any(|w| self.aims_at_secret_holder(w, c.script))
+                {
+                    self.block(format!(
+                        "{b} reads the memory of a process that holds secrets (a keyring, an agent, a browser)"
+                    ));
+                }
                 for (i, x) in args.iter().enumerate() {
                     if (x == "-ex" || x == "--eval-command" || x == "-o" || x == "--one-line")
                         && let Some(cmd) = args.get(i + 1)
