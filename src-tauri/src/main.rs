@@ -2,6 +2,12 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() -> std::process::ExitCode {
+    // A one-shot keyring read for the app itself (see HelperKeyringStore):
+    // answered before any window or runtime starts.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(code) = jarvis_core::secrets::helper_main(&args) {
+        return std::process::ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     match jarvis_desktop::run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

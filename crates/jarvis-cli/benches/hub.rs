@@ -142,17 +142,25 @@ fn switched(
         .sum()
 }
 
-fn idle(schedules: usize, secs: u64, env_key: bool) -> (f64, f64) {
+fn idle(schedules: usize, secs: u64, key: Key) -> (f64, f64) {
     let home = tempfile::tempdir().unwrap();
     {
         let b = brain(home.path());
         fill(&b, schedules, jiff::Timestamp::now());
     }
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_jarvis"));
-    if env_key {
-        cmd.env("JARVIS_API_KEY", "bench");
-    } else {
-        cmd.env_remove("JARVIS_API_KEY");
+    match key {
+        Key::Env => {
+            cmd.env("JARVIS_API_KEY", "bench");
+        }
+        Key::Helper => {
+            cmd.env_remove("JARVIS_API_KEY")
+                .env_remove("JARVIS_KEYRING");
+        }
+        Key::InProcess => {
+            cmd.env_remove("JARVIS_API_KEY")
+                .env("JARVIS_KEYRING", "in-process");
+        }
     }
     let mut child = cmd
         .arg("serve")
@@ -186,9 +194,10 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(40);
-    let none = idle(0, secs, true);
-    let hundred = idle(100, secs, true);
-    let keyring = idle(100, secs, false);
+    let none = idle(0, secs, Key::Env);
+    let hundred = idle(100, secs, Key::Env);
+    let keyring = idle(100, secs, Key::Helper);
+    let in_process = idle(100, secs, Key::InProcess);
     println!();
     println!(
         "| idle `jarvis serve`, {secs} s measured | CPU time per hour | wake-ups per minute | goal |"
@@ -203,7 +212,19 @@ fn main() {
         none.0, none.1
     );
     println!(
-        "| 100 schedules, API key looked up in the OS keyring (D-Bus client) | {:.2} s | {:.1} | |",
+        "| 100 schedules, API key in the OS keyring, read by a helper process | {:.2} s | {:.1} | as above |",
         keyring.0, keyring.1
     );
+    println!(
+        "| 100 schedules, API key in the OS keyring, read in-process (baseline) | {:.2} s | {:.1} | |",
+        in_process.0, in_process.1
+    );
+}
+
+/// Where `jarvis serve` finds the API key.
+#[derive(Clone, Copy)]
+enum Key {
+    Env,
+    Helper,
+    InProcess,
 }

@@ -321,8 +321,26 @@ fn refuse_if_agent(what: &str) -> Result<()> {
     Ok(())
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
+    // A one-shot keyring read for another jarvis process (see
+    // HelperKeyringStore): answered before any runtime starts.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(code) = jarvis_core::secrets::helper_main(&args) {
+        std::process::exit(code);
+    }
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt.block_on(async_main()),
+        Err(e) => {
+            eprintln!("jarvis: cannot start the runtime: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+async fn async_main() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("JARVIS_LOG")
