@@ -71,6 +71,19 @@ pub fn spawn(app: AppHandle, brain: Brain) {
     });
 }
 
+/// A HUD action from the shell itself (a notification click), through the
+/// same whitelist as the agent's.
+pub fn deliver_action(app: &AppHandle, action: jarvis_protocol::UiAction) {
+    let env = EventEnvelope {
+        seq: None,
+        session_id: None,
+        event: Event::Action { action },
+    };
+    if let Some(env) = screen(env) {
+        deliver(app, env);
+    }
+}
+
 fn deliver(app: &AppHandle, env: EventEnvelope) {
     side_effects(app, &env);
     if let Err(e) = app.emit(EVENT, &env) {

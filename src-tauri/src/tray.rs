@@ -39,6 +39,28 @@ pub fn show_main(app: &AppHandle) {
     }
 }
 
+/// Brings the window up on a task's conversation (its instruction, tool
+/// calls and answer), as a click on its notification asks.
+pub fn open_task(app: &AppHandle, task_id: &str) {
+    show_main(app);
+    let Some(shell) = app.try_state::<Shell>() else {
+        return;
+    };
+    match shell.brain.task(task_id) {
+        Ok(task) => {
+            tracing::info!("opening task {} from its notification", task.id);
+            crate::bridge::deliver_action(
+                app,
+                jarvis_protocol::UiAction::Navigate {
+                    view: "chat".into(),
+                    params: serde_json::json!({ "session": task.session_id }),
+                },
+            );
+        }
+        Err(e) => tracing::warn!("task {task_id}: {e}"),
+    }
+}
+
 pub fn create(app: &AppHandle) -> tauri::Result<()> {
     let paused = app
         .try_state::<Shell>()

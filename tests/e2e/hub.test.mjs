@@ -20,13 +20,15 @@ const SERVER = fileURLToPath(new URL("./notify-server.py", import.meta.url));
 const CLI = path.join(path.dirname(process.env.JARVIS_DESKTOP_BIN), "jarvis");
 
 function startNotifyServer() {
-  const p = spawn("/usr/bin/python3", [SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  const p = spawn("/usr/bin/python3", [SERVER], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = [];
   readline.createInterface({ input: p.stdout }).on("line", (l) => lines.push(JSON.parse(l)));
-  return { lines, stop: () => p.kill() };
+  // The user clicking notification `id`.
+  const click = (id) => p.stdin.write(JSON.stringify({ invoke: id, action: "default" }) + "\n");
+  return { lines, click, stop: () => p.kill() };
 }
 
-test("hub: a scheduled run finishes while the window is hidden, and the desktop is notified", async () => {
+test("hub: a scheduled run finishes while the window is hidden, the desktop is notified, and a click opens the task", async () => {
   const notes = startNotifyServer();
   const llm = await new ScriptedLlm().start();
   llm.script({ text: "Inbox: 3 new messages, one from Ana." });
@@ -66,6 +68,15 @@ test("hub: a scheduled run finishes while the window is hidden, and the desktop 
     assert.equal(tasks.length, 1);
     assert.equal(tasks[0].status, "succeeded");
     assert.equal(tasks[0].origin, "schedule");
+    // The notification can be clicked, and clicking it brings the window
+    // back on the task's own conversation.
+    assert.deepEqual(note.actions, ["default", "Open"]);
+    notes.click(note.id);
+    await waitFor(shown, "the window, brought back by the click", 15000);
+    await waitFor(
+      () => app.stderr().includes(`opening task ${tasks[0].id} from its notification`),
+      "the task opened in the HUD",
+    );
   } finally {
     app?.kill();
     notes.stop();

@@ -1,11 +1,14 @@
 """A notification server for the end-to-end suite: owns
 org.freedesktop.Notifications on the session bus, as a desktop's
 notification daemon does, and prints one JSON line per notification
-({"summary", "body", "app"}). Prints {"ready": true} once it owns the name.
+({"id", "summary", "body", "app", "actions"}). Prints {"ready": true} once
+it owns the name. A line {"invoke": ID, "action": KEY} on stdin is the user
+clicking: it emits ActionInvoked, then NotificationClosed, as a daemon does.
 """
 
 import json
 import sys
+import threading
 
 import gi
 
@@ -35,6 +38,7 @@ XML = """
 """
 
 counter = [0]
+bus = [None]
 
 
 def say(obj):
@@ -43,9 +47,9 @@ def say(obj):
 
 def on_call(conn, sender, path, iface, method, params, invocation):
     if method == "Notify":
-        app, _replaces, _icon, summary, body, _actions, _hints, _timeout = params.unpack()
+        app, _replaces, _icon, summary, body, actions, _hints, _timeout = params.unpack()
         counter[0] += 1
-        say({"app": app, "summary": summary, "body": body})
+        say({"id": counter[0], "app": app, "summary": summary, "body": body, "actions": list(actions)})
         invocation.return_value(GLib.Variant("(u)", (counter[0],)))
     elif method == "GetCapabilities":
         invocation.return_value(GLib.Variant("(as)", (["body", "actions"],)))
@@ -55,12 +59,28 @@ def on_call(conn, sender, path, iface, method, params, invocation):
         invocation.return_value(None)
 
 
+def signal(name, args):
+    bus[0].emit_signal(None, "/org/freedesktop/Notifications", "org.freedesktop.Notifications", name, args)
+    return False
+
+
+def clicks():
+    for line in sys.stdin:
+        cmd = json.loads(line)
+        nid, action = cmd["invoke"], cmd.get("action", "default")
+        GLib.idle_add(signal, "ActionInvoked", GLib.Variant("(us)", (nid, action)))
+        # 2: dismissed by the user.
+        GLib.idle_add(signal, "NotificationClosed", GLib.Variant("(uu)", (nid, 2)))
+
+
 def on_bus(conn, name):
+    bus[0] = conn
     node = Gio.DBusNodeInfo.new_for_xml(XML)
     conn.register_object("/org/freedesktop/Notifications", node.interfaces[0], on_call, None, None)
 
 
 def main():
+    threading.Thread(target=clicks, daemon=True).start()
     Gio.bus_own_name(
         Gio.BusType.SESSION,
         "org.freedesktop.Notifications",

@@ -235,9 +235,15 @@ pub fn speaking_queue() -> Result<std::sync::mpsc::Sender<String>> {
         .spawn(move || {
             let stop = StopFlag::new();
             for text in rx {
-                for s in split_sentences(&text) {
+                for (i, s) in split_sentences(&text).into_iter().enumerate() {
                     match speaker.synthesize(&s) {
                         Ok(pcm) => {
+                            // An announcement starts with the chime.
+                            let pcm = if i == 0 {
+                                jarvis_voice::coordinator::with_chime(pcm)
+                            } else {
+                                pcm
+                            };
                             if let Err(e) = sink.play(&pcm, &stop) {
                                 eprintln!("jarvis: could not play: {e}");
                             }

@@ -3,6 +3,8 @@
 //! tail, read back byte-exact, deleted; a long-lived `jarvis serve` that
 //! read it keeps no D-Bus client thread of its own.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::process::Command;
 
 fn have(tool: &str) -> bool {

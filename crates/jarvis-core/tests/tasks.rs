@@ -141,6 +141,11 @@ async fn a_report_starts_at_once_runs_unattended_is_written_announced_and_listed
         "Your report on Rust async runtimes is ready: Three runtimes matter: Tokio, async-std and smol."
     );
     assert_eq!(notifier.shown(), vec![("Jarvis".to_string(), text)]);
+    assert_eq!(
+        notifier.about(),
+        vec![Some(done.id.clone())],
+        "the notification names its task, for the click"
+    );
 
     // "What are my recent tasks?" lists it, with its status and summary.
     e.ask("chat", "what are my recent tasks");

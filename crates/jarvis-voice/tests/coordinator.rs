@@ -257,6 +257,60 @@ async fn announcements_wait_for_idle_and_never_overlap_speech() {
     assert!(played[1].ended <= announcement.started && played[2].ended <= announcement.started);
 }
 
+/// The hub's case: three tasks finish while Jarvis is answering. Each
+/// announcement is spoken once, after the reply, in the order the tasks
+/// finished, never over anything, each with the chime first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_announcements_during_a_reply_follow_it_in_order_each_with_a_chime() {
+    let mic = ScriptedMic::new(vec![(clip("piper_3.wav"), false)]);
+    let reply = "Here is the long answer you asked for. It has two sentences.";
+    let mut rig = rig(
+        vec![Reply::text(reply)],
+        mic,
+        espeak(),
+        NullSink::with_speed(2.0),
+        |_| {},
+    )
+    .await;
+    let texts = [
+        "Your inbox summary is ready.",
+        "The nightly build failed: two tests.",
+        "Report on solar panels is ready, three pages long.",
+    ];
+    rig.voice.press();
+    rig.until_state(60, VoiceState::Speaking).await;
+    for t in texts {
+        rig.voice.announce(t);
+    }
+    rig.until_state(30, VoiceState::Idle).await;
+    eventually(20, "the three announcements", || {
+        rig.sink.played().len() >= 5
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let played = rig.sink.played();
+    assert_eq!(
+        played.len(),
+        5,
+        "two reply sentences and three announcements, each once: {played:?}"
+    );
+    for pair in played.windows(2) {
+        assert!(pair[1].started >= pair[0].ended, "overlap: {played:?}");
+    }
+    // Which clip is which: the same voice speaks each text alone.
+    let voice = espeak();
+    for (i, t) in texts.iter().enumerate() {
+        let alone = voice.synthesize(t).unwrap();
+        let expected = jarvis_voice::coordinator::chime_lead(alone.rate) + alone.samples.len();
+        assert_eq!(
+            played[2 + i].samples,
+            expected,
+            "announcement {i} ({t}) is clip {}, chime first: {played:?}",
+            2 + i
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn conversation_mode_answers_each_utterance_and_noise_starts_nothing() {
     let mic = ScriptedMic::new(vec![

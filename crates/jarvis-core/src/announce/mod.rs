@@ -143,7 +143,7 @@ fn emit(
     // Shown first: a host that hears the event finds the notification up.
     if loud
         && let Some(n) = brain.inner.tasks.notifier()
-        && let Err(e) = n.notify("Jarvis", &text)
+        && let Err(e) = crate::notify::notify_about(n.as_ref(), "Jarvis", &text, task_id)
     {
         tracing::warn!("{e}");
     }
@@ -193,7 +193,8 @@ pub(crate) fn relay(brain: &Brain, after: i64) -> i64 {
         }
         if a.loud
             && let Some(n) = brain.inner.tasks.notifier()
-            && let Err(e) = n.notify("Jarvis", &a.text)
+            && let Err(e) =
+                crate::notify::notify_about(n.as_ref(), "Jarvis", &a.text, a.task_id.as_deref())
         {
             tracing::warn!("{e}");
         }

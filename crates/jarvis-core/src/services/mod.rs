@@ -94,20 +94,36 @@ struct Quiet {
     inner: Arc<dyn Notifier>,
 }
 
-impl Notifier for Quiet {
-    fn notify(&self, title: &str, body: &str) -> Result<(), NotifyError> {
+impl Quiet {
+    /// Whether to show anything now.
+    fn may_show(&self, title: &str) -> bool {
         match quiet::quiet_now(&self.brain.config().voice.do_not_disturb) {
             Ok(true) => {
                 tracing::info!("do not disturb: {title} not shown");
-                Ok(())
+                false
             }
-            Ok(false) => self.inner.notify(title, body),
+            Ok(false) => true,
             // A window we cannot read must not swallow everything.
             Err(why) => {
                 tracing::warn!("{why}");
-                self.inner.notify(title, body)
+                true
             }
         }
+    }
+}
+
+impl Notifier for Quiet {
+    fn notify(&self, title: &str, body: &str) -> Result<(), NotifyError> {
+        if self.may_show(title) {
+            self.inner.notify(title, body)?;
+        }
+        Ok(())
+    }
+    fn notify_task(&self, title: &str, body: &str, task_id: &str) -> Result<(), NotifyError> {
+        if self.may_show(title) {
+            self.inner.notify_task(title, body, task_id)?;
+        }
+        Ok(())
     }
 }
 

@@ -20,7 +20,7 @@ use crate::stt::{Transcriber, Transcript};
 use crate::tts::Speaker;
 use crate::vad::{EndpointConfig, Segment, SileroVad};
 
-pub use playback::chime;
+pub use playback::{chime, chime_lead, with_chime};
 
 /// What the coordinator needs from the brain; `jarvis_core::Brain` is one.
 pub trait BrainPort: Send + Sync + 'static {

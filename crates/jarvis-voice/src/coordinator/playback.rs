@@ -213,6 +213,11 @@ pub fn spawn_synth(
                 let error = match result {
                     Ok(pcm) if pcm.samples.is_empty() => Some("nothing to say".to_string()),
                     Ok(pcm) => {
+                        let pcm = if job.kind == Kind::Announcement {
+                            with_chime(pcm)
+                        } else {
+                            pcm
+                        };
                         queue.push(job.kind, pcm);
                         None
                     }
@@ -232,9 +237,28 @@ pub fn spawn_synth(
     Ok(())
 }
 
+/// An announcement starts with the chime and a breath of silence, in one
+/// clip, so nothing can be queued between them and the chime never plays
+/// while the gate holds the words back.
+pub fn with_chime(speech: Pcm) -> Pcm {
+    let rate = speech.rate;
+    let mut samples = chime_at(rate).samples;
+    samples.extend(std::iter::repeat_n(0.0, (rate / 8) as usize));
+    samples.extend(speech.samples);
+    Pcm::new(samples, rate)
+}
+
+/// The chime's length, in samples, before an announcement at `rate`.
+pub fn chime_lead(rate: u32) -> usize {
+    chime_at(rate).samples.len() + (rate / 8) as usize
+}
+
 /// A short two-tone chime.
 pub fn chime() -> Pcm {
-    let rate = 22_050u32;
+    chime_at(22_050)
+}
+
+fn chime_at(rate: u32) -> Pcm {
     let mut samples = Vec::new();
     for (freq, ms) in [(660.0f32, 70u32), (880.0, 90)] {
         let n = (rate * ms / 1000) as usize;
