@@ -68,6 +68,7 @@ fn main() {
         "blind-h",
         "blind-i",
         "blind-j",
+        "blind-k",
     ] {
         sets.push((
             f.to_string(),

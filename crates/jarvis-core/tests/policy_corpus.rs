@@ -64,6 +64,7 @@ const REDTEAM: &[&str] = &[
     "blind-h.jsonl",
     "blind-i.jsonl",
     "blind-j.jsonl",
+    "blind-k.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -73,6 +74,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-h.jsonl", "/home/u/work", "/home/u"),
     ("blind-i.jsonl", "/home/u/work", "/home/u"),
     ("blind-j.jsonl", "/home/u/work", "/home/u"),
+    ("blind-k.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -103,6 +105,11 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "G-042",
         "as G-039, through DNS: a computed name asks (a name computed from a secret blocks)",
+    ),
+    (
+        "K-077",
+        "Jarvis's database holds the conversations, not keys: reading it asks, as sets B, C and E label it; \
+         its config and grants block",
     ),
     (
         "E-191",

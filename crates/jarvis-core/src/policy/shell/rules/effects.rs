@@ -288,6 +288,12 @@ impl Analyzer<'_> {
                 self.block(format!(
                     "{what} writes into a system or startup location ({text})"
                 ));
+            } else if super::startup::startup_name(w.text.rsplit('/').next().unwrap_or("")) {
+                // `"$(python3 -m site --user-site)/usercustomize.py"`: wherever
+                // it lands, the file's name is one a program runs at start.
+                self.block(format!(
+                    "{what} writes a startup file at a path known only at run time ({text})"
+                ));
             } else {
                 self.ask(format!(
                     "{what} writes a path known only at run time ({text})"

@@ -109,6 +109,7 @@ impl Analyzer<'_> {
             && let Some(w) = c.arg_word(fi).cloned()
         {
             self.sourced(&w, c);
+            self.staged_from_inside(&w, c);
             self.ask(format!("runs the script {}", shown(&w.text)));
             return false;
         }
@@ -474,6 +475,27 @@ impl Analyzer<'_> {
                     {
                         self.block_only(|x| x.shell_code(&w, &[], script, depth));
                     }
+                }
+                // A detached session that loops forever outlives the
+                // conversation: persistence.
+                let detached = c
+                    .args
+                    .iter()
+                    .any(|a| a == "-d" || a == "-dm" || a == "-dmS");
+                let forever = c.args.iter().any(|a| {
+                    let l = lower(a);
+                    l.contains("while :")
+                        || l.contains("while true")
+                        || l.contains("while sleep")
+                        || l.contains("until false")
+                        || l.contains("for (( ; ; ))")
+                        || l.contains("for ((;;))")
+                });
+                if detached && forever {
+                    self.block(format!(
+                        "persistence ({} starts a detached session that runs a loop forever)",
+                        c.base
+                    ));
                 }
                 self.ask(format!("{} runs a command in a session", c.base));
                 Some(false)

@@ -33,6 +33,7 @@ const RUNS: &[&str] = &[
     "sendemail.",
     "web.browser",
     "instaweb.",
+    "init.templatedir",
     "remote.",
 ];
 
@@ -267,6 +268,17 @@ impl Analyzer<'_> {
                 false
             }
             s if READS.contains(&s) => {
+                // `--output=F` writes F: judged as any write.
+                for (k, x) in rest.iter().enumerate() {
+                    let out = x.strip_prefix("--output=").map(str::to_string).or_else(|| {
+                        (x == "--output")
+                            .then(|| rest.get(k + 1).cloned())
+                            .flatten()
+                    });
+                    if let Some(f) = out {
+                        self.write_path(&Word::lit(f), c.cwd(), "git");
+                    }
+                }
                 if has("--output")
                     || has("-o") && s != "log"
                     || has("--ext-diff")
@@ -281,6 +293,15 @@ impl Analyzer<'_> {
                     return false;
                 }
                 if s == "grep" && (has("-O") || has("--open-files-in-pager")) {
+                    for x in rest {
+                        if let Some(pager) = x
+                            .strip_prefix("--open-files-in-pager=")
+                            .or_else(|| x.strip_prefix("-O").filter(|p| !p.is_empty()))
+                        {
+                            let w = Word::lit(pager);
+                            self.shell_code(&w, &[], c.script, c.depth);
+                        }
+                    }
                     self.ask("git grep opens a pager program");
                     return false;
                 }

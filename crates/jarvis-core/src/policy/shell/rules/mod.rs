@@ -22,6 +22,7 @@ mod redirects;
 mod secrets;
 mod sources;
 mod spawners;
+mod startup;
 mod system;
 mod tables;
 mod tunnels;
@@ -383,6 +384,7 @@ impl<'e> Analyzer<'e> {
             return;
         }
         self.any = true;
+        self.masquerade(c);
         let name = c.argv[0].text.clone();
         if !c.argv[0].dynamic {
             if let Some(body) = self
@@ -514,6 +516,18 @@ impl<'e> Analyzer<'e> {
         {
             self.script(&text, &[], depth + 1);
         }
+        if words[0].text.contains('/') && depth > 0 {
+            let staged = Cmd {
+                lb: lower(&base),
+                base: base.clone(),
+                args: vec![],
+                words: vec![words[0].clone()],
+                src: c,
+                script,
+                depth,
+            };
+            self.staged_from_inside(&words[0], &staged);
+        }
         if words[0].text.contains('/') && self.is_tainted(&words[0], c.cwd.as_deref()) {
             self.block(format!(
                 "download and execute ({} was downloaded or decoded, then run)",
@@ -581,6 +595,9 @@ impl<'e> Analyzer<'e> {
         if is_shell(lb) {
             self.shell(c);
             return false;
+        }
+        if let Some(read_only) = self.python_inspects(c) {
+            return read_only;
         }
         if tables::interpreter(lb).is_some() && !matches!(lb, "gawk") {
             self.interpreter(c);

@@ -78,6 +78,13 @@ impl Analyzer<'_> {
             self.cargo_config(c);
         }
         self.safety_off(c);
+        self.desktop_safety(c);
+        // ed edits the files it opens: each is judged as written.
+        if matches!(lb, "ed" | "red") {
+            for w in c.operand_words() {
+                self.write_path(&w, c.cwd(), &c.base);
+            }
+        }
         // `machinectl shell [USER@]HOST` is root's shell unless a user is named.
         if lb == "machinectl" {
             let ops: Vec<&String> = c.args.iter().filter(|x| !x.starts_with('-')).collect();
@@ -170,6 +177,157 @@ impl Analyzer<'_> {
                 "disables security ({} stops verifying TLS or signatures for every later run)",
                 c.base
             ));
+        }
+        // Settings that make every later run of the tool start a program
+        // or fetch packages from a place without TLS: persistence.
+        let set = j.starts_with("config set") || j.contains(" config set") || j.starts_with("set ");
+        let runs_later = match c.lb.as_str() {
+            "npm" | "pnpm" | "yarn" => {
+                set && [
+                    "script-shell",
+                    "shell",
+                    "node-options",
+                    "onload-script",
+                    "init-module",
+                    " git ",
+                ]
+                .iter()
+                .any(|k| j.contains(k))
+            }
+            "pip" | "pip3" | "uv" | "poetry" => {
+                j.contains("config")
+                    && (j.contains("index-url")
+                        || j.contains("index_url")
+                        || j.contains("find-links"))
+                    && j.contains("http://")
+            }
+            _ => false,
+        };
+        if runs_later {
+            self.block(format!(
+                "persistence ({} is set to run a program, or to fetch packages without TLS, on every later run)",
+                c.base
+            ));
+        }
+    }
+}
+
+/// Programs that capture the screen.
+const CAPTURES: &[&str] = &[
+    "gnome-screenshot",
+    "scrot",
+    "grim",
+    "maim",
+    "xwd",
+    "spectacle",
+    "flameshot",
+    "wf-recorder",
+    "import",
+    "ksnip",
+    "shutter",
+];
+
+/// Programs that send data over the network.
+const SENDERS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "scp", "sftp", "ssh", "rsync", "ftp", "http",
+    "https", "xh", "aria2c", "rclone", "telnet",
+];
+
+impl Analyzer<'_> {
+    /// The desktop's own safeguards: X access control, the screen lock,
+    /// Flatpak's sandbox; and the screen itself as data.
+    fn desktop_safety(&mut self, c: &Cmd<'_>) {
+        let j = lower(&c.args.join(" "));
+        match c.lb.as_str() {
+            "xhost" if c.args.iter().any(|x| x.starts_with('+')) => {
+                self.block("disables security (xhost + lets other users and hosts read and drive the display)");
+            }
+            "gsettings" | "dconf"
+                if (j.starts_with("set") || j.starts_with("write"))
+                    && (j.contains("lock-enabled false")
+                        || j.contains("lock-enabled' false")
+                        || j.contains("disable-lock-screen true")
+                        || j.contains("lockdown")
+                        || j.contains("ubuntu-lock-on-suspend false")) =>
+            {
+                self.block(format!(
+                    "disables security ({} turns the screen lock off)",
+                    c.base
+                ));
+            }
+            "flatpak" if c.args.first().is_some_and(|x| x == "override") => {
+                let widens = c.args.iter().any(|x| {
+                    let l = lower(x);
+                    l.starts_with("--filesystem=home")
+                        || l.starts_with("--filesystem=host")
+                        || l.starts_with("--filesystem=/")
+                        || l.starts_with("--filesystem=~")
+                        || l.contains("org.freedesktop.secrets")
+                        || l.contains("org.freedesktop.flatpak")
+                        || l.starts_with("--device=all")
+                        || l.starts_with("--socket=system-bus")
+                        || l.starts_with("--socket=session-bus")
+                });
+                if widens {
+                    self.block("disables security (flatpak override opens an app's sandbox to your files, secrets or the bus)");
+                }
+            }
+            "flatpak-spawn" if c.args.iter().any(|x| x == "--host") => {
+                self.block(
+                    "sandbox escape (flatpak-spawn --host runs the command outside the sandbox)",
+                );
+            }
+            "ffmpeg" | "gst-launch-1.0"
+                if ["x11grab", "kmsgrab", "ximagesrc", "pipewiresrc"]
+                    .iter()
+                    .any(|k| j.contains(k)) =>
+            {
+                self.screen_out(c);
+            }
+            b if CAPTURES.contains(&b) && (b != "import" || j.contains("-window")) => {
+                self.screen_out(c)
+            }
+            _ => {}
+        }
+    }
+
+    /// A screen capture in a line that also sends data out: what is on the
+    /// screen (mail, keys, chats) leaves.
+    fn screen_out(&mut self, c: &Cmd<'_>) {
+        let sends = c.script.commands.iter().any(|k| {
+            super::wrappers::peeled(&k.argv)
+                .first()
+                .is_some_and(|w| SENDERS.contains(&lower(&base_name(&w.text)).as_str()))
+        });
+        if sends {
+            self.block(format!(
+                "exfiltration ({} captures the screen in a line that sends data over the network)",
+                c.base
+            ));
+        }
+        self.ask(format!("{} captures the screen", c.base));
+    }
+}
+
+impl Analyzer<'_> {
+    /// `exec -a kworker sh …`: a program started under another name, so
+    /// `ps` shows something else: it hides what runs.
+    pub(super) fn masquerade(&mut self, c: &Command) {
+        let words: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+        if let ["exec", flags @ ..] = words.as_slice() {
+            let mut i = 0;
+            while i < flags.len() && flags[i].starts_with('-') {
+                if flags[i] == "-a"
+                    && let (Some(alias), Some(prog)) = (flags.get(i + 1), flags.get(i + 2))
+                    && base_name(alias) != base_name(prog)
+                {
+                    self.block(format!(
+                        "obfuscation (exec -a runs {} under the name {alias})",
+                        base_name(prog)
+                    ));
+                }
+                i += if flags[i] == "-a" { 2 } else { 1 };
+            }
         }
     }
 }

@@ -242,6 +242,16 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
             let names_only = match sub {
                 Some("check-ignore" | "ls-files" | "status") => true,
                 Some("rm") => args.iter().any(|x| x == "--cached"),
+                // Which commits touched it, not what it holds.
+                Some("log" | "shortlog" | "rev-list") => !args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "-p" | "-u" | "--patch" | "--full-diff" | "-G" | "-S"
+                    ) || x.starts_with("-U")
+                        || x.starts_with("--unified")
+                        || x.starts_with("--word-diff")
+                        || x.starts_with("--format=%B")
+                }),
                 Some("update-index") => args
                     .iter()
                     .any(|x| x.ends_with("assume-unchanged") || x.ends_with("skip-worktree")),

@@ -393,6 +393,8 @@ impl Analyzer<'_> {
                         ok = false;
                     }
                 }
+                // df names a file system by any path on it: nothing is read.
+                Role::Meta if c.lb == "df" && !w.dynamic => {}
                 Role::Meta => {
                     ok &= self.list_path(w, c.cwd());
                 }
@@ -473,5 +475,60 @@ impl Analyzer<'_> {
             self.ask("openssl reads a file outside the working directory");
         }
         harmless
+    }
+}
+
+impl Analyzer<'_> {
+    /// `python3 -m json.tool FILE`, `python3 -m pip list|show|freeze`:
+    /// standard modules that only print. `None` for anything else.
+    pub(super) fn python_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        if !c.lb.starts_with("python") || c.words[0].text.contains('/') {
+            return None;
+        }
+        let rest: Vec<&str> = match c
+            .args
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["-m", rest @ ..] => rest.to_vec(),
+            _ => return None,
+        };
+        match rest.as_slice() {
+            ["json.tool", files @ ..]
+                if files.len() <= 2 && files.iter().all(|f| !f.starts_with('-')) =>
+            {
+                // The second operand, when given, is written.
+                let ops = c.operand_words();
+                let input = ops.get(1).cloned();
+                if files.len() == 2 {
+                    return None;
+                }
+                Some(input.is_none_or(|w| self.read_path(&w, c.cwd())))
+            }
+            ["pip", "list" | "freeze" | "--version", flags @ ..]
+                if flags.iter().all(|f| {
+                    matches!(
+                        *f,
+                        "--outdated"
+                            | "-o"
+                            | "--user"
+                            | "--format=json"
+                            | "--format=columns"
+                            | "--not-required"
+                    )
+                }) =>
+            {
+                // `--outdated` asks the index: the network.
+                Some(!flags.contains(&"--outdated") && !flags.contains(&"-o"))
+            }
+            ["pip", "show", pkgs @ ..]
+                if !pkgs.is_empty() && pkgs.iter().all(|p| !p.starts_with('-')) =>
+            {
+                Some(true)
+            }
+            _ => None,
+        }
     }
 }

@@ -226,7 +226,8 @@ impl Analyzer<'_> {
                 }
             }
         }
-        if var == "PYTHONSTARTUP" {
+        // Files (or a folder of rc files) every shell or interpreter reads first.
+        if matches!(var, "PYTHONSTARTUP" | "BASH_ENV" | "ENV" | "ZDOTDIR") {
             files.push(value.text.clone());
         }
         for f in files {

@@ -39,6 +39,22 @@ impl Analyzer<'_> {
                 {
                     self.block(format!("remote shell risk ({b} exposes this machine to the network through a tunnel)"));
                 }
+                // What the tunnel exposes: Jarvis's own port (or an admin
+                // one) is never for the internet.
+                for x in args {
+                    let l = lower(x);
+                    let port = l
+                        .rsplit(':')
+                        .next()
+                        .map(|p| p.trim_end_matches('/'))
+                        .and_then(|p| p.parse::<u16>().ok())
+                        .or_else(|| l.parse::<u16>().ok());
+                    if port.is_some_and(|p| crate::policy::url::ADMIN_PORTS.contains(&p)) {
+                        self.block(format!(
+                            "{b} would expose an admin port of this machine (Jarvis's own, a debugger's or Docker's) to the internet"
+                        ));
+                    }
+                }
                 self.ask(format!("{b} exposes a local port to the internet"));
                 Some(false)
             }
