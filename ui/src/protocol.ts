@@ -192,11 +192,30 @@ workdir: string | null, granted_roots: Array<string>, approval_timeout_sec: numb
  */
 mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, tasks: TasksConfig, budget: BudgetConfig, };
 
-export type LlmConfig = { base_url: string, model: string, temperature: number | null, max_rounds: number, 
+export type LlmConfig = { 
+/**
+ * `endpoint`: an OpenAI-compatible server at `base_url`; `embedded`:
+ * Jarvis's own engine (the `jarvis-llm` worker) with `local_model`.
+ */
+provider: Provider, 
+/**
+ * The GGUF the embedded engine loads.
+ */
+local_model: string, 
+/**
+ * The embedded engine's context, in tokens.
+ */
+local_ctx: number, 
+/**
+ * Minutes without a request before the embedded engine stops (0: never).
+ */
+local_idle_min: number, base_url: string, model: string, temperature: number | null, max_rounds: number, 
 /**
  * Tokens the server gives a request (prompt + answer).
  */
 context_window: number, max_retries: number, connect_timeout_sec: number, idle_timeout_sec: number, };
+
+export type Provider = "endpoint" | "embedded";
 
 export type Persona = { name: string, style: string, };
 

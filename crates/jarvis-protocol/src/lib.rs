@@ -559,6 +559,7 @@ pub fn typescript() -> String {
         skills::McpProject::decl(&cfg),
         settings::Config::decl(&cfg),
         settings::LlmConfig::decl(&cfg),
+        settings::Provider::decl(&cfg),
         settings::Persona::decl(&cfg),
         settings::ToolToggles::decl(&cfg),
         settings::Approvals::decl(&cfg),

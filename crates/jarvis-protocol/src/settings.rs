@@ -21,6 +21,15 @@ pub const DEFAULT_SKILL_PROMPT_BUDGET: usize = 15_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct LlmConfig {
+    /// `endpoint`: an OpenAI-compatible server at `base_url`; `embedded`:
+    /// Jarvis's own engine (the `jarvis-llm` worker) with `local_model`.
+    pub provider: Provider,
+    /// The GGUF the embedded engine loads.
+    pub local_model: String,
+    /// The embedded engine's context, in tokens.
+    pub local_ctx: u32,
+    /// Minutes without a request before the embedded engine stops (0: never).
+    pub local_idle_min: u32,
     pub base_url: String,
     pub model: String,
     pub temperature: Option<f64>,
@@ -35,6 +44,10 @@ pub struct LlmConfig {
 impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
+            provider: Provider::Endpoint,
+            local_model: String::new(),
+            local_ctx: 4096,
+            local_idle_min: 15,
             base_url: "http://127.0.0.1:11434/v1".into(),
             model: "llama3.2".into(),
             temperature: None,
@@ -45,6 +58,15 @@ impl Default for LlmConfig {
             idle_timeout_sec: 120.0,
         }
     }
+}
+
+/// Where answers come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    #[default]
+    Endpoint,
+    Embedded,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]

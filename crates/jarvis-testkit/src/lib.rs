@@ -364,6 +364,22 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// `../shared` beside the repository, where CI and developers keep the oracles.
+/// The small GGUF the embedded engine's tests run (`JARVIS_TEST_GGUF`,
+/// which `.ci/run` sets). `None`, with a note, outside CI; in CI its
+/// absence fails the test.
+pub fn test_gguf() -> Option<std::path::PathBuf> {
+    match std::env::var_os("JARVIS_TEST_GGUF").map(std::path::PathBuf::from) {
+        Some(p) if p.is_file() => Some(p),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("JARVIS_TEST_GGUF must name the SmolLM2 GGUF in CI (.ci/run fetches it)")
+        }
+        _ => {
+            eprintln!("skipped: set JARVIS_TEST_GGUF to a GGUF file (.ci/run does)");
+            None
+        }
+    }
+}
+
 pub fn shared_dir() -> std::path::PathBuf {
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.join("../../../shared")

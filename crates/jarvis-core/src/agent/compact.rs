@@ -200,11 +200,13 @@ pub(super) async fn fit(
             MAX_TRANSCRIPT_CHARS.min(cfg.llm.context_window as usize * 2),
         )),
     ];
-    let answer = turn
-        .inner
-        .llm()
-        .stream_chat(&request, &[], &turn.cancel, &mut |_| {})
-        .await;
+    let answer = match turn.inner.llm_ready(|_| {}).await {
+        Ok(llm) => {
+            llm.stream_chat(&request, &[], &turn.cancel, &mut |_| {})
+                .await
+        }
+        Err(e) => Err(e),
+    };
     let text = match answer {
         Ok(a) => {
             let prompt = request.iter().map(context::message_tokens).sum::<u64>();

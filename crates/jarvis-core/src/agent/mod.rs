@@ -386,6 +386,38 @@ impl Inner {
         }
     }
 
+    /// The client for the next request. With the embedded engine its
+    /// worker is found or started first (loading the model the first time)
+    /// and the client pointed at it; `notice` hears when a worker that had
+    /// stopped was started again.
+    pub async fn llm_ready(&self, notice: impl FnOnce(String)) -> Result<Arc<LlmClient>, LlmError> {
+        let cfg = self.config();
+        if cfg.llm.provider != jarvis_protocol::settings::Provider::Embedded {
+            return Ok(self.llm());
+        }
+        let (home, llm_cfg) = (self.home.clone(), cfg.llm.clone());
+        let ep = tokio::task::spawn_blocking(move || crate::llm::local::endpoint(&home, &llm_cfg))
+            .await
+            .map_err(|e| LlmError::Config(format!("the embedded engine's starter failed: {e}")))?
+            .map_err(|e| LlmError::Config(e.to_string()))?;
+        if ep.was_lost {
+            notice("The embedded engine had stopped; it has been started again.".into());
+        }
+        let current = self.llm();
+        if current.settings().base_url == ep.base_url {
+            return Ok(current);
+        }
+        let mut settings = self.llm_settings(&cfg);
+        settings.base_url = ep.base_url;
+        settings.api_key = Some(ep.token.clone());
+        let client = Arc::new(LlmClient::new(settings)?);
+        self.gate.add_known_secret(ep.token.expose());
+        if let Ok(mut l) = self.llm.write() {
+            *l = client.clone();
+        }
+        Ok(client)
+    }
+
     pub fn tool_context(
         &self,
         session_id: Option<&str>,

@@ -301,17 +301,45 @@ async fn request(
             turn.emit(Event::ToolCallArgumentsDelta { call_id, delta });
         }
     };
-    match turn
+    let llm = match turn
         .inner
-        .llm()
+        .llm_ready(|message| turn.emit(Event::Notice { message }))
+        .await
+    {
+        Ok(l) => l,
+        Err(e) => {
+            turn.emit(Event::Error {
+                message: e.to_string(),
+                fatal: true,
+            });
+            return Err(StopReason::Failed);
+        }
+    };
+    match llm
         .stream_chat(request, tools, &turn.cancel, &mut on_delta)
         .await
     {
         Ok(a) => Ok(a),
         Err(LlmError::Cancelled) => Err(StopReason::Cancelled),
         Err(e) => {
+            let embedded =
+                turn.inner.config().llm.provider == jarvis_protocol::settings::Provider::Embedded;
+            let lost = matches!(
+                e,
+                LlmError::Connect { .. }
+                    | LlmError::Sse(_)
+                    | LlmError::Truncated { .. }
+                    | LlmError::RetriesExhausted { .. }
+            );
+            let message = if embedded && lost {
+                format!(
+                    "the embedded engine stopped during the answer ({e}); it starts again with the next message"
+                )
+            } else {
+                e.to_string()
+            };
             turn.emit(Event::Error {
-                message: e.to_string(),
+                message,
                 fatal: true,
             });
             Err(StopReason::Failed)

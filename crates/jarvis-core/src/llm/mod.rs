@@ -3,6 +3,7 @@
 mod assemble;
 mod client;
 mod error;
+pub mod local;
 
 pub use assemble::{Assembled, StreamAssembler, StreamDelta};
 pub use client::{LegacyErrorScanner, LlmClient, LlmSettings, ModelInfo, Secret, assemble_stream};

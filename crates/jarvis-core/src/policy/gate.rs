@@ -190,6 +190,15 @@ impl Gate {
         }
     }
 
+    /// One more such value (the embedded engine's token), kept beside the rest.
+    pub fn add_known_secret(&self, secret: &str) {
+        if let Ok(mut s) = self.known_secrets.write()
+            && !s.iter().any(|k| k == secret)
+        {
+            s.push(secret.to_string());
+        }
+    }
+
     fn secrets(&self) -> Vec<String> {
         self.known_secrets
             .read()

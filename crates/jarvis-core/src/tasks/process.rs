@@ -36,7 +36,7 @@ pub fn name_alive(name: &str) -> bool {
 
 /// When the process started, in clock ticks since boot (`/proc/PID/stat`,
 /// field 22); `None` where there is no `/proc`.
-fn start_time(pid: u32) -> Option<i64> {
+pub(crate) fn start_time(pid: u32) -> Option<i64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may hold spaces and parentheses: count after the last `)`.
     let rest = &stat[stat.rfind(')')? + 1..];

@@ -1,0 +1,277 @@
+//! The embedded engine, supervised: one `jarvis-llm` worker per
+//! `JARVIS_HOME`, shared by the app and the CLI. Whoever needs it first
+//! starts it (under a lock, so two processes never start two); it outlives
+//! the process that started it and stops itself when idle; a worker that
+//! died is started again at the next request.
+
+use std::io::Write;
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use jarvis_protocol::settings::LlmConfig;
+use serde::{Deserialize, Serialize};
+
+use crate::llm::Secret;
+use crate::tasks::process;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    #[error(
+        "no local model is set: set llm.local_model to a GGUF file (`jarvis config set llm.local_model PATH`)"
+    )]
+    NoModel,
+    #[error("the local model {0} does not exist")]
+    Missing(PathBuf),
+    #[error("the embedded engine (jarvis-llm) is not installed: looked for {0}")]
+    NoWorker(PathBuf),
+    #[error("cannot start the embedded engine: {0}")]
+    Start(String),
+    #[error("the embedded engine stopped while loading the model: {0}")]
+    Exited(String),
+    #[error("the embedded engine was not ready after {0} s (see {1})")]
+    Timeout(u64, PathBuf),
+    #[error("the embedded engine's files in {0}: {1}")]
+    Files(PathBuf, std::io::Error),
+}
+
+/// Where the running worker answers.
+#[derive(Debug, Clone)]
+pub struct LocalEndpoint {
+    pub base_url: String,
+    pub token: Secret,
+    /// This call started it (first use, or after it had stopped).
+    pub started: bool,
+    /// It had been running and was found dead.
+    pub was_lost: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct State {
+    pid: u32,
+    start: Option<i64>,
+    port: u16,
+    model: String,
+    ctx: u32,
+}
+
+const READY: Duration = Duration::from_secs(300);
+
+/// The worker for `cfg`, started if it is not running.
+pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalError> {
+    let model = model_path(cfg)?;
+    let dir = home.join("llm");
+    let files = |e| LocalError::Files(dir.clone(), e);
+    std::fs::create_dir_all(&dir).map_err(files)?;
+    // One starter at a time: the second waits, then finds the first's worker.
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("worker.lock"))
+        .map_err(files)?;
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|e| files(e.into()))?;
+    let token = token(&dir).map_err(files)?;
+    let state_file = dir.join("worker.json");
+    let old: Option<State> = std::fs::read(&state_file)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let wanted = |s: &State| s.model == model.display().to_string() && s.ctx == cfg.local_ctx;
+    let mut was_lost = false;
+    if let Some(s) = &old {
+        let live = process::alive(s.pid, s.start) && answers(s.port);
+        // The right worker, gone (killed, crashed): said once it is back.
+        was_lost = wanted(s) && !live;
+        if live && wanted(s) {
+            return Ok(LocalEndpoint {
+                base_url: format!("http://127.0.0.1:{}/v1", s.port),
+                token,
+                started: false,
+                was_lost: false,
+            });
+        }
+        if live {
+            // Another model or context: this one replaces it.
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(s.pid as i32),
+                nix::sys::signal::Signal::SIGTERM,
+            );
+        }
+    }
+    let state = spawn(&dir, &model, cfg)?;
+    let tmp = dir.join("worker.json.tmp");
+    let body = serde_json::to_vec(&state).unwrap_or_default();
+    std::fs::write(&tmp, body)
+        .and_then(|()| std::fs::rename(&tmp, &state_file))
+        .map_err(files)?;
+    Ok(LocalEndpoint {
+        base_url: format!("http://127.0.0.1:{}/v1", state.port),
+        token,
+        started: true,
+        was_lost,
+    })
+}
+
+fn model_path(cfg: &LlmConfig) -> Result<PathBuf, LocalError> {
+    let raw = cfg.local_model.trim();
+    if raw.is_empty() {
+        return Err(LocalError::NoModel);
+    }
+    let path = match (raw.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(h)) => PathBuf::from(h).join(rest),
+        _ => PathBuf::from(raw),
+    };
+    if !path.is_file() {
+        return Err(LocalError::Missing(path));
+    }
+    Ok(path)
+}
+
+/// The bearer token every request to the worker carries (only this user
+/// can read it).
+fn token(dir: &Path) -> std::io::Result<Secret> {
+    let path = dir.join("token");
+    if let Ok(t) = std::fs::read_to_string(&path)
+        && t.trim().len() >= 32
+    {
+        return Ok(Secret::new(t.trim()));
+    }
+    let t = format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    );
+    let mut f = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .mode(0o600)
+            .open(&path)?
+    };
+    f.write_all(t.as_bytes())?;
+    Ok(Secret::new(t))
+}
+
+fn answers(port: u16) -> bool {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_ok()
+}
+
+/// The worker binary: `JARVIS_LLM_BIN`, else beside this executable.
+fn worker_exe() -> Result<PathBuf, LocalError> {
+    if let Some(p) = std::env::var_os("JARVIS_LLM_BIN") {
+        return Ok(PathBuf::from(p));
+    }
+    let here = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|d| d.join("jarvis-llm")))
+        .unwrap_or_else(|| PathBuf::from("jarvis-llm"));
+    if here.is_file() {
+        Ok(here)
+    } else {
+        Err(LocalError::NoWorker(here))
+    }
+}
+
+fn spawn(dir: &Path, model: &Path, cfg: &LlmConfig) -> Result<State, LocalError> {
+    use std::os::unix::process::CommandExt;
+    let exe = worker_exe()?;
+    let log_path = dir.join("worker.log");
+    let log =
+        std::fs::File::create(&log_path).map_err(|e| LocalError::Files(dir.to_path_buf(), e))?;
+    let mut child = std::process::Command::new(&exe)
+        .arg("--model")
+        .arg(model)
+        .args(["--host", "127.0.0.1", "--port", "0"])
+        .args(["--ctx", &cfg.local_ctx.to_string()])
+        .arg("--token-file")
+        .arg(dir.join("token"))
+        .args([
+            "--idle-exit",
+            &(u64::from(cfg.local_idle_min) * 60).to_string(),
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        // Its own process group: Ctrl-C in a terminal stops the CLI, not
+        // the engine the app shares.
+        .process_group(0)
+        .spawn()
+        .map_err(|e| LocalError::Start(format!("{}: {e}", exe.display())))?;
+    let pid = child.id();
+    let deadline = Instant::now() + READY;
+    let port = loop {
+        let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if let Some(port) = ready_port(&text) {
+            break port;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            let tail: String = text.lines().rev().take(5).collect::<Vec<_>>().join(" / ");
+            return Err(LocalError::Exited(format!("{status}: {tail}")));
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(LocalError::Timeout(READY.as_secs(), log_path));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Reaped when it exits, so no zombie lingers in a long-lived app.
+    let _ = std::thread::Builder::new()
+        .name("jarvis-llm-reaper".into())
+        .spawn(move || child.wait());
+    Ok(State {
+        pid,
+        start: process::start_time(pid),
+        port,
+        model: model.display().to_string(),
+        ctx: cfg.local_ctx,
+    })
+}
+
+/// The port in the worker's "ready on http://127.0.0.1:PORT/v1" line.
+fn ready_port(log: &str) -> Option<u16> {
+    log.lines().find_map(|l| {
+        l.strip_prefix("jarvis-llm: ready on http://")?
+            .split('/')
+            .next()?
+            .rsplit(':')
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ready_line_gives_the_port() {
+        assert_eq!(
+            ready_port("loading\njarvis-llm: ready on http://127.0.0.1:40631/v1\n"),
+            Some(40631)
+        );
+        assert_eq!(ready_port("jarvis-llm: cannot load"), None);
+    }
+
+    #[test]
+    fn a_missing_model_is_said_before_anything_starts() {
+        let home = tempfile::tempdir().unwrap();
+        let mut cfg = LlmConfig::default();
+        assert!(matches!(
+            endpoint(home.path(), &cfg),
+            Err(LocalError::NoModel)
+        ));
+        cfg.local_model = "/nonexistent/model.gguf".into();
+        let e = endpoint(home.path(), &cfg).unwrap_err();
+        assert!(matches!(e, LocalError::Missing(_)), "{e}");
+        assert!(
+            !home.path().join("llm").exists(),
+            "nothing was made for a missing model"
+        );
+    }
+}
