@@ -38,7 +38,8 @@ struct Args {
     idle_exit: u64,
 }
 
-#[tokio::main]
+// One runtime thread: the decode threads get the cores, the server needs little.
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
