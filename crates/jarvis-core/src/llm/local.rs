@@ -56,6 +56,8 @@ struct State {
 }
 
 const READY: Duration = Duration::from_secs(300);
+/// What the worker logs when it stops itself for want of requests.
+const IDLE_EXIT: &str = "jarvis-llm: idle for";
 
 /// The worker for `cfg`, started if it is not running.
 pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalError> {
@@ -82,7 +84,10 @@ pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalErro
     if let Some(s) = &old {
         let live = process::alive(s.pid, s.start) && answers(s.port);
         // The right worker, gone (killed, crashed): said once it is back.
-        was_lost = wanted(s) && !live;
+        // One that stopped itself when idle said so in its log.
+        let idled = std::fs::read_to_string(dir.join("worker.log"))
+            .is_ok_and(|log| log.contains(IDLE_EXIT));
+        was_lost = wanted(s) && !live && !idled;
         if live && wanted(s) {
             return Ok(LocalEndpoint {
                 base_url: format!("http://127.0.0.1:{}/v1", s.port),
