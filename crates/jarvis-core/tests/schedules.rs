@@ -253,6 +253,12 @@ async fn five_failures_in_a_row_pause_a_schedule_and_say_so() {
         e.brain.schedule_tick(plus(start, i * 60)).unwrap();
         settle(&e.brain).await;
     }
+    // The run's outcome is booked on the schedule just after the task
+    // itself is final: wait for the bookkeeping, not only the task.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !e.brain.schedule(&s.id).unwrap().paused && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let s = e.brain.schedule(&s.id).unwrap();
     assert!(s.paused, "{s:?}");
     assert_eq!(s.failures, 5);

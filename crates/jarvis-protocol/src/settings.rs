@@ -60,6 +60,17 @@ impl Default for LlmConfig {
     }
 }
 
+impl LlmConfig {
+    /// The tokens a request may use: the embedded engine's own context
+    /// when it is the provider and smaller than `context_window`.
+    pub fn window(&self) -> u64 {
+        match self.provider {
+            Provider::Embedded => self.context_window.min(u64::from(self.local_ctx)),
+            Provider::Endpoint => self.context_window,
+        }
+    }
+}
+
 /// Where answers come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]

@@ -155,7 +155,7 @@ pub(super) async fn fit(
         &history,
         current,
         tools_tokens,
-        cfg.llm.context_window,
+        cfg.llm.window(),
     );
     if report.dropped_turns == 0 {
         return (history, summary);
@@ -170,7 +170,7 @@ pub(super) async fn fit(
     let fixed = estimate_tokens(&with_summary)
         + tools_tokens
         + current.iter().map(context::message_tokens).sum::<u64>();
-    if fixed > cfg.llm.context_window / 2 {
+    if fixed > cfg.llm.window() / 2 {
         return (history, summary);
     }
     let failed_recently = turn
@@ -197,7 +197,7 @@ pub(super) async fn fit(
         ChatMessage::user(transcript(
             summary.as_deref(),
             dropped,
-            MAX_TRANSCRIPT_CHARS.min(cfg.llm.context_window as usize * 2),
+            MAX_TRANSCRIPT_CHARS.min(cfg.llm.window() as usize * 2),
         )),
     ];
     let answer = match turn.inner.llm_ready(|_| {}).await {

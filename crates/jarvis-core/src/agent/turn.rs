@@ -575,13 +575,7 @@ async fn rounds(
         // Skills are discovered per request, so a skill added, changed or
         // removed on disk shows in the very next request.
         let system = build_system(turn, &cfg) + &summary;
-        let (req, _) = context::build(
-            &system,
-            &history,
-            &current,
-            tools_tokens,
-            cfg.llm.context_window,
-        );
+        let (req, _) = context::build(&system, &history, &current, tools_tokens, cfg.llm.window());
         if let Some(why) = super::spend::before_request(turn, &usage, rounds) {
             turn.emit(Event::Error {
                 message: why,

@@ -255,6 +255,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_agent_plans_within_the_engines_context() {
+        let mut cfg = LlmConfig {
+            context_window: 8192,
+            local_ctx: 4096,
+            ..LlmConfig::default()
+        };
+        assert_eq!(cfg.window(), 8192, "a server's window is its own");
+        cfg.provider = jarvis_protocol::settings::Provider::Embedded;
+        assert_eq!(cfg.window(), 4096);
+    }
+
+    #[test]
     fn the_ready_line_gives_the_port() {
         assert_eq!(
             ready_port("loading\njarvis-llm: ready on http://127.0.0.1:40631/v1\n"),
