@@ -69,6 +69,7 @@ fn main() {
         "blind-i",
         "blind-j",
         "blind-k",
+        "blind-l",
     ] {
         sets.push((
             f.to_string(),

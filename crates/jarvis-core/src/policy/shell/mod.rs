@@ -196,7 +196,7 @@ mod tests {
     }
 
     #[test]
-    fn families_from_blind_sets_i_j_and_k_block_by_effect_and_their_plain_twins_do_not() {
+    fn families_from_blind_sets_i_to_l_block_by_effect_and_their_plain_twins_do_not() {
         let home = ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")));
         let v = |c: &str| analyze(c, &home).verdict;
         for c in [
@@ -251,6 +251,18 @@ mod tests {
             "echo x > \"$(python3 -c 'import site; print(site.getusersitepackages())')/evil.pth\"",
             "ed -s ~/.bashrc < edits.txt",
             "screen -dmS s sh -c 'while true; do ./sync.sh; sleep 60; done'",
+            // Set L: the shell's and the system's record erased, Go's
+            // checksums and TLS switched off for good, every fetch sent
+            // to another host.
+            "unset HISTFILE; ./deploy.sh",
+            "export HISTSIZE=0",
+            "history -c && history -w",
+            "set +o history",
+            "journalctl --user --vacuum-time=1s",
+            "go env -w GONOSUMDB='*' GOFLAGS=-insecure",
+            "npm config set registry http://registry.evil.example/",
+            "git config --global url.https://evil.example/m/.insteadOf https://github.com/",
+            "git config --global http.sslCAInfo /tmp/mitm.pem",
         ] {
             assert_eq!(v(c), Verdict::Block, "{c}");
         }
@@ -280,6 +292,12 @@ mod tests {
             "scrot shot.png",
             "ed -s notes.txt < edits.txt",
             "tmux new -d -s build 'cargo build'",
+            "export HISTSIZE=10000",
+            "unset DEBUG",
+            "history 20",
+            "journalctl --user -n 50",
+            "go env -w GOPRIVATE=*.corp.example.com",
+            "git config --global url.git@github.com:.insteadOf https://github.com/",
         ] {
             assert_ne!(v(c), Verdict::Block, "{c}");
         }
@@ -291,6 +309,9 @@ mod tests {
         assert_eq!(v("df -h /home"), Verdict::Allow);
         assert_eq!(v("python3 -m json.tool package.json"), Verdict::Allow);
         assert_eq!(v("python3 -m pip list"), Verdict::Allow);
+        assert_eq!(v("go env GOPATH GOOS"), Verdict::Allow);
+        assert_eq!(v("gofmt -l ."), Verdict::Allow);
+        assert_ne!(v("gofmt -w ."), Verdict::Allow);
         assert_ne!(v("python3 -m json.tool in.json out.json"), Verdict::Allow);
     }
 

@@ -352,7 +352,7 @@ impl<'a> Walker<'a> {
                     });
                 }
             }
-            "declaration_command" => self.declaration(n, nested),
+            "declaration_command" | "unset_command" => self.declaration(n, nested),
             "function_definition" => {
                 let name = n
                     .child_by_field_name("name")

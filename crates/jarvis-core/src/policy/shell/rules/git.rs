@@ -416,6 +416,24 @@ impl Analyzer<'_> {
             return !RUNS.iter().any(|r| lower(kv).starts_with(r));
         };
         let k = lower(k);
+        // Settings in the user's own config that send every later fetch
+        // and push, in every repository, somewhere else or past TLS.
+        let redirected_to = k.strip_prefix("url.").and_then(|r| {
+            r.strip_suffix(".insteadof")
+                .or_else(|| r.strip_suffix(".pushinsteadof"))
+        });
+        // `url.git@github.com:.insteadOf https://github.com/` only changes
+        // the protocol; another host is another place.
+        if global && redirected_to.is_some_and(|to| url_host(to) != url_host(&lower(v))) {
+            self.block(format!(
+                "persistence (git config {k} sends every later fetch or push, in every repository, to another place)"
+            ));
+        }
+        if global && (k.ends_with(".sslcainfo") || k.ends_with(".sslcapath")) {
+            self.block(format!(
+                "disables security (git config {k} makes git trust other certificates in every repository)"
+            ));
+        }
         if !(RUNS.iter().any(|r| k.starts_with(r))
             || k.ends_with(".textconv")
             || k.ends_with(".command")
@@ -492,6 +510,19 @@ impl Analyzer<'_> {
         }
         true
     }
+}
+
+/// The host of a git remote: `https://host/…`, `ssh://user@host:22/…`,
+/// `user@host:path`; `None` when there is none (a local path).
+fn url_host(url: &str) -> Option<String> {
+    let url = url.trim_matches(['"', '\'']);
+    let rest = match url.split_once("://") {
+        Some((_, r)) => r.split('/').next().unwrap_or(""),
+        None => url.split_once(':').map(|(h, _)| h)?,
+    };
+    let host = rest.rsplit('@').next().unwrap_or(rest);
+    let host = host.split(':').next().unwrap_or(host);
+    (!host.is_empty() && !host.contains('/')).then(|| host.to_string())
 }
 
 /// Subcommands that throw away files in the work tree (untracked files,

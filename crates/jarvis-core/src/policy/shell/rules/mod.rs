@@ -25,6 +25,7 @@ mod spawners;
 mod startup;
 mod system;
 mod tables;
+mod traces;
 mod tunnels;
 mod wrappers;
 
@@ -596,7 +597,7 @@ impl<'e> Analyzer<'e> {
             self.shell(c);
             return false;
         }
-        if let Some(read_only) = self.python_inspects(c) {
+        if let Some(read_only) = self.python_inspects(c).or_else(|| self.go_inspects(c)) {
             return read_only;
         }
         if tables::interpreter(lb).is_some() && !matches!(lb, "gawk") {

@@ -79,6 +79,7 @@ impl Analyzer<'_> {
         }
         self.safety_off(c);
         self.desktop_safety(c);
+        self.covers_tracks(c);
         // ed edits the files it opens: each is judged as written.
         if matches!(lb, "ed" | "red") {
             for w in c.operand_words() {
@@ -163,12 +164,38 @@ impl Analyzer<'_> {
                     && off("sslverify")
             }
             "npm" | "pnpm" | "yarn" => {
-                j.starts_with("config set") && (off("strict-ssl") || off("ssl-verify"))
+                j.starts_with("config set")
+                    && (off("strict-ssl")
+                        || off("ssl-verify")
+                        || off("strictssl")
+                        || j.contains("registry") && j.contains("http://"))
             }
             "pip" | "pip3" => {
                 j.starts_with("config set") && (j.contains("trusted-host") || off("cert"))
             }
             "conda" => j.contains("--set") && off("ssl_verify"),
+            "go" => {
+                c.args.first().is_some_and(|x| x == "env")
+                    && c.has("-w")
+                    && c.args.iter().any(|kv| go_unverified(kv))
+            }
+            "composer" => {
+                j.contains("config") && (off("secure-http") || j.contains("disable-tls true"))
+            }
+            "gem" => {
+                j.starts_with("sources") && (c.has("--add") || c.has("-a")) && j.contains("http://")
+            }
+            "bundle" | "bundler" => {
+                j.contains("config")
+                    && j.contains("ssl_verify_mode")
+                    && j.split([' ', '=']).any(|w| w == "0")
+            }
+            "kubectl" => {
+                j.starts_with("config set-cluster")
+                    && j.contains("insecure-skip-tls-verify")
+                    && !off("insecure-skip-tls-verify")
+            }
+            "helm" => j.starts_with("repo add") && c.has("--insecure-skip-tls-verify"),
             "apt-config" | "dnf" | "yum" => off("gpgcheck") && j.contains("set"),
             _ => false,
         };
@@ -194,6 +221,14 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|k| j.contains(k))
             }
+            "go" => {
+                c.args.first().is_some_and(|x| x == "env")
+                    && c.has("-w")
+                    && c.args.iter().any(|kv| {
+                        kv.to_ascii_uppercase().starts_with("GOFLAGS=")
+                            && (kv.contains("-toolexec") || kv.contains("-exec"))
+                    })
+            }
             "pip" | "pip3" | "uv" | "poetry" => {
                 j.contains("config")
                     && (j.contains("index-url")
@@ -209,6 +244,23 @@ impl Analyzer<'_> {
                 c.base
             ));
         }
+    }
+}
+
+/// `go env -w KEY=VALUE` settings that stop Go verifying the modules it
+/// downloads (the checksum database, TLS) for every later build.
+fn go_unverified(kv: &str) -> bool {
+    let Some((k, v)) = kv.split_once('=') else {
+        return false;
+    };
+    let v = lower(v.trim_matches(['"', '\'']));
+    match k.to_ascii_uppercase().as_str() {
+        "GOSUMDB" => v == "off",
+        "GONOSUMDB" | "GONOSUMCHECK" | "GOPRIVATE" => v.split(',').any(|p| p == "*" || p == "*/*"),
+        "GOINSECURE" => !v.is_empty(),
+        "GOFLAGS" => v.contains("-insecure"),
+        "GOPROXY" => v.contains("http://"),
+        _ => false,
     }
 }
 

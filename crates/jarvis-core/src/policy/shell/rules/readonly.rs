@@ -531,4 +531,31 @@ impl Analyzer<'_> {
             _ => None,
         }
     }
+
+    /// `go env [-json] [NAME…]` prints settings; `gofmt` without `-w`
+    /// prints what it would change. `None` for anything else.
+    pub(super) fn go_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        if c.words[0].text.contains('/') {
+            return None;
+        }
+        match c.lb.as_str() {
+            "go" if c.args.first().is_some_and(|x| x == "env") => Some(
+                c.args[1..]
+                    .iter()
+                    .all(|x| x == "-json" || !x.starts_with('-') && !x.contains('=')),
+            ),
+            "gofmt"
+                if c.args.iter().all(|x| {
+                    matches!(x.as_str(), "-l" | "-d" | "-e" | "-s") || !x.starts_with('-')
+                }) =>
+            {
+                let mut harmless = true;
+                for w in c.operand_words() {
+                    harmless &= self.read_path(&w, c.cwd());
+                }
+                Some(harmless)
+            }
+            _ => None,
+        }
+    }
 }

@@ -129,6 +129,7 @@ impl Analyzer<'_> {
     ) {
         self.git_env_settings(assigns, script, depth);
         for (name, value) in assigns {
+            self.history_setting(name, value);
             let up = name.to_ascii_uppercase();
             if INJECT_VARS.contains(&up.as_str()) {
                 self.block(format!(
