@@ -162,6 +162,7 @@ impl Voice {
             .unwrap_or((VoiceState::Idle, None));
         let models = jarvis_voice::models::list(&self.home)
             .into_iter()
+            .filter(|m| m.kind == jarvis_voice::models::ModelKind::Voice)
             .map(|m| ModelRow {
                 name: m.name,
                 what: m.what,

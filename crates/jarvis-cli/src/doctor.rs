@@ -41,7 +41,10 @@ fn fail(check: &'static str, detail: impl Into<String>, fix: impl Into<String>) 
 fn voice_checks(home: &std::path::Path, cfg_store: &ConfigStore, checks: &mut Vec<Check>) {
     use jarvis_voice::{capture, models, setup};
     let settings = cfg_store.load().map(|c| c.voice).unwrap_or_default();
-    for m in models::list(home) {
+    for m in models::list(home)
+        .into_iter()
+        .filter(|m| m.kind == models::ModelKind::Voice)
+    {
         let check = match m.name.as_str() {
             "whisper-tiny.en" => "stt model",
             "silero-vad" => "vad model",
@@ -76,6 +79,68 @@ fn voice_checks(home: &std::path::Path, cfg_store: &ConfigStore, checks: &mut Ve
         ));
     } else {
         checks.push(pass("microphone", inputs.join(", ")));
+    }
+}
+
+/// The embedded engine: its model file, its binary, and that it answers.
+async fn engine_checks(
+    home: &std::path::Path,
+    brain: &jarvis_core::Brain,
+    checks: &mut Vec<Check>,
+) {
+    use jarvis_core::llm::local;
+    let cfg = brain.config().llm;
+    let model = match local::model_path(home, &cfg) {
+        Ok(p) => {
+            let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
+            checks.push(pass(
+                "engine model",
+                format!(
+                    "{} ({})",
+                    p.display(),
+                    jarvis_core::models::human_size(size)
+                ),
+            ));
+            true
+        }
+        Err(e) => {
+            let fix = match &e {
+                local::LocalError::NotDownloaded { id, .. } => format!("jarvis models install {id}"),
+                _ => "jarvis config set llm.local_model qwen2.5-1.5b (then `jarvis models install qwen2.5-1.5b`), or a path to a GGUF file".into(),
+            };
+            checks.push(fail("engine model", e.to_string(), fix));
+            false
+        }
+    };
+    match local::worker_exe() {
+        Ok(p) => checks.push(pass("engine", p.display().to_string())),
+        Err(e) => {
+            checks.push(fail("engine", e.to_string(), "build the whole workspace (`cargo build --release`) so jarvis-llm sits beside jarvis"));
+            return;
+        }
+    }
+    if !model {
+        return;
+    }
+    let started = std::time::Instant::now();
+    let answered = match brain.llm_ready().await {
+        Ok(llm) => llm.models().await.map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    match answered {
+        Ok(_) => checks.push(pass(
+            "engine",
+            format!(
+                "answers on loopback (ready in {:.1} s); context {} tokens",
+                started.elapsed().as_secs_f64(),
+                cfg.window()
+            ),
+        )),
+        Err(e) => checks.push(fail(
+            "engine",
+            e,
+            format!("see {}", home.join("llm/worker.log").display()),
+        )),
     }
 }
 
@@ -147,10 +212,15 @@ pub async fn run(json: bool) -> Result<i32> {
         } else {
             checks.push(fail("sandbox", what, "build the whole workspace (`cargo build --release`) so jarvis-sandbox sits beside jarvis, on Linux ≥ 5.13 with Landlock enabled"));
         }
+        let embedded = brain.config().llm.provider == jarvis_protocol::settings::Provider::Embedded;
+        if embedded {
+            engine_checks(&home, &brain, &mut checks).await;
+        }
         let llm = brain.llm();
         let settings = llm.settings().clone();
         let window = brain.config().llm.context_window;
         match llm.models().await {
+            _ if embedded => {}
             Ok(models) => {
                 checks.push(pass("endpoint", format!("{} answers, {} model(s)", settings.base_url, models.len())));
                 let found = models.iter().find(|m| m.id == settings.model);

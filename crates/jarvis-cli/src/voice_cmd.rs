@@ -68,7 +68,8 @@ pub enum ModelsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Download, verify and install models (resumes an interrupted download).
+    /// Download, verify and install models (resumes an interrupted download);
+    /// with no names, the voice models.
     Install {
         names: Vec<String>,
         /// Download from this base URL instead (an offline mirror); env JARVIS_MODELS_MIRROR.
@@ -313,10 +314,11 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
                     let mark = if m.installed { "✓" } else { "✗" };
                     let note = if m.overridden { " (from env)" } else { "" };
                     println!(
-                        "{mark} {:<16} {}\n    {}{note}",
+                        "{mark} {:<16} {}\n    {} · licence {}{note}",
                         m.name,
                         m.what,
-                        m.path.display()
+                        m.path.display(),
+                        m.license
                     );
                 }
             }
@@ -329,8 +331,14 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
                     .ok()
                     .filter(|m| !m.is_empty())
             });
+            // With no names, the voice set: chat models are a gigabyte and
+            // more each, fetched only when named.
             let names = if names.is_empty() {
-                models::CATALOG.iter().map(|m| m.name.to_string()).collect()
+                models::CATALOG
+                    .iter()
+                    .filter(|m| m.kind == models::ModelKind::Voice)
+                    .map(|m| m.name.to_string())
+                    .collect()
             } else {
                 names
             };
@@ -351,6 +359,14 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
                 bar.finish_and_clear();
                 for f in files {
                     eprintln!("✓ {name}: {}", f.display());
+                }
+                if models::language_model(&name).is_some() {
+                    let pick = if name == models::DEFAULT_LANGUAGE_MODEL {
+                        String::new()
+                    } else {
+                        format!(" && jarvis config set llm.local_model {name}")
+                    };
+                    eprintln!("  to talk to it: jarvis config set llm.provider embedded{pick}");
                 }
             }
             Ok(0)

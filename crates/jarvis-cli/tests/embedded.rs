@@ -51,6 +51,15 @@ fn kill(pid: i32) {
     }
 }
 
+/// A home whose config has these `llm` settings, and a working folder.
+fn homes(llm: serde_json::Value) -> (tempfile::TempDir, tempfile::TempDir) {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let config = serde_json::json!({"llm": llm, "workdir": work.path()});
+    std::fs::write(home.path().join("config.json"), config.to_string()).unwrap();
+    (home, work)
+}
+
 /// Stops whatever worker the home has at the end, passed or not.
 struct Cleanup(PathBuf);
 
@@ -67,19 +76,10 @@ fn ask_answers_through_the_embedded_engine_and_survives_its_death() {
     let Some(model) = jarvis_testkit::test_gguf() else {
         return;
     };
-    let home = tempfile::tempdir().unwrap();
+    let (home, work) = homes(serde_json::json!({
+        "provider": "embedded", "local_model": model, "local_ctx": 8192,
+        "local_idle_min": 1, "temperature": 0.0, "max_retries": 0}));
     let _cleanup = Cleanup(home.path().to_path_buf());
-    let work = tempfile::tempdir().unwrap();
-    std::fs::write(
-        home.path().join("config.json"),
-        serde_json::json!({
-            "llm": {"provider": "embedded", "local_model": model, "local_ctx": 8192,
-                    "local_idle_min": 1, "temperature": 0.0, "max_retries": 0},
-            "workdir": work.path(),
-        })
-        .to_string(),
-    )
-    .unwrap();
 
     let first = ask(
         home.path(),
@@ -139,4 +139,118 @@ fn ask_answers_through_the_embedded_engine_and_survives_its_death() {
     );
     let after = ask(home.path(), work.path(), "Say yes.");
     assert!(after.status.success(), "{}", text(&after));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_built_in_model_is_offered_then_downloaded_then_answers() {
+    let Some(model) = jarvis_testkit::test_gguf() else {
+        return;
+    };
+    let (home, work) = homes(serde_json::json!({
+        "provider": "embedded", "local_ctx": 4096, "local_idle_min": 1,
+        "temperature": 0.0, "max_retries": 0}));
+    let _cleanup = Cleanup(home.path().to_path_buf());
+    let (h, w) = (home.path().to_path_buf(), work.path().to_path_buf());
+    let run = move |args: Vec<String>| {
+        let (h, w) = (h.clone(), w.clone());
+        tokio::task::spawn_blocking(move || jarvis(&h, &w).args(&args).output().unwrap())
+    };
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+
+    // No model yet: the turn says which one to fetch and how big it is,
+    // at once, and doctor gives the same fix.
+    let started = Instant::now();
+    let out = run(args(&["ask", "hello"])).await.unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("qwen2.5-1.5b is not downloaded yet"),
+        "{said}"
+    );
+    assert!(
+        said.contains("jarvis models install qwen2.5-1.5b"),
+        "{said}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "it did not wait for anything"
+    );
+    let doc = run(args(&["doctor", "--json"])).await.unwrap();
+    let checks: serde_json::Value = serde_json::from_slice(&doc.stdout).unwrap();
+    let engine_model = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "engine model")
+        .unwrap_or_else(|| panic!("{checks}"));
+    assert_eq!(engine_model["ok"], false, "{engine_model}");
+    assert_eq!(engine_model["fix"], "jarvis models install qwen2.5-1.5b");
+
+    // The light model, from a mirror on loopback (the SmolLM2 file stands
+    // in for its bytes: the digest is pinned at install).
+    let mirror = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(mirror.path().join("llm")).unwrap();
+    std::os::unix::fs::symlink(&model, mirror.path().join("llm/Qwen3-0.6B-Q8_0.gguf")).unwrap();
+    let server = jarvis_testkit::FileServer::start(mirror.path().to_path_buf(), None)
+        .await
+        .unwrap();
+    let out = run(args(&[
+        "models",
+        "install",
+        "qwen3-0.6b",
+        "--mirror",
+        &server.base_url(),
+    ]))
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("jarvis config set llm.provider embedded && jarvis config set llm.local_model qwen3-0.6b"),
+        "{}",
+        text(&out)
+    );
+    let list = run(args(&["models", "list", "--json"])).await.unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "qwen3-0.6b")
+        .unwrap();
+    assert_eq!(row["installed"], true, "{row}");
+    assert_eq!(row["kind"], "language");
+    assert_eq!(row["license"], "Apache-2.0");
+    let verify = run(args(&["models", "verify", "qwen3-0.6b"]))
+        .await
+        .unwrap();
+    assert!(verify.status.success(), "{}", text(&verify));
+
+    let set = run(args(&["config", "set", "llm.local_model", "qwen3-0.6b"]))
+        .await
+        .unwrap();
+    assert!(set.status.success(), "{}", text(&set));
+    let out = run(args(&["ask", "Say hello to Ana in one short sentence."]))
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).trim().is_empty());
+    let doc = run(args(&["doctor", "--json"])).await.unwrap();
+    let checks: serde_json::Value = serde_json::from_slice(&doc.stdout).unwrap();
+    for name in ["engine model", "engine"] {
+        let c = checks
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check"] == name)
+            .unwrap_or_else(|| panic!("{checks}"));
+        assert_eq!(c["ok"], true, "{c}");
+    }
+    assert!(
+        !checks
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["check"] == "endpoint"),
+        "no server is asked for: {checks}"
+    );
 }

@@ -70,6 +70,7 @@ fn main() {
         "blind-j",
         "blind-k",
         "blind-l",
+        "blind-m",
     ] {
         sets.push((
             f.to_string(),

@@ -7,6 +7,7 @@ pub mod config;
 pub mod events;
 pub mod hub;
 pub mod llm;
+pub mod models;
 pub mod notify;
 pub mod policy;
 pub mod sandbox;

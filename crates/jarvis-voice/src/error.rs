@@ -25,14 +25,8 @@ pub enum VoiceError {
     Tts(String),
     #[error("{engine} is not available: {reason}")]
     EngineUnavailable { engine: String, reason: String },
-    #[error("model download failed: {0}")]
-    Download(String),
-    #[error("checksum mismatch for {name}: expected {expected}, got {actual}")]
-    Checksum {
-        name: String,
-        expected: String,
-        actual: String,
-    },
+    #[error(transparent)]
+    Model(#[from] jarvis_core::models::ModelError),
     #[error("voice turn cancelled")]
     Cancelled,
     #[error("brain: {0}")]

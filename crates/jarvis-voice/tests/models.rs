@@ -144,6 +144,7 @@ async fn published_checksums_pass_and_list_reports_state() {
     let list = models::list(home.path());
     let state: Vec<(&str, bool)> = list
         .iter()
+        .filter(|m| m.kind == models::ModelKind::Voice)
         .map(|m| (m.name.as_str(), m.installed))
         .collect();
     assert_eq!(

@@ -28,6 +28,8 @@ pub enum IpcError {
     #[error("{0}")]
     Voice(#[from] jarvis_voice::VoiceError),
     #[error("{0}")]
+    Model(#[from] jarvis_core::models::ModelError),
+    #[error("{0}")]
     Invalid(String),
 }
 
@@ -41,6 +43,7 @@ impl IpcError {
             IpcError::Secret(_) => "secret",
             IpcError::Llm(_) => "llm",
             IpcError::Voice(_) => "voice",
+            IpcError::Model(_) => "model",
             IpcError::Invalid(_) => "invalid",
         }
     }

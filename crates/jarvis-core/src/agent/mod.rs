@@ -772,6 +772,12 @@ impl Brain {
         self.inner.llm()
     }
 
+    /// The client the next request would use, the embedded engine's worker
+    /// started if it is the provider (for `doctor` and the Settings view).
+    pub async fn llm_ready(&self) -> Result<Arc<LlmClient>, LlmError> {
+        self.inner.llm_ready(|_| {}).await
+    }
+
     pub fn sessions(&self) -> Result<Vec<SessionInfo>, BrainError> {
         Ok(self.inner.store.list_sessions()?)
     }

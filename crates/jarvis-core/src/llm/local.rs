@@ -18,9 +18,17 @@ use crate::tasks::process;
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
     #[error(
-        "no local model is set: set llm.local_model to a GGUF file (`jarvis config set llm.local_model PATH`)"
+        "the built-in model {id} is not downloaded yet ({size}, {license}): run `jarvis models install {id}`, or set llm.local_model to a GGUF file"
     )]
-    NoModel,
+    NotDownloaded {
+        id: String,
+        size: String,
+        license: String,
+    },
+    #[error(
+        "llm.local_model is {0:?}, which is neither a model Jarvis knows ({1}) nor a GGUF file"
+    )]
+    Unknown(String, String),
     #[error("the local model {0} does not exist")]
     Missing(PathBuf),
     #[error("the embedded engine (jarvis-llm) is not installed: looked for {0}")]
@@ -61,7 +69,7 @@ const IDLE_EXIT: &str = "jarvis-llm: idle for";
 
 /// The worker for `cfg`, started if it is not running.
 pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalError> {
-    let model = model_path(cfg)?;
+    let model = model_path(home, cfg)?;
     let dir = home.join("llm");
     let files = |e| LocalError::Files(dir.clone(), e);
     std::fs::create_dir_all(&dir).map_err(files)?;
@@ -118,15 +126,40 @@ pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalErro
     })
 }
 
-fn model_path(cfg: &LlmConfig) -> Result<PathBuf, LocalError> {
+/// `llm.local_model`: a catalog id (empty is the default model), or a
+/// path to a GGUF file.
+pub fn model_path(home: &Path, cfg: &LlmConfig) -> Result<PathBuf, LocalError> {
+    use crate::models;
     let raw = cfg.local_model.trim();
-    if raw.is_empty() {
-        return Err(LocalError::NoModel);
+    let id = if raw.is_empty() {
+        models::DEFAULT_LANGUAGE_MODEL
+    } else {
+        raw
+    };
+    if let Some(spec) = models::language_model(id) {
+        let path = models::model_path(home, spec.name)
+            .unwrap_or_else(|_| models::models_dir(home).join(spec.files[0].path));
+        if !path.is_file() {
+            return Err(LocalError::NotDownloaded {
+                id: spec.name.into(),
+                size: models::human_size(spec.files.iter().map(|f| f.approx_bytes).sum()),
+                license: spec.license.into(),
+            });
+        }
+        return Ok(path);
     }
     let path = match (raw.strip_prefix("~/"), std::env::var_os("HOME")) {
         (Some(rest), Some(h)) => PathBuf::from(h).join(rest),
         _ => PathBuf::from(raw),
     };
+    if !raw.contains('/') && !raw.to_ascii_lowercase().ends_with(".gguf") {
+        let known: Vec<&str> = models::CATALOG
+            .iter()
+            .filter(|m| m.kind == models::ModelKind::Language)
+            .map(|m| m.name)
+            .collect();
+        return Err(LocalError::Unknown(raw.into(), known.join(", ")));
+    }
     if !path.is_file() {
         return Err(LocalError::Missing(path));
     }
@@ -166,7 +199,7 @@ fn answers(port: u16) -> bool {
 }
 
 /// The worker binary: `JARVIS_LLM_BIN`, else beside this executable.
-fn worker_exe() -> Result<PathBuf, LocalError> {
+pub fn worker_exe() -> Result<PathBuf, LocalError> {
     if let Some(p) = std::env::var_os("JARVIS_LLM_BIN") {
         return Ok(PathBuf::from(p));
     }
@@ -279,10 +312,22 @@ mod tests {
     fn a_missing_model_is_said_before_anything_starts() {
         let home = tempfile::tempdir().unwrap();
         let mut cfg = LlmConfig::default();
-        assert!(matches!(
-            endpoint(home.path(), &cfg),
-            Err(LocalError::NoModel)
-        ));
+        let e = endpoint(home.path(), &cfg).unwrap_err();
+        assert!(
+            matches!(e, LocalError::NotDownloaded { ref id, .. } if id == "qwen2.5-1.5b"),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains("jarvis models install qwen2.5-1.5b"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("1.1 GB"), "{e}");
+        cfg.local_model = "qwen3-0.6b".into();
+        let e = endpoint(home.path(), &cfg).unwrap_err();
+        assert!(e.to_string().contains("models install qwen3-0.6b"), "{e}");
+        cfg.local_model = "qwen9".into();
+        let e = endpoint(home.path(), &cfg).unwrap_err();
+        assert!(matches!(e, LocalError::Unknown(..)), "{e}");
         cfg.local_model = "/nonexistent/model.gguf".into();
         let e = endpoint(home.path(), &cfg).unwrap_err();
         assert!(matches!(e, LocalError::Missing(_)), "{e}");

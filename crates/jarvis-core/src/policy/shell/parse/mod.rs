@@ -282,6 +282,34 @@ impl<'a> Walker<'a> {
         n.utf8_text(self.src.as_bytes()).unwrap_or("")
     }
 
+    /// The grammar drops a word standing right before a heredoc (`make -f -
+    /// <<EOF`): whatever lies between the command and its first redirect is
+    /// given back to the command, as literals, or as run-time text when it
+    /// is more than plain characters.
+    fn words_before_redirect(&mut self, n: Node, target: Option<usize>) {
+        let (Some(body), Some(i)) = (n.child_by_field_name("body"), target) else {
+            return;
+        };
+        let mut cursor = n.walk();
+        let Some(first) = n
+            .children_by_field_name("redirect", &mut cursor)
+            .next()
+            .filter(|r| r.start_byte() > body.end_byte())
+        else {
+            return;
+        };
+        let Some(gap) = self.src.get(body.end_byte()..first.start_byte()) else {
+            return;
+        };
+        for piece in gap.split_whitespace() {
+            let mut w = Word::lit(piece);
+            w.dynamic = !piece
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_./=:,+@%".contains(ch));
+            self.out.commands[i].argv.push(w);
+        }
+    }
+
     /// Walks statements; `nested` marks commands inside substitutions.
     fn statement(&mut self, n: Node, nested: bool) {
         match n.kind() {
@@ -295,6 +323,7 @@ impl<'a> Walker<'a> {
                 // own substitutions add commands of their own.
                 let target =
                     (self.out.commands.len() > before).then(|| self.out.commands.len() - 1);
+                self.words_before_redirect(n, target);
                 let redirects = self.redirects(n);
                 let owner = match target {
                     Some(i) => {
@@ -673,5 +702,17 @@ impl<'a> Walker<'a> {
         for h in tails {
             self.heredoc_tail(h, owner, nested);
         }
+    }
+}
+#[cfg(test)]
+mod gap_tests {
+    #[test]
+    fn a_word_right_before_a_heredoc_is_kept() {
+        let s = super::parse("make -f - <<EOF\nall:\n\ttrue\nEOF", &[]);
+        let argv: Vec<&str> = s.commands[0].argv.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(argv, ["make", "-f", "-"]);
+        let s = super::parse("cat - > out", &[]);
+        let argv: Vec<&str> = s.commands[0].argv.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(argv, ["cat", "-"]);
     }
 }

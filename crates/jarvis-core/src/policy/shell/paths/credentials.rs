@@ -217,6 +217,9 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir(p, d)) {
         return Some(format!("{shown} is in {d}"));
     }
+    if app_session_store(p) {
+        return Some(format!("{shown} holds an app's sign-in tokens"));
+    }
     if has_glob(p) {
         // The literal part before the first wildcard, and concrete targets it matches.
         let lit_end = p.find(['*', '?', '[']).unwrap_or(p.len());
@@ -237,10 +240,41 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     None
 }
 
+/// Where desktop apps built on Chromium or Electron (chat clients, editors,
+/// launchers) keep their sessions: any app's folder under the user's
+/// config, by the stores' own names, and editors' state databases.
+fn app_session_store(p: &str) -> bool {
+    let Some(rest) = p
+        .strip_prefix("~/.config/")
+        .or_else(|| p.strip_prefix("~/.var/app/"))
+        .or_else(|| p.strip_prefix("~/Library/Application Support/"))
+        .or_else(|| p.strip_prefix("~/AppData/Roaming/"))
+    else {
+        return false;
+    };
+    rest.split('/').skip(1).any(|c| {
+        matches!(
+            c,
+            "Local Storage"
+                | "Session Storage"
+                | "IndexedDB"
+                | "Cookies"
+                | "Login Data"
+                | "Web Data"
+                | "leveldb"
+                | "state.vscdb"
+                | "state.vscdb.backup"
+                | "secrets.json"
+        )
+    })
+}
+
 /// A credential by where it is (`~/.ssh/…`, `/etc/shadow`), not only by its
 /// name (a project's own `.env`).
 pub fn credential_store(p: &str) -> bool {
-    CREDENTIAL_DIRS.iter().any(|d| under_dir(p, d)) || p.starts_with("/proc/")
+    CREDENTIAL_DIRS.iter().any(|d| under_dir(p, d))
+        || p.starts_with("/proc/")
+        || app_session_store(p)
 }
 
 /// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.

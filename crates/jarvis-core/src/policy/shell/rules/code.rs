@@ -260,6 +260,36 @@ pub(super) fn mentions_network(l: &str) -> bool {
     NETWORK.iter().any(|k| l.contains(k))
 }
 
+/// The environment taken whole (`process.env`, `dict(os.environ)`, `%ENV`),
+/// not one named variable read from it.
+fn whole_environment(l: &str) -> bool {
+    let whole_after = |key: &str, single: &[&str]| {
+        l.match_indices(key).any(|(i, _)| {
+            let rest = &l[i + key.len()..];
+            !single.iter().any(|s| rest.starts_with(s))
+        })
+    };
+    whole_after("process.env", &[".", "["])
+        || whole_after("os.environ", &["[", ".get(", ".setdefault(", ".pop("])
+        || whole_after("os.getenv", &["("])
+        || l.contains("%env")
+        || l.contains("getenv()")
+        || l.contains("$_env")
+        || l.contains("$_server")
+        || [
+            "env.to_h",
+            "env.to_a",
+            "env.each",
+            "env.map",
+            "env.inspect",
+            "env.to_s",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+        || l.contains("std::env::vars()")
+        || l.contains("system.getenv()")
+}
+
 /// Code that runs code or programs.
 pub(super) fn runs_code(l: &str) -> bool {
     RUNS.iter().any(|k| l.contains(k))
@@ -373,10 +403,36 @@ impl Analyzer<'_> {
             .collect::<Vec<_>>()
             .join(" ");
         let app = lower(&self.env.app);
+        // `getenv("HOME") . "/.pgpass"`, `os.homedir() + '/.ssh/id_rsa'`:
+        // a literal joined onto the home folder is a path in it.
+        let joins_home = [
+            "getenv(\"home\")",
+            "getenv('home')",
+            "env.home",
+            "env['home']",
+            "env[\"home\"]",
+            "environ['home']",
+            "environ[\"home\"]",
+            "$env{home}",
+            "$env{'home'}",
+            "homedir()",
+            "home_dir()",
+            "path.home()",
+            "dir.home",
+            "expanduser(",
+            "$_server['home']",
+            "user.home",
+        ]
+        .iter()
+        .any(|k| l.contains(k));
         if CREDENTIAL_MARKERS.iter().any(|k| l.contains(k))
             || string_literals(&text).iter().any(|s| {
                 let p = self.norm_text(&paths::word_path(s, false), None);
                 paths::credential_normalized(&p, s).is_some()
+                    || joins_home && {
+                        let under = format!("~/{}", s.trim_start_matches(['/', '~']));
+                        paths::credential_normalized(&under, &under).is_some()
+                    }
             })
         {
             self.block(format!(
@@ -425,6 +481,11 @@ impl Analyzer<'_> {
             ));
         }
         let net = mentions_network(&l);
+        if net && whole_environment(&l) {
+            self.block(format!(
+                "exfiltration ({lang} code sends the whole environment, its tokens with it, over the network)"
+            ));
+        }
         // Backticks run commands in Perl, Ruby and PHP (in JavaScript they are strings).
         let runs = runs_code_in(lang, &l);
         if net && runs {

@@ -324,6 +324,33 @@ impl Analyzer<'_> {
         {
             self.ask(format!("{} logs in to a registry", c.base));
         }
+        self.container_command(c);
+        // Listing containers and images shows names and states, not their
+        // environments or files.
+        let sub: Vec<&str> = args.iter().take(2).map(String::as_str).collect();
+        let lists = matches!(
+            sub.as_slice(),
+            ["ps" | "images" | "version", ..]
+                | ["compose", "ps" | "ls" | "images"]
+                | ["container" | "image", "ls"]
+        ) && args.iter().skip(1).all(|x| {
+            !x.starts_with('-')
+                || matches!(
+                    x.as_str(),
+                    "-a" | "--all"
+                        | "-q"
+                        | "--quiet"
+                        | "--no-trunc"
+                        | "--format"
+                        | "-f"
+                        | "--filter"
+                )
+                || x.starts_with("--format=")
+                || x.starts_with("--filter=")
+        });
+        if lists {
+            return true;
+        }
         let reads = matches!(
             args.first().map(String::as_str),
             Some(
@@ -350,5 +377,40 @@ impl Analyzer<'_> {
             }
         ));
         false
+    }
+
+    /// The command a container is started with. Inside a throwaway
+    /// container it is the container's business; in one that stays up or
+    /// comes back after a reboot (`-d`, `--restart`), what would block here
+    /// is a backdoor kept running.
+    fn container_command(&mut self, c: &Cmd<'_>) {
+        let Some(sub) = c.args.first().map(String::as_str) else {
+            return;
+        };
+        if !matches!(sub, "run" | "create" | "exec") {
+            return;
+        }
+        let kept = c.args.iter().any(|x| {
+            matches!(x.as_str(), "-d" | "--detach")
+                || (x.starts_with("--restart") && !x.ends_with("=no"))
+                || (x.starts_with('-') && !x.starts_with("--") && x.contains('d') && x.len() <= 4)
+        });
+        if !kept {
+            return;
+        }
+        let Some(k) = c
+            .words
+            .iter()
+            .enumerate()
+            .skip(2)
+            .find(|(_, w)| {
+                !w.text.starts_with('-') && super::known_program(&lower(&base_name(&w.text)))
+            })
+            .map(|(k, _)| k)
+        else {
+            return;
+        };
+        let rest: Vec<Word> = c.words[k..].to_vec();
+        self.block_only(|b| b.run_words(rest, c.src, c.script, c.depth + 1));
     }
 }

@@ -593,6 +593,15 @@ impl<'e> Analyzer<'e> {
         {
             return true;
         }
+        // `bash -n script.sh`: the script is parsed, never run.
+        if is_shell(lb)
+            && c.args.len() == 2
+            && c.args[0] == "-n"
+            && let Some(f) = c.arg_word(1).cloned()
+            && !f.text.starts_with('-')
+        {
+            return self.read_path(&f, c.cwd());
+        }
         if is_shell(lb) {
             self.shell(c);
             return false;
@@ -670,7 +679,7 @@ pub(super) enum Producer {
 }
 
 /// A program whose name in another program's arguments suggests it runs.
-fn known_program(b: &str) -> bool {
+pub(super) fn known_program(b: &str) -> bool {
     tables::PRIVILEGE.contains(&b)
         || is_shell(b)
         || tables::interpreter(b).is_some()

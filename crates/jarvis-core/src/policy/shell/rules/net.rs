@@ -132,7 +132,13 @@ impl Analyzer<'_> {
                     text: f.to_string(),
                     ..w.clone()
                 };
-                if !fw.dynamic {
+                if fw.dynamic {
+                    if let Some(place) = self.place_outside(c.script, cwd) {
+                        self.block(format!(
+                            "exfiltration (uploads files whose names are found at run time, and the line looks in {place})"
+                        ));
+                    }
+                } else {
                     let p = self.norm(&fw, cwd);
                     if let Some(why) = paths::credential_normalized(&p, f) {
                         self.block(format!("uploads a secret: {why}"));
@@ -179,6 +185,24 @@ impl Analyzer<'_> {
             self.ask(format!("{} sends a file over the network", c.base));
         }
         self.ask(format!("{} talks to the network", c.base));
+    }
+
+    /// A folder of the user's outside the working directory that some
+    /// command of the script names (`inotifywait ~/Downloads`, `find ~`).
+    fn place_outside(&self, script: &Script, cwd: Option<&str>) -> Option<String> {
+        script
+            .commands
+            .iter()
+            .flat_map(|k| k.argv.iter().skip(1))
+            .find_map(|w| {
+                if w.dynamic
+                    || !(w.text.starts_with('~') || w.text.starts_with(HOME) || w.text == "/")
+                {
+                    return None;
+                }
+                let p = self.norm(w, cwd);
+                (!self.inside(&p)).then(|| shown(&w.text))
+            })
     }
 
     /// Options read from a file (`curl -K F`, `wget --config=F`) or given as

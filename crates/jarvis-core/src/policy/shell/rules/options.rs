@@ -80,6 +80,18 @@ impl Analyzer<'_> {
         self.safety_off(c);
         self.desktop_safety(c);
         self.covers_tracks(c);
+        self.runs_fetched_package(c);
+        // BSD-style `ps e` (`auxeww`) prints every process's environment:
+        // the tokens and keys other programs were started with.
+        if c.lb == "ps"
+            && c.args.iter().any(|a| {
+                !a.starts_with('-')
+                    && a.contains('e')
+                    && a.chars().all(|ch| ch.is_ascii_alphabetic())
+            })
+        {
+            self.block("reads the environments of running programs (their tokens and keys)");
+        }
         // ed edits the files it opens: each is judged as written.
         if matches!(lb, "ed" | "red") {
             for w in c.operand_words() {
@@ -220,6 +232,11 @@ impl Analyzer<'_> {
                 ]
                 .iter()
                 .any(|k| j.contains(k))
+                    || set
+                        && j.contains("registry")
+                        && !j.contains("--location=project")
+                        && !j.contains("--location project")
+                        && other_registry(&c.args, NPM)
             }
             "go" => {
                 c.args.first().is_some_and(|x| x == "env")
@@ -231,16 +248,109 @@ impl Analyzer<'_> {
             }
             "pip" | "pip3" | "uv" | "poetry" => {
                 j.contains("config")
+                    && !c.has("--site")
                     && (j.contains("index-url")
                         || j.contains("index_url")
                         || j.contains("find-links"))
-                    && j.contains("http://")
+                    && (j.contains("http://") || other_registry(&c.args, PYPI))
             }
+
             _ => false,
         };
         if runs_later {
             self.block(format!(
-                "persistence ({} is set to run a program, or to fetch packages without TLS, on every later run)",
+                "persistence ({} is set to run a program, or to fetch packages from another place or without TLS, on every later run)",
+                c.base
+            ));
+        }
+    }
+}
+
+const PYPI: &[&str] = &[
+    "pypi.org",
+    "files.pythonhosted.org",
+    "pypi.python.org",
+    "test.pypi.org",
+];
+const NPM: &[&str] = &[
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "npm.pkg.github.com",
+];
+
+/// A URL among the arguments whose host is not the public registry's: every
+/// later install would fetch its code from there.
+fn other_registry(args: &[String], public: &[&str]) -> bool {
+    args.iter()
+        .flat_map(|a| a.split(['=', ' ']))
+        .filter_map(|a| {
+            a.strip_prefix("https://")
+                .or_else(|| a.strip_prefix("http://"))
+        })
+        .any(|rest| {
+            let host = rest
+                .split(['/', ':'])
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            !public.contains(&host.as_str())
+        })
+}
+
+impl Analyzer<'_> {
+    /// Package runners handed a location instead of a registry name: code
+    /// fetched from there and run at once, download and execute.
+    fn runs_fetched_package(&mut self, c: &Cmd<'_>) {
+        let located = |spec: &str| {
+            let l = lower(spec);
+            [
+                "http://",
+                "https://",
+                "git+",
+                "git://",
+                "github:",
+                "gitlab:",
+                "bitbucket:",
+                "ssh://",
+            ]
+            .iter()
+            .any(|p| l.starts_with(p))
+        };
+        let ops: Vec<&str> = c
+            .args
+            .iter()
+            .map(String::as_str)
+            .filter(|x| !x.starts_with('-'))
+            .collect();
+        let fetched = match c.lb.as_str() {
+            // `go run host/path@version`: a module fetched and run.
+            "go" => {
+                ops.first() == Some(&"run")
+                    && ops.iter().skip(1).any(|x| {
+                        x.contains('@') && x.split('/').next().is_some_and(|h| h.contains('.'))
+                    })
+            }
+            "npx" | "bunx" | "pnpx" => {
+                ops.first().is_some_and(|x| located(x))
+                    || c.args
+                        .iter()
+                        .any(|x| x.strip_prefix("--package=").is_some_and(located))
+            }
+            "pnpm" | "yarn" | "bun" => {
+                matches!(ops.first(), Some(&"dlx") | Some(&"x"))
+                    && ops.get(1).is_some_and(|x| located(x))
+            }
+            "uvx" | "pipx" => {
+                c.args
+                    .iter()
+                    .any(|x| located(x.split_once('=').map_or(x.as_str(), |(_, v)| v)))
+                    && (c.lb == "uvx" || ops.first() == Some(&"run"))
+            }
+            _ => false,
+        };
+        if fetched {
+            self.block(format!(
+                "download and execute ({} fetches code from a location and runs it)",
                 c.base
             ));
         }

@@ -155,6 +155,24 @@ pub(super) fn takes_value(b: &str, flag: &str) -> bool {
             "-F" | "-v" | "-f" | "--field-separator" | "--assign" | "--file"
         ),
         "xxd" => matches!(flag, "-c" | "-g" | "-l" | "-s" | "-o"),
+        "shellcheck" => matches!(
+            flag,
+            "-f" | "-S"
+                | "-e"
+                | "-i"
+                | "-o"
+                | "-s"
+                | "-P"
+                | "-W"
+                | "--format"
+                | "--severity"
+                | "--exclude"
+                | "--include"
+                | "--enable"
+                | "--shell"
+                | "--source-path"
+                | "--rcfile"
+        ),
         "od" => matches!(flag, "-t" | "-j" | "-N" | "-A" | "-w" | "-S"),
         "hexdump" | "hd" => matches!(flag, "-n" | "-s" | "-e" | "-f"),
         "nl" => matches!(flag, "-b" | "-v" | "-i" | "-w" | "-s" | "-n"),

@@ -208,6 +208,18 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "ssh-keygen" | "ssh-add" | "ssh-agent" | "ssh-copy-id" | "ssh-keyscan" | "puttygen" => {
+                // `ssh-keygen -l -f key.pub`: a public key's fingerprint.
+                if lb == "ssh-keygen"
+                    && v.a("-l")
+                    && args.iter().all(|x| {
+                        matches!(x.as_str(), "-l" | "-f" | "-v" | "-E" | "sha256" | "md5")
+                            || !x.starts_with('-')
+                    })
+                    && let Some(f) = c.value("-f").cloned()
+                    && f.text.ends_with(".pub")
+                {
+                    return Some(self.read_path(&f, c.cwd()));
+                }
                 if lb == "ssh-add" && (v.a("-L") || v.a("-l")) {
                     self.ask("lists the agent's keys");
                 } else if lb == "ssh-agent" {

@@ -299,6 +299,7 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("lsd", Role::Meta),
     ("tree", Role::Meta),
     ("stat", Role::Meta),
+    ("shellcheck", Role::Files),
     ("file", Role::Meta),
     ("du", Role::Meta),
     ("dust", Role::Meta),

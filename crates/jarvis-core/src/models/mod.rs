@@ -1,0 +1,299 @@
+//! The model manager: which model files Jarvis knows, where they live, and
+//! a downloader with resume and checksum verification. Every write lands in
+//! a `.part` file and is renamed in only after its digest matches.
+
+use std::path::{Path, PathBuf};
+
+use sha1::Sha1;
+use sha2::{Digest, Sha256};
+
+mod catalog;
+mod download;
+
+pub use catalog::CATALOG;
+pub use download::install;
+use download::part_path;
+
+/// What can go wrong finding, fetching or checking a model file.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("model not found at {path}: {hint}")]
+    Missing { path: PathBuf, hint: String },
+    #[error("model download failed: {0}")]
+    Download(String),
+    #[error("checksum mismatch for {name}: expected {expected}, got {actual}")]
+    Checksum {
+        name: String,
+        expected: String,
+        actual: String,
+    },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// What a published checksum looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checksum {
+    Sha256(&'static str),
+    /// whisper.cpp publishes SHA-1 for its ggml models.
+    Sha1(&'static str),
+    /// Nothing published: the digest is pinned on first download and
+    /// `verify` checks against that.
+    PinOnInstall,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ModelFile {
+    /// Path under the models directory.
+    pub path: &'static str,
+    pub url: &'static str,
+    /// Any one of these matching is enough (an upstream file and a
+    /// documented rebuild of it, say).
+    pub checksums: &'static [Checksum],
+    pub approx_bytes: u64,
+}
+
+/// What a model is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelKind {
+    /// Speech in or out, voice activity: installed as the voice set.
+    Voice,
+    /// A chat model for the embedded engine (`jarvis-llm`).
+    Language,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ModelSpec {
+    pub name: &'static str,
+    pub what: &'static str,
+    pub kind: ModelKind,
+    /// The licence the files are published under, shown before download.
+    pub license: &'static str,
+    /// Environment variable that points at a file to use instead.
+    pub env: &'static str,
+    pub files: &'static [ModelFile],
+}
+
+pub fn spec(name: &str) -> Result<&'static ModelSpec, ModelError> {
+    CATALOG.iter().find(|m| m.name == name).ok_or_else(|| {
+        let names: Vec<&str> = CATALOG.iter().map(|m| m.name).collect();
+        ModelError::Download(format!(
+            "unknown model {name:?}; known: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// The chat model the embedded engine uses when none is named.
+pub const DEFAULT_LANGUAGE_MODEL: &str = "qwen2.5-1.5b";
+
+/// A catalog entry for the embedded engine, by id.
+pub fn language_model(name: &str) -> Option<&'static ModelSpec> {
+    CATALOG
+        .iter()
+        .find(|m| m.name == name && m.kind == ModelKind::Language)
+}
+
+/// How big a download is, for people: `1.1 GB`, `75 MB`.
+pub fn human_size(bytes: u64) -> String {
+    if bytes >= 1_000_000_000 {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{} MB", bytes.div_ceil(1_000_000))
+    }
+}
+
+/// `$JARVIS_HOME/models`.
+pub fn models_dir(home: &Path) -> PathBuf {
+    home.join("models")
+}
+
+/// Where the first file of a model is used from: its env override, else the
+/// models directory.
+pub fn model_path(home: &Path, name: &str) -> Result<PathBuf, ModelError> {
+    let s = spec(name)?;
+    if let Some(p) = std::env::var_os(s.env).filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    Ok(models_dir(home).join(s.files[0].path))
+}
+
+/// Download progress, for a progress bar or the HUD.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Progress {
+    pub model: String,
+    pub file: String,
+    pub done: u64,
+    pub total: Option<u64>,
+    /// Bytes that were already there from an interrupted download.
+    pub resumed_from: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
+struct Manifest {
+    /// Pinned sha256 per file path.
+    files: std::collections::BTreeMap<String, String>,
+}
+
+fn manifest_path(dir: &Path) -> PathBuf {
+    dir.join("manifest.json")
+}
+
+fn read_manifest(dir: &Path) -> Manifest {
+    std::fs::read_to_string(manifest_path(dir))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), ModelError> {
+    let text = serde_json::to_string_pretty(m).map_err(|e| ModelError::Download(e.to_string()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+    tmp.persist(manifest_path(dir)).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Status of one model on disk.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ModelStatus {
+    pub name: String,
+    pub what: String,
+    pub kind: ModelKind,
+    pub license: String,
+    /// What a download fetches.
+    pub approx_bytes: u64,
+    pub path: PathBuf,
+    pub installed: bool,
+    pub bytes: u64,
+    /// Set by the env override.
+    pub overridden: bool,
+}
+
+pub fn list(home: &Path) -> Vec<ModelStatus> {
+    CATALOG
+        .iter()
+        .map(|s| {
+            let overridden = std::env::var_os(s.env).is_some_and(|p| !p.is_empty());
+            let path = model_path(home, s.name).unwrap_or_default();
+            let files: Vec<PathBuf> = if overridden {
+                vec![path.clone()]
+            } else {
+                s.files
+                    .iter()
+                    .map(|f| models_dir(home).join(f.path))
+                    .collect()
+            };
+            let installed = files.iter().all(|f| f.is_file());
+            let bytes = files
+                .iter()
+                .filter_map(|f| std::fs::metadata(f).ok())
+                .map(|m| m.len())
+                .sum();
+            ModelStatus {
+                name: s.name.into(),
+                what: s.what.into(),
+                kind: s.kind,
+                license: s.license.into(),
+                approx_bytes: s.files.iter().map(|f| f.approx_bytes).sum(),
+                path,
+                installed,
+                bytes,
+                overridden,
+            }
+        })
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// sha256 and sha1 of a file, streaming.
+fn digests(path: &Path) -> Result<(String, String), ModelError> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let mut s256 = Sha256::new();
+    let mut s1 = Sha1::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        s256.update(&buf[..n]);
+        s1.update(&buf[..n]);
+    }
+    Ok((hex(&s256.finalize()), hex(&s1.finalize())))
+}
+
+/// Check a file against its published checksums, or the pinned one.
+fn check(file: &ModelFile, path: &Path, pinned: Option<&str>) -> Result<String, ModelError> {
+    let (sha256, sha1) = digests(path)?;
+    let matches = |c: &Checksum| match c {
+        Checksum::Sha256(want) => *want == sha256,
+        Checksum::Sha1(want) => *want == sha1,
+        Checksum::PinOnInstall => pinned.is_none_or(|want| want == sha256),
+    };
+    if file.checksums.iter().any(matches) {
+        return Ok(sha256);
+    }
+    let expected: Vec<String> = file
+        .checksums
+        .iter()
+        .map(|c| match c {
+            Checksum::Sha256(w) => format!("sha256 {w}"),
+            Checksum::Sha1(w) => format!("sha1 {w}"),
+            Checksum::PinOnInstall => {
+                format!("sha256 {} (pinned at install)", pinned.unwrap_or("?"))
+            }
+        })
+        .collect();
+    Err(ModelError::Checksum {
+        name: file.path.into(),
+        expected: expected.join(" or "),
+        actual: format!("sha256 {sha256}, sha1 {sha1}"),
+    })
+}
+
+/// Verify every installed file of a model. Returns the files checked.
+pub fn verify(home: &Path, name: &str) -> Result<Vec<PathBuf>, ModelError> {
+    let s = spec(name)?;
+    let dir = models_dir(home);
+    let manifest = read_manifest(&dir);
+    let mut out = Vec::new();
+    for f in s.files {
+        let path = dir.join(f.path);
+        if !path.is_file() {
+            return Err(ModelError::Missing {
+                path,
+                hint: format!("run `jarvis models install {name}`"),
+            });
+        }
+        check(f, &path, manifest.files.get(f.path).map(String::as_str))?;
+        out.push(path);
+    }
+    Ok(out)
+}
+
+pub fn remove(home: &Path, name: &str) -> Result<Vec<PathBuf>, ModelError> {
+    let s = spec(name)?;
+    let dir = models_dir(home);
+    let mut manifest = read_manifest(&dir);
+    let mut removed = Vec::new();
+    for f in s.files {
+        let path = dir.join(f.path);
+        for p in [path.clone(), part_path(&path)] {
+            if p.is_file() {
+                std::fs::remove_file(&p)?;
+                removed.push(p);
+            }
+        }
+        manifest.files.remove(f.path);
+    }
+    if dir.is_dir() {
+        write_manifest(&dir, &manifest)?;
+    }
+    Ok(removed)
+}
