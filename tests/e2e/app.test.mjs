@@ -13,7 +13,7 @@ import { startKeyring } from "./keyring.mjs";
 import { ScriptedLlm } from "./llm.mjs";
 import { waitFor } from "./wait.mjs";
 import { dragOnto, visibleWindows } from "./x11.mjs";
-import { KEY, WebDriver } from "./webdriver.mjs";
+import { KEY, startDriver } from "./webdriver.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
@@ -82,19 +82,12 @@ before(async () => {
   );
   startKeyring();
   mirror = await startMirror();
-  const port = 4444 + Math.floor(Math.random() * 500);
-  driver = spawn(path.join(ROOT, "ui/node_modules/.bin/tauri-driver"), ["--port", String(port), "--native-port", String(port + 1000)], {
-    env: {
-      ...process.env,
-      JARVIS_HOME: home,
-      JARVIS_QUIT_ON_CLOSE: "1",
-      JARVIS_API_KEY: "",
-      JARVIS_MODELS_MIRROR: `http://127.0.0.1:${mirror.address().port}`,
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  wd = new WebDriver(`http://127.0.0.1:${port}`);
-  await waitFor(() => fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false), "tauri-driver", 20000);
+  ({ driver, wd } = await startDriver({
+    JARVIS_HOME: home,
+    JARVIS_QUIT_ON_CLOSE: "1",
+    JARVIS_API_KEY: "",
+    JARVIS_MODELS_MIRROR: `http://127.0.0.1:${mirror.address().port}`,
+  }));
   await launch();
 });
 

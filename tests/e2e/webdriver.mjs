@@ -1,5 +1,23 @@
 // Just enough of the W3C WebDriver protocol to drive the real app through
 // tauri-driver (which hands the session to WebKitWebDriver).
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { waitFor } from "./wait.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Starts tauri-driver on a free-ish port with `env` for the app it
+ * launches; resolves once it answers, with the process and a client. */
+export async function startDriver(env, base = 4444) {
+  const port = base + Math.floor(Math.random() * 500);
+  const driver = spawn(path.join(ROOT, "ui/node_modules/.bin/tauri-driver"), ["--port", String(port), "--native-port", String(port + 1000)], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitFor(() => fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false), "tauri-driver", 20000);
+  return { driver, wd: new WebDriver(`http://127.0.0.1:${port}`) };
+}
 export class WebDriver {
   constructor(base) {
     this.base = base;

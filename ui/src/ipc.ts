@@ -26,7 +26,43 @@ api_key: string | null,
 /**
  * No settings saved yet: show the three-step setup.
  */
-first_run: boolean, shortcut: string, shortcut_problem: string | null, voice: VoiceStatus, };
+first_run: boolean, shortcut: string, shortcut_problem: string | null, voice: VoiceStatus, engine: EngineStatus, };
+
+export type EngineStatus = { 
+/**
+ * `embedded` or `endpoint`.
+ */
+provider: string, 
+/**
+ * `llm.local_model` as set (a catalog id, a path, or empty: the default).
+ */
+local_model: string, 
+/**
+ * The model file the engine would load, when there is one.
+ */
+model_file: string | null, 
+/**
+ * Why the engine cannot start now (no model downloaded, …).
+ */
+problem: string | null, 
+/**
+ * The context the engine runs with (tokens).
+ */
+context: number, 
+/**
+ * A worker is up and answering.
+ */
+running: boolean, models: Array<EngineModel>, };
+
+export type EngineModel = { name: string, what: string, license: string, 
+/**
+ * What the download fetches.
+ */
+bytes: number, installed: boolean, 
+/**
+ * The one used when `llm.local_model` is empty.
+ */
+default: boolean, };
 
 export type VoiceStatus = { state: VoiceState, paused: boolean, microphones: Array<string>, models: Array<ModelRow>, 
 /**

@@ -23,7 +23,12 @@ export class FakeTransport implements Transport {
   }
 
   emit(env: EventEnvelope) {
-    for (const cb of this.listeners.get("jarvis:event") ?? []) cb(env);
+    this.push("jarvis:event", env);
+  }
+
+  /** Delivers any app event (`jarvis:model-progress`, …) to its listeners. */
+  push(event: string, payload: unknown) {
+    for (const cb of this.listeners.get(event) ?? []) cb(payload);
   }
 }
 
@@ -50,6 +55,18 @@ export function hudState(over: Partial<HudState> = {}): HudState {
     shortcut: "Ctrl+Alt+Space",
     shortcut_problem: null,
     voice: { state: "idle", paused: false, microphones: [], models: [], problem: null },
+    engine: {
+      provider: "endpoint",
+      local_model: "",
+      model_file: null,
+      problem: "the built-in model qwen2.5-1.5b is not downloaded yet (1.1 GB, Apache-2.0): run `jarvis models install qwen2.5-1.5b`, or set llm.local_model to a GGUF file",
+      context: 8192,
+      running: false,
+      models: [
+        { name: "qwen2.5-1.5b", what: "chat with tool calling, the default (Qwen2.5 1.5B Instruct, Q4_K_M, 1.1 GB)", license: "Apache-2.0", bytes: 1_120_000_000, installed: false, default: true },
+        { name: "qwen3-0.6b", what: "chat with tool calling, light (Qwen3 0.6B, Q8_0, 0.6 GB)", license: "Apache-2.0", bytes: 640_000_000, installed: false, default: false },
+      ],
+    },
     ...over,
   };
 }

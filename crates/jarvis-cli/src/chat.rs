@@ -41,6 +41,9 @@ async fn choose_workdir(brain: &jarvis_core::Brain, why: &str, input: &Input) ->
 
 pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
     let input = Input::spawn();
+    let first = !jarvis_core::config::ConfigStore::new(&crate::home()?)
+        .path()
+        .exists();
     let brain = open_brain(&turn, Arc::new(Terminal::new(Some(input.clone()))))?;
     if let Some(why) = brain.workdir_problem() {
         // First run, or a folder that cannot be used: ask for one (a
@@ -48,6 +51,9 @@ pub async fn run(resume: Option<String>, turn: TurnArgs) -> Result<i32> {
         choose_workdir(&brain, &why, &input)
             .await
             .map_err(|e| anyhow::anyhow!("refused: {e}"))?;
+    }
+    if first {
+        crate::first_run::choose_engine(&brain, &input).await?;
     }
     let mut session = match resume {
         Some(id) => {

@@ -4,6 +4,7 @@
 mod approver;
 mod chat;
 mod doctor;
+mod first_run;
 mod hub_cmd;
 mod interrupts;
 mod policy_cmd;

@@ -326,11 +326,7 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
         }
         ModelsCommand::Install { names, mirror } => {
             crate::refuse_if_agent("models install")?;
-            let mirror = mirror.or_else(|| {
-                std::env::var("JARVIS_MODELS_MIRROR")
-                    .ok()
-                    .filter(|m| !m.is_empty())
-            });
+            let mirror = mirror.or_else(env_mirror);
             // With no names, the voice set: chat models are a gigabyte and
             // more each, fetched only when named.
             let names = if names.is_empty() {
@@ -343,20 +339,7 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
                 names
             };
             for name in names {
-                let bar = progress_bar();
-                let files = models::install(&home, &name, mirror.as_deref(), |p| {
-                    if let Some(t) = p.total {
-                        bar.set_length(t);
-                    }
-                    if p.resumed_from > 0 && bar.position() == 0 {
-                        bar.println(format!("resuming {} at {} bytes", p.file, p.resumed_from));
-                    }
-                    bar.set_message(p.file.clone());
-                    bar.set_position(p.done);
-                })
-                .await
-                .with_context(|| format!("installing {name}"))?;
-                bar.finish_and_clear();
+                let files = install_with_bar(&home, &name, mirror.as_deref()).await?;
                 for f in files {
                     eprintln!("✓ {name}: {}", f.display());
                 }
@@ -401,6 +384,36 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
             Ok(0)
         }
     }
+}
+
+/// `JARVIS_MODELS_MIRROR`: a base URL laid out like the models folder.
+pub fn env_mirror() -> Option<String> {
+    std::env::var("JARVIS_MODELS_MIRROR")
+        .ok()
+        .filter(|m| !m.is_empty())
+}
+
+/// Downloads one model with a progress bar on the terminal.
+pub async fn install_with_bar(
+    home: &std::path::Path,
+    name: &str,
+    mirror: Option<&str>,
+) -> Result<Vec<std::path::PathBuf>> {
+    let bar = progress_bar();
+    let files = models::install(home, name, mirror, |p| {
+        if let Some(t) = p.total {
+            bar.set_length(t);
+        }
+        if p.resumed_from > 0 && bar.position() == 0 {
+            bar.println(format!("resuming {} at {} bytes", p.file, p.resumed_from));
+        }
+        bar.set_message(p.file.clone());
+        bar.set_position(p.done);
+    })
+    .await
+    .with_context(|| format!("installing {name}"))?;
+    bar.finish_and_clear();
+    Ok(files)
 }
 
 fn progress_bar() -> indicatif::ProgressBar {

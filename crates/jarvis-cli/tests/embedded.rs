@@ -254,3 +254,85 @@ async fn a_built_in_model_is_offered_then_downloaded_then_answers() {
         "no server is asked for: {checks}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_first_run_offers_the_built_in_model_downloads_it_and_answers() {
+    let Some(model) = jarvis_testkit::test_gguf() else {
+        return;
+    };
+    let user = tempfile::tempdir().unwrap();
+    let home = user.path().join(".jarvis");
+    let _cleanup = Cleanup(home.clone());
+    let mirror = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(mirror.path().join("llm")).unwrap();
+    // The small test model stands in for the default's bytes.
+    std::os::unix::fs::symlink(
+        &model,
+        mirror.path().join("llm/qwen2.5-1.5b-instruct-q4_k_m.gguf"),
+    )
+    .unwrap();
+    let server = jarvis_testkit::FileServer::start(mirror.path().to_path_buf(), None)
+        .await
+        .unwrap();
+    let (h, u, m) = (home.clone(), user.path().to_path_buf(), server.base_url());
+    let out = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut child = jarvis(&h, &u)
+            .env("HOME", &u)
+            .env("JARVIS_MODELS_MIRROR", m)
+            // Nothing answers here: the built-in model is the default.
+            .env("JARVIS_BASE_URL", "http://127.0.0.1:9/v1")
+            .arg("chat")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The folder (the offered ~/Jarvis), the engine (the default), a
+        // message, then leave.
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"\n\nSay hello to Ana in one short sentence.\n/quit\n")
+            .unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("Where should answers come from?"), "{said}");
+    assert!(
+        said.contains("1) a built-in model on this computer: qwen2.5-1.5b"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1.1 GB download, once; licence Apache-2.0"),
+        "{said}"
+    );
+    assert!(said.contains("does not answer now"), "{said}");
+    assert!(
+        said.contains("Answers come from qwen2.5-1.5b on this computer"),
+        "{said}"
+    );
+    assert!(
+        home.join("models/llm/qwen2.5-1.5b-instruct-q4_k_m.gguf")
+            .is_file(),
+        "downloaded into the models folder"
+    );
+    let cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(home.join("config.json")).unwrap()).unwrap();
+    assert_eq!(cfg["llm"]["provider"], "embedded", "{cfg}");
+    assert_eq!(cfg["llm"]["local_model"], "qwen2.5-1.5b", "{cfg}");
+    // The message was answered by the engine: its worker runs for this home.
+    assert!(home.join("llm/worker.json").is_file(), "{said}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).trim().is_empty(),
+        "an answer was printed: {said}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("error:"),
+        "the turn answered without an error: {said}"
+    );
+}

@@ -31,6 +31,70 @@ pub struct HudState {
     pub shortcut: String,
     pub shortcut_problem: Option<String>,
     pub voice: VoiceStatus,
+    pub engine: EngineStatus,
+}
+
+/// The embedded engine as Settings and the first run show it.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct EngineStatus {
+    /// `embedded` or `endpoint`.
+    pub provider: String,
+    /// `llm.local_model` as set (a catalog id, a path, or empty: the default).
+    pub local_model: String,
+    /// The model file the engine would load, when there is one.
+    pub model_file: Option<String>,
+    /// Why the engine cannot start now (no model downloaded, …).
+    pub problem: Option<String>,
+    /// The context the engine runs with (tokens).
+    pub context: u64,
+    /// A worker is up and answering.
+    pub running: bool,
+    pub models: Vec<EngineModel>,
+}
+
+/// A chat model from the catalog.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct EngineModel {
+    pub name: String,
+    pub what: String,
+    pub license: String,
+    /// What the download fetches.
+    pub bytes: u64,
+    pub installed: bool,
+    /// The one used when `llm.local_model` is empty.
+    pub default: bool,
+}
+
+fn engine_status(
+    home: &std::path::Path,
+    cfg: &jarvis_protocol::settings::LlmConfig,
+) -> EngineStatus {
+    use jarvis_core::models;
+    let resolved = jarvis_core::llm::local::model_path(home, cfg);
+    EngineStatus {
+        provider: match cfg.provider {
+            jarvis_protocol::settings::Provider::Embedded => "embedded",
+            jarvis_protocol::settings::Provider::Endpoint => "endpoint",
+        }
+        .into(),
+        local_model: cfg.local_model.clone(),
+        model_file: resolved.as_ref().ok().map(|p| p.display().to_string()),
+        problem: resolved.err().map(|e| e.to_string()),
+        context: u64::from(cfg.local_ctx).min(cfg.context_window),
+        running: jarvis_core::llm::local::status(home).is_some(),
+        models: models::list(home)
+            .into_iter()
+            .filter(|m| m.kind == models::ModelKind::Language)
+            .map(|m| EngineModel {
+                default: m.name == models::DEFAULT_LANGUAGE_MODEL,
+                name: m.name,
+                what: m.what,
+                license: m.license,
+                bytes: m.approx_bytes,
+                installed: m.installed,
+            })
+            .collect(),
+    }
 }
 
 #[tauri::command]
@@ -62,6 +126,7 @@ pub async fn hud_state(shell: State<'_, Shell>) -> IpcResult<HudState> {
         shortcut: cfg.voice.ptt_shortcut.clone(),
         shortcut_problem: shell.shortcut_problem.lock().ok().and_then(|p| p.clone()),
         voice: shell.voice.status(),
+        engine: engine_status(&shell.home, &cfg.llm),
     })
 }
 

@@ -68,6 +68,8 @@ pub fn typescript() -> String {
     let cfg = jarvis_protocol::ts_config();
     let decls = [
         chat::HudState::decl(&cfg),
+        chat::EngineStatus::decl(&cfg),
+        chat::EngineModel::decl(&cfg),
         crate::voice::VoiceStatus::decl(&cfg),
         crate::voice::ModelRow::decl(&cfg),
         chat::HistoryMessage::decl(&cfg),

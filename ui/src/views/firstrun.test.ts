@@ -80,7 +80,50 @@ describe("first run", () => {
     const fr = new FirstRun(api, state, () => undefined);
     [...fr.el.querySelectorAll("button")].find((b) => b.textContent === "Connect")!.click();
     await tick();
-    expect(fr.el.querySelector('[role="status"]')!.textContent).toBe("Not connected: connection refused");
+    expect(fr.el.querySelector("#fr-endpoint-status")!.textContent).toBe("Not connected: connection refused");
     expect(fr.el.querySelector("#fr-url")).not.toBeNull();
+  });
+
+  it("offers the built-in model with its size and licence, downloads it with progress, and uses it", async () => {
+    const [api, t] = fakeApi();
+    t.answers.set_config = {};
+    t.answers.install_model = () => {
+      t.push("jarvis:model-progress", { model: "qwen2.5-1.5b", file: "llm/q.gguf", done: 560_000_000, total: 1_120_000_000 });
+      expect(fr.el.querySelector<HTMLProgressElement>('progress[aria-label="qwen2.5-1.5b download"]')!.value).toBe(560_000_000);
+      expect(fr.el.textContent).toContain("560 MB of 1.1 GB");
+      return undefined;
+    };
+    let done = false;
+    const fr = new FirstRun(api, state, () => (done = true));
+    document.body.appendChild(fr.el);
+    const text = fr.el.textContent!;
+    expect(text).toContain("Use a built-in model");
+    expect(text).toContain("licence Apache-2.0");
+    expect(text).toContain("No model yet: the download is 1.1 GB");
+    const use = fr.el.querySelector<HTMLButtonElement>("#fr-builtin")!;
+    expect(use.textContent).toBe("Download and use (1.1 GB)");
+    use.click();
+    await tick();
+    await tick();
+    expect(t.calls.filter((c) => c.cmd === "install_model").map((c) => c.args)).toEqual([{ name: "qwen2.5-1.5b" }]);
+    expect(t.calls.filter((c) => c.cmd === "set_config").map((c) => c.args)).toEqual([
+      { key: "llm.local_model", value: '"qwen2.5-1.5b"' },
+      { key: "llm.provider", value: '"embedded"' },
+    ]);
+    // No server and no server model to pick: on to the folder.
+    expect(fr.el.querySelector("#fr-folder")).not.toBeNull();
+    expect(done).toBe(false);
+  });
+
+  it("keeps the choice when the download fails, and says why", async () => {
+    const [api, t] = fakeApi();
+    t.answers.install_model = new Error("model download failed: https://huggingface.co/…: HTTP 503");
+    const fr = new FirstRun(api, state, () => undefined);
+    fr.el.querySelector<HTMLButtonElement>("#fr-builtin")!.click();
+    await tick();
+    await tick();
+    expect(fr.el.textContent).toContain("HTTP 503");
+    expect(fr.el.querySelector<HTMLButtonElement>("#fr-builtin")!.textContent).toBe("Retry");
+    expect(t.calls.some((c) => c.cmd === "set_config")).toBe(false);
   });
 });

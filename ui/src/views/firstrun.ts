@@ -1,9 +1,11 @@
-// First run: endpoint, model, folder, microphone — four steps, then the
-// chat. The folder step alone comes back whenever the working folder cannot
-// be used (none chosen, home, a system folder): the app never guesses one.
+// First run: the engine (a built-in model, downloaded here, or a server and
+// its model), the folder, the microphone, then the chat. The folder step
+// alone comes back whenever the working folder cannot be used (none chosen,
+// home, a system folder): the app never guesses one.
 import type { Api, HudState } from "../api";
 import { errorText } from "../api";
 import { clear, h } from "../dom";
+import { chosen, size, useBuiltIn } from "./engine";
 
 export class FirstRun {
   readonly el: HTMLElement;
@@ -20,7 +22,7 @@ export class FirstRun {
   }
 
   private steps(): HTMLElement {
-    return h("ol", { class: "steps" }, ...["Endpoint", "Model", "Folder", "Microphone"].map((s, i) => h("li", { "aria-current": i === this.step ? "step" : null }, s)));
+    return h("ol", { class: "steps" }, ...["Engine", "Model", "Folder", "Microphone"].map((s, i) => h("li", { "aria-current": i === this.step ? "step" : null }, s)));
   }
 
   private render() {
@@ -58,10 +60,53 @@ export class FirstRun {
     dir.focus();
   }
 
+  /** A built-in model, offered with its size and licence before any byte moves. */
+  private builtIn(): HTMLElement | null {
+    const m = chosen(this.state) ?? this.state.engine.models.find((x) => x.default);
+    if (!m) return null;
+    const status = h("p", { role: "status", class: "muted" });
+    const bar = h("progress", { max: 1, value: m.installed ? 1 : 0, "aria-label": `${m.name} download`, hidden: !m.installed });
+    const use = h("button", { class: "primary", id: "fr-builtin" }, m.installed ? `Use ${m.name}` : `Download and use (${size(m.bytes)})`);
+    const stop = this.api.onModelProgress((p) => {
+      if (p.model === m.name && p.total) {
+        bar.hidden = false;
+        bar.max = p.total;
+        bar.value = p.done;
+        status.textContent = `Downloading ${m.name}: ${size(p.done)} of ${size(p.total)}`;
+      }
+    });
+    use.addEventListener("click", async () => {
+      use.disabled = true;
+      status.className = "muted";
+      status.textContent = m.installed ? "Switching to the built-in engine…" : `Downloading ${m.name}…`;
+      try {
+        await useBuiltIn(this.api, m);
+        void stop.then((f) => f());
+        this.step = this.state.workdir_problem ? 2 : 3;
+        this.render();
+      } catch (e) {
+        use.disabled = false;
+        use.textContent = "Retry";
+        status.className = "warn";
+        status.textContent = errorText(e);
+      }
+    });
+    return h(
+      "section",
+      { class: "choice", "aria-label": "Built-in model" },
+      h("h2", {}, "Use a built-in model"),
+      h("p", {}, `${m.what}. Runs on this computer, no account or server; licence ${m.license}.`),
+      m.installed ? h("p", { class: "ok" }, "Already downloaded.") : h("p", { class: "muted" }, `No model yet: the download is ${size(m.bytes)}, once.`),
+      bar,
+      status,
+      h("div", { class: "row" }, use),
+    );
+  }
+
   private endpoint() {
     const url = h("input", { id: "fr-url", type: "url", value: this.state.base_url });
     const key = h("input", { id: "fr-key", type: "password", autocomplete: "off", placeholder: this.state.api_key ?? "optional for local servers" });
-    const status = h("p", { role: "status", class: "muted" });
+    const status = h("p", { role: "status", class: "muted", id: "fr-endpoint-status" });
     const next = h("button", { class: "primary" }, "Connect");
     next.addEventListener("click", async () => {
       status.textContent = "Connecting…";
@@ -80,14 +125,16 @@ export class FirstRun {
         status.textContent = errorText(e);
       }
     });
+    const builtIn = this.builtIn();
+    if (builtIn) this.body.append(builtIn, h("h2", {}, "Or connect to a server"));
     this.body.append(
-      h("p", {}, "Where is your model? Any OpenAI-compatible server works: llama.cpp, Ollama, vLLM, or a hosted API."),
+      h("p", {}, "Any OpenAI-compatible server works: llama.cpp, Ollama, vLLM, or a hosted API."),
       h("div", { class: "field" }, h("label", { for: "fr-url" }, "Endpoint"), url),
       h("div", { class: "field" }, h("label", { for: "fr-key" }, "API key"), key),
       status,
       h("div", { class: "row" }, h("button", { onclick: () => this.finish() }, "Skip setup"), next),
     );
-    url.focus();
+    (builtIn?.querySelector<HTMLButtonElement>("#fr-builtin") ?? url).focus();
   }
 
   private model() {

@@ -74,3 +74,35 @@ describe("settings: the trust controls", () => {
     expect(t.calls.filter((c) => c.cmd === "set_config").some((c) => c.args?.key === "workdir")).toBe(false);
   });
 });
+
+describe("settings: the engine", () => {
+  it("says where answers come from and offers each built-in model with its licence and size", async () => {
+    const { v, t } = await settings();
+    const engine = v.el.querySelector("#engine")!;
+    expect(engine.textContent).toContain("Answers come from the server below");
+    const rows = [...engine.querySelectorAll("tr[data-model]")].map((r) => r.textContent);
+    expect(rows[0]).toContain("licence Apache-2.0");
+    expect(rows[0]).toContain("not downloaded (1.1 GB)");
+    const pick = engine.querySelector<HTMLSelectElement>("#set-llm-provider")!;
+    pick.value = '"embedded"';
+    pick.dispatchEvent(new Event("change"));
+    await tick();
+    expect(t.calls.find((c) => c.cmd === "set_config")!.args).toEqual({ key: "llm.provider", value: '"embedded"' });
+    t.calls.length = 0;
+    engine.querySelector<HTMLButtonElement>('[data-engine-model="qwen3-0.6b"]')!.click();
+    await tick();
+    await tick();
+    expect(t.calls.filter((c) => c.cmd === "install_model").map((c) => c.args)).toEqual([{ name: "qwen3-0.6b" }]);
+    expect(t.calls.filter((c) => c.cmd === "set_config").map((c) => c.args)).toContainEqual({ key: "llm.local_model", value: '"qwen3-0.6b"' });
+  });
+
+  it("shows a running engine's model and context", async () => {
+    const [api, t] = fakeApi();
+    Object.assign(t.answers, { config, sandbox_status: { ok: true, what: "", allow_unconfined: true }, mcp_projects: [] });
+    const running = hudState({ engine: { ...state.engine, provider: "embedded", local_model: "qwen3-0.6b", problem: null, model_file: "/h/models/llm/Qwen3-0.6B-Q8_0.gguf", running: true, context: 8192 } });
+    const v = new SettingsView(api, () => undefined, async () => running);
+    await v.enter();
+    expect(v.el.querySelector("#engine")!.textContent).toContain("Running: qwen3-0.6b, context 8,192 tokens, on this computer.");
+    expect(v.el.querySelector<HTMLButtonElement>('[data-engine-model="qwen3-0.6b"]')!.textContent).toBe("In use");
+  });
+});

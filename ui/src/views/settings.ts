@@ -3,6 +3,7 @@
 import type { Api, Config, HudState } from "../api";
 import { errorText } from "../api";
 import { bytes, clear, h } from "../dom";
+import { engineLine, modelRows } from "./engine";
 import type { View } from "./view";
 
 export class SettingsView implements View {
@@ -70,7 +71,24 @@ export class SettingsView implements View {
     // Everything is fetched before the old form goes: no empty moment.
     const [sandbox, mcp] = await Promise.all([this.sandbox(cfg), this.mcp()]);
     clear(this.body);
-    this.body.append(this.connection(cfg, state), this.assistant(cfg), this.hands(cfg, state), this.dontAsk(cfg), sandbox, mcp, this.voice(cfg, state));
+    this.body.append(this.engine(state), this.connection(cfg, state), this.assistant(cfg), this.hands(cfg, state), this.dontAsk(cfg), sandbox, mcp, this.voice(cfg, state));
+  }
+
+  /** Where answers come from: the built-in engine or a server. */
+  private engine(state: HudState): HTMLElement {
+    const provider = this.select("Answers come from", "llm.provider", JSON.stringify(state.engine.provider), [
+      [JSON.stringify("embedded"), "The built-in engine, on this computer"],
+      [JSON.stringify("endpoint"), "A server (the endpoint below)"],
+    ]);
+    provider.querySelector("select")!.addEventListener("change", () => void this.enter());
+    return h(
+      "fieldset",
+      { id: "engine" },
+      h("legend", {}, "Engine"),
+      provider,
+      engineLine(state),
+      modelRows(this.api, state, this.progress, this.toast, () => void this.enter()),
+    );
   }
 
   connection(cfg: Config, state: HudState): HTMLElement {

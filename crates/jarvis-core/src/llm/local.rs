@@ -48,8 +48,6 @@ pub enum LocalError {
 pub struct LocalEndpoint {
     pub base_url: String,
     pub token: Secret,
-    /// This call started it (first use, or after it had stopped).
-    pub started: bool,
     /// It had been running and was found dead.
     pub was_lost: bool,
 }
@@ -100,7 +98,6 @@ pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalErro
             return Ok(LocalEndpoint {
                 base_url: format!("http://127.0.0.1:{}/v1", s.port),
                 token,
-                started: false,
                 was_lost: false,
             });
         }
@@ -121,8 +118,29 @@ pub fn endpoint(home: &Path, cfg: &LlmConfig) -> Result<LocalEndpoint, LocalErro
     Ok(LocalEndpoint {
         base_url: format!("http://127.0.0.1:{}/v1", state.port),
         token,
-        started: true,
         was_lost,
+    })
+}
+
+/// The worker running for this home, if any: what it serves and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WorkerStatus {
+    pub pid: u32,
+    pub port: u16,
+    pub model: String,
+    pub ctx: u32,
+}
+
+/// Reads the worker's state file and checks the worker is alive and
+/// answering; `None` when none runs (never started, idle-stopped, dead).
+pub fn status(home: &Path) -> Option<WorkerStatus> {
+    let bytes = std::fs::read(home.join("llm/worker.json")).ok()?;
+    let s: State = serde_json::from_slice(&bytes).ok()?;
+    (process::alive(s.pid, s.start) && answers(s.port)).then_some(WorkerStatus {
+        pid: s.pid,
+        port: s.port,
+        model: s.model,
+        ctx: s.ctx,
     })
 }
 
