@@ -49,6 +49,9 @@ pub struct Generation {
     pub top_p: f32,
     pub seed: u32,
     pub grammar: Option<String>,
+    /// The grammar applies from the tool-call tag on, not from the start
+    /// (`auto`: text is free, a call must be well formed).
+    pub lazy: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +103,11 @@ impl Engine {
 
     pub fn model(&self) -> &LlamaModel {
         &self.model
+    }
+
+    /// The GGUF's own chat template, when it has one.
+    pub fn chat_template(&self) -> Option<String> {
+        self.model.meta_val_str("tokenizer.chat_template").ok()
     }
 
     pub fn context_size(&self) -> u32 {
@@ -201,10 +209,18 @@ impl Engine {
     fn sampler(&self, g: &Generation) -> Result<LlamaSampler, EngineError> {
         let mut chain = Vec::new();
         if let Some(grammar) = &g.grammar {
-            chain.push(
+            let sampler = if g.lazy {
+                LlamaSampler::grammar_lazy(
+                    &self.model,
+                    grammar,
+                    "root",
+                    [crate::template::CALL_OPEN],
+                    &[],
+                )
+            } else {
                 LlamaSampler::grammar(&self.model, grammar, "root")
-                    .map_err(|e| EngineError::Grammar(e.to_string()))?,
-            );
+            };
+            chain.push(sampler.map_err(|e| EngineError::Grammar(e.to_string()))?);
         }
         if g.temperature <= 0.0 {
             chain.push(LlamaSampler::greedy());

@@ -13,7 +13,7 @@ pub struct GrammarError(pub String);
 
 /// The JSON schema of one call (`{"name": …, "arguments": {…}}`) to one of
 /// the tools `choice` allows.
-pub fn call_schema(tools: &[Tool], choice: &Choice) -> Value {
+pub fn call_schema(tools: &[Tool], choice: &Choice, key: &str) -> Value {
     let variants: Vec<Value> = tools
         .iter()
         .filter(|t| match choice {
@@ -31,9 +31,9 @@ pub fn call_schema(tools: &[Tool], choice: &Choice) -> Value {
                 "type": "object",
                 "properties": {
                     "name": {"const": t.function.name},
-                    "arguments": params,
+                    key: params,
                 },
-                "required": ["name", "arguments"],
+                "required": ["name", key],
                 "additionalProperties": false,
             })
         })
@@ -45,9 +45,37 @@ pub fn call_schema(tools: &[Tool], choice: &Choice) -> Value {
 }
 
 /// GBNF for [`call_schema`].
-pub fn call_grammar(tools: &[Tool], choice: &Choice) -> Result<String, GrammarError> {
-    let schema = call_schema(tools, choice).to_string();
+pub fn call_grammar(tools: &[Tool], choice: &Choice, key: &str) -> Result<String, GrammarError> {
+    let schema = call_schema(tools, choice, key).to_string();
     llama_cpp_2::json_schema_to_grammar(&schema).map_err(|e| GrammarError(e.to_string()))
+}
+
+/// GBNF for `auto`: once the model opens a call (the grammar is lazy,
+/// triggered by the opening tag), the call must be one of the tools with
+/// arguments that match its schema, then the closing tag.
+pub fn auto_grammar(tools: &[Tool]) -> Result<String, GrammarError> {
+    use crate::template::{CALL_CLOSE, CALL_OPEN};
+    let call = call_grammar(tools, &Choice::Required, "arguments")?;
+    let mut renamed = false;
+    let body: Vec<String> = call
+        .lines()
+        .map(|l| match l.strip_prefix("root ::=") {
+            Some(rest) => {
+                renamed = true;
+                format!("call ::={rest}")
+            }
+            None => l.to_string(),
+        })
+        .collect();
+    if !renamed {
+        return Err(GrammarError("llama.cpp's grammar has no root rule".into()));
+    }
+    Ok(format!(
+        "root ::= {open:?} [ \\t\\n]* call [ \\t\\n]* {close:?}\n{}\n",
+        body.join("\n"),
+        open = CALL_OPEN,
+        close = CALL_CLOSE,
+    ))
 }
 
 #[cfg(test)]
@@ -65,10 +93,10 @@ mod tests {
 
     #[test]
     fn a_named_choice_allows_that_tool_only_and_required_any() {
-        let one = call_schema(&tools(), &Choice::Named("read_file".into()));
+        let one = call_schema(&tools(), &Choice::Named("read_file".into()), "arguments");
         assert_eq!(one["properties"]["name"]["const"], "read_file");
         assert_eq!(one["properties"]["arguments"]["required"], json!(["path"]));
-        let any = call_schema(&tools(), &Choice::Required);
+        let any = call_schema(&tools(), &Choice::Required, "arguments");
         assert_eq!(any["anyOf"].as_array().map(Vec::len), Some(2));
         assert_eq!(
             any["anyOf"][1]["properties"]["arguments"],
@@ -78,8 +106,19 @@ mod tests {
 
     #[test]
     fn llama_cpp_turns_the_schema_into_a_grammar() {
-        let g = call_grammar(&tools(), &Choice::Named("read_file".into())).unwrap();
+        let g = call_grammar(&tools(), &Choice::Named("read_file".into()), "parameters").unwrap();
         assert!(g.contains("root ::="), "{g}");
         assert!(g.contains("read_file"), "{g}");
+        assert!(g.contains("parameters"), "Llama 3's key: {g}");
+    }
+
+    #[test]
+    fn the_auto_grammar_wraps_a_call_in_its_tags() {
+        let g = auto_grammar(&tools()).unwrap();
+        let root = g.lines().find(|l| l.starts_with("root ::=")).unwrap();
+        assert!(root.contains("\"<tool_call>\""), "{root}");
+        assert!(root.contains("\"</tool_call>\""), "{root}");
+        assert!(g.lines().any(|l| l.starts_with("call ::=")), "{g}");
+        assert_eq!(g.lines().filter(|l| l.starts_with("root ::=")).count(), 1);
     }
 }

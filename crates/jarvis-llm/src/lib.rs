@@ -6,6 +6,7 @@
 pub mod api;
 pub mod engine;
 pub mod grammar;
+pub mod llama3;
 pub mod server;
 pub mod template;
 pub mod toolcall;

@@ -18,7 +18,8 @@ use tokio::sync::mpsc;
 
 use crate::api::{ChatRequest, Choice};
 use crate::engine::{Engine, Finish, Generation, Usage};
-use crate::toolcall::{CallParser, Piece};
+use crate::template::Format;
+use crate::toolcall::{Parser, Piece};
 
 pub struct Worker {
     pub engine: Mutex<Engine>,
@@ -26,13 +27,17 @@ pub struct Worker {
     pub name: String,
     /// Required as a bearer token when set.
     pub token: Option<String>,
+    /// The prompt format, from the model's own chat template.
+    pub format: Format,
     /// When the last request came (or the worker started).
     last: Mutex<Instant>,
 }
 
 impl Worker {
     pub fn new(engine: Engine, name: String, token: Option<String>) -> Self {
+        let format = Format::of(engine.chat_template().as_deref());
         Worker {
+            format,
             engine: Mutex::new(engine),
             name,
             token,
@@ -129,28 +134,34 @@ async fn chat(State(w): State<Arc<Worker>>, headers: HeaderMap, body: Bytes) -> 
             );
         }
     };
+    let format = w.format;
+    // Llama 3's calls have no opening tag to trigger a lazy grammar on.
+    let lazy = choice == Choice::Auto && !req.tools.is_empty() && format == Format::Hermes;
     let grammar = match &choice {
+        Choice::Auto if lazy => crate::grammar::auto_grammar(&req.tools).map(Some),
         Choice::Required | Choice::Named(_) => {
-            match crate::grammar::call_grammar(&req.tools, &choice) {
-                Ok(g) => Some(g),
-                Err(e) => {
-                    return error(
-                        StatusCode::BAD_REQUEST,
-                        "invalid_request_error",
-                        e.to_string(),
-                    );
-                }
-            }
+            crate::grammar::call_grammar(&req.tools, &choice, format.arguments_key()).map(Some)
         }
-        _ => None,
+        _ => Ok(None),
+    };
+    let grammar = match grammar {
+        Ok(g) => g,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request_error",
+                e.to_string(),
+            );
+        }
     };
     let generation = Generation {
-        prompt: crate::template::render(&req, &choice),
+        prompt: format.render(&req, &choice),
         max_tokens: req.max_tokens.unwrap_or(2048),
         temperature: req.temperature.unwrap_or(0.7),
         top_p: req.top_p.unwrap_or(0.95),
         seed: req.seed.unwrap_or(0x5eed),
         grammar,
+        lazy,
     };
     let forced = matches!(choice, Choice::Required | Choice::Named(_));
     let rx = start(w.clone(), generation);
@@ -162,10 +173,11 @@ async fn chat(State(w): State<Arc<Worker>>, headers: HeaderMap, body: Bytes) -> 
             .unwrap_or(0),
         model: req.model.clone().unwrap_or_else(|| w.name.clone()),
     };
+    let parser = format.parser(forced);
     if req.stream {
-        stream(rx, meta, forced)
+        stream(rx, meta, parser)
     } else {
-        whole(rx, meta, forced).await
+        whole(rx, meta, parser).await
     }
 }
 
@@ -243,11 +255,10 @@ fn finish_reason(finish: Finish, calls: usize) -> &'static str {
     }
 }
 
-fn stream(mut rx: mpsc::Receiver<Out>, meta: Meta, forced: bool) -> Response {
+fn stream(mut rx: mpsc::Receiver<Out>, meta: Meta, mut parser: Parser) -> Response {
     let (tx, out) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
     tokio::spawn(async move {
         let send = |v: Value| SseEvent::default().data(v.to_string());
-        let mut parser = CallParser::new(forced);
         let mut calls = 0usize;
         if tx
             .send(Ok(send(
@@ -328,8 +339,7 @@ fn stream(mut rx: mpsc::Receiver<Out>, meta: Meta, forced: bool) -> Response {
     Sse::new(events).into_response()
 }
 
-async fn whole(mut rx: mpsc::Receiver<Out>, meta: Meta, forced: bool) -> Response {
-    let mut parser = CallParser::new(forced);
+async fn whole(mut rx: mpsc::Receiver<Out>, meta: Meta, mut parser: Parser) -> Response {
     let mut text = String::new();
     let mut calls: Vec<Value> = Vec::new();
     let take = |pieces: Vec<Piece>, text: &mut String, calls: &mut Vec<Value>| {

@@ -8,6 +8,53 @@ use serde_json::{Value, json};
 
 use crate::api::{ChatRequest, Choice};
 
+/// How a model is prompted and how its calls are read: chosen from the
+/// GGUF's own chat template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// ChatML with Hermes `<tool_call>` tags: Qwen 2.5/3, SmolLM, and any
+    /// model whose template is not one Jarvis knows better.
+    Hermes,
+    /// Llama 3.x's headers and JSON calls.
+    Llama3,
+}
+
+impl Format {
+    pub fn of(template: Option<&str>) -> Self {
+        match template {
+            Some(t) if crate::llama3::is_llama3_template(t) => Format::Llama3,
+            _ => Format::Hermes,
+        }
+    }
+
+    pub fn render(self, req: &ChatRequest, choice: &Choice) -> String {
+        match self {
+            Format::Hermes => render(req, choice),
+            Format::Llama3 => crate::llama3::render(req, choice),
+        }
+    }
+
+    /// `forced`: the grammar allows only a call.
+    pub fn parser(self, forced: bool) -> crate::toolcall::Parser {
+        match self {
+            Format::Hermes => {
+                crate::toolcall::Parser::Hermes(crate::toolcall::CallParser::new(forced))
+            }
+            Format::Llama3 => {
+                crate::toolcall::Parser::Llama3(crate::llama3::Llama3Parser::new(forced))
+            }
+        }
+    }
+
+    /// The key a call's arguments go under in this format.
+    pub fn arguments_key(self) -> &'static str {
+        match self {
+            Format::Hermes => "arguments",
+            Format::Llama3 => "parameters",
+        }
+    }
+}
+
 pub const CALL_OPEN: &str = "<tool_call>";
 pub const CALL_CLOSE: &str = "</tool_call>";
 
@@ -16,43 +63,16 @@ pub const CALL_CLOSE: &str = "</tool_call>";
 /// only has the JSON left to constrain.
 pub fn render(req: &ChatRequest, choice: &Choice) -> String {
     let mut out = String::new();
-    let tools = if *choice == Choice::None {
-        vec![]
-    } else {
-        req.tools
-            .iter()
-            .filter(|t| match choice {
-                Choice::Named(n) => t.function.name == *n,
-                _ => true,
-            })
-            .collect()
-    };
-    let mut system: Vec<String> = req
-        .messages
-        .iter()
-        .filter(|m| m.role == "system" || m.role == "developer")
-        .map(|m| m.text())
-        .collect();
-    if system.is_empty() {
-        system.push("You are a helpful assistant.".into());
-    }
-    let mut system = system.join("\n\n");
+    let tools = offered(req, choice);
+    let mut system = system_text(req);
     if !tools.is_empty() {
         system.push_str(
             "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
              You are provided with function signatures within <tools></tools> XML tags:\n<tools>",
         );
         for t in &tools {
-            let f = json!({
-                "type": "function",
-                "function": {
-                    "name": t.function.name,
-                    "description": t.function.description.clone().unwrap_or_default(),
-                    "parameters": t.function.parameters.clone().unwrap_or_else(|| json!({"type": "object"})),
-                }
-            });
             system.push('\n');
-            system.push_str(&f.to_string());
+            system.push_str(&tool_json(t).to_string());
         }
         system.push_str(
             "\n</tools>\n\nFor each function call, return a json object with function name and \
@@ -61,11 +81,7 @@ pub fn render(req: &ChatRequest, choice: &Choice) -> String {
         );
     }
     turn(&mut out, "system", &system);
-    for m in req
-        .messages
-        .iter()
-        .filter(|m| m.role != "system" && m.role != "developer")
-    {
+    for m in conversation(req) {
         match m.role.as_str() {
             "assistant" => {
                 let mut text = m.text();
@@ -96,6 +112,49 @@ pub fn render(req: &ChatRequest, choice: &Choice) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The tools `choice` lets the model see.
+pub(crate) fn offered<'a>(req: &'a ChatRequest, choice: &Choice) -> Vec<&'a crate::api::Tool> {
+    match choice {
+        Choice::None => vec![],
+        Choice::Named(n) => req.tools.iter().filter(|t| t.function.name == *n).collect(),
+        _ => req.tools.iter().collect(),
+    }
+}
+
+/// The system and developer messages as one text (a default when none).
+pub(crate) fn system_text(req: &ChatRequest) -> String {
+    let system: Vec<String> = req
+        .messages
+        .iter()
+        .filter(|m| m.role == "system" || m.role == "developer")
+        .map(|m| m.text())
+        .collect();
+    if system.is_empty() {
+        "You are a helpful assistant.".into()
+    } else {
+        system.join("\n\n")
+    }
+}
+
+/// The rest of the conversation, in order.
+pub(crate) fn conversation(req: &ChatRequest) -> impl Iterator<Item = &crate::api::Message> {
+    req.messages
+        .iter()
+        .filter(|m| m.role != "system" && m.role != "developer")
+}
+
+/// A tool as the prompt lists it.
+pub(crate) fn tool_json(t: &crate::api::Tool) -> Value {
+    json!({
+        "type": "function",
+        "function": {
+            "name": t.function.name,
+            "description": t.function.description.clone().unwrap_or_default(),
+            "parameters": t.function.parameters.clone().unwrap_or_else(|| json!({"type": "object"})),
+        }
+    })
 }
 
 fn turn(out: &mut String, role: &str, text: &str) {

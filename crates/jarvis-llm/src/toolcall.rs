@@ -78,6 +78,35 @@ impl CallParser {
     }
 }
 
+/// The call parser for the prompt format in use.
+#[derive(Debug)]
+pub enum Parser {
+    Hermes(CallParser),
+    Llama3(crate::llama3::Llama3Parser),
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::Hermes(CallParser::default())
+    }
+}
+
+impl Parser {
+    pub fn push(&mut self, delta: &str) -> Result<Vec<Piece>, CallError> {
+        match self {
+            Parser::Hermes(p) => p.push(delta),
+            Parser::Llama3(p) => Ok(p.push(delta)),
+        }
+    }
+
+    pub fn finish(self) -> Result<Vec<Piece>, CallError> {
+        match self {
+            Parser::Hermes(p) => p.finish(),
+            Parser::Llama3(p) => p.finish(),
+        }
+    }
+}
+
 fn push_text(out: &mut Vec<Piece>, text: String) {
     if !text.is_empty() {
         out.push(Piece::Text(text));
@@ -92,7 +121,7 @@ fn partial_tag(buf: &str) -> usize {
         .unwrap_or(0)
 }
 
-fn parse_call(body: &str) -> Result<Piece, CallError> {
+pub(crate) fn parse_call(body: &str) -> Result<Piece, CallError> {
     let text = body.trim();
     let v: Value = serde_json::from_str(text).map_err(|e| CallError::Json {
         why: e.to_string(),
