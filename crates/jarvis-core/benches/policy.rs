@@ -71,6 +71,7 @@ fn main() {
         "blind-k",
         "blind-l",
         "blind-m",
+        "blind-n",
     ] {
         sets.push((
             f.to_string(),

@@ -67,6 +67,7 @@ const REDTEAM: &[&str] = &[
     "blind-k.jsonl",
     "blind-l.jsonl",
     "blind-m.jsonl",
+    "blind-n.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -79,6 +80,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-k.jsonl", "/home/u/work", "/home/u"),
     ("blind-l.jsonl", "/home/u/work", "/home/u"),
     ("blind-m.jsonl", "/home/u/work", "/home/u"),
+    ("blind-n.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -30,7 +30,27 @@ impl Analyzer<'_> {
 
     /// Extracting an archive: into home or a top-level folder it can replace
     /// startup files and keys.
-    pub(super) fn extract_into(&mut self, d: &Word, cwd: Option<&str>, what: &str) {
+    ///
+    /// What a downloaded or decoded archive unpacks is as untrusted as the
+    /// archive: anything later run from that folder is download and execute.
+    pub(super) fn extract_into_from(
+        &mut self,
+        d: &Word,
+        archive: Option<&Word>,
+        cwd: Option<&str>,
+        what: &str,
+    ) {
+        if let Some(a) = archive
+            && self.is_tainted(a, cwd)
+        {
+            let dir = self.norm(d, cwd);
+            let dir = dir.trim_end_matches('/');
+            self.tainted.push(if dir.is_empty() || dir == "." {
+                "./".to_string()
+            } else {
+                format!("{dir}/")
+            });
+        }
         if !d.dynamic {
             let p = self.norm(d, cwd);
             if paths::catastrophic_normalized(&p) && !self.inside(&p) {
@@ -154,7 +174,7 @@ impl Analyzer<'_> {
         }
         if extracting {
             let target = dir.clone().unwrap_or_else(|| Word::lit("."));
-            self.extract_into(&target, cwd, "tar -x");
+            self.extract_into_from(&target, file_word.as_ref(), cwd, "tar -x");
             if let Some(f) = &file_word {
                 self.read_path(f, cwd);
             }

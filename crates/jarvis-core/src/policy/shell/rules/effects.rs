@@ -543,6 +543,12 @@ impl Analyzer<'_> {
             for cand in path_candidates(&w.text) {
                 let p = self.norm_text(&paths::word_path(&cand, false), c.cwd());
                 if let Some(why) = paths::credential_normalized(&p, &cand) {
+                    // The metadata of the system's own secret files (`stat
+                    // /etc/shadow`) is public; their content stays out of
+                    // reach. The user's own stores are not even listed.
+                    if metadata_only(&c.lb) && p.starts_with("/etc/") {
+                        continue;
+                    }
                     self.block(format!("touches a credential: {why}"));
                 }
                 if self.app_state(&p) {
@@ -600,4 +606,12 @@ pub(super) fn in_word_or_subs(w: &Word, script: &Script, test: impl Fn(&Word) ->
                 .get(s)
                 .is_some_and(|k| k.argv.iter().any(&test))
         })
+}
+
+/// Programs that look at names, sizes and modes, never at content.
+fn metadata_only(b: &str) -> bool {
+    matches!(
+        b,
+        "stat" | "du" | "test" | "[" | "[[" | "realpath" | "readlink" | "namei" | "ls"
+    )
 }

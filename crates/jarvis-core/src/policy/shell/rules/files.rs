@@ -166,14 +166,41 @@ impl Analyzer<'_> {
                 {
                     return Some(true);
                 }
+                // `gzip -dc F`: decompressed to stdout, nothing written.
+                if matches!(
+                    lb,
+                    "gzip" | "xz" | "bzip2" | "zstd" | "gunzip" | "unxz" | "bunzip2" | "zcat"
+                ) && (c.short('c') || c.has("--stdout") || c.has("--to-stdout") || lb == "zcat")
+                    && c.args.iter().all(|a| {
+                        !a.starts_with('-')
+                            || (!a.starts_with("--")
+                                && a[1..].chars().all(|ch| "cdkqvf".contains(ch)))
+                            || matches!(
+                                a.as_str(),
+                                "--stdout" | "--to-stdout" | "--decompress" | "--keep"
+                            )
+                    })
+                    && c.src.redirects.iter().all(|r| {
+                        !r.op.contains('>')
+                            || r.target.text == "/dev/null"
+                            || super::effects::is_fd(&r.target.text)
+                    })
+                {
+                    return Some(c.operand_words().iter().all(|w| self.read_path(w, cwd)));
+                }
                 let dest = match lb {
                     "unzip" => c.value("-d").cloned(),
                     "cpio" => c.value("-D").or_else(|| c.value("--directory")).cloned(),
                     "expand-archive" => c.value("-DestinationPath").cloned(),
                     _ => None,
                 };
-                if let Some(d) = dest {
-                    self.extract_into(&d, cwd, lb);
+                let archive = c.operand_words().into_iter().next();
+                match dest {
+                    Some(d) => self.extract_into_from(&d, archive.as_ref(), cwd, lb),
+                    None if lb == "unzip" || lb == "7z" => {
+                        self.extract_into_from(&Word::lit("."), archive.as_ref(), cwd, lb)
+                    }
+                    None => {}
                 }
                 let files: Vec<Word> = c.operand_words();
                 for f in &files {

@@ -41,6 +41,16 @@ impl Analyzer<'_> {
             | "ldconfig"
             | "update-alternatives"
             | "mount.cifs" => {
+                // NetworkManager keeps Wi-Fi, VPN and 802.1X passwords;
+                // these print them.
+                if lb == "nmcli"
+                    && (args
+                        .iter()
+                        .any(|x| matches!(x.as_str(), "-s" | "--show-secrets" | "-show-secrets"))
+                        || (v.a("wifi") && args.iter().any(|x| x.starts_with("show-p"))))
+                {
+                    self.block("reveals stored Wi-Fi and VPN passwords (nmcli)");
+                }
                 let reads = match lb {
                     "mount" | "umount" => args.is_empty() || v.a("-l"),
                     "ip" => !args.iter().any(|x| {

@@ -337,6 +337,23 @@ impl<'e> Analyzer<'e> {
                 let outs = pipes::output_files(c);
                 self.tainted.extend(outs);
             }
+            // `echo CODE | tee FILE`: tee writes what the pipe carries.
+            if c.argv.first().is_some_and(|w| base_name(&w.text) == "tee")
+                && let Some(text) = c
+                    .stdin_from
+                    .and_then(|p| script.commands.get(p))
+                    .and_then(|p| {
+                        super::eval::printed(&Command {
+                            argv: peeled(&p.argv).to_vec(),
+                            ..p.clone()
+                        })
+                    })
+            {
+                for w in c.argv.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                    let t = self.norm(w, c.cwd.as_deref());
+                    self.written.push((t, text.clone()));
+                }
+            }
             if let Some(text) = super::eval::printed(c) {
                 let mut targets: Vec<String> = c
                     .redirects
@@ -469,6 +486,16 @@ impl<'e> Analyzer<'e> {
                 base = real.clone();
             }
             let lb = lower(&base);
+            // A downloaded file run by its path, whatever it is named
+            // (`./kit/start` is a file, not Windows's `start`).
+            if first.text.contains('/') && self.is_tainted(first, c.cwd.as_deref()) {
+                self.bases.push(shown(&first.text));
+                self.block(format!(
+                    "download and execute ({} was downloaded or decoded, then run)",
+                    shown(&first.text)
+                ));
+                return;
+            }
             if tables::PRIVILEGE.contains(&lb.as_str()) && self.remote {
                 // `sudo` on another machine: judge what it runs there.
                 words.remove(0);

@@ -284,7 +284,10 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
             .or_else(|| a.strip_prefix("--output-document="))
         {
             out.push(norm(f));
-        } else if (*a == "-O" || *a == "--remote-name" || (b == "wget" && a.starts_with("http")))
+        } else if (*a == "-O"
+            || *a == "--remote-name"
+            || (b == "curl" && a.starts_with('-') && !a.starts_with("--") && a.contains('O'))
+            || (b == "wget" && a.starts_with("http")))
             && let Some(url) = argv.iter().find(|x| x.starts_with("http"))
         {
             out.push(norm(

@@ -114,9 +114,16 @@ impl Analyzer<'_> {
         self.ask(format!("{kind} runs {}", shown(&t.text)));
     }
 
+    /// Downloaded or decoded: the file itself, or inside a folder such an
+    /// archive was unpacked into.
     pub(super) fn is_tainted(&self, w: &Word, cwd: Option<&str>) -> bool {
         let p = self.norm(w, cwd);
-        self.tainted.contains(&p)
+        self.tainted.iter().any(|t| {
+            *t == p
+                    || (t.ends_with('/') && p.starts_with(t.as_str()))
+                    // Unpacked into the working directory itself.
+                    || (t == "./" && !p.starts_with(['/', '~']) && !p.starts_with(".."))
+        })
     }
 
     /// `NAME=value` before a program or on its own.

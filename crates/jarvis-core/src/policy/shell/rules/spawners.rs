@@ -23,6 +23,10 @@ impl Analyzer<'_> {
                 .unwrap_or(sep);
             repl = Some("{}".into());
             let cmd: Vec<Word> = c.words[start + 1..sep + 1].to_vec();
+            if cmd.is_empty() {
+                let from_file = args.get(sep).is_some_and(|x| x == "::::");
+                return self.parallel_commands(c, tail, from_file);
+            }
             return self.xargs_run(c, cmd, repl, tail, None);
         }
         let mut i = 0;
@@ -62,6 +66,48 @@ impl Analyzer<'_> {
         let cmd: Vec<Word> = c.words.get(i + 1..).unwrap_or_default().to_vec();
         let _ = &mut tail;
         self.xargs_run(c, cmd, repl, tail, arg_file)
+    }
+
+    /// `parallel ::: 'cmd1' 'cmd2'`, `… | parallel`: with no command of its
+    /// own, parallel runs each argument or input line as a command line.
+    fn parallel_commands(&mut self, c: &Cmd<'_>, tail: Vec<Word>, from_file: bool) -> bool {
+        if from_file {
+            for f in &tail {
+                if self.is_tainted(f, c.cwd()) {
+                    self.block(
+                        "download and execute (parallel runs the lines of a downloaded file)",
+                    );
+                }
+            }
+            self.ask("parallel runs the command lines a file holds");
+            return false;
+        }
+        if tail.is_empty() {
+            let producer: Option<&Command> =
+                c.src.stdin_from.and_then(|i| c.script.commands.get(i));
+            let (source, items) = self.input_items(c, producer, &[], None, true);
+            match (source, items) {
+                (Producer::Net, _) => {
+                    self.block("download and execute (parallel runs downloaded lines as commands)")
+                }
+                (Producer::Decode, _) => {
+                    self.block("decodes and executes (parallel runs decoded lines as commands)")
+                }
+                (Producer::Other, Some(lines)) => {
+                    for l in lines {
+                        self.shell_code(&l, &[], c.script, c.depth);
+                    }
+                }
+                (Producer::Other, None) => self.block(
+                    "runs its input as shell code (parallel with no command, whatever the source)",
+                ),
+            }
+        }
+        for w in &tail {
+            self.shell_code(w, &[], c.script, c.depth);
+        }
+        self.ask("parallel runs command lines");
+        false
     }
 
     pub(super) fn xargs_run(
@@ -519,6 +565,12 @@ impl Analyzer<'_> {
     pub(super) fn list_path(&mut self, w: &Word, cwd: Option<&str>) -> bool {
         if w.dynamic {
             return false;
+        }
+        // The system's own secret files: their names and modes are public,
+        // their content is root's (`stat /etc/shadow`, `ls /etc/sudoers.d`).
+        let p = self.norm(w, cwd);
+        if p.starts_with("/etc/") && paths::credential_normalized(&p, &w.text).is_some() {
+            return true;
         }
         let Some(p) = self.sensitive(w, cwd, "lists") else {
             return false;

@@ -300,6 +300,8 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("tree", Role::Meta),
     ("stat", Role::Meta),
     ("shellcheck", Role::Files),
+    ("objdump", Role::Files),
+    ("size", Role::Files),
     ("file", Role::Meta),
     ("du", Role::Meta),
     ("dust", Role::Meta),
