@@ -190,6 +190,12 @@ fn side_effects(app: &AppHandle, env: &EventEnvelope) {
                 shell.voice.announce(text.clone());
             }
         }
+        // Stopped here or in another process (`jarvis stop`): speech too.
+        Event::Stopped { .. } => {
+            if let Some(shell) = app.try_state::<Shell>() {
+                shell.voice.stop();
+            }
+        }
         // The turn's buffers are freed by now; the app may sit idle for hours.
         Event::TurnFinished { .. } => crate::memory::trim_later(Duration::ZERO),
         _ => {}

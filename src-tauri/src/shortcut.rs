@@ -1,19 +1,28 @@
-//! The global push-to-talk shortcut: held down, Jarvis listens. Where the
-//! desktop cannot grab keys (Wayland), the HUD says so and offers its button.
+//! The global shortcuts: push-to-talk (held down, Jarvis listens) and Stop
+//! everything. Where the desktop cannot grab keys (Wayland), the HUD says
+//! so and offers its buttons.
 
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{AppHandle, Manager};
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, ShortcutState};
 
 use crate::Shell;
 
-pub fn plugin<R: Runtime>() -> tauri::plugin::TauriPlugin<R> {
+pub fn plugin() -> tauri::plugin::TauriPlugin<tauri::Wry> {
     tauri_plugin_global_shortcut::Builder::new()
-        .with_handler(|app, _shortcut, event| {
+        .with_handler(|app, shortcut, event| {
             let Some(shell) = app.try_state::<Shell>() else {
                 return;
             };
+            let stop = shell.brain.config().voice.stop_shortcut;
+            let is_stop = stop
+                .parse::<tauri_plugin_global_shortcut::Shortcut>()
+                .is_ok_and(|s| s == *shortcut);
             match event.state() {
+                ShortcutState::Pressed if is_stop => {
+                    crate::tray::stop_everything(app, "the shortcut")
+                }
                 ShortcutState::Pressed => shell.voice.press(),
+                ShortcutState::Released if is_stop => {}
                 ShortcutState::Released => shell.voice.release(),
             }
         })
@@ -42,6 +51,15 @@ pub fn register_from_settings(app: &AppHandle) {
             .err()
             .map(|e| format!("shortcut {wanted:?} unavailable ({e}); use the push-to-talk button"))
     };
+    let stop = shell.brain.config().voice.stop_shortcut;
+    if !stop.trim().is_empty()
+        && !wayland_only()
+        && let Err(e) = gs.register(stop.as_str())
+    {
+        tracing::warn!(
+            "the Stop everything shortcut {stop:?} is unavailable ({e}); use the tray or the HUD"
+        );
+    }
     if let Some(p) = &problem {
         tracing::warn!("{p}");
     }

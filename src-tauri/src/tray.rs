@@ -69,8 +69,14 @@ pub fn create(app: &AppHandle) -> tauri::Result<()> {
     let hide = MenuItem::with_id(app, "hide", "Hide", true, None::<&str>)?;
     let pause = CheckMenuItem::with_id(app, "pause", "Pause voice", true, paused, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
+    let stop = MenuItem::with_id(app, "stop", "Stop everything", true, None::<&str>)?;
+    let resume = MenuItem::with_id(app, "resume", "Resume schedules", true, None::<&str>)?;
     let sep = PredefinedMenuItem::separator(app)?;
-    let menu = Menu::with_items(app, &[&open, &hide, &pause, &sep, &quit])?;
+    let sep2 = PredefinedMenuItem::separator(app)?;
+    let menu = Menu::with_items(
+        app,
+        &[&open, &hide, &pause, &sep, &stop, &resume, &sep2, &quit],
+    )?;
     let mut builder = TrayIconBuilder::with_id(TRAY_ID)
         .menu(&menu)
         .tooltip("Jarvis — idle")
@@ -82,6 +88,14 @@ pub fn create(app: &AppHandle) -> tauri::Result<()> {
                 }
             }
             "pause" => toggle_pause(app),
+            "stop" => stop_everything(app, "the tray"),
+            "resume" => {
+                if let Some(shell) = app.try_state::<Shell>()
+                    && let Err(e) = shell.brain.submit(jarvis_protocol::Op::ResumeEverything)
+                {
+                    tracing::warn!("resume: {e}");
+                }
+            }
             "quit" => app.exit(0),
             _ => {}
         });
@@ -90,6 +104,21 @@ pub fn create(app: &AppHandle) -> tauri::Result<()> {
     }
     builder.build(app)?;
     Ok(())
+}
+
+/// Stop everything, from the tray or the shortcut: the brain cancels every
+/// turn and task and holds the schedules; speech stops here at once.
+pub fn stop_everything(app: &AppHandle, by: &str) {
+    let Some(shell) = app.try_state::<Shell>() else {
+        return;
+    };
+    shell.voice.stop();
+    if let Err(e) = shell
+        .brain
+        .submit(jarvis_protocol::Op::StopEverything { by: by.into() })
+    {
+        tracing::warn!("stop everything: {e}");
+    }
 }
 
 fn toggle_pause(app: &AppHandle) {

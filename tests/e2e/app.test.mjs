@@ -121,6 +121,22 @@ test("a message streams in, with a live tool chip", async () => {
   await shot("chat");
 });
 
+test("Stop everything cancels the running turn, holds the schedules, and Resume lifts the hold", async () => {
+  await newChat();
+  const words = Array.from({ length: 60 }, (_, i) => `slow${i}`).join(" ");
+  llm.script({ text: words, chunkMs: 200 });
+  await send("tell me a long story");
+  await s.until(`return document.querySelector(".chat").dataset.running === "true" && document.body.textContent.includes("slow2")`, "the reply to start");
+  const t0 = Date.now();
+  await s.click(".statusbar .stop-all");
+  await s.until(`return document.querySelector(".chat").dataset.running !== "true"`, "the turn to stop", 5000);
+  assert.ok(Date.now() - t0 < 3000, `stopped in ${Date.now() - t0} ms`);
+  assert.doesNotMatch(await s.exec(`return document.body.textContent`), /slow59/, "the reply was cut, not finished");
+  await s.until(`return !document.querySelector(".statusbar .resume-all").hidden`, "the hold shown");
+  await s.click(".statusbar .resume-all");
+  await s.until(`return document.querySelector(".statusbar .resume-all").hidden`, "the hold lifted");
+});
+
 test("the agent's open_view switches the view; other views are refused", async () => {
   await newChat();
   llm.script({ tool: "open_view", args: { view: "skills" } }, { text: "Here are your skills." });

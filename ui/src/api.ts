@@ -53,6 +53,8 @@ export class Api {
   hudState = () => this.call<HudState>("hud_state");
   send = (sessionId: string, text: string) => this.call<void>("send_message", { sessionId, text });
   cancel = (sessionId: string) => this.call<void>("cancel_turn", { sessionId });
+  stopEverything = () => this.call<void>("stop_everything");
+  resumeEverything = () => this.call<void>("resume_everything");
   decide = (requestId: string, decision: ApprovalDecision) =>
     this.call<void>("decide_approval", { requestId, decision });
   sessions = () => this.call<SessionInfo[]>("sessions");

@@ -26,7 +26,11 @@ api_key: string | null,
 /**
  * No settings saved yet: show the three-step setup.
  */
-first_run: boolean, shortcut: string, shortcut_problem: string | null, voice: VoiceStatus, engine: EngineStatus, };
+first_run: boolean, shortcut: string, shortcut_problem: string | null, voice: VoiceStatus, engine: EngineStatus, 
+/**
+ * Stop everything is holding the schedules: who stopped, and when (ms).
+ */
+stop_hold: StopHold | null, };
 
 export type EngineStatus = { 
 /**
@@ -53,6 +57,8 @@ context: number,
  * A worker is up and answering.
  */
 running: boolean, models: Array<EngineModel>, };
+
+export type StopHold = { by: string, at: number, };
 
 export type EngineModel = { name: string, what: string, license: string, 
 /**

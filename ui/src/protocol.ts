@@ -1,7 +1,7 @@
 // Generated from crates/jarvis-protocol by `cargo run -p jarvis-protocol --example typescript`.
 // Do not edit: change the Rust types and regenerate.
 
-export type Op = { "op": "user_input", session_id: string, text: string, } | { "op": "cancel_turn", session_id: string, } | { "op": "approval_decision", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "op": "start_run", spec: RunSpec, text: string, } | { "op": "set_workdir", path: string, } | { "op": "reload" };
+export type Op = { "op": "user_input", session_id: string, text: string, } | { "op": "cancel_turn", session_id: string, } | { "op": "approval_decision", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "op": "start_run", spec: RunSpec, text: string, } | { "op": "set_workdir", path: string, } | { "op": "reload" } | { "op": "stop_everything", by: string, } | { "op": "resume_everything" };
 
 export type Origin = "chat" | "voice" | "task" | "schedule" | "evolution" | "cli";
 
@@ -40,14 +40,14 @@ export type EventEnvelope = {
  * Lifecycle events are numbered in the order they were sent; deltas
  * and levels are not.
  */
-seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "schedule_changed", schedule: ScheduleInfo, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
+seq?: number | null, session_id: string | null, } & ({ "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "schedule_changed", schedule: ScheduleInfo, } | { "type": "task_changed", task: TaskInfo, } | { "type": "stopped", by: string, turns: number, tasks: number, } | { "type": "resumed" } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
 /**
  * Spoken and notified; false in do-not-disturb hours (the chat
  * line still appears).
  */
 loud: boolean, } | { "type": "voice_state", state: VoiceState, } | { "type": "voice_mic", capturing: boolean, } | { "type": "voice_level", level: number, } | { "type": "voice_transcript", text: string, language: string, audio_ms: number, } | { "type": "voice_timings", timings: VoiceTimings, } | { "type": "voice_notice", message: string, });
 
-export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "schedule_changed", schedule: ScheduleInfo, } | { "type": "task_changed", task: TaskInfo, } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
+export type Event = { "type": "turn_started", turn_id: string, } | { "type": "content_delta", text: string, } | { "type": "reasoning_delta", text: string, } | { "type": "tool_call_started", call_id: string, name: string, } | { "type": "tool_call_arguments_delta", call_id: string, delta: string, } | { "type": "tool_call_finished", call_id: string, name: string, status: ToolStatus, duration_ms: number, summary: string, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, decision: ApprovalDecision, decided_by: string, } | { "type": "turn_finished", turn_id: string, stop: StopReason, usage: Usage, rounds: number, } | { "type": "error", message: string, fatal: boolean, } | { "type": "action", action: UiAction, } | { "type": "notice", message: string, } | { "type": "schedule_changed", schedule: ScheduleInfo, } | { "type": "task_changed", task: TaskInfo, } | { "type": "stopped", by: string, turns: number, tasks: number, } | { "type": "resumed" } | { "type": "announcement", id: string, text: string, task_id: string | null, priority: Priority, 
 /**
  * Spoken and notified; false in do-not-disturb hours (the chat
  * line still appears).
@@ -308,6 +308,10 @@ stt_idle_unload_sec: number,
  * The desktop app's global push-to-talk shortcut (held down to talk).
  */
 ptt_shortcut: string, 
+/**
+ * The desktop app's global Stop everything shortcut.
+ */
+stop_shortcut: string, 
 /**
  * Paused from the tray: no listening, no speech.
  */

@@ -1,4 +1,5 @@
-// The status bar: voice state, the mic level meter, push-to-talk, theme.
+// The status bar: voice state, the mic level meter, push-to-talk, Stop
+// everything (and, while it holds the schedules, Resume), theme.
 import type { Api, HudState } from "./api";
 import { errorText } from "./api";
 import { h } from "./dom";
@@ -13,6 +14,8 @@ export class StatusBar {
   private info: HTMLElement;
   private hint: HTMLElement;
   private held = false;
+  readonly stop: HTMLButtonElement;
+  private resume: HTMLButtonElement;
 
   constructor(private api: Api, private toast: (m: string) => void, toggleTheme: () => void) {
     this.state = h("span", { class: "voice-state", "data-state": "idle", role: "status", "aria-live": "polite" }, "idle");
@@ -41,6 +44,10 @@ export class StatusBar {
     this.ptt.addEventListener("keyup", (e) => {
       if (e.key === " " || e.key === "Enter") up();
     });
+    this.stop = h("button", { class: "danger stop-all", title: "Cancel every running turn and task, silence speech, hold the schedules" }, "Stop everything");
+    this.stop.addEventListener("click", () => this.api.stopEverything().catch((err) => this.toast(errorText(err))));
+    this.resume = h("button", { class: "resume-all", hidden: true, title: "Let the schedules run again" }, "Schedules held — Resume");
+    this.resume.addEventListener("click", () => this.api.resumeEverything().catch((err) => this.toast(errorText(err))));
     this.info = h("span", { class: "muted info" });
     this.hint = h("span", { class: "muted hint" });
     this.el = h(
@@ -52,6 +59,8 @@ export class StatusBar {
       this.ptt,
       this.hint,
       h("span", { class: "spacer" }),
+      this.resume,
+      this.stop,
       this.info,
       h("button", { class: "icon", "aria-label": "Switch between dark and light theme", title: "Theme", onclick: toggleTheme }, "◐"),
     );
@@ -63,6 +72,12 @@ export class StatusBar {
     this.hint.textContent = problem ? problem : s.shortcut ? `or hold ${s.shortcut}` : "";
     this.setState(s.voice.paused ? "paused" : s.voice.state);
     this.ptt.disabled = s.voice.paused;
+    this.setHeld(s.stop_hold !== null);
+  }
+
+  /** Stop everything holds the schedules until Resume. */
+  setHeld(held: boolean) {
+    this.resume.hidden = !held;
   }
 
   setState(state: VoiceState | "paused") {
@@ -83,5 +98,10 @@ export class StatusBar {
     if (ev.type === "voice_state") this.setState(ev.state);
     if (ev.type === "voice_level") this.setLevel(ev.level);
     if (ev.type === "voice_notice") this.hint.textContent = ev.message;
+    if (ev.type === "stopped") {
+      this.setHeld(true);
+      this.toast(`Stopped everything (${ev.by}): ${ev.turns} turn(s), ${ev.tasks} task(s); schedules held`);
+    }
+    if (ev.type === "resumed") this.setHeld(false);
   }
 }

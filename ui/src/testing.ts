@@ -55,6 +55,7 @@ export function hudState(over: Partial<HudState> = {}): HudState {
     shortcut: "Ctrl+Alt+Space",
     shortcut_problem: null,
     voice: { state: "idle", paused: false, microphones: [], models: [], problem: null },
+    stop_hold: null,
     engine: {
       provider: "endpoint",
       local_model: "",

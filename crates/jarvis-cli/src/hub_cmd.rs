@@ -579,3 +579,26 @@ pub fn budget(json: bool) -> Result<i32> {
     }
     Ok(0)
 }
+
+/// `jarvis stop`: the same Stop everything as the tray's and the app's.
+pub fn stop() -> Result<i32> {
+    let b = brain(&TurnArgs::default())?;
+    let r = b.stop_everything("jarvis stop")?;
+    eprintln!(
+        "stopped: {} task(s) cancelled; turns in the app and other terminals stop within a second; \
+         speech is silenced; schedules are held until `jarvis resume`",
+        r.tasks
+    );
+    Ok(0)
+}
+
+/// `jarvis resume`: schedules go on from their next slot.
+pub fn resume() -> Result<i32> {
+    let b = brain(&TurnArgs::default())?;
+    if b.resume_everything()? {
+        eprintln!("resumed: schedules run again from their next slot");
+    } else {
+        eprintln!("nothing was held");
+    }
+    Ok(0)
+}

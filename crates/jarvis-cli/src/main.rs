@@ -171,6 +171,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Stop everything: cancel every running turn and task of this home (the
+    /// app's too), silence speech, and hold the schedules until `jarvis resume`.
+    Stop,
+    /// Lift the hold `jarvis stop` put on the schedules.
+    Resume,
 }
 
 #[derive(Subcommand)]
@@ -393,6 +398,11 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Serve { json, voice } => hub_cmd::serve(json, voice).await,
         Command::Schedule { command } => hub_cmd::schedule(command).await,
         Command::Budget { json } => hub_cmd::budget(json),
+        Command::Stop => hub_cmd::stop(),
+        Command::Resume => {
+            refuse_if_agent("resume")?;
+            hub_cmd::resume()
+        }
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;
             brain.refresh_mcp().await;

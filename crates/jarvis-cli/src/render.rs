@@ -132,6 +132,12 @@ impl Renderer {
                 }
             }
             Event::ScheduleChanged { .. } => {}
+            Event::Stopped { by, .. } => {
+                eprintln!(
+                    "note: everything was stopped ({by}); schedules are held until `jarvis resume`"
+                )
+            }
+            Event::Resumed => eprintln!("note: schedules run again"),
             Event::TaskChanged { task } => {
                 self.end_line();
                 eprintln!("task {} {}", short_id(&task.id), task.status.as_str());

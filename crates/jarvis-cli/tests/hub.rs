@@ -243,3 +243,72 @@ async fn a_hub_killed_mid_run_twenty_times_never_runs_a_slot_twice() {
         "killed mid-run: lost, never re-run"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jarvis_stop_cancels_the_task_the_hub_runs_and_resume_lifts_the_hold() {
+    // The task's model call never ends: only a stop ends it.
+    let server = MockServer::with_handler(|_, _| jarvis_testkit::Reply::Stream {
+        pieces: vec![jarvis_testkit::Piece::StallForever],
+    })
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let base = server.base_url();
+    let mut hub = start_hub(home.path(), work.path(), &base);
+    let queued = jarvis(home.path(), work.path(), &base)
+        .args(["tasks", "run", "write the weekly report", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        queued.status.success(),
+        "{}",
+        String::from_utf8_lossy(&queued.stderr)
+    );
+    let task: serde_json::Value = serde_json::from_slice(&queued.stdout).unwrap();
+    let id = task["id"].as_str().unwrap().to_string();
+    let status = |id: &str| {
+        let o = jarvis(home.path(), work.path(), &base)
+            .args(["tasks", "show", id, "--json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+        v["status"].as_str().unwrap_or_default().to_string()
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while status(&id) != "running" && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(status(&id), "running");
+
+    let asked = Instant::now();
+    let stop = jarvis(home.path(), work.path(), &base)
+        .arg("stop")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&stop.stderr).to_string();
+    assert!(stop.status.success(), "{said}");
+    assert!(said.contains("1 task(s) cancelled"), "{said}");
+    assert!(said.contains("held until `jarvis resume`"), "{said}");
+    while status(&id) != "cancelled" && Instant::now() < deadline + Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(status(&id), "cancelled");
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "the hub's task stopped in {:?}",
+        asked.elapsed()
+    );
+    let resume = jarvis(home.path(), work.path(), &base)
+        .arg("resume")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&resume.stderr).contains("resumed"));
+    let again = jarvis(home.path(), work.path(), &base)
+        .arg("resume")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing was held"));
+    let _ = hub.kill();
+    let _ = hub.wait();
+}

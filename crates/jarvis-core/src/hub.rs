@@ -117,7 +117,10 @@ impl Service for HubService {
             tokio::select! {
                 _ = stop.cancelled() => break,
                 w = woken => match w {
-                    Ok(()) => brain.pump(),
+                    Ok(()) => {
+                        brain.notice_stop();
+                        brain.pump();
+                    }
                     // A listener that keeps failing must not spin.
                     Err(e) => {
                         tracing::warn!("hub: wake-up socket: {e}");
@@ -126,6 +129,8 @@ impl Service for HubService {
                 },
                 _ = ticks.tick() => {
                     if ctx.lease.still_leads() {
+                        // A stop whose wake-up was missed.
+                        brain.notice_stop();
                         let now = self.clock.now();
                         tick(&brain, now, Some(previous));
                         previous = now;

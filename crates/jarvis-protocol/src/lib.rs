@@ -37,6 +37,12 @@ pub enum Op {
     SetWorkdir { path: String },
     /// Re-read config.json (and, later, the skills).
     Reload,
+    /// Stop everything: cancel every running turn and task (in every
+    /// process of this home), silence speech, and hold the schedules until
+    /// [`Op::ResumeEverything`]. `by` says who asked (tray, shortcut, CLI).
+    StopEverything { by: String },
+    /// Lift the hold Stop everything put on the schedules.
+    ResumeEverything,
 }
 
 /// Who started a run.
@@ -259,6 +265,14 @@ pub enum Event {
     TaskChanged {
         task: TaskInfo,
     },
+    /// Stop everything ran: hosts silence speech; schedules are held.
+    Stopped {
+        by: String,
+        turns: u32,
+        tasks: u32,
+    },
+    /// The hold on schedules was lifted.
+    Resumed,
     /// Something Jarvis says unprompted (a task ended): hosts speak it when
     /// idle, show it as a notification and put it in the chat.
     Announcement {

@@ -219,6 +219,8 @@ pub struct VoiceSettings {
     pub stt_idle_unload_sec: u64,
     /// The desktop app's global push-to-talk shortcut (held down to talk).
     pub ptt_shortcut: String,
+    /// The desktop app's global Stop everything shortcut.
+    pub stop_shortcut: String,
     /// Paused from the tray: no listening, no speech.
     pub paused: bool,
     /// Hours when announcements stay silent, "22:00-07:00"; empty for never.
@@ -235,6 +237,7 @@ impl Default for VoiceSettings {
             silence_timeout_sec: 8,
             stt_idle_unload_sec: 300,
             ptt_shortcut: "Ctrl+Alt+Space".into(),
+            stop_shortcut: "Ctrl+Alt+End".into(),
             paused: false,
             do_not_disturb: String::new(),
         }

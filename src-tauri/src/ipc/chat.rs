@@ -32,6 +32,31 @@ pub struct HudState {
     pub shortcut_problem: Option<String>,
     pub voice: VoiceStatus,
     pub engine: EngineStatus,
+    /// Stop everything is holding the schedules: who stopped, and when (ms).
+    pub stop_hold: Option<StopHold>,
+}
+
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct StopHold {
+    pub by: String,
+    pub at: i64,
+}
+
+/// Stop everything from the HUD: every turn and task, speech, and the
+/// schedules until resumed.
+#[tauri::command]
+pub async fn stop_everything(shell: State<'_, Shell>) -> IpcResult<()> {
+    shell.voice.stop();
+    shell.brain.submit(jarvis_protocol::Op::StopEverything {
+        by: "the HUD".into(),
+    })?;
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn resume_everything(shell: State<'_, Shell>) -> IpcResult<()> {
+    shell.brain.submit(jarvis_protocol::Op::ResumeEverything)?;
+    Ok(())
 }
 
 /// The embedded engine as Settings and the first run show it.
@@ -127,6 +152,12 @@ pub async fn hud_state(shell: State<'_, Shell>) -> IpcResult<HudState> {
         shortcut_problem: shell.shortcut_problem.lock().ok().and_then(|p| p.clone()),
         voice: shell.voice.status(),
         engine: engine_status(&shell.home, &cfg.llm),
+        stop_hold: shell
+            .brain
+            .stop_hold()
+            .ok()
+            .flatten()
+            .map(|(at, by)| StopHold { by, at }),
     })
 }
 

@@ -69,6 +69,7 @@ pub fn typescript() -> String {
     let decls = [
         chat::HudState::decl(&cfg),
         chat::EngineStatus::decl(&cfg),
+        chat::StopHold::decl(&cfg),
         chat::EngineModel::decl(&cfg),
         crate::voice::VoiceStatus::decl(&cfg),
         crate::voice::ModelRow::decl(&cfg),
@@ -99,6 +100,8 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         chat::hud_painted,
         chat::send_message,
         chat::cancel_turn,
+        chat::stop_everything,
+        chat::resume_everything,
         chat::decide_approval,
         chat::sessions,
         chat::session_history,

@@ -8,6 +8,7 @@ mod prompt;
 mod repeats;
 pub(crate) mod runs;
 mod spend;
+mod stop;
 mod turn;
 pub mod workdir;
 
@@ -106,6 +107,8 @@ pub(crate) struct Inner {
     pub(crate) running: Mutex<HashMap<String, runs::ActiveRun>>,
     /// When a conversation's summary last could not be made.
     pub(crate) compaction_failures: Mutex<HashMap<String, std::time::Instant>>,
+    /// The latest Stop everything this process has acted on.
+    pub(crate) stop_seen: std::sync::atomic::AtomicI64,
     secrets: Arc<dyn SecretStore>,
     overrides: Overrides,
     protected: Vec<PathBuf>,
@@ -492,6 +495,7 @@ impl Brain {
             Err(e) => tracing::warn!("retention: {e}"),
         }
         let protected = protected_paths(&opts.home);
+        let stop_seen = store.stop_epoch().unwrap_or(0);
         let placeholder = Policy::new(PolicySettings {
             protected: protected.clone(),
             ..Default::default()
@@ -518,6 +522,7 @@ impl Brain {
             notices: Mutex::new(notices),
             running: Mutex::new(HashMap::new()),
             compaction_failures: Mutex::new(HashMap::new()),
+            stop_seen: std::sync::atomic::AtomicI64::new(stop_seen),
             secrets: opts.secrets,
             overrides: opts.overrides,
             protected,
@@ -613,6 +618,14 @@ impl Brain {
                 if let Ok(mut w) = inner.workdir.write() {
                     *w = next;
                 }
+                Ok(())
+            }
+            Op::StopEverything { by } => {
+                self.stop_everything(&by)?;
+                Ok(())
+            }
+            Op::ResumeEverything => {
+                self.resume_everything()?;
                 Ok(())
             }
             Op::Reload => {

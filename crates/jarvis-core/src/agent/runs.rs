@@ -185,6 +185,7 @@ pub(crate) fn start_with(
     if busy {
         return Err(BrainError::Busy(session));
     }
+    watch_for_stop(inner, &cancel);
     let guard = EndGuard {
         inner: inner.clone(),
         session: session.clone(),
@@ -221,6 +222,32 @@ pub(crate) fn start_with(
         drop(guard);
     });
     Ok(turn_id)
+}
+
+/// How often a running turn looks for a Stop everything made by another
+/// process of this home (only while it runs: nothing wakes when idle).
+const STOP_CHECK: std::time::Duration = std::time::Duration::from_millis(400);
+
+/// Cancels the turn when a stop newer than its start is recorded.
+fn watch_for_stop(inner: &Arc<Inner>, cancel: &CancellationToken) {
+    let store = inner.store.clone();
+    let Ok(baseline) = store.stop_epoch() else {
+        return;
+    };
+    let cancel = cancel.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                _ = tokio::time::sleep(STOP_CHECK) => {
+                    if store.stop_epoch().is_ok_and(|e| e > baseline) {
+                        cancel.cancel();
+                        return;
+                    }
+                }
+            }
+        }
+    });
 }
 
 pub(crate) fn cancel(inner: &Inner, session: &str) -> bool {

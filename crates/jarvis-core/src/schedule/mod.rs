@@ -240,6 +240,9 @@ impl Brain {
     ) -> Result<TickReport, BrainError> {
         let now_ms = now.as_millisecond();
         let mut report = TickReport::default();
+        // Stop everything holds every schedule: its slots pass, recorded
+        // skipped, until the user resumes.
+        let held = self.inner.store.stop_hold()?;
         for s in self.inner.store.due_schedules(now_ms, 1_000)? {
             let Some(slot) = s.next_run else { continue };
             let created = ts(s.created_at);
@@ -252,16 +255,21 @@ impl Brain {
             let next = loop {
                 steps += 1;
                 let late = cur < on_time_from;
-                if late {
+                if late || held.is_some() {
                     skipped += 1;
                     if skips.len() < MAX_SKIP_ROWS {
-                        skips.push(Skip {
-                            slot: cur,
-                            reason: format!(
+                        let reason = match &held {
+                            Some(h) => format!(
+                                "held by Stop everything ({}, {}); resume to run again",
+                                h.by,
+                                local(h.at, &s.tz)
+                            ),
+                            None => format!(
                                 "Jarvis was not running at {}; not run late",
                                 local(cur, &s.tz)
                             ),
-                        });
+                        };
+                        skips.push(Skip { slot: cur, reason });
                     }
                 } else {
                     run = Some(cur);

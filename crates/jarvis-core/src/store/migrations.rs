@@ -162,6 +162,13 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE announcements ADD COLUMN session_id TEXT;
     ALTER TABLE announcements ADD COLUMN priority TEXT NOT NULL DEFAULT 'normal';
     ALTER TABLE announcements ADD COLUMN loud INTEGER NOT NULL DEFAULT 1;",
+    // 9: Stop everything, and the hold on schedules it leaves until resumed
+    "CREATE TABLE stops (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        by TEXT NOT NULL,
+        resumed_at INTEGER
+    );",
 ];
 
 /// The schema this binary writes.

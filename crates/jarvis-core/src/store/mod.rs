@@ -5,6 +5,7 @@ mod lease;
 mod ledger;
 mod migrations;
 mod schedules;
+mod stops;
 mod tasks;
 
 pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};

@@ -339,15 +339,15 @@ impl<'e> Analyzer<'e> {
             }
             // `echo CODE | tee FILE`: tee writes what the pipe carries.
             if c.argv.first().is_some_and(|w| base_name(&w.text) == "tee")
-                && let Some(text) = c
-                    .stdin_from
-                    .and_then(|p| script.commands.get(p))
-                    .and_then(|p| {
-                        super::eval::printed(&Command {
-                            argv: peeled(&p.argv).to_vec(),
-                            ..p.clone()
+                && let Some(text) =
+                    c.stdin_from
+                        .and_then(|p| script.commands.get(p))
+                        .and_then(|p| {
+                            super::eval::printed(&Command {
+                                argv: peeled(&p.argv).to_vec(),
+                                ..p.clone()
+                            })
                         })
-                    })
             {
                 for w in c.argv.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                     let t = self.norm(w, c.cwd.as_deref());

@@ -597,7 +597,7 @@ impl Analyzer<'_> {
         let verb = ops.get(1).copied().unwrap_or("");
         let changes = matches!(
             sub,
-            "key" | "grants" | "tool" | "undo" | "stop" | "serve" | "mcp"
+            "key" | "grants" | "tool" | "undo" | "stop" | "resume" | "serve" | "mcp"
         ) || (sub == "config" && matches!(verb, "set" | "unset" | "edit"))
             || (sub == "skill"
                 && matches!(
