@@ -20,7 +20,7 @@ const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
 const BIN = process.env.JARVIS_DESKTOP_BIN;
 const SHOTS = process.env.JARVIS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-shots-"));
 fs.mkdirSync(SHOTS, { recursive: true });
-const VIEWS = ["chat", "runs", "skills", "audit", "grants", "settings"];
+const VIEWS = ["chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"];
 const TIMEOUT_SEC = 6;
 
 const llm = new ScriptedLlm();
@@ -87,6 +87,8 @@ before(async () => {
     JARVIS_QUIT_ON_CLOSE: "1",
     JARVIS_API_KEY: "",
     JARVIS_MODELS_MIRROR: `http://127.0.0.1:${mirror.address().port}`,
+    // The app leads the hub; its tick is fast enough for a schedule test.
+    JARVIS_HUB_TICK_MS: "200",
   }));
   await launch();
 });
@@ -135,6 +137,28 @@ test("Stop everything cancels the running turn, holds the schedules, and Resume 
   await s.until(`return !document.querySelector(".statusbar .resume-all").hidden`, "the hold shown");
   await s.click(".statusbar .resume-all");
   await s.until(`return document.querySelector(".statusbar .resume-all").hidden`, "the hold lifted");
+});
+
+test("a scheduled run appears in the Tasks view and its status changes live; a schedule paused from its view stays paused", async () => {
+  const cli = path.join(path.dirname(BIN), "jarvis");
+  const run = (args) => execFileSync(cli, args, { env: { ...process.env, JARVIS_HOME: home, JARVIS_BASE_URL: llm.url, JARVIS_MODEL: "e2e-model" }, encoding: "utf8" });
+  await s.exec(`return window.jarvisHud.navigate("tasks")`);
+  llm.script({ text: "Inbox: 3 new messages, one from Ana.", chunkMs: 150 });
+  run(["schedule", "add", "summarise my inbox folder", "--at", new Date(Date.now() + 1500).toISOString()]);
+  await s.until(`return [...document.querySelectorAll("[data-task]")].some((r) => r.textContent.includes("summarise my inbox folder") && ["queued", "running"].includes(r.dataset.status))`, "the scheduled run in the Tasks view", 15000);
+  await s.until(`return [...document.querySelectorAll("[data-task]")].some((r) => r.textContent.includes("summarise my inbox folder") && r.dataset.status === "succeeded")`, "its status to change to succeeded", 20000);
+  // Paused from the Schedules view: saved, and its next run is gone.
+  run(["schedule", "add", "check the build", "--every", "1h"]);
+  await s.exec(`return window.jarvisHud.navigate("schedules")`);
+  await s.until(`return [...document.querySelectorAll("[data-schedule]")].some((r) => r.textContent.includes("check the build"))`, "the schedule listed");
+  await s.exec(`[...document.querySelectorAll("[data-schedule]")].find((r) => r.textContent.includes("check the build")).querySelector("button").click()`);
+  await s.until(`return [...document.querySelectorAll("[data-schedule]")].some((r) => r.textContent.includes("check the build") && r.dataset.paused === "true")`, "the schedule shown paused");
+  const listed = JSON.parse(run(["schedule", "list", "--json"]));
+  const build = listed.find((x) => x.instruction === "check the build");
+  assert.equal(build.paused, true, JSON.stringify(build));
+  await shot("schedules");
+  await s.exec(`return window.jarvisHud.navigate("tasks")`);
+  await shot("tasks");
 });
 
 test("the agent's open_view switches the view; other views are refused", async () => {

@@ -16,7 +16,8 @@ import type {
   SkillTest,
   VoiceStatus,
 } from "./ipc";
-import type { ApprovalDecision, EventEnvelope } from "./protocol";
+import type { ApprovalDecision, EventEnvelope, ScheduleInfo, TaskInfo, When } from "./protocol";
+export type { ScheduleInfo, TaskInfo, When } from "./protocol";
 
 export interface Transport {
   invoke<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
@@ -54,6 +55,14 @@ export class Api {
   send = (sessionId: string, text: string) => this.call<void>("send_message", { sessionId, text });
   cancel = (sessionId: string) => this.call<void>("cancel_turn", { sessionId });
   stopEverything = () => this.call<void>("stop_everything");
+  tasks = (limit?: number) => this.call<TaskInfo[]>("tasks", { limit });
+  cancelTask = (id: string) => this.call<TaskInfo>("cancel_task", { id });
+  retryTask = (id: string, allow: string[]) => this.call<TaskInfo>("retry_task", { id, allow });
+  schedules = () => this.call<ScheduleInfo[]>("schedules");
+  pauseSchedule = (id: string, paused: boolean) => this.call<ScheduleInfo>("pause_schedule", { id, paused });
+  runScheduleNow = (id: string) => this.call<TaskInfo>("run_schedule_now", { id });
+  cancelSchedule = (id: string) => this.call<ScheduleInfo>("cancel_schedule", { id });
+  editSchedule = (id: string, instruction: string, when: When | null) => this.call<ScheduleInfo>("edit_schedule", { id, instruction, when });
   resumeEverything = () => this.call<void>("resume_everything");
   decide = (requestId: string, decision: ApprovalDecision) =>
     this.call<void>("decide_approval", { requestId, decision });

@@ -46,7 +46,7 @@ describe("the action channel", () => {
 
   it("navigates with Alt+number", async () => {
     const { a } = await app();
-    document.dispatchEvent(new KeyboardEvent("keydown", { key: "4", altKey: true }));
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "6", altKey: true }));
     await Promise.resolve();
     expect(a.root.dataset.view).toBe("audit");
   });

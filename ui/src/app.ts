@@ -8,12 +8,13 @@ import type { EventEnvelope, UiAction } from "./protocol";
 import { StatusBar } from "./statusbar";
 import { ChatView } from "./views/chat";
 import { FirstRun } from "./views/firstrun";
+import { SchedulesView, TasksView } from "./views/hub";
 import { AuditView, GrantsView, RunsView } from "./views/records";
 import { SettingsView } from "./views/settings";
 import { SkillsView } from "./views/skills";
 import type { View } from "./views/view";
 
-export const VIEWS = ["chat", "runs", "skills", "audit", "grants", "settings"] as const;
+export const VIEWS = ["chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"] as const;
 export type ViewName = (typeof VIEWS)[number];
 const PANELS = ["approvals", "conversations"];
 const FOCUS = ["input", "push_to_talk", "search"];
@@ -52,6 +53,8 @@ export class App {
     const views: View[] = [
       this.chat,
       new RunsView(api, toast, (id) => void this.navigate("chat", { session: id })),
+      new TasksView(api, toast, (id) => void this.navigate("chat", { session: id })),
+      new SchedulesView(api, toast),
       this.skills,
       new AuditView(api, toast),
       new GrantsView(api, toast),
@@ -127,6 +130,7 @@ export class App {
       void this.navigate("chat", { session: env.session_id });
     }
     this.chat.onEvent(env);
+    for (const v of this.views.values()) if (v !== this.chat) v.onEvent?.(env);
     if (ev.type === "action") this.act(ev.action);
     if (ev.type === "voice_notice" || (ev.type === "notice" && !env.session_id)) this.toast(ev.message);
     // Said about a schedule, or in a conversation not on screen.
@@ -161,7 +165,7 @@ export class App {
   }
 
   private onKey(e: KeyboardEvent) {
-    if (e.altKey && !e.ctrlKey && /^[1-6]$/.test(e.key)) {
+    if (e.altKey && !e.ctrlKey && /^[1-9]$/.test(e.key) && Number(e.key) <= VIEWS.length) {
       e.preventDefault();
       void this.navigate(VIEWS[Number(e.key) - 1]).then(() => this.main.focus());
     } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {

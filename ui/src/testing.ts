@@ -43,7 +43,7 @@ export const ev = (session_id: string | null, e: Record<string, unknown>) => ({ 
 /** The HUD's start-up state: set up, working in /home/u/proj, no voice. */
 export function hudState(over: Partial<HudState> = {}): HudState {
   return {
-    views: ["chat", "runs", "skills", "audit", "grants", "settings"],
+    views: ["chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"],
     workdir: "/home/u/proj",
     workdir_problem: null,
     suggested_workdir: "/home/u/Jarvis",

@@ -394,7 +394,16 @@ impl Usage {
 }
 
 /// The HUD's views: the only targets of [`UiAction::Navigate`].
-pub const VIEWS: &[&str] = &["chat", "runs", "skills", "audit", "grants", "settings"];
+pub const VIEWS: &[&str] = &[
+    "chat",
+    "runs",
+    "tasks",
+    "schedules",
+    "skills",
+    "audit",
+    "grants",
+    "settings",
+];
 /// Panels [`UiAction::OpenPanel`] may open.
 pub const PANELS: &[&str] = &["approvals", "conversations"];
 /// Controls [`UiAction::Focus`] may focus.

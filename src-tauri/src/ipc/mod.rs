@@ -2,6 +2,7 @@
 //! manager. Errors cross as `{ kind, message }`, never as bare strings.
 
 mod chat;
+mod hub;
 mod records;
 mod safety;
 mod settings;
@@ -102,6 +103,14 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         chat::cancel_turn,
         chat::stop_everything,
         chat::resume_everything,
+        hub::tasks,
+        hub::cancel_task,
+        hub::retry_task,
+        hub::schedules,
+        hub::pause_schedule,
+        hub::run_schedule_now,
+        hub::cancel_schedule,
+        hub::edit_schedule,
         chat::decide_approval,
         chat::sessions,
         chat::session_history,

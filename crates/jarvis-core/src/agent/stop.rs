@@ -13,7 +13,7 @@ use super::{Brain, BrainError, runs};
 /// What a stop cancelled in this call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StopReport {
-    /// Turns running in this process.
+    /// Turns running in this process (a task's own turn counts as the task).
     pub turns: u32,
     /// Tasks queued or running anywhere.
     pub tasks: u32,
@@ -35,16 +35,22 @@ impl Brain {
             .map(|r| r.keys().cloned().collect())
             .unwrap_or_default();
         let mut report = StopReport::default();
+        let active: Vec<_> = inner
+            .store
+            .tasks(TASK_SCAN, 0)?
+            .into_iter()
+            .filter(|t| !t.status.is_final())
+            .collect();
         for s in sessions {
-            if runs::cancel(inner, &s) {
+            // A task's own turn is counted as the task.
+            let of_task = active.iter().any(|t| t.session_id == s);
+            if runs::cancel(inner, &s) && !of_task {
                 report.turns += 1;
             }
         }
-        for t in inner.store.tasks(TASK_SCAN, 0)? {
-            if !t.status.is_final() {
-                self.cancel_task(&t.id)?;
-                report.tasks += 1;
-            }
+        for t in &active {
+            self.cancel_task(&t.id)?;
+            report.tasks += 1;
         }
         // The leader's turns and tasks hear of it now, not at their tick.
         crate::tasks::wake::poke(&inner.home);
