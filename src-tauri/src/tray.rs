@@ -113,12 +113,13 @@ pub fn stop_everything(app: &AppHandle, by: &str) {
         return;
     };
     shell.voice.stop();
-    if let Err(e) = shell
-        .brain
-        .submit(jarvis_protocol::Op::StopEverything { by: by.into() })
-    {
-        tracing::warn!("stop everything: {e}");
-    }
+    // Off the UI thread: the store may wait on another process's write.
+    let (brain, by) = (shell.brain.clone(), by.to_string());
+    tauri::async_runtime::spawn_blocking(move || {
+        if let Err(e) = brain.submit(jarvis_protocol::Op::StopEverything { by }) {
+            tracing::warn!("stop everything: {e}");
+        }
+    });
 }
 
 fn toggle_pause(app: &AppHandle) {

@@ -52,7 +52,9 @@ pub fn call_grammar(tools: &[Tool], choice: &Choice, key: &str) -> Result<String
 
 /// GBNF for `auto`: once the model opens a call (the grammar is lazy,
 /// triggered by the opening tag), the call must be one of the tools with
-/// arguments that match its schema, then the closing tag.
+/// arguments that match its schema, then the closing tag. One call per
+/// reply: a grammar that allowed more let a small model loop on calls
+/// until `max_tokens` cut one in half (an error instead of an answer).
 pub fn auto_grammar(tools: &[Tool]) -> Result<String, GrammarError> {
     use crate::template::{CALL_CLOSE, CALL_OPEN};
     let call = call_grammar(tools, &Choice::Required, "arguments")?;

@@ -138,7 +138,11 @@ async fn chat(State(w): State<Arc<Worker>>, headers: HeaderMap, body: Bytes) -> 
     // Llama 3's calls have no opening tag to trigger a lazy grammar on.
     let lazy = choice == Choice::Auto && !req.tools.is_empty() && format == Format::Hermes;
     let grammar = match &choice {
-        Choice::Auto if lazy => crate::grammar::auto_grammar(&req.tools).map(Some),
+        // A schema llama.cpp cannot turn into a grammar leaves `auto`
+        // unconstrained, as it was, rather than refusing the request.
+        Choice::Auto if lazy => Ok(crate::grammar::auto_grammar(&req.tools)
+            .inspect_err(|e| eprintln!("jarvis-llm: auto without a grammar: {e}"))
+            .ok()),
         Choice::Required | Choice::Named(_) => {
             crate::grammar::call_grammar(&req.tools, &choice, format.arguments_key()).map(Some)
         }

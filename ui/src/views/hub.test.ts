@@ -40,7 +40,7 @@ describe("tasks view", () => {
 
   it("retries a task that needed an approval with that approval named up front", async () => {
     const [api, t] = fakeApi();
-    t.answers.tasks = [task({ status: "needs_approval", needs: ["exec"], finished_at: 2_000, reason: "needs approval for exec" })];
+    t.answers.tasks = [task({ status: "needs_approval", needs: ["exec", "hub"], finished_at: 2_000, reason: "needs approval for exec" })];
     t.answers.retry_task = task({ id: "t2", status: "queued" });
     const v = new TasksView(api, () => undefined, () => undefined);
     await v.enter();
@@ -48,6 +48,7 @@ describe("tasks view", () => {
     retry.click();
     await tick();
     expect(t.calls.find((c) => c.cmd === "retry_task")!.args).toEqual({ id: "t1", allow: ["exec"] });
+    expect(v.el.textContent).toContain("hub can only be approved by a person");
   });
 });
 
@@ -84,6 +85,9 @@ describe("schedules view", () => {
       id: "s1", instruction: "check the nightly build", when: { kind: "daily", time: "07:30", weekdays: [] },
     });
     expect(v.el.textContent).toContain("check the nightly build");
+    // Cancelled elsewhere: the row goes.
+    v.onEvent(ev(null, { type: "schedule_changed", schedule: schedule({ paused: true, next_run: null }) }));
+    expect(v.el.querySelector('[data-schedule="s1"]')).toBeNull();
   });
 
   it("says times and durations plainly", () => {

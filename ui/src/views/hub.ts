@@ -8,6 +8,8 @@ import type { EventEnvelope } from "../protocol";
 import type { View } from "./view";
 
 const ACTIVE = new Set(["queued", "running"]);
+/** What a task may be allowed before it runs (the brain's own list). */
+const PRE_APPROVABLE = ["write", "exec", "network", "mcp"];
 
 /** `3 s`, `4 min 10 s`, `1 h 2 min`. */
 export function duration(ms: number): string {
@@ -119,9 +121,13 @@ export class TasksView implements View {
       actions.append(this.button("Cancel", () => this.api.cancelTask(t.id)));
     }
     if (t.status === "needs_approval" || t.status === "failed" || t.status === "timed_out") {
-      // The approval it missed, given up front and named on the button.
-      const label = t.needs.length ? `Retry, allowing ${t.needs.join(", ")}` : "Retry";
-      actions.append(this.button(label, () => this.api.retryTask(t.id, t.needs)));
+      // The approval it missed, given up front and named on the button;
+      // only what a task may be allowed in advance.
+      const allow = t.needs.filter((k) => PRE_APPROVABLE.includes(k));
+      const label = allow.length ? `Retry, allowing ${allow.join(", ")}` : "Retry";
+      actions.append(this.button(label, () => this.api.retryTask(t.id, allow)));
+      const never = t.needs.filter((k) => !PRE_APPROVABLE.includes(k));
+      if (never.length) actions.append(h("span", { class: "muted" }, `${never.join(", ")} can only be approved by a person, in a chat`));
     }
     actions.append(this.button("Open its conversation", async () => this.openSession(t.session_id)));
     const details = h(
@@ -176,8 +182,9 @@ export class SchedulesView implements View {
   onEvent(env: EventEnvelope) {
     if (env.type !== "schedule_changed") return;
     const s = env.schedule;
-    // A cancelled schedule comes back with no next run and is gone.
-    this.schedules.set(s.id, s);
+    // A cancelled schedule comes back paused with no next run: it is gone.
+    if (s.paused && s.next_run === null) this.schedules.delete(s.id);
+    else this.schedules.set(s.id, s);
     if (!this.el.hidden && this.editing !== s.id) this.render();
   }
 

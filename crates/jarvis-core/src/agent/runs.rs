@@ -14,6 +14,9 @@ use crate::policy::run::{PRE_APPROVABLE, RunFacts};
 pub(crate) struct ActiveRun {
     pub cancel: CancellationToken,
     pub info: RunInfo,
+    /// The latest Stop everything when the run began: only a newer one
+    /// stops it.
+    pub stop_epoch: i64,
 }
 
 /// How a run ended, for whoever started it and waits (the task runner).
@@ -46,6 +49,8 @@ struct EndGuard {
     inner: Arc<Inner>,
     session: String,
     turn_id: String,
+    /// Ends the run's stop watcher with the run.
+    _watch: tokio_util::sync::DropGuard,
 }
 
 impl Drop for EndGuard {
@@ -154,6 +159,9 @@ pub(crate) fn start_with(
     }
     let title: String = text.chars().take(60).collect();
     inner.store.ensure_session(&session, title.trim())?;
+    // Read before the run is registered: a stop recorded from here on is
+    // newer and stops it.
+    let stop_epoch = inner.store.stop_epoch().unwrap_or(0);
     // Taken, and said, as one step (see `finish`).
     let mut busy = true;
     inner.events.emit_with(Some(&session), || {
@@ -168,6 +176,7 @@ pub(crate) fn start_with(
         running.insert(
             session.clone(),
             ActiveRun {
+                stop_epoch,
                 cancel: cancel.clone(),
                 info: RunInfo {
                     run_id: turn_id.clone(),
@@ -185,11 +194,11 @@ pub(crate) fn start_with(
     if busy {
         return Err(BrainError::Busy(session));
     }
-    watch_for_stop(inner, &cancel);
     let guard = EndGuard {
         inner: inner.clone(),
         session: session.clone(),
         turn_id: turn_id.clone(),
+        _watch: watch_for_stop(inner, &cancel, stop_epoch),
     };
     let run = Run {
         outcome,
@@ -228,16 +237,20 @@ pub(crate) fn start_with(
 /// process of this home (only while it runs: nothing wakes when idle).
 const STOP_CHECK: std::time::Duration = std::time::Duration::from_millis(400);
 
-/// Cancels the turn when a stop newer than its start is recorded.
-fn watch_for_stop(inner: &Arc<Inner>, cancel: &CancellationToken) {
+/// Cancels the turn when a stop newer than its start is recorded; the
+/// watcher ends when the returned guard is dropped (the run ended).
+fn watch_for_stop(
+    inner: &Arc<Inner>,
+    cancel: &CancellationToken,
+    baseline: i64,
+) -> tokio_util::sync::DropGuard {
     let store = inner.store.clone();
-    let Ok(baseline) = store.stop_epoch() else {
-        return;
-    };
-    let cancel = cancel.clone();
+    let done = CancellationToken::new();
+    let (cancel, ended) = (cancel.clone(), done.clone());
     tokio::spawn(async move {
         loop {
             tokio::select! {
+                _ = ended.cancelled() => return,
                 _ = cancel.cancelled() => return,
                 _ = tokio::time::sleep(STOP_CHECK) => {
                     if store.stop_epoch().is_ok_and(|e| e > baseline) {
@@ -248,6 +261,7 @@ fn watch_for_stop(inner: &Arc<Inner>, cancel: &CancellationToken) {
             }
         }
     });
+    done.drop_guard()
 }
 
 pub(crate) fn cancel(inner: &Inner, session: &str) -> bool {

@@ -49,8 +49,11 @@ impl Brain {
             }
         }
         for t in &active {
-            self.cancel_task(&t.id)?;
-            report.tasks += 1;
+            // One that cannot be cancelled must not keep the rest running.
+            match self.cancel_task(&t.id) {
+                Ok(_) => report.tasks += 1,
+                Err(e) => tracing::warn!("stop everything: task {}: {e}", t.id),
+            }
         }
         // The leader's turns and tasks hear of it now, not at their tick.
         crate::tasks::wake::poke(&inner.home);
@@ -88,10 +91,17 @@ impl Brain {
             .ok()
             .flatten()
             .map_or_else(|| "another window".to_string(), |h| h.by);
+        // Only runs that began before this stop: one started since is the
+        // user's next request.
         let sessions: Vec<String> = inner
             .running
             .lock()
-            .map(|r| r.keys().cloned().collect())
+            .map(|r| {
+                r.iter()
+                    .filter(|(_, a)| a.stop_epoch < epoch)
+                    .map(|(s, _)| s.clone())
+                    .collect()
+            })
             .unwrap_or_default();
         let turns = sessions.iter().filter(|s| runs::cancel(inner, s)).count();
         inner.events.emit(

@@ -16,7 +16,7 @@ impl Tool for OpenViewTool {
         "open_view"
     }
     fn description(&self) -> &str {
-        "Switch the user's HUD to a view that shows what you did: chat, runs, tasks, schedules, skills, audit, grants or settings. For tasks, params {\"task\": ID} opens that task."
+        "Show the user a HUD view: chat, runs, tasks ({task: ID}), schedules, skills, audit, grants, settings."
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {

@@ -43,12 +43,7 @@ impl Analyzer<'_> {
             | "mount.cifs" => {
                 // NetworkManager keeps Wi-Fi, VPN and 802.1X passwords;
                 // these print them.
-                if lb == "nmcli"
-                    && (args
-                        .iter()
-                        .any(|x| matches!(x.as_str(), "-s" | "--show-secrets" | "-show-secrets"))
-                        || (v.a("wifi") && args.iter().any(|x| x.starts_with("show-p"))))
-                {
+                if lb == "nmcli" && nmcli_secrets(args) {
                     self.block("reveals stored Wi-Fi and VPN passwords (nmcli)");
                 }
                 let reads = match lb {
@@ -423,4 +418,25 @@ impl Analyzer<'_> {
         let rest: Vec<Word> = c.words[k..].to_vec();
         self.block_only(|b| b.run_words(rest, c.src, c.script, c.depth + 1));
     }
+}
+
+/// nmcli takes any unambiguous prefix of its options and words: `-s`,
+/// `--show-sec`, `-show-secrets`, and under `device wifi` anything from
+/// `sh…` (`show-password`) print stored passwords.
+fn nmcli_secrets(args: &[String]) -> bool {
+    let prefix_of = |x: &str, word: &str, min: usize| x.len() >= min && word.starts_with(x);
+    let secrets_flag = args.iter().any(|x| {
+        let l = x.to_ascii_lowercase();
+        l == "-s" || prefix_of(&l, "--show-secrets", 4) || prefix_of(&l, "-show-secrets", 3)
+    });
+    let words: Vec<String> = args
+        .iter()
+        .filter(|x| !x.starts_with('-'))
+        .map(|x| x.to_ascii_lowercase())
+        .collect();
+    let wifi = words
+        .windows(2)
+        .any(|w| prefix_of(&w[0], "device", 1) && prefix_of(&w[1], "wifi", 1))
+        && words.iter().any(|w| w.starts_with("sh"));
+    secrets_flag || wifi
 }

@@ -620,9 +620,13 @@ impl<'e> Analyzer<'e> {
         {
             return true;
         }
-        // `bash -n script.sh`: the script is parsed, never run.
-        if is_shell(lb)
-            && c.args.len() == 2
+        self.subscript_code(c);
+        // `bash -n script.sh`: the script is parsed, never run (in the
+        // POSIX family; Nushell's `-n` only skips its config).
+        if matches!(
+            lb,
+            "sh" | "bash" | "dash" | "ksh" | "mksh" | "zsh" | "yash" | "posh" | "fish"
+        ) && c.args.len() == 2
             && c.args[0] == "-n"
             && let Some(f) = c.arg_word(1).cloned()
             && !f.text.starts_with('-')

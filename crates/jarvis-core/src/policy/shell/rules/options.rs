@@ -83,13 +83,7 @@ impl Analyzer<'_> {
         self.runs_fetched_package(c);
         // BSD-style `ps e` (`auxeww`) prints every process's environment:
         // the tokens and keys other programs were started with.
-        if c.lb == "ps"
-            && c.args.iter().any(|a| {
-                !a.starts_with('-')
-                    && a.contains('e')
-                    && a.chars().all(|ch| ch.is_ascii_alphabetic())
-            })
-        {
+        if c.lb == "ps" && ps_shows_environments(&c.args) {
             self.block("reads the environments of running programs (their tokens and keys)");
         }
         // ed edits the files it opens: each is judged as written.
@@ -234,8 +228,7 @@ impl Analyzer<'_> {
                 .any(|k| j.contains(k))
                     || set
                         && j.contains("registry")
-                        && !j.contains("--location=project")
-                        && !j.contains("--location project")
+                        && !project_location(&c.args)
                         && other_registry(&c.args, NPM)
             }
             "go" => {
@@ -278,22 +271,27 @@ const NPM: &[&str] = &[
     "npm.pkg.github.com",
 ];
 
+/// `--location=project` (or `--location project`) as an option of its own.
+fn project_location(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--location=project")
+        || args
+            .windows(2)
+            .any(|w| w[0] == "--location" && w[1] == "project")
+}
+
 /// A URL among the arguments whose host is not the public registry's: every
 /// later install would fetch its code from there.
 fn other_registry(args: &[String], public: &[&str]) -> bool {
     args.iter()
         .flat_map(|a| a.split(['=', ' ']))
-        .filter_map(|a| {
-            a.strip_prefix("https://")
-                .or_else(|| a.strip_prefix("http://"))
+        .filter(|a| {
+            let l = a.to_ascii_lowercase();
+            l.starts_with("http://") || l.starts_with("https://")
         })
-        .any(|rest| {
-            let host = rest
-                .split(['/', ':'])
-                .next()
-                .unwrap_or("")
-                .to_ascii_lowercase();
-            !public.contains(&host.as_str())
+        .any(|a| match url::Url::parse(a) {
+            // The real host, after any `user:pass@`.
+            Ok(u) => !u.host_str().is_some_and(|h| public.contains(&h)),
+            Err(_) => true,
         })
 }
 
@@ -355,6 +353,44 @@ impl Analyzer<'_> {
             ));
         }
     }
+}
+
+/// BSD-style `ps e` in an option cluster (`auxeww`), not a word that is the
+/// value of an option (`ps -C node`, `ps -u steve`).
+fn ps_shows_environments(args: &[String]) -> bool {
+    let mut value_next = false;
+    for a in args {
+        if value_next {
+            value_next = false;
+            continue;
+        }
+        if a.starts_with('-') {
+            value_next = matches!(
+                a.as_str(),
+                "-C" | "-u"
+                    | "-U"
+                    | "-G"
+                    | "-g"
+                    | "-o"
+                    | "-O"
+                    | "-p"
+                    | "-q"
+                    | "-t"
+                    | "-s"
+                    | "--pid"
+                    | "--ppid"
+                    | "--user"
+                    | "--group"
+                    | "--sort"
+                    | "--format"
+            );
+            continue;
+        }
+        if a.chars().all(|ch| ch.is_ascii_alphabetic()) && a.contains('e') {
+            return true;
+        }
+    }
+    false
 }
 
 /// `go env -w KEY=VALUE` settings that stop Go verifying the modules it
