@@ -105,11 +105,14 @@ impl Llama3Parser {
             .filter(|c| !c.is_whitespace())
             .take(7)
             .collect();
-        if head.starts_with(PYTHON_TAG) || squeezed == "{\"name\"" {
+        // `{"name": …}`, or `{"type": "function", "name": …}` as Llama 3.x
+        // also writes it.
+        let opens = |k: &str| k.starts_with(squeezed.as_str());
+        if head.starts_with(PYTHON_TAG) || squeezed == "{\"name\"" || squeezed == "{\"type\"" {
             self.mode = Mode::Call;
             return vec![];
         }
-        let could_be = PYTHON_TAG.starts_with(head) || "{\"name\"".starts_with(&squeezed);
+        let could_be = PYTHON_TAG.starts_with(head) || opens("{\"name\"") || opens("{\"type\"");
         if head.is_empty() || could_be {
             return vec![];
         }
@@ -128,6 +131,11 @@ impl Llama3Parser {
         loop {
             rest = rest.trim_start_matches([';', ',', ' ', '\n', '\t', '\r']);
             if rest.is_empty() {
+                break;
+            }
+            // Prose after the call(s) is the reply's text, not a broken call.
+            if !calls.is_empty() && !rest.starts_with('{') {
+                calls.push(Piece::Text(rest.to_string()));
                 break;
             }
             let mut it = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
@@ -228,6 +236,25 @@ mod tests {
         assert_eq!(p.push("\"na"), vec![]);
         assert_eq!(p.push("x"), vec![Piece::Text("{\"nax".into())]);
         assert_eq!(p.push(" more"), vec![Piece::Text(" more".into())]);
+    }
+
+    #[test]
+    fn the_typed_call_shape_and_prose_after_a_call() {
+        let typed = "{\"type\": \"function\", \"name\": \"now\", \"parameters\": {}}";
+        for n in [1, 3, 64] {
+            assert_eq!(
+                split(typed, n, false).unwrap(),
+                vec![call("now", "{}")],
+                "{n}"
+            );
+        }
+        assert_eq!(
+            split(&format!("{BARE} I will check the weather."), 4, false).unwrap(),
+            vec![
+                call("get_weather", "{\"city\":\"Oslo\"}"),
+                Piece::Text("I will check the weather.".into())
+            ]
+        );
     }
 
     #[test]

@@ -320,6 +320,23 @@ impl Analyzer<'_> {
                         .any(|x| x.starts_with("+!") || x.starts_with('+') && x.contains('!'))
             }
             "man" => !has("-P") && !has("--pager") && !has("-H") && !has("--html"),
+            // Source lines come from the files a binary's debug info names,
+            // wherever they are: not a read of the operands alone.
+            "objdump" => {
+                !has("-S")
+                    && !has("--source")
+                    && !has("-l")
+                    && !has("--line-numbers")
+                    && !has("-I")
+                    && !args.iter().any(|x| {
+                        x.starts_with("--include")
+                            || (x.starts_with('-') && !x.starts_with("--") && x.contains('S'))
+                    })
+            }
+            // `-x` follows `source` lines to other files and quotes them.
+            "shellcheck" => {
+                !has("-x") && !has("--external-sources") && !has("-P") && !has("--source-path")
+            }
             "ulimit" => true,
             "umask" => args.iter().all(|x| x.starts_with('-')),
             "stty" => args.is_empty() || args.iter().all(|x| x == "-a" || x == "size" || x == "-g"),
