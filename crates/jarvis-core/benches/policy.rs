@@ -72,6 +72,7 @@ fn main() {
         "blind-l",
         "blind-m",
         "blind-n",
+        "blind-o",
     ] {
         sets.push((
             f.to_string(),
