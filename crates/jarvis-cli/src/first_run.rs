@@ -28,7 +28,7 @@ pub async fn choose_engine(brain: &jarvis_core::Brain, input: &Input) -> Result<
         .ok()
         .and_then(Result::ok)
         .map(|m| m.len());
-    let size = models::human_size(spec.files.iter().map(|f| f.approx_bytes).sum());
+    let size = models::human_size(spec.approx_bytes());
     let download = if installed {
         "already downloaded".to_string()
     } else {

@@ -65,9 +65,14 @@ impl LlmConfig {
     /// when it is the provider and smaller than `context_window`.
     pub fn window(&self) -> u64 {
         match self.provider {
-            Provider::Embedded => self.context_window.min(u64::from(self.local_ctx)),
+            Provider::Embedded => self.engine_window(),
             Provider::Endpoint => self.context_window,
         }
+    }
+
+    /// The tokens a request to the embedded engine may use.
+    pub fn engine_window(&self) -> u64 {
+        self.context_window.min(u64::from(self.local_ctx))
     }
 }
 

@@ -105,7 +105,7 @@ fn engine_status(
         local_model: cfg.local_model.clone(),
         model_file: resolved.as_ref().ok().map(|p| p.display().to_string()),
         problem: resolved.err().map(|e| e.to_string()),
-        context: u64::from(cfg.local_ctx).min(cfg.context_window),
+        context: cfg.engine_window(),
         running: jarvis_core::llm::local::status(home).is_some(),
         models: models::list(home)
             .into_iter()

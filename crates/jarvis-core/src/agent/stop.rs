@@ -29,11 +29,6 @@ impl Brain {
         // takes this stop's number as its baseline and is not cancelled by it.
         let epoch = inner.store.record_stop(by)?;
         inner.stop_seen.fetch_max(epoch, Ordering::SeqCst);
-        let sessions: Vec<String> = inner
-            .running
-            .lock()
-            .map(|r| r.keys().cloned().collect())
-            .unwrap_or_default();
         let mut report = StopReport::default();
         let active: Vec<_> = inner
             .store
@@ -41,10 +36,9 @@ impl Brain {
             .into_iter()
             .filter(|t| !t.status.is_final())
             .collect();
-        for s in sessions {
+        for s in cancel_runs_before(inner, epoch) {
             // A task's own turn is counted as the task.
-            let of_task = active.iter().any(|t| t.session_id == s);
-            if runs::cancel(inner, &s) && !of_task {
+            if !active.iter().any(|t| t.session_id == s) {
                 report.turns += 1;
             }
         }
@@ -91,19 +85,7 @@ impl Brain {
             .ok()
             .flatten()
             .map_or_else(|| "another window".to_string(), |h| h.by);
-        // Only runs that began before this stop: one started since is the
-        // user's next request.
-        let sessions: Vec<String> = inner
-            .running
-            .lock()
-            .map(|r| {
-                r.iter()
-                    .filter(|(_, a)| a.stop_epoch < epoch)
-                    .map(|(s, _)| s.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let turns = sessions.iter().filter(|s| runs::cancel(inner, s)).count();
+        let turns = cancel_runs_before(inner, epoch).len();
         inner.events.emit(
             None,
             Event::Stopped {
@@ -129,4 +111,23 @@ impl Brain {
     pub fn stop_hold(&self) -> Result<Option<(i64, String)>, BrainError> {
         Ok(self.inner.store.stop_hold()?.map(|h| (h.at, h.by)))
     }
+}
+
+/// Cancels the runs of this process that began before stop `epoch` (one
+/// started since is the user's next request); the sessions cancelled.
+fn cancel_runs_before(inner: &super::Inner, epoch: i64) -> Vec<String> {
+    let older: Vec<String> = inner
+        .running
+        .lock()
+        .map(|r| {
+            r.iter()
+                .filter(|(_, a)| a.stop_epoch < epoch)
+                .map(|(s, _)| s.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    older
+        .into_iter()
+        .filter(|s| runs::cancel(inner, s))
+        .collect()
 }

@@ -160,7 +160,7 @@ pub fn model_path(home: &Path, cfg: &LlmConfig) -> Result<PathBuf, LocalError> {
         if !path.is_file() {
             return Err(LocalError::NotDownloaded {
                 id: spec.name.into(),
-                size: models::human_size(spec.files.iter().map(|f| f.approx_bytes).sum()),
+                size: models::human_size(spec.approx_bytes()),
                 license: spec.license.into(),
             });
         }

@@ -75,6 +75,13 @@ pub struct ModelSpec {
     pub files: &'static [ModelFile],
 }
 
+impl ModelSpec {
+    /// What a download of every file fetches.
+    pub fn approx_bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.approx_bytes).sum()
+    }
+}
+
 pub fn spec(name: &str) -> Result<&'static ModelSpec, ModelError> {
     CATALOG.iter().find(|m| m.name == name).ok_or_else(|| {
         let names: Vec<&str> = CATALOG.iter().map(|m| m.name).collect();
@@ -196,7 +203,7 @@ pub fn list(home: &Path) -> Vec<ModelStatus> {
                 what: s.what.into(),
                 kind: s.kind,
                 license: s.license.into(),
-                approx_bytes: s.files.iter().map(|f| f.approx_bytes).sum(),
+                approx_bytes: s.approx_bytes(),
                 path,
                 installed,
                 bytes,

@@ -23,6 +23,7 @@ mod secrets;
 mod sources;
 mod spawners;
 mod startup;
+mod subscripts;
 mod system;
 mod tables;
 mod traces;
