@@ -73,6 +73,7 @@ fn main() {
         "blind-m",
         "blind-n",
         "blind-o",
+        "blind-p",
     ] {
         sets.push((
             f.to_string(),

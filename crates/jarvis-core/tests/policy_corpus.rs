@@ -69,6 +69,7 @@ const REDTEAM: &[&str] = &[
     "blind-m.jsonl",
     "blind-n.jsonl",
     "blind-o.jsonl",
+    "blind-p.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -83,6 +84,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-m.jsonl", "/home/u/work", "/home/u"),
     ("blind-n.jsonl", "/home/u/work", "/home/u"),
     ("blind-o.jsonl", "/home/u/work", "/home/u"),
+    ("blind-p.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -165,6 +167,10 @@ const STRICTER: &[(&str, &str)] = &[
     (
         "H-032",
         "`eval \"$(script)\"` runs text only known at run time: it blocks, even from the project's own script",
+    ),
+    (
+        "P-093",
+        "as H-104: copying a hook into the project's .git/hooks",
     ),
     (
         "H-104",
@@ -434,25 +440,29 @@ fn sh_quote(s: &str) -> String {
 
 #[test]
 fn blocked_commands_stay_blocked_under_mutations() {
-    let env = ShellEnv::default();
     let mut escaped = Vec::new();
     let mut tried = 0;
-    let mut rows = corpus();
+    // Each row where its set was written: `../.jarvis` is a place only
+    // when the working directory is known.
+    let mut rows: Vec<(Row, ShellEnv)> = corpus()
+        .into_iter()
+        .map(|r| (r, ShellEnv::default()))
+        .collect();
     for set in REDTEAM {
-        rows.extend(redteam(set));
+        rows.extend(redteam(set).into_iter().map(|r| (r, env_for(set))));
     }
     let lenient: Vec<&str> = DISAGREEMENTS.iter().map(|(id, _)| *id).collect();
     let mut families = std::collections::BTreeMap::<String, (usize, usize)>::new();
-    for r in rows
+    for (r, env) in rows
         .iter()
-        .filter(|r| r.verdict == "block" && !lenient.contains(&r.id.as_str()))
+        .filter(|(r, _)| r.verdict == "block" && !lenient.contains(&r.id.as_str()))
     {
         if r.command.contains('\n') || r.command.contains('\r') {
             continue;
         }
         for m in mutations(&r.command) {
             tried += 1;
-            let a = analyze(&m, &env);
+            let a = analyze(&m, env);
             let fam = families.entry(r.category.clone()).or_default();
             fam.0 += 1;
             if a.verdict == Verdict::Block {

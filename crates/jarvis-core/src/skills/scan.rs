@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::policy::Verdict;
-use crate::policy::shell::{ShellEnv, analyze};
+use crate::policy::shell::{ShellEnv, analyze, quote};
 
 pub use jarvis_protocol::skills::Finding;
 
@@ -20,10 +20,6 @@ fn interpreter_for(ext: &str) -> Option<&'static str> {
         "php" => "php",
         _ => return None,
     })
-}
-
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 fn check(env: &ShellEnv, file: &str, line: usize, text: &str, out: &mut Vec<Finding>) {

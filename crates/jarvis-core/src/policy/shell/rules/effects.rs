@@ -156,7 +156,16 @@ impl Analyzer<'_> {
             }
             _ => raw.to_string(),
         };
-        let p = paths::normalize(&raw, cwd);
+        let mut p = paths::normalize(&raw, cwd);
+        // `../.bashrc` from the working directory is a place, not a mystery:
+        // judge where it lands.
+        if (p == ".." || p.starts_with("../"))
+            && let Some(wd) = self.env.workdir.as_deref()
+        {
+            let joined = paths::normalize(&format!("{}/{p}", wd.trim_end_matches('/')), None);
+            // Above home folds to `/home/…`: spelled from home again.
+            p = paths::normalize(&joined, None);
+        }
         // Through a symlink this line made (`ln -s / ./root; rm -rf ./root/`).
         for (link, target) in self.links.iter().rev() {
             if p == *link {

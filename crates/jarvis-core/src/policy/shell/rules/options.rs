@@ -7,6 +7,10 @@ use super::*;
 const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     ("split", &["--filter"]),
     ("sort", &["--compress-program"]),
+    // A preprocessor run on every file searched.
+    ("rg", &["--pre"]),
+    ("scp", &["-S"]),
+    ("sftp", &["-S"]),
     ("zip", &["-TT", "--unzip-command"]),
     ("tcpdump", &["-z"]),
     ("mysql", &["--pager"]),
@@ -46,6 +50,40 @@ fn cargo_runs(key: &str) -> bool {
         || k.starts_with("alias.")
         || k.ends_with("-runner")
         || k.ends_with("-linker")
+}
+
+/// `--config 'target.x.runner=["sh", "-c", "…"]'` read as cargo reads it:
+/// each setting's dotted key with its value as a command line (a string
+/// as is, an array of strings as its words quoted). `None`: not TOML.
+fn toml_settings(kv: &str) -> Option<Vec<(String, String)>> {
+    fn walk(prefix: &str, v: &toml::Value, out: &mut Vec<(String, String)>) {
+        match v {
+            toml::Value::Table(t) => {
+                for (k, v) in t {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(&key, v, out);
+                }
+            }
+            toml::Value::String(s) => out.push((prefix.to_string(), s.clone())),
+            toml::Value::Array(items) => {
+                let words: Vec<String> = items
+                    .iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(crate::policy::shell::quote)
+                    .collect();
+                out.push((prefix.to_string(), words.join(" ")));
+            }
+            _ => {}
+        }
+    }
+    let table: toml::Table = toml::from_str(kv).ok()?;
+    let mut out = Vec::new();
+    walk("", &toml::Value::Table(table), &mut out);
+    Some(out)
 }
 
 impl Analyzer<'_> {
@@ -118,10 +156,20 @@ impl Analyzer<'_> {
                     ..w.clone()
                 })
             };
-            if let Some(kv) = kv
-                && let Some((k, v)) = kv.text.split_once('=')
-            {
-                // A TOML string: one pair of quotes, `\"` inside.
+            let Some(kv) = kv else { continue };
+            if let Some(read) = toml_settings(&kv.text) {
+                for (k, v) in read {
+                    settings.push((
+                        k,
+                        Word {
+                            text: v,
+                            ..kv.clone()
+                        },
+                    ));
+                }
+            } else if let Some((k, v)) = kv.text.split_once('=') {
+                // Not TOML as written: the value as the shell sees it, with
+                // one pair of quotes off.
                 let v = v.trim();
                 let v = v
                     .strip_prefix('"')

@@ -48,6 +48,23 @@ impl Analyzer<'_> {
                 }
             } else {
                 if let Some(kind) = &exec {
+                    // `bash <&"${F[0]}"`, `sh </dev/fd/3`: code from a pipe the
+                    // line opened elsewhere (a coprocess, `exec 3< <(…)`); with
+                    // a download or decoder anywhere in the line, that is
+                    // where it comes from.
+                    let from_fd = r.op == "<&"
+                        || t.text.starts_with("/dev/fd/")
+                        || t.text.starts_with("/proc/self/fd/");
+                    if from_fd
+                        && script
+                            .commands
+                            .iter()
+                            .any(|x| self.producer(x) != Producer::Other)
+                    {
+                        self.block(format!(
+                            "download and execute ({kind} reads its code from a file descriptor fed by a download or decoder)"
+                        ));
+                    }
                     self.run_file(kind, t, c, script);
                 }
                 if t.dynamic {
@@ -166,6 +183,18 @@ impl Analyzer<'_> {
                     ));
                 }
                 self.preloaded_files(&up, value, c.cwd.as_deref());
+                // `PERL5OPT='-M5;system(…)'`, `NODE_OPTIONS=--import=data:…`:
+                // the options are code the interpreter runs first, judged
+                // as a one-liner of its language.
+                let lang = match up.as_str() {
+                    "PERL5OPT" => Some("perl"),
+                    "RUBYOPT" => Some("ruby"),
+                    "NODE_OPTIONS" => Some("node"),
+                    _ => None,
+                };
+                if let Some(lang) = lang {
+                    self.inline_code(lang, &value.text, depth);
+                }
                 self.ask(format!("sets {name}, which changes what programs load"));
             } else if up.ends_with("_COMMAND")
                 || up.ends_with("_CMD")
