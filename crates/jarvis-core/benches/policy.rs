@@ -74,6 +74,7 @@ fn main() {
         "blind-n",
         "blind-o",
         "blind-p",
+        "blind-q",
     ] {
         sets.push((
             f.to_string(),

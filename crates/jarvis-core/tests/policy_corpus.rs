@@ -70,6 +70,7 @@ const REDTEAM: &[&str] = &[
     "blind-n.jsonl",
     "blind-o.jsonl",
     "blind-p.jsonl",
+    "blind-q.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -85,6 +86,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-n.jsonl", "/home/u/work", "/home/u"),
     ("blind-o.jsonl", "/home/u/work", "/home/u"),
     ("blind-p.jsonl", "/home/u/work", "/home/u"),
+    ("blind-q.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -573,7 +573,8 @@ impl Analyzer<'_> {
                         }
                         Some(v == Verdict::Allow)
                     }
-                    None => Some(true),
+                    // The pages and files it shows are judged as reads.
+                    None => None,
                 }
             }
             "make" | "gmake" | "bmake" => {

@@ -48,10 +48,13 @@ impl Analyzer<'_> {
                 }
                 let reads = match lb {
                     "mount" | "umount" => args.is_empty() || v.a("-l"),
+                    // `-b F`/`-batch F` runs the commands in F: not a read.
                     "ip" => !args.iter().any(|x| {
                         matches!(
                             x.as_str(),
-                            "add"
+                            "-b" | "-batch"
+                                | "--batch"
+                                | "add"
                                 | "del"
                                 | "delete"
                                 | "set"
@@ -217,6 +220,24 @@ impl Analyzer<'_> {
             }
             if j.contains("--privileged") || j.contains("hostpid") || j.contains("\"hostpath\"") {
                 self.block("sandbox escape (a privileged pod with host access)");
+            }
+            // The tool's own version, the cluster not asked.
+            let own_version = args.first().is_some_and(|x| x == "version")
+                && (lb == "helm" || args.iter().any(|x| x == "--client" || x == "--client=true"))
+                && args[1..].iter().all(|x| {
+                    matches!(
+                        x.as_str(),
+                        "--client"
+                            | "--client=true"
+                            | "--short"
+                            | "-o"
+                            | "--output"
+                            | "json"
+                            | "yaml"
+                    ) || x.starts_with("--output=")
+                });
+            if own_version {
+                return true;
             }
             let reads = matches!(
                 args.first().map(String::as_str),

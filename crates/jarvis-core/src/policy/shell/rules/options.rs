@@ -116,6 +116,7 @@ impl Analyzer<'_> {
             self.cargo_config(c);
         }
         self.safety_off(c);
+        self.remote_destruction(c);
         self.desktop_safety(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);

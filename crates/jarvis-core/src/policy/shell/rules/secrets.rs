@@ -322,6 +322,26 @@ impl Analyzer<'_> {
                         "{b} asks a desktop service to run code outside the sandbox"
                     ));
                 }
+                // systemd's StopUnit/KillUnit/MaskUnitFiles on Jarvis's own
+                // unit, or any stop-like method naming it: `systemctl stop`
+                // by another road.
+                let stops = c.args.iter().any(|x| {
+                    let method = lower(x.rsplit(['.', '/']).next().unwrap_or(""));
+                    [
+                        "stop",
+                        "kill",
+                        "mask",
+                        "disable",
+                        "terminate",
+                        "quit",
+                        "restart",
+                    ]
+                    .iter()
+                    .any(|k| method.starts_with(k))
+                });
+                if stops && c.words.iter().skip(1).any(|w| self.mentions_self(w)) {
+                    self.block(format!("{b} stops or disables Jarvis itself over D-Bus"));
+                }
                 for x in c.args.iter().filter(|x| x.contains(char::is_whitespace)) {
                     self.block_only(|a| a.inline_code("dbus", x, c.depth + 1));
                 }
@@ -421,6 +441,32 @@ impl Analyzer<'_> {
         false
     }
 
+    /// What a database client's statements reach beyond the database:
+    /// `\! cmd` (psql, mysql) and mysql's `system cmd` run a shell command;
+    /// a quoted path (`LOAD DATA LOCAL INFILE '…'`, `load_file('…')`,
+    /// `pg_read_file('…')`, `\copy … from '…'`, `readfile('…')`) is a
+    /// file the client or the server reads, and may send away.
+    fn sql_escapes(&mut self, c: &Cmd<'_>) {
+        let mysql = matches!(c.lb.as_str(), "mysql" | "mariadb");
+        for w in c.words.iter().skip(1) {
+            for stmt in w.text.split([';', '\n']) {
+                let t = stmt.trim();
+                let shell = t
+                    .strip_prefix("\\!")
+                    .or_else(|| t.strip_prefix("system ").filter(|_| mysql));
+                if let Some(cmd) = shell {
+                    self.script(cmd.trim(), &[], c.depth + 1);
+                    self.ask(format!("{} runs a shell command", c.base));
+                }
+            }
+            for lit in super::code::string_literals(&w.text) {
+                if lit.contains('/') || lit.starts_with('~') {
+                    self.read_path(&Word::lit(&lit), c.cwd());
+                }
+            }
+        }
+    }
+
     /// Database shells: reading is asked, changing Jarvis's database is not.
     pub(super) fn database(&mut self, c: &Cmd<'_>) -> bool {
         let sql = lower(&c.args.join(" "));
@@ -468,6 +514,7 @@ impl Analyzer<'_> {
             }
             self.ask(format!("{} runs a program", c.base));
         }
+        self.sql_escapes(c);
         if let Some(p) = c.args.iter().find(|x| {
             let l = lower(x);
             l.contains("cookies")

@@ -206,7 +206,24 @@ impl Analyzer<'_> {
         if everyone {
             self.block("kills every process of the user (system disruption)");
         }
-        let aimed = c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
+        // The targets looked up by Jarvis's name or port: in `$(…)`, or
+        // piped in (`lsof -ti :7420 | xargs kill`).
+        let finds_self = |k: &Command| {
+            k.argv
+                .iter()
+                .skip(1)
+                .any(|x| self.mentions_self(x) || names_admin_port(&x.text))
+        };
+        let looked_up = c.words[1..].iter().any(|w| {
+            w.subs
+                .iter()
+                .any(|&s| c.script.commands.get(s).is_some_and(finds_self))
+        }) || c
+            .src
+            .stdin_from
+            .and_then(|i| c.script.commands.get(i))
+            .is_some_and(|k| finds_self(k) || k.argv.iter().any(|x| self.mentions_self(x)));
+        let aimed = looked_up || c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
         if aimed {
             self.block("stops Jarvis's own process (or its parent)");
         }
@@ -620,4 +637,18 @@ impl Analyzer<'_> {
         }
         self.ask(format!("runs {b}"));
     }
+}
+
+/// `:7420`, `tcp:7420`, `-i:7420`, `7420/tcp`, `127.0.0.1:7420`: a port
+/// lookup that names an admin port (Jarvis's own, a debugger's, Docker's).
+/// A bare number is a pid, not a port.
+fn names_admin_port(t: &str) -> bool {
+    let t = t.trim_start_matches("-i");
+    let port = match (t.rsplit_once(':'), t.split_once('/')) {
+        (Some((_, p)), _) => p,
+        (None, Some((p, "tcp" | "udp"))) => p,
+        _ => return false,
+    };
+    port.parse::<u16>()
+        .is_ok_and(|p| crate::policy::url::ADMIN_PORTS.contains(&p))
 }

@@ -218,6 +218,23 @@ pub enum Role {
     ScriptFiles,
 }
 
+/// Text-role programs that read a file when an operand is a path (a page
+/// name, a user, a program text otherwise).
+pub const NAME_OR_FILE: &[&str] = &[
+    "man",
+    "info",
+    "tldr",
+    "bc",
+    "dc",
+    "last",
+    "lastb",
+    "who",
+    "journalctl",
+    "dmesg",
+    "ip",
+    "locate",
+];
+
 pub const READ_ONLY: &[(&str, Role)] = &[
     ("cat", Role::Files),
     ("tac", Role::Files),

@@ -1,0 +1,116 @@
+//! Toolchains asked about the project, not told to change it: `go env`,
+//! `gofmt -l`, `cargo metadata --no-deps`, `cargo tree --frozen`.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// `go env [-json] [NAME…]` prints settings; `gofmt` without `-w`
+    /// prints what it would change. `None` for anything else.
+    pub(super) fn go_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        if c.words[0].text.contains('/') {
+            return None;
+        }
+        match c.lb.as_str() {
+            "go" if c.args.first().is_some_and(|x| x == "env") => Some(
+                c.args[1..]
+                    .iter()
+                    .all(|x| x == "-json" || !x.starts_with('-') && !x.contains('=')),
+            ),
+            "cargo" => self.cargo_inspects(c),
+            "gofmt"
+                if c.args.iter().all(|x| {
+                    matches!(x.as_str(), "-l" | "-d" | "-e" | "-s") || !x.starts_with('-')
+                }) =>
+            {
+                let mut harmless = true;
+                for w in c.operand_words() {
+                    harmless &= self.read_path(&w, c.cwd());
+                }
+                Some(harmless)
+            }
+            _ => None,
+        }
+    }
+
+    /// `cargo metadata --no-deps`, `cargo tree --frozen`: what cargo reads
+    /// of the project, nothing fetched, nothing built, the lock file kept.
+    /// Without `--no-deps` or `--locked` cargo may rewrite Cargo.lock, and
+    /// online it may fetch the index: those ask like any other cargo run.
+    fn cargo_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let sub = c.args.first()?.as_str();
+        let rest = &c.args[1..];
+        let has = |f: &str| rest.iter().any(|x| x == f);
+        let offline = has("--frozen") || has("--offline") && has("--locked");
+        let settled = match sub {
+            "metadata" => has("--no-deps") || offline,
+            "tree" => offline,
+            "locate-project" | "verify-project" => true,
+            _ => return None,
+        };
+        if !settled {
+            return None;
+        }
+        // Flags that only choose what is printed, and the manifest read.
+        const SHOWS: &[&str] = &[
+            "--no-deps",
+            "--frozen",
+            "--offline",
+            "--locked",
+            "-q",
+            "--quiet",
+            "-d",
+            "--duplicates",
+            "--workspace",
+            "--all-features",
+            "--no-default-features",
+            "--no-dedupe",
+            "--prefix",
+            "--charset",
+            "-e",
+            "--edges",
+            "-i",
+            "--invert",
+            "-p",
+            "--package",
+            "--depth",
+            "--format-version",
+            "--features",
+            "-F",
+            "--target",
+            "--color",
+            "--message-format",
+            "--manifest-path",
+            "--format",
+            "-f",
+            "--all-targets",
+            "--plain",
+        ];
+        let mut harmless = true;
+        let mut i = 1;
+        while i < c.args.len() {
+            let a = c.args[i].as_str();
+            let (flag, inline) = a.split_once('=').map_or((a, false), |(f, _)| (f, true));
+            if !a.starts_with('-') {
+                // Values of the flags below (`-p serde`, `--depth 1`).
+                i += 1;
+                continue;
+            }
+            if !SHOWS.contains(&flag) {
+                return None;
+            }
+            if flag == "--manifest-path" {
+                let path = if inline {
+                    Some(Word::lit(a.split_once('=').map_or("", |(_, v)| v)))
+                } else {
+                    c.arg_word(i + 1).cloned()
+                };
+                match path {
+                    Some(p) => harmless &= self.read_path(&p, c.cwd()),
+                    None => return None,
+                }
+            }
+            i += 1;
+        }
+        Some(harmless)
+    }
+}
