@@ -20,7 +20,7 @@ const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
 const BIN = process.env.JARVIS_DESKTOP_BIN;
 const SHOTS = process.env.JARVIS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-shots-"));
 fs.mkdirSync(SHOTS, { recursive: true });
-const VIEWS = ["chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"];
+const VIEWS = ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"];
 const TIMEOUT_SEC = 6;
 
 const llm = new ScriptedLlm();
@@ -57,7 +57,8 @@ async function launch() {
 }
 
 async function newChat() {
-  await s.exec(`window.jarvisHud.navigate("chat").then(() => window.jarvisHud.chat.startNew())`);
+  // Awaited: the app opens on the Cockpit, and typing needs the chat shown.
+  await s.exec(`return window.jarvisHud.navigate("chat").then(() => window.jarvisHud.chat.startNew())`);
 }
 
 async function send(message) {
@@ -102,6 +103,9 @@ after(async () => {
 
 test("a message streams in, with a live tool chip", async () => {
   const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+  // The app opens on the Cockpit.
+  assert.equal(await s.exec(`return document.querySelector(".app").dataset.view`), "cockpit");
+  await newChat();
   llm.script({ tool: "local_list_dir", args: { path: "." } }, { text: `Your folder holds notes.txt. ${words}`, chunkMs: 30 });
   await send("what is in my folder?");
   const chip = '.msg.assistant .chip[data-status="ok"] .chip-name';
@@ -159,6 +163,35 @@ test("a scheduled run appears in the Tasks view and its status changes live; a s
   await shot("schedules");
   await s.exec(`return window.jarvisHud.navigate("tasks")`);
   await shot("tasks");
+});
+
+test("the Cockpit shows a scheduled run live: running now, its task, what it said and the budget it spent", async () => {
+  const cli = path.join(path.dirname(BIN), "jarvis");
+  const run = (args) => execFileSync(cli, args, { env: { ...process.env, JARVIS_HOME: home, JARVIS_BASE_URL: llm.url, JARVIS_MODEL: "e2e-model" }, encoding: "utf8" });
+  // Made by another process: the Cockpit reads it when it opens.
+  run(["schedule", "add", "water the plants", "--every", "2h"]);
+  await s.exec(`return window.jarvisHud.navigate("cockpit")`);
+  const spent = () => s.exec(`return Number(document.querySelector(".statusbar .budget-text").textContent.replace(/[^0-9]/g, ""))`);
+  const before = await spent();
+  // The paused schedule from before is not "next"; one that is on is.
+  await s.until(`return document.querySelector('[aria-label="Next scheduled runs"]').textContent.includes("water the plants")`, "the next run listed");
+  assert.doesNotMatch(await s.exec(text('[aria-label="Next scheduled runs"]')), /check the build/);
+  llm.script({ text: "The build is green and all 212 tests pass on main.", chunkMs: 250 });
+  run(["schedule", "add", "report the build status", "--at", new Date(Date.now() + 1500).toISOString()]);
+  const now = await s.until(
+    `const li = [...document.querySelectorAll(".now-item")].find((l) => l.textContent.includes("report the build status")); return li ? li.textContent : null`,
+    "the scheduled run under Now",
+    15000,
+  );
+  assert.match(now, /schedule/);
+  await s.until(`return [...document.querySelectorAll('[aria-label="Recent tasks"] li')].some((l) => l.textContent.includes("report the build status") && l.dataset.status === "running")`, "its task running");
+  await s.exec(`document.querySelectorAll(".toast").forEach((t) => t.remove())`);
+  await shot("cockpit");
+  await s.until(`return [...document.querySelectorAll('[aria-label="Recent tasks"] li')].some((l) => l.textContent.includes("report the build status") && l.dataset.status === "succeeded")`, "its task succeeded", 20000);
+  await s.until(`return document.querySelector('[aria-label="Running now"]').textContent.includes("Idle")`, "nothing running");
+  await s.until(`return document.querySelector('[aria-label="Latest announcements"]').textContent.includes("report the build status")`, "what it said");
+  await s.until(`return Number(document.querySelector(".statusbar .budget-text").textContent.replace(/[^0-9]/g, "")) > ${before}`, "the budget it spent");
+  assert.ok((await spent()) > before);
 });
 
 test("the agent's open_view switches the view; other views are refused", async () => {
@@ -421,7 +454,7 @@ test("every view is reachable by keyboard alone", async () => {
       seen.add(`${f.tag}:${f.label}`);
     }
     assert.ok(seen.size >= 3, `${VIEWS[i]}: Tab reaches only ${[...seen]}`);
-    if (VIEWS[i] !== "chat") await shot(VIEWS[i]); // chat was shot mid-conversation
+    if (VIEWS[i] !== "chat" && VIEWS[i] !== "cockpit") await shot(VIEWS[i]); // both were shot mid-work
   }
 });
 

@@ -1,6 +1,8 @@
 // The HUD's only way to the app: typed commands and the one event stream.
 import type {
   AuditRow,
+  BudgetReport,
+  CockpitState,
   Config,
   Connection,
   Grant,
@@ -55,6 +57,8 @@ export class Api {
   send = (sessionId: string, text: string) => this.call<void>("send_message", { sessionId, text });
   cancel = (sessionId: string) => this.call<void>("cancel_turn", { sessionId });
   stopEverything = () => this.call<void>("stop_everything");
+  cockpit = () => this.call<CockpitState>("cockpit");
+  budget = () => this.call<BudgetReport>("budget");
   tasks = (limit?: number) => this.call<TaskInfo[]>("tasks", { limit });
   cancelTask = (id: string) => this.call<TaskInfo>("cancel_task", { id });
   retryTask = (id: string, allow: string[]) => this.call<TaskInfo>("retry_task", { id, allow });

@@ -7,6 +7,7 @@ import { h } from "./dom";
 import type { EventEnvelope, UiAction } from "./protocol";
 import { StatusBar } from "./statusbar";
 import { ChatView } from "./views/chat";
+import { CockpitView } from "./views/cockpit";
 import { FirstRun } from "./views/firstrun";
 import { SchedulesView, TasksView } from "./views/hub";
 import { AuditView, GrantsView, RunsView } from "./views/records";
@@ -14,7 +15,7 @@ import { SettingsView } from "./views/settings";
 import { SkillsView } from "./views/skills";
 import type { View } from "./views/view";
 
-export const VIEWS = ["chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"] as const;
+export const VIEWS = ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"] as const;
 export type ViewName = (typeof VIEWS)[number];
 const PANELS = ["approvals", "conversations"];
 const FOCUS = ["input", "push_to_talk", "search"];
@@ -36,6 +37,7 @@ export function acceptAction(a: UiAction): string | null {
 export class App {
   readonly root: HTMLElement;
   readonly chat: ChatView;
+  readonly cockpit: CockpitView;
   readonly skills: SkillsView;
   readonly approvals: ApprovalPanel;
   readonly status: StatusBar;
@@ -43,14 +45,18 @@ export class App {
   private nav: HTMLElement;
   private main: HTMLElement;
   private toasts: HTMLElement;
-  current: ViewName = "chat";
+  private center: HTMLElement;
+  private budgetTimer: number | null = null;
+  current: ViewName = "cockpit";
   state: HudState | null = null;
 
   constructor(private api: Api) {
     const toast = (m: string) => this.toast(m);
     this.chat = new ChatView(api, toast);
     this.skills = new SkillsView(api, toast);
+    this.cockpit = new CockpitView(api, toast, (view, params) => void this.navigate(view, params));
     const views: View[] = [
+      this.cockpit,
       this.chat,
       new RunsView(api, toast, (id) => void this.navigate("chat", { session: id })),
       new TasksView(api, toast, (id) => void this.navigate("chat", { session: id })),
@@ -61,7 +67,7 @@ export class App {
       new SettingsView(api, toast, () => this.refresh()),
     ];
     this.views = new Map(views.map((v) => [v.name as ViewName, v]));
-    for (const v of views) v.el.hidden = v.name !== "chat";
+    for (const v of views) v.el.hidden = v.name !== this.current;
     this.approvals = new ApprovalPanel(api, toast);
     this.status = new StatusBar(api, toast, () => this.toggleTheme());
     this.nav = h(
@@ -78,7 +84,8 @@ export class App {
     );
     this.main = h("main", { id: "main", tabindex: "-1" }, ...views.map((v) => v.el));
     this.toasts = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
-    this.root = h("div", { class: "app" }, this.nav, h("div", { class: "center" }, this.approvals.el, this.main), this.status.el, this.toasts);
+    this.center = h("div", { class: "center" }, this.approvals.el, this.main);
+    this.root = h("div", { class: "app" }, this.nav, this.center, this.status.el, this.toasts);
     document.addEventListener("keydown", (e) => this.onKey(e));
     // Dark by default: a cockpit is read at a glance, often beside other windows.
     this.applyTheme(localStorage.getItem("jarvis-theme") ?? "dark");
@@ -88,26 +95,47 @@ export class App {
     await this.api.onEvent((env) => this.onEvent(env));
     const state = await this.refresh();
     for (const n of state.notices) this.toast(n);
-    await this.navigate("chat");
     if (state.first_run || state.workdir_problem) {
-      // No folder the tools may use yet: ask for one (alone when the rest is set up).
-      const fr = new FirstRun(this.api, state, () => void this.refresh().then(() => this.chat.focusInput()), !state.first_run);
-      this.root.appendChild(fr.el);
+      // No folder the tools may use yet: ask for one (alone when the rest is
+      // set up); then straight to the conversation the setup was for.
+      await this.navigate("chat");
+      const done = () => void this.refresh().then(() => this.navigate("chat")).then(() => this.chat.focusInput());
+      this.root.appendChild(new FirstRun(this.api, state, done, !state.first_run).el);
     } else {
-      this.chat.focusInput();
+      await this.navigate("cockpit");
     }
+    this.refreshBudget(0);
+  }
+
+  /** Today's budget, read again once the work that spent it has ended. */
+  refreshBudget(delayMs = 300) {
+    if (this.budgetTimer !== null) return;
+    this.budgetTimer = window.setTimeout(() => {
+      this.budgetTimer = null;
+      this.api.budget().then(
+        (b) => {
+          this.status.showBudget(b);
+          this.cockpit.showBudget(b);
+        },
+        (e) => console.warn(`budget: ${errorText(e)}`),
+      );
+    }, delayMs);
   }
 
   async refresh(): Promise<HudState> {
     const s = await this.api.hudState();
     this.state = s;
     this.status.show(s);
+    this.cockpit.setVoice(s.voice.paused ? "paused" : s.voice.state);
     return s;
   }
 
   async navigate(view: ViewName, params?: Record<string, unknown>) {
     this.current = view;
     for (const [name, v] of this.views) v.el.hidden = name !== view;
+    // The approvals sit in the Cockpit's own tile there, above the view elsewhere.
+    if (view === "cockpit") this.cockpit.approvalsSlot.appendChild(this.approvals.el);
+    else if (this.approvals.el.parentElement !== this.center) this.center.insertBefore(this.approvals.el, this.main);
     for (const b of this.nav.querySelectorAll<HTMLButtonElement>("button[data-view]")) {
       if (b.dataset.view === view) b.setAttribute("aria-current", "page");
       else b.removeAttribute("aria-current");
@@ -124,7 +152,9 @@ export class App {
   onEvent(env: EventEnvelope) {
     const ev = env;
     this.approvals.onEvent(env);
+    this.cockpit.setWaiting(this.approvals.pending);
     this.status.onEvent(env);
+    if (ev.type === "turn_finished" || (ev.type === "task_changed" && !["queued", "running"].includes(ev.task.status))) this.refreshBudget();
     if (ev.type === "voice_transcript" && env.session_id && env.session_id !== this.chat.session) {
       // A spoken turn: show its conversation.
       void this.navigate("chat", { session: env.session_id });

@@ -1,7 +1,7 @@
 // Generated from the Rust types by `cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol`.
 // Do not edit: change the Rust types and regenerate.
-import type { AuditRow, ChatMessage, Config, Finding, InstallReport, McpProject, Role, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, VoiceState } from "./protocol";
-export type { AuditRow, ChatMessage, Config, Finding, InstallReport, McpProject, Role, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage };
+import type { AnnouncementInfo, AuditRow, BudgetReport, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, VoiceState } from "./protocol";
+export type { AnnouncementInfo, AuditRow, BudgetReport, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage };
 export type { Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, TasksConfig, ToolToggles, VoiceSettings } from "./protocol";
 
 export type HudState = { views: Array<string>, workdir: string, 
@@ -59,6 +59,16 @@ context: number,
 running: boolean, models: Array<EngineModel>, };
 
 export type StopHold = { by: string, at: number, };
+
+export type CockpitState = { 
+/**
+ * Turns and tasks running now, oldest first, each with its tool in flight.
+ */
+runs: Array<RunInfo>, budget: BudgetReport, 
+/**
+ * The latest things Jarvis said of its own accord, newest first.
+ */
+announcements: Array<AnnouncementInfo>, };
 
 export type EngineModel = { name: string, what: string, license: string, 
 /**

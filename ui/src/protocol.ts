@@ -25,7 +25,15 @@ tools?: Array<string> | null,
  */
 max_tokens?: number | null, };
 
-export type RunInfo = { run_id: string, session_id: string, origin: Origin, approval: ApprovalMode, started_at: number, };
+export type RunInfo = { run_id: string, session_id: string, origin: Origin, approval: ApprovalMode, started_at: number, 
+/**
+ * The user's words that began it, shortened.
+ */
+title: string, 
+/**
+ * The tool it is calling now, if any.
+ */
+tool: string | null, };
 
 export type Snapshot = { seq: number, runs: Array<RunInfo>, pending_approvals: Array<ApprovalRequest>, };
 
@@ -386,6 +394,12 @@ daily_tokens: number, daily_cost_usd: number,
  * Tokens by who asked (chat, voice, task, schedule, …).
  */
 by_origin: Array<[string, number]>, };
+
+export type AnnouncementInfo = { id: string, text: string, task_id: string | null, priority: Priority, 
+/**
+ * When it was said (ms).
+ */
+at: number, };
 
 export type TaskInfo = { id: string, 
 /**

@@ -1,9 +1,10 @@
 // The status bar: voice state, the mic level meter, push-to-talk, Stop
 // everything (and, while it holds the schedules, Resume), theme.
-import type { Api, HudState } from "./api";
+import type { Api, BudgetReport, HudState } from "./api";
 import { errorText } from "./api";
 import { h } from "./dom";
 import type { EventEnvelope, VoiceState } from "./protocol";
+import { budgetUse, paintBudget } from "./views/cockpit";
 
 export class StatusBar {
   readonly el: HTMLElement;
@@ -16,6 +17,9 @@ export class StatusBar {
   private held = false;
   readonly stop: HTMLButtonElement;
   private resume: HTMLButtonElement;
+  private budget: HTMLElement;
+  private budgetFill: HTMLElement;
+  private budgetText: HTMLElement;
 
   constructor(private api: Api, private toast: (m: string) => void, toggleTheme: () => void) {
     this.state = h("span", { class: "voice-state", "data-state": "idle", role: "status", "aria-live": "polite" }, "idle");
@@ -48,6 +52,9 @@ export class StatusBar {
     this.stop.addEventListener("click", () => this.api.stopEverything().catch((err) => this.toast(errorText(err))));
     this.resume = h("button", { class: "resume-all", hidden: true, title: "Let the schedules run again" }, "Schedules held — Resume");
     this.resume.addEventListener("click", () => this.api.resumeEverything().catch((err) => this.toast(errorText(err))));
+    this.budgetFill = h("span", { class: "meter-fill" });
+    this.budget = h("span", { class: "meter budget-meter", role: "meter", "aria-label": "Today's budget used", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0" }, this.budgetFill);
+    this.budgetText = h("span", { class: "muted budget-text" }, "");
     this.info = h("span", { class: "muted info" });
     this.hint = h("span", { class: "muted hint" });
     this.el = h(
@@ -59,6 +66,9 @@ export class StatusBar {
       this.ptt,
       this.hint,
       h("span", { class: "spacer" }),
+      h("span", { class: "label" }, "Budget"),
+      this.budget,
+      this.budgetText,
       this.resume,
       this.stop,
       this.info,
@@ -69,10 +79,24 @@ export class StatusBar {
   show(s: HudState) {
     this.info.textContent = `${s.model} · ${s.workdir}`;
     const problem = s.voice.problem ?? s.shortcut_problem;
-    this.hint.textContent = problem ? problem : s.shortcut ? `or hold ${s.shortcut}` : "";
+    this.setHint(problem ? problem : s.shortcut ? `or hold ${s.shortcut}` : "");
     this.setState(s.voice.paused ? "paused" : s.voice.state);
     this.ptt.disabled = s.voice.paused;
     this.setHeld(s.stop_hold !== null);
+  }
+
+  /** Today's use: the share of the tighter cap, or the tokens when uncapped. */
+  showBudget(b: BudgetReport) {
+    const pct = paintBudget(this.budget, this.budgetFill, b);
+    this.budget.hidden = pct === null;
+    this.budgetText.textContent = pct === null ? `${b.tokens.toLocaleString()} tokens today` : `${pct} %`;
+    this.budgetText.title = budgetUse(b);
+  }
+
+  /** Cut to the bar's width; the whole text on hover. */
+  private setHint(text: string) {
+    this.hint.textContent = text;
+    this.hint.title = text;
   }
 
   /** Stop everything holds the schedules until Resume. */
@@ -97,7 +121,7 @@ export class StatusBar {
     const ev = env;
     if (ev.type === "voice_state") this.setState(ev.state);
     if (ev.type === "voice_level") this.setLevel(ev.level);
-    if (ev.type === "voice_notice") this.hint.textContent = ev.message;
+    if (ev.type === "voice_notice") this.setHint(ev.message);
     if (ev.type === "stopped") {
       this.setHeld(true);
       this.toast(`Stopped everything (${ev.by}): ${ev.turns} turn(s), ${ev.tasks} task(s); schedules held`);

@@ -1,6 +1,6 @@
 // A recording transport for component tests: the IPC boundary, answered
 // from a table, with events pushed by the test.
-import { Api, type HudState, type Transport } from "./api";
+import { Api, type BudgetReport, type HudState, type ScheduleInfo, type TaskInfo, type Transport } from "./api";
 import type { EventEnvelope } from "./protocol";
 
 export class FakeTransport implements Transport {
@@ -34,8 +34,35 @@ export class FakeTransport implements Transport {
 
 export function fakeApi(): [Api, FakeTransport] {
   const t = new FakeTransport();
-  t.answers = { sessions: [], session_history: [], send_message: undefined, decide_approval: undefined };
+  t.answers = {
+    sessions: [],
+    session_history: [],
+    send_message: undefined,
+    decide_approval: undefined,
+    cockpit: { runs: [], budget: budget(), announcements: [] },
+    budget: budget(),
+    tasks: [],
+    schedules: [],
+  };
   return [new Api(t), t];
+}
+
+/** Today's use: 1,200 tokens, no caps unless given. */
+export function budget(over: Partial<BudgetReport> = {}): BudgetReport {
+  return {
+    day: "2026-12-02",
+    tz: "Europe/Berlin",
+    tokens: 1200,
+    prompt_tokens: 1000,
+    completion_tokens: 200,
+    estimated_tokens: 0,
+    cost_usd: 0,
+    requests: 3,
+    daily_tokens: 0,
+    daily_cost_usd: 0,
+    by_origin: [["chat", 1200]],
+    ...over,
+  };
 }
 
 export const ev = (session_id: string | null, e: Record<string, unknown>) => ({ session_id, ...e }) as EventEnvelope;
@@ -43,7 +70,7 @@ export const ev = (session_id: string | null, e: Record<string, unknown>) => ({ 
 /** The HUD's start-up state: set up, working in /home/u/proj, no voice. */
 export function hudState(over: Partial<HudState> = {}): HudState {
   return {
-    views: ["chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"],
+    views: ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"],
     workdir: "/home/u/proj",
     workdir_problem: null,
     suggested_workdir: "/home/u/Jarvis",
@@ -73,3 +100,22 @@ export function hudState(over: Partial<HudState> = {}): HudState {
 }
 
 export const tick = () => new Promise((r) => setTimeout(r, 0));
+
+const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+/** A running scheduled task, `t1`. */
+export function task(over: Partial<TaskInfo>): TaskInfo {
+  return {
+    id: "t1", origin: "schedule", schedule_id: null, instruction: "summarise my inbox", status: "running", session_id: "task-t1",
+    parent_session: null, created_at: 1_000, started_at: 1_000, finished_at: null, summary: null, reason: null, usage,
+    report: null, allow: [], needs: [], notify: "done_only", ...over,
+  } as TaskInfo;
+}
+/** A daily schedule, `s1`, with one slot skipped while held. */
+export function schedule(over: Partial<ScheduleInfo>): ScheduleInfo {
+  return {
+    id: "s1", instruction: "check the build", when: { kind: "daily", time: "09:00", weekdays: [] }, tz: "Europe/Berlin",
+    next_run: Date.parse("2026-12-02T08:00:00Z"), paused: false, allow: [], failures: 0, created_at: 0, notify: "done_only",
+    runs: [{ slot: Date.parse("2026-12-01T08:00:00Z"), status: "skipped", task_id: null, reason: "held by Stop everything (the tray, …); resume to run again" }],
+    ...over,
+  } as ScheduleInfo;
+}

@@ -361,6 +361,14 @@ async fn a_late_host_catches_up_from_the_snapshot_then_the_numbered_events() {
             .find(|r| r.run_id == q.run_id)
             .expect("each question names its run");
         assert_eq!(q.session_id.as_deref(), Some(run.session_id.as_str()));
+        // What the Cockpit shows of it: the user's words and the tool in flight.
+        assert_eq!(run.tool.as_deref(), Some("local_exec"));
+        let asked = if run.session_id == "s1" {
+            "make a file"
+        } else {
+            "make another"
+        };
+        assert_eq!(run.title, asked);
     }
     // The late host answers from the snapshot: allow the first, deny the other.
     for q in &snap.pending_approvals {

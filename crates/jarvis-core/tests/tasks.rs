@@ -140,12 +140,18 @@ async fn a_report_starts_at_once_runs_unattended_is_written_announced_and_listed
         text,
         "Your report on Rust async runtimes is ready: Three runtimes matter: Tokio, async-std and smol."
     );
-    assert_eq!(notifier.shown(), vec![("Jarvis".to_string(), text)]);
+    assert_eq!(notifier.shown(), vec![("Jarvis".to_string(), text.clone())]);
     assert_eq!(
         notifier.about(),
         vec![Some(done.id.clone())],
         "the notification names its task, for the click"
     );
+    // And kept: the Cockpit's latest announcements list it, newest first.
+    let said = e.brain.announcements(5).unwrap();
+    let latest = said.first().expect("the announcement is kept");
+    assert_eq!(latest.text, text);
+    assert_eq!(latest.task_id.as_deref(), Some(done.id.as_str()));
+    assert!(latest.at >= done.finished_at.unwrap_or_default() - 1000);
 
     // "What are my recent tasks?" lists it, with its status and summary.
     e.ask("chat", "what are my recent tasks");

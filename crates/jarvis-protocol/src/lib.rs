@@ -10,7 +10,7 @@ pub mod skills;
 pub mod tasks;
 
 pub use schedules::{ScheduleInfo, ScheduleRun, When};
-pub use tasks::BudgetReport;
+pub use tasks::{AnnouncementInfo, BudgetReport};
 pub use tasks::{NotifyPolicy, Priority, TaskInfo, TaskStatus};
 
 use serde::{Deserialize, Serialize};
@@ -135,6 +135,12 @@ pub struct RunInfo {
     pub origin: Origin,
     pub approval: ApprovalMode,
     pub started_at: i64,
+    /// The user's words that began it, shortened.
+    #[serde(default)]
+    pub title: String,
+    /// The tool it is calling now, if any.
+    #[serde(default)]
+    pub tool: Option<String>,
 }
 
 /// What is going on right now, for a host that starts late or fell behind:
@@ -395,6 +401,7 @@ impl Usage {
 
 /// The HUD's views: the only targets of [`UiAction::Navigate`].
 pub const VIEWS: &[&str] = &[
+    "cockpit",
     "chat",
     "runs",
     "tasks",
@@ -595,6 +602,7 @@ pub fn typescript() -> String {
         settings::BudgetConfig::decl(&cfg),
         settings::Price::decl(&cfg),
         BudgetReport::decl(&cfg),
+        AnnouncementInfo::decl(&cfg),
         TaskInfo::decl(&cfg),
         TaskStatus::decl(&cfg),
         NotifyPolicy::decl(&cfg),

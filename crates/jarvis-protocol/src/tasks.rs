@@ -131,6 +131,37 @@ pub enum Priority {
     High,
 }
 
+impl Priority {
+    /// The stored name (`low`, `normal`, `high`); anything else is normal.
+    pub fn from_name(name: &str) -> Self {
+        match name {
+            "low" => Priority::Low,
+            "high" => Priority::High,
+            _ => Priority::Normal,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Priority::Low => "low",
+            Priority::Normal => "normal",
+            Priority::High => "high",
+        }
+    }
+}
+
+/// Something Jarvis said of its own accord (a finished task, a hub note),
+/// as the Cockpit lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct AnnouncementInfo {
+    pub id: String,
+    pub text: String,
+    pub task_id: Option<String>,
+    pub priority: Priority,
+    /// When it was said (ms).
+    pub at: i64,
+}
+
 /// Today's model use against the caps (`jarvis budget --json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct BudgetReport {

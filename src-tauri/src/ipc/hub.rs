@@ -2,11 +2,40 @@
 //! Every change goes through the brain (the only writer); the views follow
 //! `task_changed` and `schedule_changed` events, with no polling.
 
-use jarvis_protocol::{ScheduleInfo, TaskInfo, When};
+use jarvis_protocol::{AnnouncementInfo, BudgetReport, RunInfo, ScheduleInfo, TaskInfo, When};
+use serde::Serialize;
 use tauri::State;
 
 use super::{IpcError, IpcResult};
 use crate::Shell;
+
+/// What the Cockpit opens with; it follows the event stream from there.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct CockpitState {
+    /// Turns and tasks running now, oldest first, each with its tool in flight.
+    pub runs: Vec<RunInfo>,
+    pub budget: BudgetReport,
+    /// The latest things Jarvis said of its own accord, newest first.
+    pub announcements: Vec<AnnouncementInfo>,
+}
+
+/// How many announcements the Cockpit lists.
+const ANNOUNCEMENTS: usize = 8;
+
+#[tauri::command]
+pub async fn cockpit(shell: State<'_, Shell>) -> IpcResult<CockpitState> {
+    Ok(CockpitState {
+        runs: shell.brain.snapshot().runs,
+        budget: shell.brain.budget()?,
+        announcements: shell.brain.announcements(ANNOUNCEMENTS)?,
+    })
+}
+
+/// Today's model use against the caps: read again after a turn or task ends.
+#[tauri::command]
+pub async fn budget(shell: State<'_, Shell>) -> IpcResult<BudgetReport> {
+    Ok(shell.brain.budget()?)
+}
 
 /// Recent tasks, newest first.
 #[tauri::command]

@@ -71,6 +71,7 @@ pub fn typescript() -> String {
         chat::HudState::decl(&cfg),
         chat::EngineStatus::decl(&cfg),
         chat::StopHold::decl(&cfg),
+        hub::CockpitState::decl(&cfg),
         chat::EngineModel::decl(&cfg),
         crate::voice::VoiceStatus::decl(&cfg),
         crate::voice::ModelRow::decl(&cfg),
@@ -84,7 +85,7 @@ pub fn typescript() -> String {
     ];
     // The brain's own types come from protocol.ts; re-exported so views
     // import every command's types from one module.
-    let shared = "AuditRow, ChatMessage, Config, Finding, InstallReport, McpProject, Role, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage";
+    let shared = "AnnouncementInfo, AuditRow, BudgetReport, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage";
     jarvis_protocol::ts_module(
         "the Rust types",
         "cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol",
@@ -103,6 +104,8 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         chat::cancel_turn,
         chat::stop_everything,
         chat::resume_everything,
+        hub::cockpit,
+        hub::budget,
         hub::tasks,
         hub::cancel_task,
         hub::retry_task,

@@ -1,24 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ScheduleInfo, TaskInfo } from "../api";
-import { ev, fakeApi, tick } from "../testing";
+import { ev, fakeApi, schedule, task, tick } from "../testing";
 import { SchedulesView, TasksView, describe as words, duration } from "./hub";
-
-const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-function task(over: Partial<TaskInfo>): TaskInfo {
-  return {
-    id: "t1", origin: "schedule", schedule_id: null, instruction: "summarise my inbox", status: "running", session_id: "task-t1",
-    parent_session: null, created_at: 1_000, started_at: 1_000, finished_at: null, summary: null, reason: null, usage,
-    report: null, allow: [], needs: [], notify: "done_only", ...over,
-  } as TaskInfo;
-}
-function schedule(over: Partial<ScheduleInfo>): ScheduleInfo {
-  return {
-    id: "s1", instruction: "check the build", when: { kind: "daily", time: "09:00", weekdays: [] }, tz: "Europe/Berlin",
-    next_run: Date.parse("2026-12-02T08:00:00Z"), paused: false, allow: [], failures: 0, created_at: 0, notify: "done_only",
-    runs: [{ slot: Date.parse("2026-12-01T08:00:00Z"), status: "skipped", task_id: null, reason: "held by Stop everything (the tray, …); resume to run again" }],
-    ...over,
-  } as ScheduleInfo;
-}
 
 describe("tasks view", () => {
   it("lists tasks, follows their status live, and cancels one", async () => {

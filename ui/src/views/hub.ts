@@ -113,6 +113,7 @@ export class TasksView implements View {
     const rows = [...this.tasks.values()].filter((t) => this.shown(t)).sort((a, b) => b.created_at - a.created_at);
     if (!rows.length) this.list.append(h("li", { class: "muted" }, "No tasks here yet."));
     for (const t of rows) this.list.append(this.row(t, now));
+    this.list.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
   }
 
   private row(t: TaskInfo, now: number): HTMLElement {
@@ -164,13 +165,15 @@ export class SchedulesView implements View {
   private list: HTMLElement;
   private schedules = new Map<string, ScheduleInfo>();
   private editing: string | null = null;
+  private selected: string | null = null;
 
   constructor(private api: Api, private toast: (m: string) => void) {
     this.list = h("ul", { class: "hub-list", "aria-label": "Schedules" });
     this.el = h("section", { class: "view hub", "aria-label": "Schedules" }, h("header", { class: "view-head" }, h("h1", {}, "Schedules")), this.list);
   }
 
-  async enter() {
+  async enter(params?: Record<string, unknown>) {
+    this.selected = typeof params?.schedule === "string" ? params.schedule : this.selected;
     try {
       this.schedules = new Map((await this.api.schedules()).map((s) => [s.id, s]));
     } catch (e) {
@@ -193,6 +196,7 @@ export class SchedulesView implements View {
     const rows = [...this.schedules.values()].sort((a, b) => (a.next_run ?? Infinity) - (b.next_run ?? Infinity));
     if (!rows.length) this.list.append(h("li", { class: "muted" }, "No schedules. Ask Jarvis, or `jarvis schedule add`."));
     for (const s of rows) this.list.append(this.editing === s.id ? this.editor(s) : this.row(s));
+    this.list.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
   }
 
   private row(s: ScheduleInfo): HTMLElement {
@@ -201,7 +205,7 @@ export class SchedulesView implements View {
     const act = (label: string, run: () => Promise<unknown>) => action(label, run, this.toast);
     return h(
       "li",
-      { class: "hub-item", "data-schedule": s.id, "data-paused": String(s.paused) },
+      { class: "hub-item", "data-schedule": s.id, "data-paused": String(s.paused), "aria-current": s.id === this.selected ? "true" : null },
       h("div", { class: "hub-line" }, h("span", { class: `badge ${s.paused ? "status-paused" : "status-running"}` }, s.paused ? "paused" : "on"), h("strong", {}, s.instruction)),
       h(
         "dl",

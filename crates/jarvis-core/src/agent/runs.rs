@@ -17,6 +17,9 @@ pub(crate) struct ActiveRun {
     /// The latest Stop everything when the run began: only a newer one
     /// stops it.
     pub stop_epoch: i64,
+    /// Tool calls the model has begun and that have not finished, in order:
+    /// the latest is the snapshot's `tool`.
+    pub calls: Vec<(String, String)>,
 }
 
 /// How a run ended, for whoever started it and waits (the task runner).
@@ -178,12 +181,16 @@ pub(crate) fn start_with(
             ActiveRun {
                 stop_epoch,
                 cancel: cancel.clone(),
+                calls: Vec::new(),
                 info: RunInfo {
                     run_id: turn_id.clone(),
                     session_id: session.clone(),
                     origin: spec.origin,
                     approval: spec.approval.clone(),
                     started_at: crate::store::now_ms(),
+                    // A task's prompt adds its instructions after the user's words.
+                    title: text.lines().next().unwrap_or("").chars().take(60).collect(),
+                    tool: None,
                 },
             },
         );
@@ -280,6 +287,28 @@ pub(crate) fn cancel(inner: &Inner, session: &str) -> bool {
 }
 
 /// What is going on now, exact with respect to the numbered events.
+/// Sends a tool call's start or end and keeps the run's current tool with
+/// it, as one step (a snapshot sees both or neither).
+pub(crate) fn emit_call(inner: &Inner, session: &str, event: Event) {
+    inner.events.emit_with(Some(session), || {
+        if let Ok(mut running) = inner.running.lock()
+            && let Some(run) = running.get_mut(session)
+        {
+            match &event {
+                Event::ToolCallStarted { call_id, name } => {
+                    run.calls.push((call_id.clone(), name.clone()));
+                }
+                Event::ToolCallFinished { call_id, .. } => {
+                    run.calls.retain(|(id, _)| id != call_id);
+                }
+                _ => {}
+            }
+            run.info.tool = run.calls.last().map(|(_, name)| name.clone());
+        }
+        Some(event)
+    });
+}
+
 pub(crate) fn snapshot(inner: &Inner) -> Snapshot {
     let (seq, (runs, pending_approvals)) = inner.events.quiesced(|| {
         let mut runs: Vec<RunInfo> = inner

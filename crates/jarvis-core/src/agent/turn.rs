@@ -79,13 +79,17 @@ impl Turn<'_> {
             self.tainted
                 .store(true, std::sync::atomic::Ordering::SeqCst);
         }
-        self.emit(Event::ToolCallFinished {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            status: out.status,
-            duration_ms: out.duration_ms,
-            summary: out.summary.clone(),
-        });
+        super::runs::emit_call(
+            self.inner,
+            self.session,
+            Event::ToolCallFinished {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                status: out.status,
+                duration_ms: out.duration_ms,
+                summary: out.summary.clone(),
+            },
+        );
         let msg = ChatMessage::tool(&call.id, &out.content);
         self.persist(&msg);
         if let Ok(mut r) = self.results.lock() {
@@ -294,7 +298,8 @@ async fn request(
         StreamDelta::Reasoning(text) => turn.emit(Event::ReasoningDelta { text }),
         StreamDelta::ToolCallStarted { slot, id, name } => {
             call_ids.insert(slot, id.clone());
-            turn.emit(Event::ToolCallStarted { call_id: id, name });
+            let started = Event::ToolCallStarted { call_id: id, name };
+            super::runs::emit_call(turn.inner, turn.session, started);
         }
         StreamDelta::ToolCallArguments { slot, delta } => {
             let call_id = call_ids.get(&slot).cloned().unwrap_or_default();

@@ -126,7 +126,7 @@ fn emit(
         status: Some(status),
         text: &text,
         session_id: session,
-        priority: priority_name(priority),
+        priority: priority.name(),
         loud,
     };
     match brain.inner.store.record_announcement(&said) {
@@ -157,14 +157,6 @@ fn emit(
             loud,
         },
     );
-}
-
-fn priority_name(p: Priority) -> &'static str {
-    match p {
-        Priority::Low => "low",
-        Priority::Normal => "normal",
-        Priority::High => "high",
-    }
 }
 
 /// Says here what the leader (another process) announced since `after`:
@@ -198,11 +190,7 @@ pub(crate) fn relay(brain: &Brain, after: i64) -> i64 {
         {
             tracing::warn!("{e}");
         }
-        let priority = match a.priority.as_str() {
-            "low" => Priority::Low,
-            "high" => Priority::High,
-            _ => Priority::Normal,
-        };
+        let priority = Priority::from_name(&a.priority);
         brain.inner.events.emit(
             a.session_id.as_deref(),
             Event::Announcement {
@@ -215,6 +203,28 @@ pub(crate) fn relay(brain: &Brain, after: i64) -> i64 {
         );
     }
     last
+}
+
+impl Brain {
+    /// What Jarvis said of its own accord lately, newest first.
+    pub fn announcements(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<jarvis_protocol::AnnouncementInfo>, crate::agent::BrainError> {
+        Ok(self
+            .inner
+            .store
+            .recent_announcements(limit)?
+            .into_iter()
+            .map(|a| jarvis_protocol::AnnouncementInfo {
+                priority: Priority::from_name(&a.priority),
+                id: a.id,
+                text: a.text,
+                task_id: a.task_id,
+                at: a.at,
+            })
+            .collect())
+    }
 }
 
 #[cfg(test)]

@@ -52,6 +52,8 @@ pub struct Heard {
     pub session_id: Option<String>,
     pub priority: String,
     pub loud: bool,
+    /// When it was said (ms).
+    pub at: i64,
 }
 
 /// How a task ended.
@@ -410,12 +412,31 @@ impl Store {
     /// Announcements made after position `after`, oldest first, with their
     /// positions.
     pub fn announcements_after(&self, after: i64) -> Result<Vec<(i64, Heard)>, StoreError> {
+        self.heard(
+            "SELECT rowid, id, task_id, text, session_id, priority, loud, at FROM announcements
+             WHERE rowid > ?1 ORDER BY rowid LIMIT 100",
+            after,
+        )
+    }
+
+    /// The latest `limit` announcements, newest first.
+    pub fn recent_announcements(&self, limit: usize) -> Result<Vec<Heard>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        Ok(self
+            .heard(
+                "SELECT rowid, id, task_id, text, session_id, priority, loud, at FROM announcements
+                 ORDER BY rowid DESC LIMIT ?1",
+                limit,
+            )?
+            .into_iter()
+            .map(|(_, h)| h)
+            .collect())
+    }
+
+    fn heard(&self, sql: &str, arg: i64) -> Result<Vec<(i64, Heard)>, StoreError> {
         self.with_conn(|conn| {
-            let mut st = conn.prepare(
-                "SELECT rowid, id, task_id, text, session_id, priority, loud FROM announcements
-                 WHERE rowid > ?1 ORDER BY rowid LIMIT 100",
-            )?;
-            let rows = st.query_map([after], |r| {
+            let mut st = conn.prepare(sql)?;
+            let rows = st.query_map([arg], |r| {
                 let key: Option<String> = r.get(2)?;
                 Ok((
                     r.get::<_, i64>(0)?,
@@ -427,6 +448,7 @@ impl Store {
                         session_id: r.get(4)?,
                         priority: r.get(5)?,
                         loud: r.get::<_, i64>(6)? != 0,
+                        at: r.get(7)?,
                     },
                 ))
             })?;

@@ -16,7 +16,7 @@ impl Tool for OpenViewTool {
         "open_view"
     }
     fn description(&self) -> &str {
-        "Show the user a HUD view: chat, runs, tasks ({task: ID}), schedules, skills, audit, grants, settings."
+        "Show a HUD view: cockpit, chat, runs, tasks ({task: ID}), schedules, skills, audit, grants, settings."
     }
     fn parameters(&self) -> Value {
         json!({"type": "object", "properties": {

@@ -492,7 +492,11 @@ mod tests {
         assert_eq!(v("kubectl version --client -o json"), Verdict::Allow);
         assert_eq!(v("helm version --short"), Verdict::Allow);
         assert_eq!(v("man 5 crontab"), Verdict::Allow);
-        assert_ne!(v("ip -batch cmds.txt"), Verdict::Allow, "ip -b runs the file's commands");
+        assert_ne!(
+            v("ip -batch cmds.txt"),
+            Verdict::Allow,
+            "ip -b runs the file's commands"
+        );
     }
 
     #[test]
