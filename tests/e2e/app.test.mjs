@@ -226,6 +226,12 @@ test("an approval answered in the HUD reaches the model and closes the native di
   assert.match(llm.toolResults().join("\n"), /hello-from-exec/);
   assert.ok(fs.existsSync(path.join(workdir, "approved-by-hud")));
   assert.equal(await s.exec(`return document.querySelector(".approvals").hidden`), true);
+  // The file the command made is named under the turn, and Undo takes it back.
+  const bar = await s.until(`return document.querySelector(".msg.assistant .undo-bar")?.textContent ?? null`, "the turn's Undo bar");
+  assert.match(bar, /Changed 1 file: approved-by-hud/);
+  await s.click(".msg.assistant .undo-bar button");
+  await s.until(`return document.querySelector(".msg.assistant .undo-bar .undone")?.textContent.includes("removed approved-by-hud")`, "the undo done");
+  assert.ok(!fs.existsSync(path.join(workdir, "approved-by-hud")), "undo removed the file the command made");
 });
 
 test("the native dialog: Esc denies; unanswered it closes itself and denies", async () => {

@@ -2,6 +2,7 @@
 import type {
   AuditRow,
   BudgetReport,
+  ChangeInfo,
   CockpitState,
   Config,
   Connection,
@@ -16,6 +17,7 @@ import type {
   SessionInfo,
   SkillListing,
   SkillTest,
+  UndoReport,
   VoiceStatus,
 } from "./ipc";
 import type { ApprovalDecision, EventEnvelope, ScheduleInfo, TaskInfo, When } from "./protocol";
@@ -59,6 +61,9 @@ export class Api {
   stopEverything = () => this.call<void>("stop_everything");
   cockpit = () => this.call<CockpitState>("cockpit");
   budget = () => this.call<BudgetReport>("budget");
+  sessionChanges = (sessionId: string) => this.call<ChangeInfo[]>("session_changes", { sessionId });
+  undoTurn = (turnId: string) => this.call<UndoReport>("undo_turn", { turnId });
+  undoTask = (id: string) => this.call<UndoReport>("undo_task", { id });
   tasks = (limit?: number) => this.call<TaskInfo[]>("tasks", { limit });
   cancelTask = (id: string) => this.call<TaskInfo>("cancel_task", { id });
   retryTask = (id: string, allow: string[]) => this.call<TaskInfo>("retry_task", { id, allow });

@@ -1,7 +1,7 @@
 // Generated from the Rust types by `cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol`.
 // Do not edit: change the Rust types and regenerate.
-import type { AnnouncementInfo, AuditRow, BudgetReport, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, VoiceState } from "./protocol";
-export type { AnnouncementInfo, AuditRow, BudgetReport, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage };
+import type { AnnouncementInfo, AuditRow, BudgetReport, ChangeInfo, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, UndoReport, VoiceState } from "./protocol";
+export type { AnnouncementInfo, AuditRow, BudgetReport, ChangeInfo, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, UndoReport };
 export type { Approvals, LlmConfig, McpServerConfig, Persona, Retention, SandboxConfig, SkillsConfig, TasksConfig, ToolToggles, VoiceSettings } from "./protocol";
 
 export type HudState = { views: Array<string>, workdir: string, 

@@ -401,6 +401,33 @@ export type AnnouncementInfo = { id: string, text: string, task_id: string | nul
  */
 at: number, };
 
+export type ChangeKind = "created" | "modified" | "deleted";
+
+export type ChangeInfo = { turn_id: string, session_id: string | null, tool: string, 
+/**
+ * Absolute path.
+ */
+path: string, kind: ChangeKind, at: number, undone: boolean, };
+
+export type UndoReport = { 
+/**
+ * Put back as they were before.
+ */
+restored: Array<string>, 
+/**
+ * Made by the agent, now gone again.
+ */
+removed: Array<string>, 
+/**
+ * Changed since by someone else: left as they are, with the version
+ * from before the agent's change written beside them (path, copy).
+ */
+kept_both: Array<[string, string]>, 
+/**
+ * What could not be undone, and why.
+ */
+problems: Array<string>, };
+
 export type TaskInfo = { id: string, 
 /**
  * Where it was started from (chat, voice, schedule, cli).

@@ -43,6 +43,7 @@ export function fakeApi(): [Api, FakeTransport] {
     budget: budget(),
     tasks: [],
     schedules: [],
+    session_changes: [],
   };
   return [new Api(t), t];
 }

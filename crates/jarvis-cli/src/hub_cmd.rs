@@ -64,7 +64,7 @@ fn notify_policy(s: &str) -> Result<NotifyPolicy, String> {
     NotifyPolicy::parse(s).ok_or_else(|| format!("{s:?}: one of done_only, state_changes, silent"))
 }
 
-fn brain(turn: &TurnArgs) -> Result<Brain> {
+pub(crate) fn brain(turn: &TurnArgs) -> Result<Brain> {
     open_brain(turn, Arc::new(approver::Terminal::none()))
 }
 

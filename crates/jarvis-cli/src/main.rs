@@ -10,6 +10,7 @@ mod interrupts;
 mod policy_cmd;
 mod render;
 mod skill_cmd;
+mod undo_cmd;
 mod voice_cmd;
 
 use std::io::IsTerminal;
@@ -176,6 +177,20 @@ enum Command {
     Stop,
     /// Lift the hold `jarvis stop` put on the schedules.
     Resume,
+    /// Put back the files a turn or task changed (the latest turn with
+    /// changes when neither is given). A file changed since is kept, with
+    /// the old version written beside it.
+    Undo {
+        #[arg(long, conflicts_with = "task")]
+        turn: Option<String>,
+        #[arg(long)]
+        task: Option<String>,
+        /// Only list the changes.
+        #[arg(long)]
+        list: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -402,6 +417,17 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Resume => {
             refuse_if_agent("resume")?;
             hub_cmd::resume()
+        }
+        Command::Undo {
+            turn,
+            task,
+            list,
+            json,
+        } => {
+            if !list {
+                refuse_if_agent("undo")?;
+            }
+            undo_cmd::undo(turn, task, list, json)
         }
         Command::Tools { json } => {
             let brain = open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?;

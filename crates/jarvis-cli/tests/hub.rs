@@ -312,3 +312,74 @@ async fn jarvis_stop_cancels_the_task_the_hub_runs_and_resume_lifts_the_hold() {
     let _ = hub.kill();
     let _ = hub.wait();
 }
+
+/// `jarvis undo` from the terminal: the file a turn overwrote comes back
+/// byte for byte, once; the agent's own commands cannot undo.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_puts_back_what_the_last_turn_wrote() {
+    let args =
+        serde_json::json!({"path": "plan.md", "content": "# the agent's plan\n"}).to_string();
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("w1", "local_write_file", args.as_str())]),
+        Reply::text("Rewrote your plan."),
+    ])
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let base = server.base_url();
+    std::fs::write(work.path().join("plan.md"), "# my plan\n- ship it\n").unwrap();
+    // Writes offered, as a user who turned them on in Settings.
+    std::fs::write(
+        home.path().join("config.json"),
+        r#"{"version": 2, "tools": {"read": true, "write": true}}"#,
+    )
+    .unwrap();
+    let ask = jarvis(home.path(), work.path(), &base)
+        .args(["ask", "--yes", "rewrite my plan"])
+        .output()
+        .unwrap();
+    assert!(
+        ask.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ask.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("plan.md")).unwrap(),
+        "# the agent's plan\n"
+    );
+
+    let list = jarvis(home.path(), work.path(), &base)
+        .args(["undo", "--list", "--json"])
+        .output()
+        .unwrap();
+    let changes: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(changes.as_array().unwrap().len(), 1, "{changes}");
+    assert_eq!(changes[0]["kind"], "modified");
+
+    // The agent's own commands may not undo.
+    let by_agent = jarvis(home.path(), work.path(), &base)
+        .env("JARVIS_AGENT_EXEC", "1")
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert!(!by_agent.status.success());
+    assert!(String::from_utf8_lossy(&by_agent.stderr).contains("refused"));
+
+    let undo = jarvis(home.path(), work.path(), &base)
+        .arg("undo")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr);
+    assert!(undo.status.success(), "{said}");
+    assert!(said.contains("restored"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("plan.md")).unwrap(),
+        "# my plan\n- ship it\n"
+    );
+    let again = jarvis(home.path(), work.path(), &base)
+        .arg("undo")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to undo"));
+}

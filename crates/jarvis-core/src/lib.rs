@@ -18,5 +18,6 @@ pub mod skills;
 pub mod store;
 pub mod tasks;
 pub mod tools;
+pub mod undo;
 
 pub use agent::{Brain, BrainError, BrainOptions, Overrides, SkillListing};

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use common::{Setup, env, messages};
+use common::{Setup, calls, env, messages};
 use jarvis_core::policy::{NoApprover, ScriptedApprover};
 use jarvis_core::tools::{Capability, Tool, ToolContext, ToolError, ToolOutput, ToolRegistry};
 use jarvis_protocol::{
@@ -52,14 +52,6 @@ fn touch(id: &str, file: &str) -> (String, String, String) {
         "local_exec".to_string(),
         json!({ "command": format!("touch {file}") }).to_string(),
     )
-}
-
-fn calls(c: &[(String, String, String)]) -> Reply {
-    let v: Vec<(&str, &str, &str)> = c
-        .iter()
-        .map(|(a, b, d)| (a.as_str(), b.as_str(), d.as_str()))
-        .collect();
-    Reply::tool_calls(&v)
 }
 
 #[tokio::test]

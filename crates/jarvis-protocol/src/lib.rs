@@ -3,12 +3,14 @@
 //! Hosts send [`Op`]s in and receive [`EventEnvelope`]s out; nothing else crosses
 //! the boundary, so every host sees exactly the same brain.
 
+pub mod changes;
 pub mod chat;
 pub mod schedules;
 pub mod settings;
 pub mod skills;
 pub mod tasks;
 
+pub use changes::{ChangeInfo, ChangeKind, UndoReport};
 pub use schedules::{ScheduleInfo, ScheduleRun, When};
 pub use tasks::{AnnouncementInfo, BudgetReport};
 pub use tasks::{NotifyPolicy, Priority, TaskInfo, TaskStatus};
@@ -603,6 +605,9 @@ pub fn typescript() -> String {
         settings::Price::decl(&cfg),
         BudgetReport::decl(&cfg),
         AnnouncementInfo::decl(&cfg),
+        ChangeKind::decl(&cfg),
+        ChangeInfo::decl(&cfg),
+        UndoReport::decl(&cfg),
         TaskInfo::decl(&cfg),
         TaskStatus::decl(&cfg),
         NotifyPolicy::decl(&cfg),

@@ -7,6 +7,7 @@ mod records;
 mod safety;
 mod settings;
 mod skills;
+mod undo;
 mod voice;
 
 use serde::Serialize;
@@ -85,7 +86,7 @@ pub fn typescript() -> String {
     ];
     // The brain's own types come from protocol.ts; re-exported so views
     // import every command's types from one module.
-    let shared = "AnnouncementInfo, AuditRow, BudgetReport, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage";
+    let shared = "AnnouncementInfo, AuditRow, BudgetReport, ChangeInfo, ChatMessage, Config, Finding, InstallReport, McpProject, Role, RunInfo, SessionInfo, Skill, SkillListing, SkillTest, ToolCall, TurnUsage, UndoReport";
     jarvis_protocol::ts_module(
         "the Rust types",
         "cargo run -p jarvis-desktop --example ipc-types --features tauri/custom-protocol",
@@ -107,6 +108,9 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         hub::cockpit,
         hub::budget,
         hub::tasks,
+        undo::session_changes,
+        undo::undo_turn,
+        undo::undo_task,
         hub::cancel_task,
         hub::retry_task,
         hub::schedules,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ev, fakeApi } from "../testing";
+import { ev, fakeApi, tick } from "../testing";
 import { ChatView } from "./chat";
 
 function chat() {
@@ -98,5 +98,22 @@ describe("chat view", () => {
     await view.open("a");
     expect(view.el.querySelector<HTMLElement>(".chip")!.dataset.status).toBe("refused");
     expect(view.el.querySelector(".log")!.textContent).toContain("I will not do that.");
+  });
+
+  it("offers Undo under a turn that changed files, and says what the undo did", async () => {
+    const { view, t, s } = chat();
+    const change = (path: string, kind: string) => ({ turn_id: "t1", session_id: s, tool: "local_write_file", path, kind, at: 1, undone: false });
+    t.answers.session_changes = [change("/w/notes.txt", "modified"), change("/w/src/new.rs", "created"), change("/w/notes.txt", "modified")];
+    t.answers.undo_turn = { restored: ["/w/notes.txt"], removed: ["/w/src/new.rs"], kept_both: [], problems: [] };
+    view.onEvent(ev(s, { type: "turn_started", turn_id: "t1" }));
+    view.onEvent(ev(s, { type: "content_delta", text: "Done." }));
+    view.onEvent(ev(s, { type: "turn_finished", turn_id: "t1", stop: "completed", usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, rounds: 2 }));
+    await tick();
+    const bar = view.el.querySelector<HTMLElement>(".msg.assistant .undo-bar")!;
+    expect(bar.textContent).toContain("Changed 2 files: notes.txt, new.rs");
+    bar.querySelector<HTMLButtonElement>('button[data-turn="t1"]')!.click();
+    await tick();
+    expect(t.calls.at(-1)).toEqual({ cmd: "undo_turn", args: { turnId: "t1" } });
+    expect(view.el.querySelector(".undo-bar")!.textContent).toBe("Undone: restored notes.txt; removed new.rs");
   });
 });

@@ -1,6 +1,6 @@
 // Chat: the conversation list, the streaming transcript with tool chips,
 // and the composer.
-import type { Api, SessionInfo, HistoryMessage } from "../api";
+import type { Api, ChangeInfo, SessionInfo, HistoryMessage, UndoReport } from "../api";
 import { errorText } from "../api";
 import { clear, h, when } from "../dom";
 import type { EventEnvelope } from "../protocol";
@@ -10,6 +10,18 @@ import type { View } from "./view";
 export function newSessionId(): string {
   return crypto.randomUUID();
 }
+
+/** What an undo did, in a line. */
+export function undoSummary(r: UndoReport): string {
+  const parts: string[] = [];
+  if (r.restored.length) parts.push(`restored ${r.restored.map(base).join(", ")}`);
+  if (r.removed.length) parts.push(`removed ${r.removed.map(base).join(", ")}`);
+  for (const [path, copy] of r.kept_both) parts.push(`${base(path)} was changed since: kept, with the earlier version in ${base(copy)}`);
+  parts.push(...r.problems);
+  return parts.length ? `Undone: ${parts.join("; ")}` : "Nothing left to undo";
+}
+
+const base = (p: string) => p.split("/").pop() ?? p;
 
 export class ChatView implements View {
   readonly name = "chat";
@@ -28,6 +40,8 @@ export class ChatView implements View {
   private text: Text | null = null;
   private reasoning: Text | null = null;
   private chips = new Map<string, Chip>();
+  /** Each turn's element, for its Undo bar. */
+  private turnEls = new Map<string, HTMLElement>();
 
   constructor(private api: Api, private toast: (m: string) => void) {
     this.search = h("input", {
@@ -79,6 +93,7 @@ export class ChatView implements View {
   startNew() {
     this.session = newSessionId();
     this.resetTurn();
+    this.turnEls.clear();
     clear(this.log);
     this.setRunning(false);
     this.renderList();
@@ -155,13 +170,47 @@ export class ChatView implements View {
   async open(sessionId: string) {
     this.session = sessionId;
     this.resetTurn();
+    this.turnEls.clear();
     clear(this.log);
     this.renderList();
     try {
       this.renderHistory(await this.api.history(sessionId));
+      await this.showChanges();
     } catch (e) {
       this.toast(errorText(e));
     }
+  }
+
+  /** Under each turn that changed files: what it changed, and Undo. */
+  async showChanges() {
+    const session = this.session;
+    const changes = await this.api.sessionChanges(session);
+    if (session !== this.session) return;
+    const byTurn = new Map<string, ChangeInfo[]>();
+    for (const c of changes) if (!c.undone) byTurn.set(c.turn_id, [...(byTurn.get(c.turn_id) ?? []), c]);
+    for (const [turn, el] of this.turnEls) {
+      el.querySelector(".undo-bar")?.remove();
+      const these = byTurn.get(turn);
+      if (these?.length) el.appendChild(this.undoBar(turn, these));
+    }
+  }
+
+  private undoBar(turn: string, changes: ChangeInfo[]): HTMLElement {
+    const files = [...new Set(changes.map((c) => c.path.split("/").pop() ?? c.path))];
+    const label = h("span", { class: "muted" }, `Changed ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}`);
+    const undo = h("button", { "data-turn": turn, title: "Put these files back as they were before this turn" }, "Undo");
+    const bar = h("div", { class: "undo-bar row" }, label, undo);
+    undo.addEventListener("click", async () => {
+      undo.disabled = true;
+      try {
+        const report: UndoReport = await this.api.undoTurn(turn);
+        bar.replaceChildren(h("span", { class: "muted undone" }, undoSummary(report)));
+      } catch (e) {
+        undo.disabled = false;
+        this.toast(errorText(e));
+      }
+    });
+    return bar;
   }
 
   renderHistory(messages: HistoryMessage[]) {
@@ -172,6 +221,7 @@ export class ChatView implements View {
         this.turn = null;
       } else if (m.role === "assistant") {
         const turn = this.ensureTurn();
+        this.turnEls.set(m.turn_id, turn);
         if (m.content) turn.appendChild(h("div", { class: "text" }, m.content));
         for (const c of m.tool_calls ?? []) {
           const chip = new Chip(c.id, c.name);
@@ -257,7 +307,7 @@ export class ChatView implements View {
     switch (ev.type) {
       case "turn_started":
         this.setRunning(true);
-        this.ensureTurn();
+        this.turnEls.set(ev.turn_id, this.ensureTurn());
         break;
       case "content_delta":
         if (!this.text) {
@@ -309,6 +359,7 @@ export class ChatView implements View {
         }
         this.resetTurn();
         void this.refreshList();
+        this.showChanges().catch((e) => this.toast(errorText(e)));
         break;
       case "error":
         this.showError(ev.message);

@@ -5,6 +5,7 @@ import type { Api, ScheduleInfo, TaskInfo, When } from "../api";
 import { errorText } from "../api";
 import { clear, h, when as at } from "../dom";
 import type { EventEnvelope } from "../protocol";
+import { undoSummary } from "./chat";
 import type { View } from "./view";
 
 const ACTIVE = new Set(["queued", "running"]);
@@ -131,6 +132,9 @@ export class TasksView implements View {
       if (never.length) actions.append(h("span", { class: "muted" }, `${never.join(", ")} can only be approved by a person, in a chat`));
     }
     actions.append(this.button("Open its conversation", async () => this.openSession(t.session_id)));
+    if (!ACTIVE.has(t.status)) {
+      actions.append(this.button("Undo its file changes", async () => this.toast(undoSummary(await this.api.undoTask(t.id)))));
+    }
     const details = h(
       "dl",
       { class: "details" },

@@ -169,6 +169,28 @@ const MIGRATIONS: &[&str] = &[
         by TEXT NOT NULL,
         resumed_at INTEGER
     );",
+    // 10: what the agent did to files, so a turn or task can be undone:
+    // the old bytes kept aside (`before_file`, none when there was no
+    // file), and hashes of the file before and after (none: absent);
+    // `path` is relative to `root`, the folder it was written beneath;
+    // `lost`: the file existed but its old bytes could not be kept.
+    "CREATE TABLE changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT,
+        turn_id TEXT NOT NULL,
+        call_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        root TEXT NOT NULL,
+        path TEXT NOT NULL,
+        before_file TEXT,
+        before_sha TEXT,
+        after_sha TEXT,
+        lost INTEGER NOT NULL DEFAULT 0,
+        at INTEGER NOT NULL,
+        undone_at INTEGER
+    );
+    CREATE INDEX changes_turn ON changes (turn_id);
+    CREATE INDEX changes_session ON changes (session_id);",
 ];
 
 /// The schema this binary writes.

@@ -1,6 +1,7 @@
 //! `jarvis.db`: sessions, messages, turns, audit and approval grants, in one
 //! SQLite file (WAL) with numbered migrations.
 
+mod changes;
 mod lease;
 mod ledger;
 mod migrations;
@@ -8,6 +9,7 @@ mod schedules;
 mod stops;
 mod tasks;
 
+pub use changes::{Change, ChangeScope};
 pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};
 pub use lease::LeaseHolder;
 pub use ledger::{DayTotals, Spent};

@@ -114,6 +114,17 @@ impl Tool for ExecTool {
         let command = arg_str(&args, "command")?;
         let limit = self.timeout_for(&args);
         let argv = ["/bin/sh".to_string(), "-c".to_string(), command.to_string()];
+        // What the command does to the working directory, for undo: a
+        // bounded scan before and after (only where a brain records it).
+        let scanning = ctx.brain.is_some();
+        let root = ctx.workdir.clone();
+        let before = if scanning {
+            tokio::task::spawn_blocking(move || crate::undo::scan::before(&root))
+                .await
+                .ok()
+        } else {
+            None
+        };
         let f = run_confined(
             ctx,
             &argv,
@@ -123,23 +134,35 @@ impl Tool for ExecTool {
             Reach::workdir(ctx),
         )
         .await?;
+        let changed = match before {
+            Some(b) => {
+                let root = ctx.workdir.clone();
+                tokio::task::spawn_blocking(move || crate::undo::scan::after(&root, b))
+                    .await
+                    .unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        let changes = crate::undo::record_scan(ctx, self.name(), &changed);
         let code_text = f
             .code
             .map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
-        let content = format!(
+        let mut content = format!(
             "exit code: {code_text}\n--- stdout ---\n{}\n--- stderr ---\n{}{}",
             render("stdout", &f.out, f.out_total),
             render("stderr", &f.err, f.err_total),
             f.note
         );
-        Ok(ToolOutput {
-            content,
-            summary: format!(
-                "exit {code_text} in {:.1} s, {} bytes out",
-                f.elapsed.as_secs_f64(),
-                f.out_total
-            ),
-        })
+        let mut summary = format!(
+            "exit {code_text} in {:.1} s, {} bytes out",
+            f.elapsed.as_secs_f64(),
+            f.out_total
+        );
+        if let Some(line) = changes {
+            content.push_str(&format!("\n--- {line}"));
+            summary.push_str(&format!("; {line}"));
+        }
+        Ok(ToolOutput { content, summary })
     }
 }
 

@@ -216,19 +216,43 @@ impl Tool for WriteFileTool {
         };
         let at = locate(&ctx.workdir, &ctx.roots, &raw)?;
         let bytes = content.len();
-        let written =
-            tokio::task::spawn_blocking(move || sandbox::write(&at, content.as_bytes(), mode))
-                .await
-                .map_err(|e| ToolError::Failed(e.to_string()))??;
+        // Appends keep the file before them too, for undo.
+        let before_append = match mode {
+            WriteMode::Append => sandbox::read_all(&at, None).ok(),
+            _ => None,
+        };
+        let (written, at, content) = tokio::task::spawn_blocking(move || {
+            sandbox::write(&at, content.as_bytes(), mode).map(|w| (w, at, content))
+        })
+        .await
+        .map_err(|e| ToolError::Failed(e.to_string()))??;
         let mut what = match (mode, written.created, &written.old_content) {
             (WriteMode::Append, _, _) => format!("appended {bytes} bytes to {raw}"),
             (_, true, _) => format!("created {raw} ({bytes} bytes)"),
             (_, false, Some(old)) => format!("overwrote {raw} ({} → {bytes} bytes)", old.len()),
             (_, false, None) => format!("wrote {bytes} bytes to {raw}"),
         };
-        if let Some(old) = &written.old_content {
-            // The previous version is kept so the write can be undone.
-            match keep_in_trash(&ctx.jarvis_home, &raw, old) {
+        let before = written.old_content.as_deref().or(before_append.as_deref());
+        let after = match mode {
+            WriteMode::Append => sandbox::read_all(&at, None).ok(),
+            _ => Some(content.into_bytes()),
+        };
+        // The change is recorded so the turn can be undone; the previous
+        // version is kept aside either way.
+        // An append to a file that could not be read first has no "before":
+        // undoing it must not remove the file.
+        let knowable = written.created || before.is_some();
+        let kept = if knowable {
+            crate::undo::record(ctx, self.name(), &at, before, after.as_deref())
+        } else {
+            None
+        };
+        if let Some(old) = written.old_content.as_deref() {
+            let kept = match kept {
+                Some(p) => Ok(p),
+                None => crate::undo::keep(&ctx.jarvis_home, &ctx.run.run_id, &at.rel, old),
+            };
+            match kept {
                 Ok(p) => what.push_str(&format!(
                     "; the previous version is kept in {}",
                     p.display()
@@ -292,27 +316,4 @@ pub fn write_preview(raw: &str, old: Option<&[u8]>, new: &str, mode: &str) -> St
             )
         }
     }
-}
-
-/// Saves `old` under `$JARVIS_HOME/.trash/` (Jarvis's own code, not a tool path).
-fn keep_in_trash(
-    home: &std::path::Path,
-    raw: &str,
-    old: &[u8],
-) -> std::io::Result<std::path::PathBuf> {
-    let dir = home.join(".trash");
-    std::fs::create_dir_all(&dir)?;
-    let name: String = raw
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let path = dir.join(format!("{}-{name}", crate::store::now_ms()));
-    crate::config::atomic_write(&path, old)?;
-    Ok(path)
 }

@@ -184,7 +184,13 @@ pub struct Written {
 
 /// Writes beneath the root, creating parent directories. Overwrite is atomic
 /// (temp file + rename in the same directory).
-pub fn write(b: &Beneath, bytes: &[u8], mode: WriteMode) -> Result<Written, ToolError> {
+/// The directory that holds `b`'s leaf, walked beneath the root without
+/// following links (and made on the way when `create`), with the leaf;
+/// `None` when a parent is missing and not to be made.
+fn open_parent(
+    b: &Beneath,
+    create: bool,
+) -> Result<Option<(OwnedFd, std::ffi::OsString)>, ToolError> {
     let parts = fold(&b.rel).ok_or_else(|| {
         ToolError::Refused(format!("{} leads outside the working directory", b.raw))
     })?;
@@ -207,16 +213,43 @@ pub fn write(b: &Beneath, bytes: &[u8], mode: WriteMode) -> Result<Written, Tool
         };
         cur = match open(&cur) {
             Ok(fd) => fd,
-            Err(Errno::NOENT) => {
+            Err(Errno::NOENT) if create => {
                 match rustix::fs::mkdirat(&cur, d.as_os_str(), Mode::from_raw_mode(0o755)) {
                     Ok(()) | Err(Errno::EXIST) => {}
                     Err(e) => return Err(errno(b, e)),
                 }
                 open(&cur).map_err(|e| errno(b, e))?
             }
+            Err(Errno::NOENT) => return Ok(None),
             Err(e) => return Err(errno(b, e)),
         };
     }
+    Ok(Some((cur, leaf.as_os_str().to_os_string())))
+}
+
+/// Removes a regular file beneath the root (never a link's target, never a
+/// directory); a file already gone is not an error.
+pub fn remove(b: &Beneath) -> Result<(), ToolError> {
+    let Some((cur, leaf)) = open_parent(b, false)? else {
+        return Ok(());
+    };
+    match rustix::fs::statat(&cur, leaf.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) if FileType::from_raw_mode(st.st_mode) == FileType::RegularFile => {
+            rustix::fs::unlinkat(&cur, leaf.as_os_str(), AtFlags::empty()).map_err(|e| errno(b, e))
+        }
+        Ok(_) => Err(ToolError::Refused(format!(
+            "{} is not a regular file",
+            b.raw
+        ))),
+        Err(Errno::NOENT) => Ok(()),
+        Err(e) => Err(errno(b, e)),
+    }
+}
+
+pub fn write(b: &Beneath, bytes: &[u8], mode: WriteMode) -> Result<Written, ToolError> {
+    let Some((cur, leaf)) = open_parent(b, true)? else {
+        return Err(errno(b, Errno::NOENT));
+    };
     let existing = match rustix::fs::statat(&cur, leaf.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
         Ok(st) => Some(st),
         Err(Errno::NOENT) => None,

@@ -169,3 +169,12 @@ pub fn tool_ids(req: &jarvis_testkit::Recorded) -> Vec<String> {
         .map(|m| m["tool_call_id"].as_str().unwrap_or_default().to_string())
         .collect()
 }
+
+/// A reply calling these tools: (call id, tool, JSON arguments).
+pub fn calls(c: &[(String, String, String)]) -> jarvis_testkit::Reply {
+    let v: Vec<(&str, &str, &str)> = c
+        .iter()
+        .map(|(a, b, d)| (a.as_str(), b.as_str(), d.as_str()))
+        .collect();
+    jarvis_testkit::Reply::tool_calls(&v)
+}
