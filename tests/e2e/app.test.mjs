@@ -194,6 +194,42 @@ test("the Cockpit shows a scheduled run live: running now, its task, what it sai
   assert.ok((await spent()) > before);
 });
 
+test("a task that needed an approval is retried from the Tasks view with it given up front", async () => {
+  const cli = path.join(path.dirname(BIN), "jarvis");
+  const run = (args) => execFileSync(cli, args, { env: { ...process.env, JARVIS_HOME: home, JARVIS_BASE_URL: llm.url, JARVIS_MODEL: "e2e-model" }, encoding: "utf8" });
+  await s.exec(`return window.jarvisHud.navigate("tasks")`);
+  // Unattended, the command is refused: nobody is there to approve it.
+  llm.script({ tool: "local_exec", args: { command: "touch retried-with-exec" } }, { text: "I could not run it without an approval." });
+  run(["tasks", "run", "make the retry marker"]);
+  const row = `[...document.querySelectorAll("[data-task]")].find((r) => r.textContent.includes("make the retry marker"))`;
+  await s.until(`const r = ${row}; return r && r.dataset.status === "needs_approval"`, "the task needing an approval", 20000);
+  const label = await s.exec(`return [...${row}.querySelectorAll("button")].map((b) => b.textContent).find((t) => t.startsWith("Retry"))`);
+  assert.equal(label, "Retry, allowing exec", "the button names what the retry is allowed");
+  assert.ok(!fs.existsSync(path.join(workdir, "retried-with-exec")));
+  llm.script({ tool: "local_exec", args: { command: "touch retried-with-exec" } }, { text: "Made it." });
+  await s.exec(`[...${row}.querySelectorAll("button")].find((b) => b.textContent.startsWith("Retry")).click()`);
+  await s.until(`return [...document.querySelectorAll("[data-task]")].some((r) => r.textContent.includes("make the retry marker") && r.dataset.status === "succeeded")`, "the retry succeeded", 20000);
+  assert.ok(fs.existsSync(path.join(workdir, "retried-with-exec")), "the retry ran the command with no question");
+});
+
+test("Undo in the chat puts back a file the agent overwrote, byte for byte", async () => {
+  const plan = path.join(workdir, "plan.md");
+  const original = Buffer.concat([Buffer.from("café ☕\r\n- ship it"), Buffer.from([0xff, 0x00, 0x7f])]);
+  fs.writeFileSync(plan, original);
+  await newChat();
+  // Writes are off in this home: the agent overwrites it with a command.
+  llm.script({ tool: "local_exec", args: { command: "printf '# rewritten by the agent\\n' > plan.md" } }, { text: "I rewrote your plan." });
+  await send("rewrite my plan");
+  await s.until(exists('.approvals .approval button[data-decision="allow_once"]'), "the command's approval");
+  await s.click('.approvals .approval button[data-decision="allow_once"]');
+  await s.until(`return document.body.textContent.includes("I rewrote your plan.")`, "the reply");
+  assert.equal(fs.readFileSync(plan, "utf8"), "# rewritten by the agent\n");
+  await s.until(`return document.querySelector(".msg.assistant .undo-bar")?.textContent.includes("plan.md")`, "the turn's Undo bar");
+  await s.click(".msg.assistant .undo-bar button");
+  await s.until(`return document.querySelector(".msg.assistant .undo-bar .undone")?.textContent.includes("restored plan.md")`, "the undo done");
+  assert.equal(Buffer.compare(fs.readFileSync(plan), original), 0, "the very bytes from before");
+});
+
 test("the agent's open_view switches the view; other views are refused", async () => {
   await newChat();
   llm.script({ tool: "open_view", args: { view: "skills" } }, { text: "Here are your skills." });

@@ -392,15 +392,17 @@ async fn approvals_show_what_a_write_does_and_overwrites_can_be_undone() {
         details.contains("-beta") && details.contains("+BETA"),
         "{details}"
     );
-    // The previous version is in the trash, with its exact content.
-    assert!(c.contains("previous version is kept in"), "{c}");
-    let trash: Vec<_> = std::fs::read_dir(e.home.path().join(".trash"))
-        .unwrap()
-        .map(|x| x.unwrap().path())
-        .collect();
-    assert_eq!(trash.len(), 1);
+    // The previous version is kept for undo, with its exact content.
+    let kept = c
+        .split("previous version is kept in ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{c}"));
+    assert!(
+        std::path::Path::new(kept).starts_with(e.home.path().join("undo")),
+        "{kept}"
+    );
     assert_eq!(
-        std::fs::read_to_string(&trash[0]).unwrap(),
+        std::fs::read_to_string(kept).unwrap(),
         "alpha\nbeta\ngamma\n"
     );
     // A new file says so, with its first lines.

@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::os::unix::fs::PermissionsExt;
 use std::sync::Arc;
 
 use common::{Setup, calls, env};
@@ -59,6 +60,8 @@ async fn a_turns_writes_are_undone_byte_for_byte_and_a_file_changed_since_is_kep
     let wd = e.wd();
     std::fs::write(wd.join("notes.txt"), original).unwrap();
     std::fs::write(wd.join("log.txt"), "first line\n").unwrap();
+    let private = std::fs::Permissions::from_mode(0o600);
+    std::fs::set_permissions(wd.join("notes.txt"), private).unwrap();
 
     e.ask("s", "tidy my notes");
     let first = turn_of(&e.until_finished("s").await);
@@ -92,6 +95,20 @@ async fn a_turns_writes_are_undone_byte_for_byte_and_a_file_changed_since_is_kep
         "first line\n"
     );
     assert!(!wd.join("src/new.rs").exists());
+    let mode = std::fs::metadata(wd.join("notes.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(
+        mode & 0o777,
+        0o600,
+        "a private file stays private through writes and undo"
+    );
+    // What the undo replaced or removed is kept, not lost.
+    let set_aside = std::fs::read_dir(e.home.path().join("undo/undone"))
+        .unwrap()
+        .count();
+    assert_eq!(set_aside, 3);
     assert_eq!(report.restored.len(), 2);
     assert_eq!(report.removed.len(), 1);
     assert!(report.problems.is_empty() && report.kept_both.is_empty());

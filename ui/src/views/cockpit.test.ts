@@ -100,4 +100,35 @@ describe("cockpit", () => {
     expect(budgetShare(budget())).toBeNull();
     expect(budgetShare(budget({ tokens: 100, daily_tokens: 1000, cost_usd: 0.5, daily_cost_usd: 1 }))).toBe(50);
   });
+
+  it("reads the snapshot again when a run ends while it is on its way", async () => {
+    const [api, t] = fakeApi();
+    let release: () => void = () => undefined;
+    let reads = 0;
+    t.answers.cockpit = () => {
+      reads += 1;
+      if (reads > 1) return { runs: [], budget: budget(), announcements: [] };
+      return new Promise((r) => (release = () => r({ runs: [run], budget: budget(), announcements: [] })));
+    };
+    const v = new CockpitView(api, () => undefined, () => undefined);
+    const entering = v.enter();
+    await tick();
+    // Ended before the snapshot (which still has it) arrives.
+    v.onEvent(ev("chat-1", { type: "turn_finished", turn_id: "r1", stop: "completed", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, rounds: 1 }));
+    release();
+    await entering;
+    expect(reads).toBe(2);
+    expect(v.el.querySelector('[aria-label="Running now"]')!.textContent).toContain("Idle");
+  });
+
+  it("shows the first unfinished call, the one running", async () => {
+    const { t, el } = await cockpit();
+    t.emit(ev("chat-1", { type: "tool_call_started", call_id: "w", name: "local_write_file" }));
+    t.emit(ev("chat-1", { type: "tool_call_finished", call_id: "c0", name: "local_exec", status: "ok", duration_ms: 1, summary: "" }));
+    expect(el.querySelector(".now-item")!.textContent).toContain("calling local_write_file");
+    t.emit(ev("chat-1", { type: "tool_call_started", call_id: "x", name: "http_request" }));
+    expect(el.querySelector(".now-item")!.textContent).toContain("calling local_write_file");
+    t.emit(ev("chat-1", { type: "tool_call_finished", call_id: "w", name: "local_write_file", status: "ok", duration_ms: 1, summary: "" }));
+    expect(el.querySelector(".now-item")!.textContent).toContain("calling http_request");
+  });
 });

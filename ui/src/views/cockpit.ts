@@ -75,7 +75,11 @@ export class CockpitView implements View {
   private schedules = new Map<string, ScheduleInfo>();
   private announcements: AnnouncementInfo[] = [];
   private clock: number | null = null;
-  private refetching = false;
+  /** Calls begun and not finished, per session: the first is running. */
+  private calls = new Map<string, string[][]>();
+  private fetching = false;
+  /** A run event came while the snapshot was on its way: read it again. */
+  private stale = false;
 
   constructor(
     private api: Api,
@@ -113,17 +117,27 @@ export class CockpitView implements View {
   }
 
   async enter() {
+    this.fetching = true;
+    this.stale = false;
     try {
       const [state, tasks, schedules] = await Promise.all([this.api.cockpit(), this.api.tasks(20), this.api.schedules()]);
-      this.runs = new Map(state.runs.map((r) => [r.session_id, r]));
+      this.setRuns(state.runs);
       this.tasks = new Map(tasks.map((t) => [t.id, t]));
       this.schedules = new Map(schedules.map((s) => [s.id, s]));
       this.announcements = state.announcements;
       this.showBudget(state.budget);
     } catch (e) {
       this.toast(errorText(e));
+    } finally {
+      this.fetching = false;
     }
+    if (this.stale) await this.refetchRuns();
     this.render();
+  }
+
+  private setRuns(runs: RunInfo[]) {
+    this.runs = new Map(runs.map((r) => [r.session_id, r]));
+    this.calls = new Map(runs.map((r) => [r.session_id, r.tool ? [["?", r.tool]] : []]));
   }
 
   setVoice(state: VoiceState | "paused") {
@@ -151,16 +165,23 @@ export class CockpitView implements View {
         return;
       case "tool_call_started":
       case "tool_call_finished": {
+        if (this.fetching) this.stale = true;
         const run = this.runs.get(sid);
         if (!run) return;
-        run.tool = env.type === "tool_call_started" ? env.name : null;
+        const calls = (this.calls.get(sid) ?? []).filter(([id]) => id !== env.call_id && !(env.type === "tool_call_finished" && id === "?"));
+        if (env.type === "tool_call_started") calls.push([env.call_id, env.name]);
+        this.calls.set(sid, calls);
+        run.tool = calls[0]?.[1] ?? null;
         break;
       }
       case "turn_finished":
+        if (this.fetching) this.stale = true;
         this.runs.delete(sid);
+        this.calls.delete(sid);
         break;
       case "stopped":
         this.runs.clear();
+        this.calls.clear();
         break;
       case "task_changed":
         this.tasks.set(env.task.id, env.task);
@@ -181,16 +202,22 @@ export class CockpitView implements View {
     if (!this.el.hidden) this.render();
   }
 
+  /** Reads the running work again; once more if it changed meanwhile. */
   private async refetchRuns() {
-    if (this.refetching) return;
-    this.refetching = true;
+    if (this.fetching) {
+      this.stale = true;
+      return;
+    }
+    this.fetching = true;
     try {
-      const state = await this.api.cockpit();
-      this.runs = new Map(state.runs.map((r) => [r.session_id, r]));
+      do {
+        this.stale = false;
+        this.setRuns((await this.api.cockpit()).runs);
+      } while (this.stale);
     } catch (e) {
       this.toast(errorText(e));
     } finally {
-      this.refetching = false;
+      this.fetching = false;
     }
     if (!this.el.hidden) this.render();
   }

@@ -18,7 +18,7 @@ pub(crate) struct ActiveRun {
     /// stops it.
     pub stop_epoch: i64,
     /// Tool calls the model has begun and that have not finished, in order:
-    /// the latest is the snapshot's `tool`.
+    /// the first is the snapshot's `tool`.
     pub calls: Vec<(String, String)>,
 }
 
@@ -303,7 +303,9 @@ pub(crate) fn emit_call(inner: &Inner, session: &str, event: Event) {
                 }
                 _ => {}
             }
-            run.info.tool = run.calls.last().map(|(_, name)| name.clone());
+            // Calls run in the order the model made them: the first one not
+            // finished is the one running (or waiting for its approval).
+            run.info.tool = run.calls.first().map(|(_, name)| name.clone());
         }
         Some(event)
     });

@@ -15,9 +15,12 @@ const BAD_PORTS: &[u16] = &[
     6669, 6679, 6697, 10080,
 ];
 
+/// Jarvis's own control port.
+pub const JARVIS_PORT: u16 = 7420;
+
 /// Local endpoints that hand over a machine: browser and Node debuggers,
 /// the Docker API, adb, and Jarvis's own control port.
-pub const ADMIN_PORTS: &[u16] = &[9222, 9229, 2375, 2376, 5555, 7420];
+pub const ADMIN_PORTS: &[u16] = &[9222, 9229, 2375, 2376, 5555, JARVIS_PORT];
 
 fn d(v: Verdict, why: impl Into<String>) -> Decision {
     Decision {

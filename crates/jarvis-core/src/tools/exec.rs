@@ -125,7 +125,7 @@ impl Tool for ExecTool {
         } else {
             None
         };
-        let f = run_confined(
+        let ran = run_confined(
             ctx,
             &argv,
             None,
@@ -133,7 +133,8 @@ impl Tool for ExecTool {
             self.output_cap,
             Reach::workdir(ctx),
         )
-        .await?;
+        .await;
+        // Timed out, cancelled or stopped: what it did so far is recorded too.
         let changed = match before {
             Some(b) => {
                 let root = ctx.workdir.clone();
@@ -144,6 +145,7 @@ impl Tool for ExecTool {
             None => Vec::new(),
         };
         let changes = crate::undo::record_scan(ctx, self.name(), &changed);
+        let f = ran?;
         let code_text = f
             .code
             .map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());

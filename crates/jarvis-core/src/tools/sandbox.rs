@@ -329,6 +329,11 @@ pub fn write(b: &Beneath, bytes: &[u8], mode: WriteMode) -> Result<Written, Tool
                 Mode::from_raw_mode(0o644),
             )
             .map_err(|e| errno(b, e))?;
+            // A replaced file keeps its permissions (a 0600 `.env` stays
+            // private, a script stays executable).
+            if let Some(st) = &existing {
+                let _ = rustix::fs::fchmod(&fd, Mode::from_raw_mode(st.st_mode & 0o7777));
+            }
             let mut f = File::from(fd);
             let done = f.write_all(bytes).and_then(|_| f.sync_all());
             if let Err(e) = done {

@@ -231,7 +231,7 @@ fn beside(b: &Beneath, bytes: &[u8]) -> Result<String, String> {
 /// Takes back one file's changes (oldest first in `group`); the report
 /// says what happened to it. True when the changes are settled (undone,
 /// or kept both).
-fn undo_file(group: &[Change], report: &mut UndoReport) -> bool {
+fn undo_file(home: &Path, group: &[Change], report: &mut UndoReport) -> bool {
     let (Some(first), Some(last)) = (group.first(), group.last()) else {
         return false;
     };
@@ -301,6 +301,17 @@ fn undo_file(group: &[Change], report: &mut UndoReport) -> bool {
             }
             (None, None) => true,
         };
+    }
+    // What undo replaces or removes is kept too: nothing is lost by an
+    // undo (a command that renamed a file looks like a delete and a create).
+    if let Some(bytes) = &now
+        && let Err(e) = keep(home, "undone", &b.rel, bytes)
+    {
+        report.problems.push(format!(
+            "{}: could not keep its current version ({e}); left as it is",
+            b.raw
+        ));
+        return false;
     }
     let done = match &old {
         Some(bytes) => sandbox::write(&b, bytes, WriteMode::Overwrite)
@@ -406,7 +417,7 @@ impl Brain {
         let mut settled = Vec::new();
         for k in order.iter().rev() {
             let group = &groups[k];
-            if undo_file(group, &mut report) {
+            if undo_file(self.home(), group, &mut report) {
                 settled.extend(group.iter().map(|c| c.id));
             }
         }

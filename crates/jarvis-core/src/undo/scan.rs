@@ -3,7 +3,9 @@
 //! after. Files it created, changed or deleted are recorded for undo;
 //! those whose old bytes the scan could not keep (too large, past the
 //! budget) are recorded as such, so undo says so instead of guessing.
-//! `.git` is left to git; links are never followed.
+//! `.git` is left to git, and build and dependency folders (`target`,
+//! `node_modules`, `.venv`, `__pycache__`) are made again by their tools,
+//! so neither spends the budget; links are never followed.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -64,7 +66,10 @@ fn walk(root: &Path, mut each: impl FnMut(PathBuf, &std::fs::Metadata) -> bool) 
         };
         for entry in dir.flatten() {
             let name = entry.file_name();
-            if name == ".git" {
+            if [".git", "target", "node_modules", ".venv", "__pycache__"]
+                .iter()
+                .any(|skip| name == *skip)
+            {
                 continue;
             }
             let Ok(m) = entry.metadata() else { continue };
@@ -141,6 +146,10 @@ pub fn after(root: &Path, mut before: Before) -> Vec<Changed> {
         }
     }
     for (rel, (_, bytes)) in before.files {
+        // Not seen after: gone, unless the walk stopped before reaching it.
+        if std::fs::symlink_metadata(root.join(&rel)).is_ok() {
+            continue;
+        }
         out.push(Changed {
             rel,
             existed: true,

@@ -433,7 +433,9 @@ impl Analyzer<'_> {
                         || w.text.starts_with('~')
                         || w.text.starts_with('.')
                         || w.dynamic;
-                    if pathish && tables::NAME_OR_FILE.contains(&b) {
+                    // `man -l F` reads F wherever it is (`cd ~/.ssh && man -l id_rsa`).
+                    let local = b == "man" && (c.has("-l") || c.has("--local-file"));
+                    if (pathish || local) && tables::NAME_OR_FILE.contains(&b) {
                         ok &= self.read_path(w, c.cwd());
                     }
                 }

@@ -12,77 +12,65 @@ use super::*;
 
 impl Analyzer<'_> {
     pub(super) fn remote_destruction(&mut self, c: &Cmd<'_>) {
+        // Operands in order; a global option's value (`--profile prod`,
+        // `-n prod`) may sit among them, so verbs are found as neighbours,
+        // not by position.
         let ops: Vec<String> = c
             .args
             .iter()
             .filter(|x| !x.starts_with('-'))
             .map(|x| lower(x))
             .collect();
-        let op = |i: usize| ops.get(i).map(String::as_str).unwrap_or("");
+        let seq = |a: &str, b: &str| ops.windows(2).any(|w| w[0] == a && w[1] == b);
+        let any = |a: &str| ops.iter().any(|o| o == a);
         let has = |f: &str| {
             c.args
                 .iter()
                 .any(|x| x == f || x.starts_with(&format!("{f}=")))
         };
         let what = match c.lb.as_str() {
-            // Everything the state manages, in one call.
-            // Everything the state manages, in one call (`plan -destroy` only shows it).
+            // Everything the state manages in one call; `-target` names
+            // what goes (and asks); `plan -destroy` only shows it.
             "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf"
-                if ops.iter().any(|o| o == "destroy") || has("-destroy") && op(0) == "apply" =>
+                if (any("destroy")
+                    || c.lb == "pulumi" && any("down")
+                    || any("apply") && (has("-destroy") || has("--destroy")))
+                    && !has("-target")
+                    && !has("--target") =>
             {
                 Some("tears down every resource the infrastructure state manages")
             }
-            "aws" if op(0) == "s3" && (op(1) == "rm" && has("--recursive") || op(1) == "rb") => {
+            "aws" if seq("s3", "rm") && has("--recursive") || seq("s3", "rb") => {
                 Some("deletes a whole S3 bucket or prefix")
             }
-            "aws"
-                if ops
-                    .iter()
-                    .any(|o| o == "delete-bucket" || o == "delete-stack") =>
-            {
+            "aws" if any("delete-bucket") || any("delete-stack") => {
                 Some("deletes a whole bucket or stack")
             }
-            "gsutil"
-                if ops.iter().any(|o| o == "rb")
-                    || ops.iter().any(|o| o == "rm") && (has("-r") || has("-R") || has("-a")) =>
-            {
+            "gsutil" if any("rb") || any("rm") && (has("-r") || has("-R") || has("-a")) => {
                 Some("deletes a whole Cloud Storage bucket or prefix")
             }
-            "gcloud"
-                if op(0) == "storage"
-                    && ops.iter().any(|o| o == "rm")
-                    && (has("-r") || has("--recursive")) =>
-            {
+            "gcloud" if seq("storage", "rm") && (has("-r") || has("--recursive")) => {
                 Some("deletes a whole Cloud Storage bucket or prefix")
             }
-            "gcloud" if op(0) == "projects" && op(1) == "delete" => {
-                Some("deletes a whole cloud project")
-            }
-            "az" if op(0) == "group" && op(1) == "delete" => {
-                Some("deletes a whole Azure resource group")
-            }
-            "az" if op(0) == "storage" && ops.iter().any(|o| o == "delete-batch") => {
+            "gcloud" if seq("projects", "delete") => Some("deletes a whole cloud project"),
+            "az" if seq("group", "delete") => Some("deletes a whole Azure resource group"),
+            "az" if any("storage") && any("delete-batch") => {
                 Some("deletes a whole storage container's blobs")
             }
             "kubectl"
-                if op(0) == "delete"
-                    && (matches!(op(1), "ns" | "namespace" | "namespaces")
-                        || has("--all")
-                        || has("-A")
-                        || has("--all-namespaces")) =>
+                if seq("delete", "ns")
+                    || seq("delete", "namespace")
+                    || seq("delete", "namespaces")
+                    || any("delete") && (has("--all") || has("-A") || has("--all-namespaces")) =>
             {
                 Some("deletes a cluster namespace or every resource of a kind")
             }
-            // Volumes are data; images come back with a pull.
+            // Volumes are data; images and stopped containers' layers come
+            // back with a pull or a build.
             "docker" | "podman" | "nerdctl"
-                if (op(0) == "volume" && op(1) == "prune")
-                    || (op(0) == "system"
-                        && op(1) == "prune"
-                        && (has("--volumes") || has("--all") || bundled(&c.args, 'a'))) =>
+                if seq("volume", "prune") || seq("system", "prune") && has("--volumes") =>
             {
-                Some(
-                    "deletes every unused container and volume on the machine (other projects' data included)",
-                )
+                Some("deletes every unused volume on the machine (other projects' data included)")
             }
             _ => None,
         };
@@ -93,7 +81,7 @@ impl Analyzer<'_> {
             ));
         }
         if matches!(c.lb.as_str(), "docker" | "podman" | "nerdctl" | "buildah")
-            && matches!(op(0), "build" | "buildx" | "bud" | "image")
+            && ["build", "buildx", "bud"].iter().any(|b| any(b))
         {
             self.build_context(c);
         }
@@ -121,38 +109,64 @@ impl Analyzer<'_> {
             "--progress",
             "--iidfile",
             "--build-context",
+            // Global options before the subcommand.
+            "--context",
+            "-c",
+            "-H",
+            "--host",
+            "--config",
+            "--log-level",
+            "-l",
         ];
         let mut skip = false;
+        let mut named = false;
         for w in c.words.iter().skip(1) {
+            let t = w.text.as_str();
+            // `--build-context name=PATH`: another context, as much sent.
+            let extra = if named {
+                named = false;
+                t.split_once('=').map(|(_, p)| p)
+            } else {
+                t.strip_prefix("--build-context=")
+                    .and_then(|v| v.split_once('=').map(|(_, p)| p))
+            };
+            if let Some(p) = extra {
+                self.sent_context(
+                    &Word {
+                        text: p.to_string(),
+                        ..w.clone()
+                    },
+                    c,
+                );
+                continue;
+            }
             if skip {
                 skip = false;
                 continue;
             }
-            let t = w.text.as_str();
             if t.starts_with('-') {
-                skip = VALUED.contains(&t);
+                named = t == "--build-context";
+                skip = VALUED.contains(&t) && !named;
                 continue;
             }
             if matches!(t, "build" | "buildx" | "bud" | "image") {
                 continue;
             }
-            let p = self.norm(w, c.cwd());
-            if !w.dynamic
-                && (paths::contains_credentials(&p)
-                    || paths::credential_normalized(&p, &w.text).is_some())
-            {
-                self.block(format!(
-                    "{} builds with {} as its context: every file under it (keys included) goes to the daemon and into the image",
-                    c.base,
-                    shown(&w.text)
-                ));
-            }
+            self.sent_context(w, c);
         }
     }
-}
 
-/// A short flag alone or in a bundle (`-af` has `a`).
-fn bundled(args: &[String], flag: char) -> bool {
-    args.iter()
-        .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains(flag))
+    fn sent_context(&mut self, w: &Word, c: &Cmd<'_>) {
+        let p = self.norm(w, c.cwd());
+        if !w.dynamic
+            && (paths::contains_credentials(&p)
+                || paths::credential_normalized(&p, &w.text).is_some())
+        {
+            self.block(format!(
+                "{} builds with {} as its context: every file under it (keys included) goes to the daemon and into the image",
+                c.base,
+                shown(&w.text)
+            ));
+        }
+    }
 }

@@ -335,6 +335,10 @@ impl Analyzer<'_> {
                         "terminate",
                         "quit",
                         "restart",
+                        "freeze",
+                        "tryrestart",
+                        "reloadorrestart",
+                        "reloadortryrestart",
                     ]
                     .iter()
                     .any(|k| method.starts_with(k))
@@ -451,12 +455,35 @@ impl Analyzer<'_> {
         for w in c.words.iter().skip(1) {
             for stmt in w.text.split([';', '\n']) {
                 let t = stmt.trim();
+                let l = lower(t);
+                // `\! cmd`; mysql's `system cmd` (any case); psql's `\o |cmd`
+                // and `\g |cmd` pipe results into a command.
                 let shell = t
                     .strip_prefix("\\!")
-                    .or_else(|| t.strip_prefix("system ").filter(|_| mysql));
+                    .or_else(|| {
+                        (mysql && l.starts_with("system "))
+                            .then(|| t.get(7..))
+                            .flatten()
+                    })
+                    .or_else(|| {
+                        ["\\o", "\\g", "\\gx", "\\out"].iter().find_map(|m| {
+                            t.strip_prefix(m)
+                                .map(str::trim_start)
+                                .and_then(|r| r.strip_prefix('|'))
+                        })
+                    });
                 if let Some(cmd) = shell {
                     self.script(cmd.trim(), &[], c.depth + 1);
                     self.ask(format!("{} runs a shell command", c.base));
+                }
+                // `COPY … FROM PROGRAM '…'` / `\copy … to program '…'`.
+                if let Some(at) = l.find("program ")
+                    && let Some(cmd) = super::code::string_literals(t.get(at..).unwrap_or(""))
+                        .into_iter()
+                        .next()
+                {
+                    self.script(&cmd, &[], c.depth + 1);
+                    self.ask(format!("{} runs a program from SQL", c.base));
                 }
             }
             for lit in super::code::string_literals(&w.text) {

@@ -212,17 +212,27 @@ impl Analyzer<'_> {
             k.argv
                 .iter()
                 .skip(1)
-                .any(|x| self.mentions_self(x) || names_admin_port(&x.text))
+                .any(|x| self.mentions_self(x) || names_jarvis_port(&x.text))
         };
         let looked_up = c.words[1..].iter().any(|w| {
             w.subs
                 .iter()
                 .any(|&s| c.script.commands.get(s).is_some_and(finds_self))
-        }) || c
-            .src
-            .stdin_from
-            .and_then(|i| c.script.commands.get(i))
-            .is_some_and(|k| finds_self(k) || k.argv.iter().any(|x| self.mentions_self(x)));
+        }) || {
+            // Anywhere up the pipeline (`pgrep -f jarvis | sort | xargs kill`).
+            let mut from = c.src.stdin_from;
+            let mut found = false;
+            let mut hops = 0;
+            while let Some(k) = from.and_then(|i| c.script.commands.get(i)) {
+                found |= finds_self(k) || k.argv.iter().any(|x| self.mentions_self(x));
+                from = k.stdin_from;
+                hops += 1;
+                if found || hops > 16 {
+                    break;
+                }
+            }
+            found
+        };
         let aimed = looked_up || c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
         if aimed {
             self.block("stops Jarvis's own process (or its parent)");
@@ -639,16 +649,23 @@ impl Analyzer<'_> {
     }
 }
 
-/// `:7420`, `tcp:7420`, `-i:7420`, `7420/tcp`, `127.0.0.1:7420`: a port
-/// lookup that names an admin port (Jarvis's own, a debugger's, Docker's).
-/// A bare number is a pid, not a port.
-fn names_admin_port(t: &str) -> bool {
+/// `:7420`, `tcp:7420`, `-i:7420`, `7420/tcp`, `127.0.0.1:7420`, a range
+/// over it (`:7419-7421`): a port lookup that finds Jarvis. A bare number
+/// is a pid, not a port; another program's port (a debugger's) is not
+/// Jarvis.
+fn names_jarvis_port(t: &str) -> bool {
     let t = t.trim_start_matches("-i");
     let port = match (t.rsplit_once(':'), t.split_once('/')) {
         (Some((_, p)), _) => p,
         (None, Some((p, "tcp" | "udp"))) => p,
         _ => return false,
     };
-    port.parse::<u16>()
-        .is_ok_and(|p| crate::policy::url::ADMIN_PORTS.contains(&p))
+    let port = port.split('/').next().unwrap_or(port);
+    let jarvis = crate::policy::url::JARVIS_PORT;
+    match port.split_once('-') {
+        Some((lo, hi)) => {
+            matches!((lo.parse::<u16>(), hi.parse::<u16>()), (Ok(lo), Ok(hi)) if lo <= jarvis && jarvis <= hi)
+        }
+        None => port.parse::<u16>() == Ok(jarvis),
+    }
 }

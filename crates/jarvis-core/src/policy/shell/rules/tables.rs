@@ -221,18 +221,7 @@ pub enum Role {
 /// Text-role programs that read a file when an operand is a path (a page
 /// name, a user, a program text otherwise).
 pub const NAME_OR_FILE: &[&str] = &[
-    "man",
-    "info",
-    "tldr",
-    "bc",
-    "dc",
-    "last",
-    "lastb",
-    "who",
-    "journalctl",
-    "dmesg",
-    "ip",
-    "locate",
+    "man", "info", "tldr", "bc", "dc", "last", "lastb", "who", "dmesg", "ip",
 ];
 
 pub const READ_ONLY: &[(&str, Role)] = &[
