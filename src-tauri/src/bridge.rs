@@ -169,6 +169,7 @@ fn side_effects(app: &AppHandle, env: &EventEnvelope) {
             }
             crate::tray::show_state(app, *state);
         }
+        Event::TaskChanged { task } => crate::tray::task_changed(app, task),
         Event::ApprovalRequested { request } => {
             let visible = app
                 .get_webview_window("main")

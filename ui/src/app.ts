@@ -97,9 +97,9 @@ export class App {
     for (const n of state.notices) this.toast(n);
     if (state.first_run || state.workdir_problem) {
       // No folder the tools may use yet: ask for one (alone when the rest is
-      // set up); then straight to the conversation the setup was for.
+      // set up), over the conversation the setup is for.
       await this.navigate("chat");
-      const done = () => void this.refresh().then(() => this.navigate("chat")).then(() => this.chat.focusInput());
+      const done = () => void this.refresh().then(() => this.chat.focusInput());
       this.root.appendChild(new FirstRun(this.api, state, done, !state.first_run).el);
     } else {
       await this.navigate("cockpit");

@@ -75,6 +75,7 @@ fn main() {
         "blind-o",
         "blind-p",
         "blind-q",
+        "blind-r",
     ] {
         sets.push((
             f.to_string(),

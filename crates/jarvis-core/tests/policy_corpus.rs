@@ -71,6 +71,7 @@ const REDTEAM: &[&str] = &[
     "blind-o.jsonl",
     "blind-p.jsonl",
     "blind-q.jsonl",
+    "blind-r.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -87,6 +88,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-o.jsonl", "/home/u/work", "/home/u"),
     ("blind-p.jsonl", "/home/u/work", "/home/u"),
     ("blind-q.jsonl", "/home/u/work", "/home/u"),
+    ("blind-r.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -555,6 +555,20 @@ async fn a_follower_says_what_the_leader_announced() {
         "“summarise my inbox folder” is done: Inbox: 3 new messages."
     );
     assert_eq!(shown.shown().len(), 1, "and notified there, once");
+    // A Stop everything made by the leader's process reaches the follower
+    // with nothing running there (its hosts silence speech on it).
+    leader.brain.stop_everything("jarvis stop").unwrap();
+    let stopped = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let ev = heard.next().await.unwrap();
+            if let Event::Stopped { by, .. } = &ev.event {
+                return by.clone();
+            }
+        }
+    })
+    .await
+    .expect("the follower heard the stop");
+    assert_eq!(stopped, "jarvis stop");
     follow.stop().await;
     lead.stop().await;
 }

@@ -126,14 +126,19 @@ async fn a_file_that_does_not_match_its_checksum_is_not_installed() {
     );
 }
 
-#[tokio::test]
-async fn published_checksums_pass_and_list_reports_state() {
+/// The shared files served whole from loopback, and an empty home.
+async fn served() -> (tempfile::TempDir, FileServer, tempfile::TempDir) {
     let src = tempfile::tempdir().unwrap();
     mirror(src.path());
     let server = FileServer::start(src.path().to_path_buf(), None)
         .await
         .unwrap();
-    let home = tempfile::tempdir().unwrap();
+    (src, server, tempfile::tempdir().unwrap())
+}
+
+#[tokio::test]
+async fn published_checksums_pass_and_list_reports_state() {
+    let (_src, server, home) = served().await;
     assert!(models::list(home.path()).iter().all(|m| !m.installed));
     for name in ["silero-vad", "whisper-tiny.en"] {
         models::install(home.path(), name, Some(&server.base_url()), |_| {})
@@ -167,5 +172,30 @@ async fn published_checksums_pass_and_list_reports_state() {
             .unwrap_err()
             .to_string()
             .contains("known: whisper-tiny.en")
+    );
+}
+
+#[tokio::test]
+async fn two_installs_of_one_model_at_once_download_it_once() {
+    // The app's Settings and `jarvis models install` at the same moment.
+    let (_src, server, home) = served().await;
+    let base = server.base_url();
+    let (a, b) = tokio::join!(
+        models::install(home.path(), "silero-vad", Some(&base), |_| {}),
+        models::install(home.path(), "silero-vad", Some(&base), |_| {}),
+    );
+    assert_eq!(a.unwrap(), b.unwrap());
+    models::verify(home.path(), "silero-vad").unwrap();
+    let gets = server
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("silero"))
+        .count();
+    assert_eq!(gets, 1, "the second waited and found it installed");
+    assert!(
+        !home
+            .path()
+            .join("models/silero-v6.2.0-ggml.bin.part")
+            .exists()
     );
 }

@@ -44,9 +44,13 @@ pub async fn install(
         if let Some(parent) = path.parent() {
             tokio::fs::create_dir_all(parent).await?;
         }
+        // One download of a file at a time across processes (the app and
+        // `jarvis models install` share the `.part`): a second waits, then
+        // finds the file installed.
+        let _held = lock(&path).await?;
         let mut manifest = read_manifest(&dir);
-        if path.is_file() && check(f, &path, manifest.files.get(f.path).map(String::as_str)).is_ok()
-        {
+        let pinned = manifest.files.get(f.path).cloned();
+        if path.is_file() && verify(f, &path, pinned.clone()).await.is_ok() {
             installed.push(path);
             continue;
         }
@@ -60,7 +64,7 @@ pub async fn install(
             &mut progress,
         )
         .await?;
-        let sha256 = match check(f, &part, manifest.files.get(f.path).map(String::as_str)) {
+        let sha256 = match verify(f, &part, pinned).await {
             Ok(d) => d,
             Err(e) => {
                 // A corrupt download must not be resumed next time.
@@ -74,6 +78,38 @@ pub async fn install(
         installed.push(path);
     }
     Ok(installed)
+}
+
+/// The file's checksum, read off the async runtime (a model is a gigabyte).
+async fn verify(
+    f: &'static ModelFile,
+    path: &Path,
+    pinned: Option<String>,
+) -> Result<String, ModelError> {
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || check(f, &path, pinned.as_deref()))
+        .await
+        .map_err(|e| ModelError::Download(format!("checksum: {e}")))?
+}
+
+/// Holds `{file}.lock` exclusively until dropped (waiting for another
+/// process's download of the same file to end).
+async fn lock(path: &Path) -> Result<std::fs::File, ModelError> {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".lock");
+    let lock_path = PathBuf::from(name);
+    tokio::task::spawn_blocking(move || {
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)?;
+        f.lock()?;
+        Ok::<_, std::io::Error>(f)
+    })
+    .await
+    .map_err(|e| ModelError::Download(format!("lock: {e}")))?
+    .map_err(ModelError::from)
 }
 
 async fn fetch(

@@ -232,11 +232,15 @@ impl Brain {
 }
 
 /// While this process follows, says what the leader announced, every
-/// `every`. While it leads it sleeps until that changes (an idle leader
-/// does not wake for this); what it said as leader was its own.
+/// `every`, and notices a Stop everything made elsewhere within a second
+/// (its speech stops even with no turn of its own running). While it leads
+/// it sleeps until that changes (an idle leader does not wake for this);
+/// what it said as leader was its own.
 async fn follow(brain: Brain, leader: Arc<LeaseWatch>, every: Duration, stop: CancellationToken) {
     let last = |or: i64| brain.inner.store.last_announcement().unwrap_or(or);
     let mut seen = last(0);
+    let tick = every.min(Duration::from_secs(1));
+    let mut since = Duration::ZERO;
     loop {
         if leader.leader.load(Ordering::SeqCst) {
             tokio::select! {
@@ -248,9 +252,15 @@ async fn follow(brain: Brain, leader: Arc<LeaseWatch>, every: Duration, stop: Ca
         }
         tokio::select! {
             _ = stop.cancelled() => return,
-            _ = tokio::time::sleep(every) => {}
+            _ = tokio::time::sleep(tick) => {}
         }
-        if !leader.leader.load(Ordering::SeqCst) {
+        if leader.leader.load(Ordering::SeqCst) {
+            continue;
+        }
+        brain.notice_stop();
+        since += tick;
+        if since >= every {
+            since = Duration::ZERO;
             seen = crate::announce::relay(&brain, seen);
         }
     }

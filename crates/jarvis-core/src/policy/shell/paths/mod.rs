@@ -61,6 +61,19 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
             p = format!("{to}{rest}");
         }
     }
+    // `${HOME%/*}` is home's parent; any other operation on HOME is judged
+    // as home itself (`${HOME/u/x}`, `${HOME:0}`).
+    if let Some(rest) = p.strip_prefix("${HOME")
+        && rest.starts_with(['%', '#', '/', ':', '^', ','])
+        && let Some(end) = rest.find('}')
+    {
+        let tail = rest[end + 1..].to_string();
+        p = if rest.starts_with("%/") {
+            format!("/home{tail}")
+        } else {
+            format!("~{tail}")
+        };
+    }
     p = through_proc(&p);
     if let Some(rest) = p
         .strip_prefix("/home/")

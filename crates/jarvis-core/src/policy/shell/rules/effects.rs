@@ -253,7 +253,7 @@ impl Analyzer<'_> {
             self.block(format!("touches a credential file ({})", shown(&w.text)));
         } else if ["/.ssh/", "/.aws/", "/.gnupg/", "/.kube/", "/.docker/config"]
             .iter()
-            .any(|k| l.contains(k))
+            .any(|k| l.contains(k) || l.ends_with(k.trim_end_matches('/')))
         {
             self.block(format!("touches a credential store ({})", shown(&w.text)));
         }
@@ -262,6 +262,8 @@ impl Analyzer<'_> {
     /// A walk that reads every file below `w` (`grep -r`, `cp -r`, `tar c`).
     pub(super) fn read_tree(&mut self, w: &Word, cwd: Option<&str>, what: &str) -> bool {
         if w.dynamic && !w.procsub {
+            // `tar c ${HOME%/*}/*/.ssh`: a secret store whatever the prefix.
+            self.dynamic_secret(w, cwd);
             return false;
         }
         let p = self.norm(w, cwd);

@@ -599,6 +599,22 @@ impl Analyzer<'_> {
                         self.makefile(text, depth);
                     }
                 }
+                // `make CC='sh -c "…"'`: a variable set on the command line
+                // is what the recipes run.
+                for w in c.words.iter().skip(1) {
+                    if let Some((name, value)) = w.text.split_once('=')
+                        && !name.is_empty()
+                        && name
+                            .chars()
+                            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                    {
+                        let v = Word {
+                            text: value.to_string(),
+                            ..w.clone()
+                        };
+                        self.block_only(|a| a.shell_code(&v, &[], script, depth));
+                    }
+                }
                 for flag in ["--eval", "-E"] {
                     if let Some(text) = c.value(flag).map(|w| w.text.clone()) {
                         self.makefile(&text, depth);

@@ -21,6 +21,7 @@ mod readonly;
 mod redirects;
 mod remote;
 mod secrets;
+mod servers;
 mod sources;
 mod spawners;
 mod startup;

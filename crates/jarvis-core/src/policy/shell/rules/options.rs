@@ -117,6 +117,18 @@ impl Analyzer<'_> {
         }
         self.safety_off(c);
         self.remote_destruction(c);
+        self.file_server(c);
+        self.insecure_index(c);
+        // A cron daemon of one's own runs whatever its folder holds, later.
+        if matches!(
+            c.lb.as_str(),
+            "crond" | "cron" | "atd" | "fcron" | "anacron"
+        ) {
+            self.block(format!(
+                "persistence ({} starts a scheduler that runs jobs later)",
+                c.base
+            ));
+        }
         self.desktop_safety(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);
@@ -196,6 +208,61 @@ impl Analyzer<'_> {
             if cargo_runs(&k) {
                 self.shell_code(&v, &[], c.script, c.depth);
                 self.ask(format!("cargo setting {k} runs a program"));
+            }
+        }
+    }
+
+    /// A package installed from an index reached without TLS (`http://`,
+    /// or a host marked trusted so its certificate is not checked): code
+    /// that runs at install, fetched over a channel anyone on the path can
+    /// rewrite. Loopback mirrors are the user's own.
+    fn insecure_index(&mut self, c: &Cmd<'_>) {
+        let pip = matches!(c.lb.as_str(), "pip" | "pip3" | "uv" | "pipx" | "poetry")
+            || c.lb.starts_with("python")
+                && c.args.windows(2).any(|w| w[0] == "-m" && w[1] == "pip");
+        let npm = matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn" | "bun" | "npx");
+        if !pip && !npm {
+            return;
+        }
+        let remote = |host: &str| {
+            let h = host
+                .trim_start_matches('[')
+                .split([']', ':', '/'])
+                .next()
+                .unwrap_or("");
+            !(h == "localhost" || h.starts_with("127.") || h == "::1" || h.is_empty())
+        };
+        let valued: &[&str] = if pip {
+            &[
+                "--index-url",
+                "-i",
+                "--extra-index-url",
+                "--find-links",
+                "-f",
+                "--trusted-host",
+            ]
+        } else {
+            &["--registry"]
+        };
+        for (i, a) in c.args.iter().enumerate() {
+            let (flag, value) = match a.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+                _ => (a.as_str(), c.args.get(i + 1).cloned()),
+            };
+            if !valued.contains(&flag) {
+                continue;
+            }
+            let Some(v) = value else { continue };
+            let insecure = if flag == "--trusted-host" {
+                remote(&v)
+            } else {
+                v.strip_prefix("http://").is_some_and(remote)
+            };
+            if insecure {
+                self.block(format!(
+                    "{} installs code fetched without TLS from {v} (download and execute)",
+                    c.base
+                ));
             }
         }
     }

@@ -116,7 +116,12 @@ impl Analyzer<'_> {
                 let dumps_env = matches!(
                     pb.as_str(),
                     "env" | "printenv" | "set" | "export" | "declare" | "typeset" | "compgen"
-                ) && pa.iter().skip(1).all(|w| w.text.starts_with('-'));
+                ) && pa.iter().skip(1).all(|w| w.text.starts_with('-'))
+                    || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
+                        && pa
+                            .iter()
+                            .skip(1)
+                            .any(|w| super::servers::jq_env(&w.text).whole);
                 let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
                 if network_sink && (dumps_env || reads_state) {
                     self.block(format!(

@@ -238,15 +238,13 @@ impl Analyzer<'_> {
                 ok
             }
             "awk" | "gawk" | "mawk" | "nawk" => {
-                if has("-f")
-                    || has("--file")
-                    || has("-i")
-                    || has("--include")
-                    || has("-l")
-                    || has("--load")
-                    || has("-E")
-                    || has("--exec")
-                {
+                if has("-f") || has("--file") || has("-E") || has("--exec") {
+                    false
+                } else if has("-i") || has("--include") || has("-l") || has("--load") {
+                    // An extension or library loaded (`-l readfile`): never
+                    // read-only, and the program is still judged.
+                    let prog = awk_text(&c.args);
+                    self.awk_program(&prog, c);
                     false
                 } else {
                     let prog = operands(c)
@@ -261,6 +259,7 @@ impl Analyzer<'_> {
             "tree" => !has("-o") && !has("-R"),
             "rg" => !has("--pre") && !has("--pre-glob") && !has("-z") && !has("--search-zip"),
             "grep" | "egrep" | "fgrep" | "zgrep" => true,
+            "jq" | "yq" | "gojq" | "jaq" => self.jq_reads_env(c),
             "env" | "printenv" => {
                 if args.is_empty() {
                     self.ask("prints the whole environment");
@@ -577,4 +576,31 @@ impl Analyzer<'_> {
             _ => None,
         }
     }
+}
+
+/// An awk program's text: the first operand that is not an option's value.
+fn awk_text(args: &[String]) -> String {
+    const VALUED: &[&str] = &[
+        "-l",
+        "--load",
+        "-i",
+        "--include",
+        "-v",
+        "--assign",
+        "-F",
+        "--field-separator",
+    ];
+    let mut skip = false;
+    for a in args {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if a.starts_with('-') {
+            skip = VALUED.contains(&a.as_str());
+            continue;
+        }
+        return a.clone();
+    }
+    String::new()
 }

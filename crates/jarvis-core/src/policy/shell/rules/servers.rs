@@ -1,0 +1,169 @@
+//! What reads the environment or serves files without looking like it:
+//! jq's and yq's `env` (the whole environment, or one variable by name),
+//! and the small file servers (`php -S -t DIR`, `busybox httpd -h DIR`,
+//! `http-server DIR`, `ruby -run -e httpd DIR`, …) whose root is home.
+
+use super::*;
+
+/// How a jq/yq program reads the environment: all of it, and by name.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct EnvUse {
+    pub whole: bool,
+    pub names: Vec<String>,
+}
+
+fn ident(s: &str) -> String {
+    s.chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// `env`, `$ENV`, `env.NAME`, `$ENV.NAME`, `env["NAME"]`, `strenv(NAME)`,
+/// `env(NAME)` in a program's text.
+pub(super) fn jq_env(program: &str) -> EnvUse {
+    let mut u = EnvUse::default();
+    let b = program.as_bytes();
+    let word_at = |i: usize, w: &str| {
+        program[i..].starts_with(w)
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.'))
+    };
+    let mut i = 0;
+    while i < program.len() {
+        if !program.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        let rest = &program[i..];
+        let named = |after: &str| -> Option<String> {
+            let after = after.trim_start_matches(['"', '\'']);
+            let n = ident(after);
+            (!n.is_empty()).then_some(n)
+        };
+        if word_at(i, "strenv(") || word_at(i, "env(") {
+            let open = rest.find('(').unwrap_or(0) + 1;
+            u.names.extend(named(&rest[open..]));
+        } else if word_at(i, "$ENV") || word_at(i, "env") {
+            let len = if rest.starts_with("$ENV") { 4 } else { 3 };
+            let after = &rest[len..];
+            if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                // `envelope`, `environment`: another name.
+            } else if let Some(f) = after.strip_prefix('.').or_else(|| after.strip_prefix('[')) {
+                match named(f) {
+                    Some(n) => u.names.push(n),
+                    None => u.whole = true,
+                }
+            } else {
+                u.whole = true;
+            }
+        }
+        i += 1;
+    }
+    u
+}
+
+impl Analyzer<'_> {
+    /// The environment read by a jq/yq program: a secret by name blocks, the
+    /// whole of it asks (as `printenv` does). True when it reads none.
+    pub(super) fn jq_reads_env(&mut self, c: &Cmd<'_>) -> bool {
+        let mut clean = true;
+        for a in &c.args {
+            let u = jq_env(a);
+            for n in &u.names {
+                if super::effects::secret_var(n) {
+                    self.block(format!(
+                        "reveals the secret variable {n} (through {})",
+                        c.base
+                    ));
+                }
+            }
+            if u.whole {
+                self.ask("prints the whole environment");
+            }
+            clean &= !u.whole && u.names.is_empty();
+        }
+        clean
+    }
+
+    /// The root a small file server shares, when `c` is one.
+    pub(super) fn file_server(&mut self, c: &Cmd<'_>) {
+        let words: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let after = |flag: &str| {
+            words
+                .iter()
+                .position(|w| *w == flag)
+                .and_then(|i| c.arg_word(i + 1))
+                .cloned()
+        };
+        let root = match c.lb.as_str() {
+            "php" if words.contains(&"-S") => Some(after("-t").unwrap_or_else(|| Word::lit("."))),
+            "httpd" | "ftpd" if words.contains(&"-h") || c.lb == "ftpd" => {
+                Some(after("-h").unwrap_or_else(|| Word::lit(".")))
+            }
+            "http-server" | "serve" | "darkhttpd" | "live-server" => Some(
+                c.operand_words()
+                    .into_iter()
+                    .find(|w| !w.text.chars().all(|ch| ch.is_ascii_digit()))
+                    .unwrap_or_else(|| Word::lit(".")),
+            ),
+            "caddy" if words.contains(&"file-server") => Some(
+                after("--root")
+                    .or_else(|| after("-r"))
+                    .unwrap_or_else(|| Word::lit(".")),
+            ),
+            "ruby" if words.iter().any(|w| w.contains("httpd")) && words.contains(&"-run") => Some(
+                c.operand_words()
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| Word::lit(".")),
+            ),
+            _ => None,
+        };
+        let Some(dir) = root else { return };
+        let p = self.norm(&dir, c.cwd());
+        if dir.dynamic
+            || paths::contains_credentials(&p)
+            || paths::catastrophic_normalized(&p) && !self.inside(&p)
+        {
+            self.block(format!(
+                "serves {} to the network (your keys and files with it)",
+                shown(&dir.text)
+            ));
+        }
+        self.ask(format!("serves {} over HTTP", shown(&dir.text)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jq_programs_reading_the_environment() {
+        assert_eq!(
+            jq_env("env"),
+            EnvUse {
+                whole: true,
+                names: vec![]
+            }
+        );
+        assert!(jq_env("$ENV | keys").whole);
+        assert_eq!(
+            jq_env("env.OPENAI_API_KEY // env.X").names,
+            ["OPENAI_API_KEY", "X"]
+        );
+        assert_eq!(
+            jq_env(".token = strenv(GITHUB_TOKEN)").names,
+            ["GITHUB_TOKEN"]
+        );
+        assert_eq!(
+            jq_env("$ENV[\"AWS_SECRET_ACCESS_KEY\"]").names,
+            ["AWS_SECRET_ACCESS_KEY"]
+        );
+        assert_eq!(
+            jq_env(".envelope.environment | .env_name"),
+            EnvUse::default()
+        );
+        assert_eq!(jq_env(".packages[].name"), EnvUse::default());
+    }
+}
