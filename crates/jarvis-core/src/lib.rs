@@ -4,6 +4,7 @@ pub mod agent;
 pub mod announce;
 pub mod budget;
 pub mod config;
+pub mod digest;
 pub mod events;
 pub mod hub;
 pub mod llm;

@@ -213,10 +213,6 @@ pub fn list(home: &Path) -> Vec<ModelStatus> {
         .collect()
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// sha256 and sha1 of a file, streaming.
 fn digests(path: &Path) -> Result<(String, String), ModelError> {
     use std::io::Read;
@@ -232,7 +228,10 @@ fn digests(path: &Path) -> Result<(String, String), ModelError> {
         s256.update(&buf[..n]);
         s1.update(&buf[..n]);
     }
-    Ok((hex(&s256.finalize()), hex(&s1.finalize())))
+    Ok((
+        crate::digest::hex(&s256.finalize()),
+        crate::digest::hex(&s1.finalize()),
+    ))
 }
 
 /// Check a file against its published checksums, or the pinned one.

@@ -3,7 +3,6 @@
 //! first 200 bytes, never whole.
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// Strings longer than this are stored summarised.
 pub const AUDIT_KEEP: usize = 200;
@@ -77,10 +76,7 @@ pub fn summarize_text(s: &str) -> String {
     while !s.is_char_boundary(cut) {
         cut -= 1;
     }
-    let hash: String = Sha256::digest(s.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = crate::digest::sha256(s.as_bytes());
     format!("{}… [{} bytes, sha256 {hash}]", &s[..cut], s.len())
 }
 

@@ -29,9 +29,25 @@ pub struct Change {
 
 /// Which changes an undo takes back.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ChangeScope<'a> {
-    Turn(&'a str),
-    Session(&'a str),
+pub enum ChangeScope {
+    Turn(String),
+    Session(String),
+}
+
+impl ChangeScope {
+    /// The column it selects by, as the audit names it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ChangeScope::Turn(_) => "turn",
+            ChangeScope::Session(_) => "session",
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        match self {
+            ChangeScope::Turn(id) | ChangeScope::Session(id) => id,
+        }
+    }
 }
 
 const COLUMNS: &str = "id, session_id, turn_id, call_id, tool, root, path, before_file, \
@@ -81,11 +97,9 @@ impl Store {
     }
 
     /// The changes in a turn or a session, oldest first (undone ones too).
-    pub fn changes(&self, scope: &ChangeScope<'_>) -> Result<Vec<Change>, StoreError> {
-        let (filter, key) = match scope {
-            ChangeScope::Turn(t) => ("turn_id", *t),
-            ChangeScope::Session(s) => ("session_id", *s),
-        };
+    pub fn changes(&self, scope: &ChangeScope) -> Result<Vec<Change>, StoreError> {
+        let filter = format!("{}_id", scope.name());
+        let key = scope.id();
         self.with_conn(|conn| {
             let mut st = conn.prepare(&format!(
                 "SELECT {COLUMNS} FROM changes WHERE {filter} = ?1 ORDER BY id"

@@ -71,7 +71,7 @@ pub fn hash_dir(dir: &Path) -> std::io::Result<String> {
         h.update(std::fs::read(&f)?);
         h.update([0]);
     }
-    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::digest::hex(&h.finalize()))
 }
 
 impl ScriptTool {

@@ -216,13 +216,13 @@ impl Tool for WriteFileTool {
         };
         let at = locate(&ctx.workdir, &ctx.roots, &raw)?;
         let bytes = content.len();
-        // Appends keep the file before them too, for undo.
-        let before_append = match mode {
-            WriteMode::Append => sandbox::read_all(&at, None).ok(),
-            _ => None,
-        };
-        let (written, at, content) = tokio::task::spawn_blocking(move || {
-            sandbox::write(&at, content.as_bytes(), mode).map(|w| (w, at, content))
+        let (written, before_append, at, content) = tokio::task::spawn_blocking(move || {
+            // Appends keep the file before them too, for undo.
+            let before = match mode {
+                WriteMode::Append => sandbox::read_all(&at, None).ok(),
+                _ => None,
+            };
+            sandbox::write(&at, content.as_bytes(), mode).map(|w| (w, before, at, content))
         })
         .await
         .map_err(|e| ToolError::Failed(e.to_string()))??;
@@ -233,8 +233,9 @@ impl Tool for WriteFileTool {
             (_, false, None) => format!("wrote {bytes} bytes to {raw}"),
         };
         let before = written.old_content.as_deref().or(before_append.as_deref());
-        let after = match mode {
-            WriteMode::Append => sandbox::read_all(&at, None).ok(),
+        // What the append left is what was there and what it added.
+        let after = match (mode, before) {
+            (WriteMode::Append, Some(b)) => Some([b, content.as_bytes()].concat()),
             _ => Some(content.into_bytes()),
         };
         // The change is recorded so the turn can be undone; the previous

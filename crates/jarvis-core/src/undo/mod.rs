@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::digest::sha256;
 use jarvis_protocol::{ChangeInfo, ChangeKind, Event, UndoReport};
-use sha2::{Digest, Sha256};
 
 use crate::Brain;
 use crate::agent::{BrainError, Inner};
@@ -28,13 +28,6 @@ pub enum UndoScope {
     Task(String),
     /// The latest turn, in any conversation, with changes not undone.
     Last,
-}
-
-pub fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 fn info(c: &Change) -> ChangeInfo {
@@ -359,7 +352,7 @@ impl Brain {
     /// The files a turn or a task changed, oldest first.
     pub fn changes(&self, scope: &UndoScope) -> Result<Vec<ChangeInfo>, BrainError> {
         let rows = match self.scope(scope)? {
-            Some((s, key)) => self.inner.store.changes(&s.as_ref(&key))?,
+            Some(s) => self.inner.store.changes(&s)?,
             None => Vec::new(),
         };
         Ok(rows.iter().map(info).collect())
@@ -367,19 +360,18 @@ impl Brain {
 
     /// The files a conversation's turns changed, oldest first.
     pub fn session_changes(&self, session: &str) -> Result<Vec<ChangeInfo>, BrainError> {
-        let rows = self.inner.store.changes(&ChangeScope::Session(session))?;
+        let rows = self
+            .inner
+            .store
+            .changes(&ChangeScope::Session(session.to_string()))?;
         Ok(rows.iter().map(info).collect())
     }
 
-    fn scope(&self, scope: &UndoScope) -> Result<Option<(Key, String)>, BrainError> {
+    fn scope(&self, scope: &UndoScope) -> Result<Option<ChangeScope>, BrainError> {
         Ok(match scope {
-            UndoScope::Turn(t) => Some((Key::Turn, t.clone())),
-            UndoScope::Task(id) => Some((Key::Session, self.task(id)?.session_id)),
-            UndoScope::Last => self
-                .inner
-                .store
-                .last_changed_turn()?
-                .map(|t| (Key::Turn, t)),
+            UndoScope::Turn(t) => Some(ChangeScope::Turn(t.clone())),
+            UndoScope::Task(id) => Some(ChangeScope::Session(self.task(id)?.session_id)),
+            UndoScope::Last => self.inner.store.last_changed_turn()?.map(ChangeScope::Turn),
         })
     }
 
@@ -387,13 +379,13 @@ impl Brain {
     /// alone (stop it first).
     pub fn undo(&self, scope: &UndoScope, by: &str) -> Result<UndoReport, BrainError> {
         let started = std::time::Instant::now();
-        let Some((key, id)) = self.scope(scope)? else {
+        let Some(key) = self.scope(scope)? else {
             return Ok(UndoReport::default());
         };
         let rows: Vec<Change> = self
             .inner
             .store
-            .changes(&key.as_ref(&id))?
+            .changes(&key)?
             .into_iter()
             .filter(|c| c.undone_at.is_none())
             .collect();
@@ -424,7 +416,7 @@ impl Brain {
         self.inner.store.mark_undone(&settled)?;
         if !report.is_empty() {
             let session = groups.values().flatten().find_map(|c| c.session_id.clone());
-            let what = serde_json::json!({ key.name(): id }).to_string();
+            let what = serde_json::json!({ key.name(): key.id() }).to_string();
             audit(
                 &self.inner,
                 session.as_deref(),
@@ -441,26 +433,5 @@ impl Brain {
             );
         }
         Ok(report)
-    }
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Key {
-    Turn,
-    Session,
-}
-
-impl Key {
-    fn as_ref<'a>(&self, id: &'a str) -> ChangeScope<'a> {
-        match self {
-            Key::Turn => ChangeScope::Turn(id),
-            Key::Session => ChangeScope::Session(id),
-        }
-    }
-    fn name(&self) -> &'static str {
-        match self {
-            Key::Turn => "turn",
-            Key::Session => "session",
-        }
     }
 }

@@ -8,7 +8,6 @@
 //! so neither spends the budget; links are never followed.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -88,18 +87,7 @@ fn walk(root: &Path, mut each: impl FnMut(PathBuf, &std::fs::Metadata) -> bool) 
 }
 
 fn sha_of(path: &Path) -> Option<String> {
-    use sha2::Digest;
-    let mut f = std::fs::File::open(path).ok()?;
-    let mut h = sha2::Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = f.read(&mut buf).ok()?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    crate::digest::sha256_file(path).ok()
 }
 
 /// The scan before a command.

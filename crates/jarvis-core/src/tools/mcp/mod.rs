@@ -48,12 +48,7 @@ pub fn tool_name(server: &str, tool: &str) -> String {
     if name.len() <= 64 {
         return name;
     }
-    use sha2::Digest;
-    let h: String = sha2::Sha256::digest(name.as_bytes())
-        .iter()
-        .take(4)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let h = &crate::digest::sha256(name.as_bytes())[..8];
     format!("{}_{h}", &name[..55])
 }
 
