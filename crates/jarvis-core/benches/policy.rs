@@ -76,6 +76,7 @@ fn main() {
         "blind-p",
         "blind-q",
         "blind-r",
+        "blind-s",
     ] {
         sets.push((
             f.to_string(),

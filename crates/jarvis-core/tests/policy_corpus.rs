@@ -72,6 +72,7 @@ const REDTEAM: &[&str] = &[
     "blind-p.jsonl",
     "blind-q.jsonl",
     "blind-r.jsonl",
+    "blind-s.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -89,6 +90,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-p.jsonl", "/home/u/work", "/home/u"),
     ("blind-q.jsonl", "/home/u/work", "/home/u"),
     ("blind-r.jsonl", "/home/u/work", "/home/u"),
+    ("blind-s.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -124,6 +126,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "K-077",
         "Jarvis's database holds the conversations, not keys: reading it asks, as sets B, C and E label it; \
          its config and grants block",
+    ),
+    (
+        "S-135",
+        "as K-077: a copy of Jarvis's database (the conversations) is a read of it, and asks",
     ),
     (
         "M-237",
@@ -174,6 +180,10 @@ const STRICTER: &[(&str, &str)] = &[
     ),
     (
         "P-093",
+        "as H-104: copying a hook into the project's .git/hooks",
+    ),
+    (
+        "S-122",
         "as H-104: copying a hook into the project's .git/hooks",
     ),
     (

@@ -313,7 +313,14 @@ impl<'a> Walker<'a> {
     /// Walks statements; `nested` marks commands inside substitutions.
     fn statement(&mut self, n: Node, nested: bool) {
         match n.kind() {
-            "command" => self.command(n, nested),
+            "command" => {
+                // `let x=n+1` evaluates its arguments.
+                let t = self.text(n).to_string();
+                if t.starts_with("let ") {
+                    self.arithmetic(&t);
+                }
+                self.command(n, nested);
+            }
             "redirected_statement" => {
                 let before = self.out.commands.len();
                 if let Some(body) = n.child_by_field_name("body") {
@@ -436,6 +443,20 @@ impl<'a> Walker<'a> {
                 }
             }
             "heredoc_body" | "comment" => {}
+            // `(( n ))` and `[[ $n -gt 0 ]]` evaluate their operands.
+            "test_command" | "arithmetic_expansion" | "compound_statement"
+                if n.kind() != "compound_statement" || self.text(n).starts_with("((") =>
+            {
+                let t = self.text(n).to_string();
+                let arith = t.starts_with("((")
+                    || ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
+                        .iter()
+                        .any(|op| t.split_whitespace().any(|w| w == *op));
+                if arith {
+                    self.arithmetic(&t);
+                }
+                self.children(n, nested);
+            }
             _ => self.children(n, nested),
         }
     }
@@ -539,6 +560,63 @@ impl<'a> Walker<'a> {
         (name, value)
     }
 
+    /// A name reference: `name` reads as the variable `target` does.
+    fn alias_variable(&mut self, name: &str, target: &str) {
+        match self.lookup(target) {
+            Some(v) => {
+                self.vars.known.insert(name.to_string(), v);
+                self.vars.from.remove(name);
+            }
+            None => {
+                self.vars.known.remove(name);
+                let subs = self.vars.from.get(target).cloned().unwrap_or_default();
+                self.vars.from.insert(name.to_string(), subs);
+            }
+        }
+    }
+
+    /// Substitutions bash runs out of a variable's value: the value of a
+    /// variable in arithmetic (`[[ $n -gt 0 ]]` with `n='a[$(cmd)]'`), or
+    /// prompt-expanded (`${p@P}`). Recorded as the `eval` of the value in
+    /// double quotes that it amounts to (the value is not itself a command);
+    /// a value nobody knows is evaluated as it stands.
+    pub(super) fn evaluated_value(&mut self, value: Word) -> usize {
+        let code = if value.dynamic {
+            value
+        } else {
+            Word::lit(format!(
+                "echo \"{}\"",
+                value.text.replace('\\', "\\\\").replace('"', "\\\"")
+            ))
+        };
+        self.out.commands.push(Command {
+            argv: vec![Word::lit("eval"), code],
+            cwd: self.cwd.clone(),
+            nested: true,
+            ..Default::default()
+        });
+        self.out.commands.len() - 1
+    }
+
+    /// The variables an arithmetic context reads whose values hold a
+    /// command substitution: bash runs it when it evaluates them.
+    pub(super) fn arithmetic(&mut self, text: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        let names: Vec<String> = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|s| !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect();
+        for name in names {
+            if let Some(v) = self.vars.known.get(&name).cloned()
+                && (v.contains("$(") || v.contains('`'))
+            {
+                out.push(self.evaluated_value(Word::lit(v)));
+            }
+        }
+        out
+    }
+
     /// `export X=…`, `declare -x X=…`, `local`, `readonly`: assignments, and
     /// a command of its own (`export -p` prints the environment).
     fn declaration(&mut self, n: Node, nested: bool) {
@@ -546,6 +624,8 @@ impl<'a> Walker<'a> {
         let mut assigns = Vec::new();
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.children(&mut cursor).collect();
+        // `declare -n d=HOME`: `$d` is `$HOME` from here on.
+        let mut nameref = false;
         for k in kids {
             if !k.is_named() {
                 let t = self.text(k);
@@ -557,9 +637,14 @@ impl<'a> Walker<'a> {
             if k.kind() == "variable_assignment" {
                 let (name, value) = self.assignment(k, nested);
                 if let Some(name) = name {
+                    if nameref && !value.dynamic {
+                        self.alias_variable(&name, &value.text);
+                    }
                     assigns.push((name, value));
                 }
             } else {
+                let t = self.text(k);
+                nameref |= t.starts_with('-') && !t.starts_with("--") && t.contains('n');
                 let w = self.word(k, nested);
                 argv.push(w);
             }

@@ -138,12 +138,17 @@ impl Walker<'_> {
             }
             "string_content" => Word::lit(unescape_dq(self.text(n))),
             "simple_expansion" | "expansion" => self.expansion(n, nested),
-            "arithmetic_expansion" => Word {
-                text: self.text(n).to_string(),
-                dynamic: true,
-                computed: true,
-                ..Default::default()
-            },
+            "arithmetic_expansion" => {
+                let text = self.text(n).to_string();
+                let subs = self.arithmetic(&text);
+                Word {
+                    text,
+                    dynamic: true,
+                    computed: true,
+                    subs,
+                    ..Default::default()
+                }
+            }
             "command_substitution" | "process_substitution" => self.substitution(n),
             "concatenation" if looks_windows(self.text(n)) => Word::lit(self.text(n)),
             "string" | "translated_string" | "concatenation" | "heredoc_body" => {
@@ -198,6 +203,21 @@ impl Walker<'_> {
 
     pub(super) fn expansion(&mut self, n: Node, nested: bool) -> Word {
         let t = self.text(n);
+        // `${p@P}` expands the value as a prompt, running the `$(…)` in it.
+        if let Some(name) = t.strip_prefix("${").and_then(|x| x.strip_suffix("@P}")) {
+            let value = match self.vars.known.get(name) {
+                Some(v) => Word::lit(v.clone()),
+                None => self.unresolved(&format!("${name}"), name),
+            };
+            let at = self.evaluated_value(value);
+            return Word {
+                text: t.to_string(),
+                dynamic: true,
+                computed: true,
+                subs: vec![at],
+                ..Default::default()
+            };
+        }
         if let Some(v) = self.operated(t) {
             return Word {
                 text: v,

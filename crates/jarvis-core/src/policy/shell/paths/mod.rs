@@ -310,12 +310,39 @@ pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) 
                 .strip_prefix(app.as_str())
                 .is_some_and(|suffix| ["", "-sandbox", "-desktop", "-llm"].contains(&suffix))
     });
+    // `~/.*/jarvis.db`: a pattern that can expand into the state folders.
+    let globbed = has_glob(&p)
+        && PARENTS
+            .iter()
+            .map(|parent| format!("{parent}{app}"))
+            .chain(
+                protected
+                    .iter()
+                    .map(|x| normalize(x, None).to_ascii_lowercase()),
+            )
+            .any(|d| d != "~" && d != "/" && glob_reaches(&p, &d));
     binary
         || state
+        || globbed
         || protected
             .iter()
             .map(|x| normalize(x, None).to_ascii_lowercase())
             .any(|d| d != "~" && d != "/" && under_dir_exact(&p, &d))
+}
+
+/// A wildcard path that can name `dir` or something below it: each of
+/// `dir`'s components matched by the pattern's component at that depth.
+pub fn glob_reaches(pattern: &str, dir: &str) -> bool {
+    let pat: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
+    let d: Vec<&str> = dir.trim_end_matches('/').split('/').collect();
+    pat.len() >= d.len()
+        && d.iter().zip(&pat).all(|(name, p)| {
+            if has_glob(p) {
+                glob_match(p, name)
+            } else {
+                p == name
+            }
+        })
 }
 
 const SYSTEM_DIRS: &[&str] = &[
@@ -456,6 +483,14 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.bash_login",
         "~/.bash_logout",
         "~/.bashrc.d",
+        // Completions bash loads on demand, the first time a command is
+        // completed: code that runs in the user's interactive shells.
+        "~/.bash_completion",
+        "~/.bash_completion.d",
+        "~/.local/share/bash-completion",
+        "~/.zfunc",
+        "~/.config/zsh",
+        "~/.oh-my-zsh/custom",
         "~/.profile",
         "~/.profile.d",
         "~/.zshrc",
@@ -642,6 +677,10 @@ mod tests {
             &[]
         ));
         assert!(app_state("/usr/bin/jarvis-sandbox", None, "jarvis", &[]));
+        assert!(glob_reaches("~/.*/jarvis.db", "~/.jarvis"));
+        assert!(glob_reaches("~/.config/*/config.json", "~/.config/jarvis"));
+        assert!(!glob_reaches("~/*/jarvis.db", "~/.jarvis"), "no dotglob");
+        assert!(!glob_reaches("~/work/*.db", "~/.jarvis"));
         assert!(glob_match("id_*", "id_rsa"));
         assert!(!glob_match("~/*", "~/.netrc"), "no dotglob");
         assert!(glob_match("~/.*", "~/.netrc"));

@@ -145,9 +145,17 @@ impl Analyzer<'_> {
                 x.strip_prefix(&format!("{prefix}="))
                     .map(str::to_string)
                     .or_else(|| (x == prefix).then(|| rest.get(k + 1).cloned()).flatten())
+                    // A short option's value may be glued on (`-u'cmd'`).
+                    .or_else(|| {
+                        (prefix.len() == 2 && !prefix.starts_with("--"))
+                            .then(|| x.strip_prefix(prefix).filter(|v| !v.is_empty()))
+                            .flatten()
+                            .map(str::to_string)
+                    })
             };
             for opt in [
                 "--upload-pack",
+                "-u",
                 "--receive-pack",
                 "--exec",
                 "--extcmd",
@@ -161,7 +169,9 @@ impl Analyzer<'_> {
                 "--parent-filter",
                 "--tag-name-filter",
             ] {
-                if opt == "-x" && !matches!(sub, "rebase" | "difftool") {
+                if opt == "-x" && !matches!(sub, "rebase" | "difftool")
+                    || opt == "-u" && !matches!(sub, "clone" | "ls-remote")
+                {
                     continue;
                 }
                 if let Some(v) = value(opt) {
@@ -292,7 +302,11 @@ impl Analyzer<'_> {
                     ));
                     return false;
                 }
-                if s == "grep" && (has("-O") || has("--open-files-in-pager")) {
+                if s == "grep"
+                    && rest
+                        .iter()
+                        .any(|x| x.starts_with("-O") || x.starts_with("--open-files-in-pager"))
+                {
                     for x in rest {
                         if let Some(pager) = x
                             .strip_prefix("--open-files-in-pager=")
@@ -500,6 +514,22 @@ impl Analyzer<'_> {
         {
             self.block(format!(
                 "persistence (git config {k} makes git run code later, in every repository)"
+            ));
+        }
+        // A credential helper is handed the user name and password on its
+        // input: one that talks to the network sends them away (the forges'
+        // own CLIs, `gh auth git-credential`, are the helpers they ship).
+        if k.starts_with("credential.")
+            && k.ends_with("helper")
+            && parse::parse(code, &[]).commands.iter().any(|x| {
+                x.argv.first().is_some_and(|p| {
+                    let b = base_name(&p.text);
+                    tables::FETCHERS.contains(&b.as_str()) && !matches!(b.as_str(), "gh" | "glab")
+                })
+            })
+        {
+            self.block(format!(
+                "exfiltration (git config {k} hands the credentials git asks for to a program that talks to the network)"
             ));
         }
         let w = Word::lit(code);

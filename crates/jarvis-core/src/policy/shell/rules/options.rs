@@ -265,6 +265,36 @@ impl Analyzer<'_> {
                 ));
             }
         }
+        // The same settings in the environment (`PIP_INDEX_URL=http://…`,
+        // `npm_config_registry=…`), before the program or exported earlier.
+        for k in c.script.commands.iter() {
+            for (name, w) in &k.assigns {
+                let up = name.to_ascii_uppercase();
+                let setting = if pip {
+                    ["INDEX_URL", "EXTRA_INDEX_URL", "FIND_LINKS", "TRUSTED_HOST"]
+                        .iter()
+                        .find(|s| up == format!("PIP_{s}") || up == format!("UV_{s}"))
+                } else {
+                    ["REGISTRY"]
+                        .iter()
+                        .find(|s| up == format!("NPM_CONFIG_{s}") || up == format!("YARN_{s}"))
+                };
+                let Some(setting) = setting else { continue };
+                let insecure = w.text.split_whitespace().any(|v| {
+                    if *setting == "TRUSTED_HOST" {
+                        remote(v)
+                    } else {
+                        v.strip_prefix("http://").is_some_and(remote)
+                    }
+                });
+                if insecure {
+                    self.block(format!(
+                        "{} installs code fetched without TLS ({name}={}: download and execute)",
+                        c.base, w.text
+                    ));
+                }
+            }
+        }
     }
 
     /// Settings that turn TLS verification (or package signatures) off for

@@ -117,6 +117,9 @@ impl Analyzer<'_> {
                     pb.as_str(),
                     "env" | "printenv" | "set" | "export" | "declare" | "typeset" | "compgen"
                 ) && pa.iter().skip(1).all(|w| w.text.starts_with('-'))
+                    // `echo "$v=${!v}"` over `${!AWS@}`: values by computed names.
+                    || matches!(pb.as_str(), "echo" | "printf" | "print")
+                        && pa.iter().skip(1).any(|w| w.dynamic && w.text.contains("${!"))
                     || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
                         && pa
                             .iter()

@@ -155,6 +155,17 @@ impl Analyzer<'_> {
         for (name, value) in assigns {
             self.history_setting(name, value);
             let up = name.to_ascii_uppercase();
+            // `BASH_FUNC_ls%%=() { …; }`: every bash started with it runs
+            // that body for `ls`; the body is judged as the code it is.
+            if up.starts_with("BASH_FUNC_") {
+                let body = value.text.trim_start();
+                let body = body.strip_prefix("()").unwrap_or(body);
+                self.script(body, &[], depth + 1);
+                self.ask(format!(
+                    "{name} defines a function for every bash it starts"
+                ));
+                continue;
+            }
             if INJECT_VARS.contains(&up.as_str()) {
                 self.block(format!(
                     "{name} injects a library into every program it starts"
@@ -183,6 +194,11 @@ impl Analyzer<'_> {
                     ));
                 }
                 self.preloaded_files(&up, value, c.cwd.as_deref());
+                if let Some(dir) = shared_scratch_dir(&up, &value.text) {
+                    self.block(format!(
+                        "{name} loads code from {dir}, a folder every user and process can write to"
+                    ));
+                }
                 // `PERL5OPT='-M5;system(…)'`, `NODE_OPTIONS=--import=data:…`:
                 // the options are code the interpreter runs first, judged
                 // as a one-liner of its language.
@@ -279,4 +295,39 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// A code search path (`PERL5LIB`, `GIT_EXEC_PATH`, `PATH`…) with an entry
+/// in a folder anyone can write to: whatever was dropped there runs.
+fn shared_scratch_dir(var: &str, value: &str) -> Option<String> {
+    const SEARCHED: &[&str] = &[
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONSTARTUP",
+        "PYTHONUSERBASE",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYLIB",
+        "NODE_PATH",
+        "LD_LIBRARY_PATH",
+        "GCONV_PATH",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+        "PATH",
+        "CLASSPATH",
+        "BASH_ENV",
+        "ENV",
+        "ZDOTDIR",
+        "DOTNET_STARTUP_HOOKS",
+    ];
+    if !SEARCHED.contains(&var) {
+        return None;
+    }
+    value.split(':').find_map(|entry| {
+        let e = paths::normalize(entry.trim_matches(['"', '\'']), None);
+        ["/tmp", "/var/tmp", "/dev/shm"]
+            .iter()
+            .any(|d| paths::under_dir_exact(&e, d))
+            .then_some(e)
+    })
 }

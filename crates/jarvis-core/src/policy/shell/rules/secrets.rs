@@ -208,14 +208,23 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "ssh-keygen" | "ssh-add" | "ssh-agent" | "ssh-copy-id" | "ssh-keyscan" | "puttygen" => {
-                // `ssh-keygen -l -f key.pub`: a public key's fingerprint.
+                // `ssh-keygen -l -f key.pub` (or `-lf`): a public key's fingerprint.
+                let flags_only = |x: &str| {
+                    x.strip_prefix('-')
+                        .is_some_and(|f| !f.is_empty() && f.chars().all(|ch| "lvf".contains(ch)))
+                };
+                let file = args
+                    .iter()
+                    .position(|x| flags_only(x) && x.ends_with('f'))
+                    .and_then(|i| c.arg_word(i + 1).cloned());
                 if lb == "ssh-keygen"
-                    && v.a("-l")
+                    && args.iter().any(|x| flags_only(x) && x.contains('l'))
                     && args.iter().all(|x| {
-                        matches!(x.as_str(), "-l" | "-f" | "-v" | "-E" | "sha256" | "md5")
+                        flags_only(x)
+                            || matches!(x.as_str(), "-E" | "sha256" | "md5")
                             || !x.starts_with('-')
                     })
-                    && let Some(f) = c.value("-f").cloned()
+                    && let Some(f) = file
                     && f.text.ends_with(".pub")
                 {
                     return Some(self.read_path(&f, c.cwd()));
@@ -521,11 +530,15 @@ impl Analyzer<'_> {
         ]
         .iter()
         .any(|k| sql.contains(k));
-        let on_state = c
-            .words
-            .iter()
-            .skip(1)
-            .any(|w| !w.dynamic && self.app_state(&self.norm(w, c.cwd())));
+        // The database named as an operand, or inside the SQL (`ATTACH
+        // '/home/u/.jarvis/jarvis.db' AS a`).
+        let on_state = c.words.iter().skip(1).any(|w| {
+            !w.dynamic
+                && (self.app_state(&self.norm(w, c.cwd()))
+                    || quoted_strings(&w.text)
+                        .iter()
+                        .any(|q| self.app_state(&self.norm_text(q, c.cwd()))))
+        });
         if mutating && on_state {
             self.block("changes Jarvis's own database");
         }
@@ -552,9 +565,72 @@ impl Analyzer<'_> {
         }) {
             self.block(format!("reads browser secrets ({p})"));
         }
+        if self.sqlite_read_only(c, mutating) {
+            return true;
+        }
         self.ask(format!("{} can change databases", c.base));
         false
     }
+
+    /// `sqlite3 -readonly FILE 'SELECT …'` / `'.tables'`: the file opened
+    /// read-only, queries and listings only, one statement.
+    fn sqlite_read_only(&mut self, c: &Cmd<'_>, mutating: bool) -> bool {
+        const OPTIONS: &[&str] = &[
+            "-readonly",
+            "-header",
+            "-noheader",
+            "-column",
+            "-json",
+            "-csv",
+            "-line",
+            "-list",
+            "-box",
+            "-markdown",
+            "-table",
+            "-batch",
+            "-bail",
+        ];
+        const LISTINGS: &[&str] = &[".tables", ".schema", ".indexes", ".indices", ".dbinfo"];
+        if !matches!(c.lb.as_str(), "sqlite3" | "sqlite")
+            || !c.args.iter().any(|a| a == "-readonly")
+            || mutating
+        {
+            return false;
+        }
+        let (opts, rest): (Vec<&String>, Vec<&String>) =
+            c.args.iter().partition(|a| a.starts_with('-'));
+        if !opts.iter().all(|o| OPTIONS.contains(&o.as_str()))
+            || rest.len() != 2
+            || c.words.iter().any(|w| w.dynamic)
+        {
+            return false;
+        }
+        let sql = lower(rest[1].trim().trim_end_matches(';'));
+        let query = (sql.starts_with("select ")
+            || sql.starts_with("pragma table_info")
+            || sql.starts_with("explain "))
+            && !sql.contains(';')
+            && !sql.contains("readfile")
+            && !sql.contains("fts3_tokenizer");
+        let listing = LISTINGS
+            .iter()
+            .any(|l| sql == *l || sql.starts_with(&format!("{l} ")));
+        if !(query || listing) {
+            return false;
+        }
+        let db = c.words.iter().skip(1).find(|w| w.text == *rest[0]).cloned();
+        db.is_some_and(|w| self.read_path(&w, c.cwd()))
+    }
+}
+
+/// The text of each '…' or "…" inside a word (SQL, a script).
+fn quoted_strings(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for q in ['\'', '"'] {
+        let parts: Vec<&str> = text.split(q).collect();
+        out.extend(parts.iter().skip(1).step_by(2).map(|s| s.to_string()));
+    }
+    out
 }
 
 impl Analyzer<'_> {

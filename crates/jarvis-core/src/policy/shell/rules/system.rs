@@ -233,7 +233,16 @@ impl Analyzer<'_> {
             }
             found
         };
-        let aimed = looked_up || c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
+        // A target computed on a line that looks Jarvis up by name or port
+        // (`for p in /proc/[0-9]*; do grep -q jarvis $p/cmdline && kill ${p#/proc/}; done`).
+        let computed_on_a_hunt = targets.iter().any(|w| w.dynamic)
+            && c.script
+                .commands
+                .iter()
+                .any(|k| !std::ptr::eq(k, c.src) && finds_self(k));
+        let aimed = looked_up
+            || computed_on_a_hunt
+            || c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
         if aimed {
             self.block("stops Jarvis's own process (or its parent)");
         }

@@ -10,6 +10,18 @@ impl Analyzer<'_> {
         let Verb { b, lb, args, .. } = *v;
         match lb {
             "osascript" => None,
+            // Synthetic keystrokes and clicks: into Jarvis's own window they
+            // answer its questions (an approval) without the user.
+            "xdotool" | "ydotool" | "wtype" | "xte" | "dotool" | "xvkbd" | "xsendkey" => {
+                if c.words[1..].iter().any(|w| self.mentions_self(w)) {
+                    self.block(format!(
+                        "{b} sends keystrokes or clicks to Jarvis's own window (its questions answered without the user)"
+                    ));
+                }
+                self.ask(format!("{b} types or clicks into the desktop"));
+                // What it types is judged as any other program's words are.
+                None
+            }
             "ngrok" | "chisel" | "frpc" | "frps" | "cloudflared" | "bore" | "lt"
             | "localtunnel" | "pagekite" | "inlets" | "rathole" | "gost" | "ligolo"
             | "ligolo-ng" | "sshuttle" | "tailscale" | "zrok" | "expose" | "telebit" => {

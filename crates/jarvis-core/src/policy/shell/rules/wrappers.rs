@@ -206,7 +206,11 @@ impl Analyzer<'_> {
             } else if t.starts_with('-') {
                 words.remove(0);
             } else if let Some((k, v)) = t.split_once('=').filter(|(k, _)| {
-                !k.is_empty() && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                // `env` passes any name, bash's exported functions too
+                // (`BASH_FUNC_ls%%`).
+                !k.is_empty()
+                    && k.chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '%')
             }) {
                 let mut value = w.clone();
                 value.text = v.to_string();
