@@ -34,7 +34,6 @@ pub fn run() -> anyhow::Result<()> {
             tray::show_main(app);
         }))
         .plugin(tauri_plugin_notification::init())
-        .plugin(shortcut::plugin())
         .invoke_handler(ipc::handler())
         .setup(|app| {
             if let Err(e) = shell::start(app.handle()) {
@@ -43,6 +42,7 @@ pub fn run() -> anyhow::Result<()> {
                 approval::show_fatal(&format!("Jarvis could not start.\n\n{e}"));
                 std::process::exit(1);
             }
+            main_window(app)?;
             Ok(())
         })
         .on_window_event(|window, event| {
@@ -66,12 +66,34 @@ pub fn run() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The HUD's window, opened once the brain is up. Before, a window shown
+/// while the start-up held the main thread drew its first frame only after
+/// WebKit gave up waiting for its web process (half a second).
+fn main_window(app: &tauri::App) -> tauri::Result<()> {
+    let Some(cfg) = app
+        .config()
+        .app
+        .windows
+        .iter()
+        .find(|w| w.label == "main")
+        .cloned()
+    else {
+        return Ok(());
+    };
+    tauri::WebviewWindowBuilder::from_config(app.handle(), &cfg)?.build()?;
+    Ok(())
+}
+
 /// A window with the same Tauri build showing `page` (one of the HUD's
-/// bundled pages): the memory baseline.
+/// bundled pages): the baseline of the memory and start-up benchmarks. The
+/// page reports its first frame in the same log line as the HUD.
 pub fn run_bare(page: &'static str) -> anyhow::Result<()> {
+    STARTED.get_or_init(Instant::now);
+    init_tracing();
     let mut ctx: tauri::Context<tauri::Wry> = tauri::generate_context!();
     ctx.config_mut().app.windows.clear();
     tauri::Builder::default()
+        .invoke_handler(tauri::generate_handler![bare_painted])
         .setup(|app| {
             tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::App(page.into()))
                 .title("bare")
@@ -81,6 +103,12 @@ pub fn run_bare(page: &'static str) -> anyhow::Result<()> {
         })
         .run(ctx)?;
     Ok(())
+}
+
+/// The bare page's first frame, logged as the HUD's is.
+#[tauri::command]
+fn bare_painted() {
+    ipc::log_first_paint();
 }
 
 fn init_tracing() {

@@ -29,6 +29,8 @@ pub struct Shell {
     pub shortcut_problem: Mutex<Option<String>>,
     /// The hub (tasks, scheduler), run while this app leads the services.
     pub services: Mutex<Option<jarvis_core::services::ServiceHost>>,
+    /// What starts once the HUD has drawn the brain's state.
+    after_hud: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 impl Shell {
@@ -84,8 +86,61 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         staged: Mutex::new(HashMap::new()),
         shortcut_problem: Mutex::new(None),
         services: Mutex::new(None),
+        after_hud: Mutex::new(None),
     };
     app.manage(shell);
+    bridge::spawn(app.clone(), brain.clone());
+    // Tasks that end in this process are notified here.
+    brain.set_notifier(shell_notifier(app));
+    crate::shortcut::foresee(app);
+    // The rest (grabbing the keys alone takes ~100 ms of X round trips)
+    // competes with the webview for the main thread and the two cores it
+    // starts on: it waits for the HUD to show the brain's state, or a few
+    // seconds when the window never draws (started hidden).
+    let later = {
+        let app = app.clone();
+        move || {
+            let main = app.clone();
+            let scheduled = app.run_on_main_thread(move || start_after_hud(&main, brain, primed));
+            if let Err(e) = scheduled {
+                tracing::warn!("start-up after the HUD: {e}");
+            }
+        }
+    };
+    if let Some(shell) = app.try_state::<Shell>()
+        && let Ok(mut slot) = shell.after_hud.lock()
+    {
+        *slot = Some(Box::new(later));
+    }
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(UNREADY_START).await;
+        hud_ready(&app);
+    });
+    Ok(())
+}
+
+/// How long the rest of the start-up waits for the HUD at most.
+const UNREADY_START: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The HUD drew the brain's state (or the wait ran out): the rest starts, once.
+pub fn hud_ready(app: &AppHandle) {
+    let later = app
+        .try_state::<Shell>()
+        .and_then(|s| s.after_hud.lock().ok().and_then(|mut l| l.take()));
+    if let Some(later) = later {
+        later();
+    }
+}
+
+/// The keyring read, the hub (tasks, scheduler; while this app leads the
+/// services, not while `jarvis serve` does), the tray and the MCP servers.
+fn start_after_hud(app: &AppHandle, brain: Brain, primed: Arc<crate::secrets::PrimedSecrets>) {
+    // The shortcut plugin opens its own X connection and thread: added now.
+    if let Err(e) = app.plugin(crate::shortcut::plugin()) {
+        tracing::warn!("global shortcuts unavailable: {e}");
+    }
+    crate::shortcut::register_from_settings(app, true);
     {
         let brain = brain.clone();
         primed.prime(jarvis_core::secrets::API_KEY, move || {
@@ -94,10 +149,6 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
             }
         });
     }
-    bridge::spawn(app.clone(), brain.clone());
-    // Tasks that end in this process are notified here; the hub runs
-    // whenever this app leads the services (not while `jarvis serve` does).
-    brain.set_notifier(shell_notifier(app));
     let host = tauri::async_runtime::block_on(async {
         brain.start_services(
             vec![jarvis_core::hub::HubService::service()],
@@ -114,7 +165,6 @@ pub fn start(app: &AppHandle) -> Result<(), Box<dyn std::error::Error>> {
         // No status-notifier host (a bare X server): the window is the app.
         tracing::warn!("tray icon unavailable: {e}");
     }
-    crate::shortcut::register_from_settings(app);
     tauri::async_runtime::spawn(async move { brain.refresh_mcp().await });
-    Ok(())
+    tracing::info!("shortcuts, keyring, hub and tray started after the HUD");
 }

@@ -33,23 +33,55 @@ fn wayland_only() -> bool {
     std::env::var_os("WAYLAND_DISPLAY").is_some() && std::env::var_os("DISPLAY").is_none()
 }
 
-/// (Re-)registers the shortcut from the settings; the problem, if any, is
-/// kept for the HUD.
-pub fn register_from_settings(app: &AppHandle) {
-    let Some(shell) = app.try_state::<Shell>() else {
-        return;
-    };
-    let wanted = shell.brain.config().voice.ptt_shortcut;
-    let gs = app.global_shortcut();
-    let _ = gs.unregister_all();
-    let problem = if wanted.trim().is_empty() {
+/// What stands in the way of the push-to-talk shortcut before any key is
+/// grabbed: none set, or a desktop that lets nobody grab keys.
+fn foreseen_problem(wanted: &str) -> Option<String> {
+    if wanted.trim().is_empty() {
         Some("no push-to-talk shortcut is set; use the button".to_string())
     } else if wayland_only() {
         Some("global shortcuts are not available on Wayland; use the push-to-talk button".into())
     } else {
-        gs.register(wanted.as_str())
+        None
+    }
+}
+
+/// At start, before the keys are grabbed: the problem the HUD can show
+/// from its first frame.
+pub fn foresee(app: &AppHandle) {
+    let Some(shell) = app.try_state::<Shell>() else {
+        return;
+    };
+    let problem = foreseen_problem(&shell.brain.config().voice.ptt_shortcut);
+    if let Ok(mut slot) = shell.shortcut_problem.lock() {
+        *slot = problem;
+    }
+}
+
+/// (Re-)registers the shortcut from the settings; the problem, if any, is
+/// kept for the HUD, and a failed grab is said (`announce`) when the HUD
+/// may have read the state before the keys were grabbed.
+pub fn register_from_settings(app: &AppHandle, announce: bool) {
+    let Some(shell) = app.try_state::<Shell>() else {
+        return;
+    };
+    let wanted = shell.brain.config().voice.ptt_shortcut;
+    // Before the plugin is added (the first seconds) the start-up will
+    // register what the settings say by then.
+    if app
+        .try_state::<tauri_plugin_global_shortcut::GlobalShortcut<tauri::Wry>>()
+        .is_none()
+    {
+        return;
+    }
+    let gs = app.global_shortcut();
+    let _ = gs.unregister_all();
+    let foreseen = foreseen_problem(&wanted);
+    let failed = match foreseen {
+        Some(_) => None,
+        None => gs
+            .register(wanted.as_str())
             .err()
-            .map(|e| format!("shortcut {wanted:?} unavailable ({e}); use the push-to-talk button"))
+            .map(|e| format!("shortcut {wanted:?} unavailable ({e}); use the push-to-talk button")),
     };
     let stop = shell.brain.config().voice.stop_shortcut;
     if !stop.trim().is_empty()
@@ -60,10 +92,16 @@ pub fn register_from_settings(app: &AppHandle) {
             "the Stop everything shortcut {stop:?} is unavailable ({e}); use the tray or the HUD"
         );
     }
-    if let Some(p) = &problem {
+    if let Some(p) = &failed {
         tracing::warn!("{p}");
+        if announce {
+            shell.brain.host_event(
+                None,
+                jarvis_protocol::HostEvent::VoiceNotice { message: p.clone() },
+            );
+        }
     }
     if let Ok(mut slot) = shell.shortcut_problem.lock() {
-        *slot = problem;
+        *slot = foreseen.or(failed);
     }
 }

@@ -37,7 +37,10 @@ test("hold the shortcut and speak: the words reach the model, its open_view runs
   });
   try {
     await waitFor(() => visibleWindows("--pid", String(app.pid)).length > 0, "the app's window", 30000);
-    await waitFor(() => app.stderr().includes("HUD first paint"), "the HUD", 30000);
+    // The shortcut is grabbed once the HUD shows the brain's state.
+    await waitFor(() => app.stderr().includes("started after the HUD"), "the HUD and its shortcut", 30000);
+    // The tray comes up with them: the panel has read its first icon.
+    await waitFor(() => tray.states.all.length > 0, "the tray icon", 10000);
     // Held for the length of the recording (4.2 s: speech between 1 s of
     // silence either side), as a person holds the key while speaking.
     execFileSync("xdotool", ["keydown", "ctrl+alt+space"]);

@@ -12,9 +12,12 @@ const transport: Transport = {
 
 const app = new App(new Api(transport));
 document.getElementById("app")?.appendChild(app.root);
-void app.start().then(() =>
-  requestAnimationFrame(() => requestAnimationFrame(() => void invoke("hud_painted"))),
-);
+// The HUD's frame (views, status bar, the Cockpit's tiles), then the same
+// with the brain's state in it: each reported once drawn. Jarvis starts the
+// rest of itself (hub, tray, keys, keyring) after the second.
+const drawn = (cmd: string) => requestAnimationFrame(() => requestAnimationFrame(() => void invoke(cmd)));
+drawn("hud_painted");
+void app.start().then(() => drawn("hud_ready"));
 void getCurrentWebview().onDragDropEvent((e) => {
   if (e.payload.type === "drop") void app.dropped(e.payload.paths);
 });

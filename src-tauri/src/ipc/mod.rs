@@ -10,6 +10,8 @@ mod skills;
 mod undo;
 mod voice;
 
+pub(crate) use chat::log_first_paint;
+
 use serde::Serialize;
 use thiserror::Error;
 
@@ -101,6 +103,7 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
     tauri::generate_handler![
         chat::hud_state,
         chat::hud_painted,
+        chat::hud_ready,
         chat::send_message,
         chat::cancel_turn,
         chat::stop_everything,

@@ -30,7 +30,7 @@ pub async fn set_config(
         shell.voice.reset();
     }
     if key == "voice.ptt_shortcut" {
-        crate::shortcut::register_from_settings(&app);
+        crate::shortcut::register_from_settings(&app, false);
     }
     Ok(cfg)
 }

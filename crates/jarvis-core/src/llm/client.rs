@@ -86,6 +86,32 @@ pub struct LlmClient {
     settings: LlmSettings,
 }
 
+/// One HTTP client per connect timeout for the whole process: building one
+/// loads the system's TLS roots (~10 ms), and the brain makes a client at
+/// every start and settings change. Clones share the connection pool.
+fn shared_http(connect_timeout: Duration) -> Result<reqwest::Client, LlmError> {
+    static CLIENTS: std::sync::OnceLock<std::sync::Mutex<Vec<(Duration, reqwest::Client)>>> =
+        std::sync::OnceLock::new();
+    let clients = CLIENTS.get_or_init(Default::default);
+    let mut clients = clients
+        .lock()
+        .map_err(|_| LlmError::Config("the HTTP client cache is poisoned".into()))?;
+    if let Some((_, c)) = clients.iter().find(|(t, _)| *t == connect_timeout) {
+        return Ok(c.clone());
+    }
+    let http = reqwest::Client::builder()
+        .connect_timeout(connect_timeout)
+        // Many servers (Node's default among them) drop an idle
+        // keep-alive connection after 5 s; reusing one they are closing
+        // fails the request ("connection closed before message
+        // completed"), e.g. after a user took a while to approve a call.
+        .pool_idle_timeout(Duration::from_secs(4))
+        .build()
+        .map_err(|e| LlmError::Config(e.to_string()))?;
+    clients.push((connect_timeout, http.clone()));
+    Ok(http)
+}
+
 impl LlmClient {
     pub fn new(settings: LlmSettings) -> Result<Self, LlmError> {
         if !(settings.base_url.starts_with("http://") || settings.base_url.starts_with("https://"))
@@ -95,15 +121,7 @@ impl LlmClient {
                 settings.base_url
             )));
         }
-        let http = reqwest::Client::builder()
-            .connect_timeout(settings.connect_timeout)
-            // Many servers (Node's default among them) drop an idle
-            // keep-alive connection after 5 s; reusing one they are closing
-            // fails the request ("connection closed before message
-            // completed"), e.g. after a user took a while to approve a call.
-            .pool_idle_timeout(Duration::from_secs(4))
-            .build()
-            .map_err(|e| LlmError::Config(e.to_string()))?;
+        let http = shared_http(settings.connect_timeout)?;
         Ok(LlmClient { http, settings })
     }
 
