@@ -77,6 +77,9 @@ fn main() {
         "blind-q",
         "blind-r",
         "blind-s",
+        "blind-t",
+        "blind-u",
+        "blind-v",
     ] {
         sets.push((
             f.to_string(),

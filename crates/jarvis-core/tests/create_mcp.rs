@@ -50,7 +50,9 @@ async fn create_register_check_and_call_next_turn() {
     ]));
     let mut e = env(Setup::new(server.base_url(), approver.clone()));
     e.ask("s", "make me an MCP server that greets people");
-    e.until_finished("s").await;
+    // Registering checks the server in a fresh venv: slow on two busy cores.
+    e.until_finished_within("s", std::time::Duration::from_secs(120))
+        .await;
     let project = e.home.path().join("mcp/greeter");
     assert!(project.join("server.py").exists() && project.join("pyproject.toml").exists());
     let pyproject = std::fs::read_to_string(project.join("pyproject.toml")).unwrap();
@@ -130,7 +132,9 @@ async fn create_register_check_and_call_next_turn() {
     // Registered: the next turn offers and calls its tool through the gate,
     // the server running confined in its own folder.
     e.ask("s", "greet Ada");
-    let events = e.until_finished("s").await;
+    let events = e
+        .until_finished_within("s", std::time::Duration::from_secs(120))
+        .await;
     let finished: Vec<(String, ToolStatus)> = events
         .iter()
         .filter_map(|ev| match ev {

@@ -73,6 +73,9 @@ const REDTEAM: &[&str] = &[
     "blind-q.jsonl",
     "blind-r.jsonl",
     "blind-s.jsonl",
+    "blind-t.jsonl",
+    "blind-u.jsonl",
+    "blind-v.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -91,6 +94,9 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-q.jsonl", "/home/u/work", "/home/u"),
     ("blind-r.jsonl", "/home/u/work", "/home/u"),
     ("blind-s.jsonl", "/home/u/work", "/home/u"),
+    ("blind-t.jsonl", "/home/u/work", "/home/u"),
+    ("blind-u.jsonl", "/home/u/work", "/home/u"),
+    ("blind-v.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -184,6 +190,10 @@ const STRICTER: &[(&str, &str)] = &[
     ),
     (
         "S-122",
+        "as H-104: copying a hook into the project's .git/hooks",
+    ),
+    (
+        "U-186",
         "as H-104: copying a hook into the project's .git/hooks",
     ),
     (

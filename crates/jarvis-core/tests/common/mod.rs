@@ -102,11 +102,17 @@ impl Env {
 
     /// Collects this session's events until its turn finishes.
     pub async fn until_finished(&mut self, session: &str) -> Vec<Event> {
+        self.until_finished_within(session, Duration::from_secs(30))
+            .await
+    }
+
+    /// As `until_finished`, for turns that build something real (a venv).
+    pub async fn until_finished_within(&mut self, session: &str, limit: Duration) -> Vec<Event> {
         let mut out = Vec::new();
         loop {
-            let ev = tokio::time::timeout(Duration::from_secs(30), self.events.recv())
+            let ev = tokio::time::timeout(limit, self.events.recv())
                 .await
-                .expect("turn did not finish in 30 s")
+                .expect("turn did not finish in time")
                 .expect("event stream closed");
             if ev.session_id.as_deref() != Some(session) {
                 continue;

@@ -176,6 +176,12 @@ pub fn without_heredocs(src: &str) -> Option<String> {
         let mut kept = String::new();
         let mut rest = line;
         while let Some(at) = rest.find("<<") {
+            // `python3 -c "x=1<<40"`: a shift inside quotes, not a here-document.
+            if quoted_at(&kept, &rest[..at]) {
+                kept.push_str(&rest[..at + 2]);
+                rest = &rest[at + 2..];
+                continue;
+            }
             let after = &rest[at + 2..];
             if let Some(past) = after.strip_prefix('<') {
                 // A here-string: `<<<` stays.
@@ -207,4 +213,30 @@ pub fn without_heredocs(src: &str) -> Option<String> {
         out.push(kept);
     }
     changed.then(|| out.join("\n"))
+}
+
+/// Whether the text `done` then `upto` leaves a quote open.
+fn quoted_at(done: &str, upto: &str) -> bool {
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    // `$'…'` takes backslash escapes, `\'` among them.
+    let mut ansi = false;
+    let mut prev = ' ';
+    for c in done.chars().chain(upto.chars()) {
+        if escaped {
+            escaped = false;
+            prev = ' ';
+            continue;
+        }
+        match c {
+            '\\' if !single || ansi => escaped = true,
+            '\'' if !double => {
+                ansi = !single && prev == '$';
+                single = !single;
+            }
+            '"' if !single => double = !double,
+            _ => {}
+        }
+        prev = c;
+    }
+    single || double
 }

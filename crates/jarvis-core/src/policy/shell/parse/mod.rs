@@ -237,6 +237,13 @@ fn unescape(s: &str, escapes: impl Fn(char) -> bool) -> String {
     out
 }
 
+/// The working folder after `cd` to a place known only at run time.
+pub const UNKNOWN_DIR: &str = "$(unknown)";
+
+/// The working folder after `cd -` or `cd "$OLDPWD"`: where the shell was
+/// before, not the project as far as this line shows.
+pub const ELSEWHERE_DIR: &str = "$(elsewhere)";
+
 /// Windows paths and registry keys (`C:\x`, `%APPDATA%\x`, `HKCU\x`,
 /// `$env:USERPROFILE\x`): backslashes there separate components.
 pub fn looks_windows(raw: &str) -> bool {
@@ -761,7 +768,16 @@ impl<'a> Walker<'a> {
         if let Some(first) = argv.first().map(|w| w.text.clone())
             && (first == "cd" || first == "pushd")
         {
-            match argv.get(1) {
+            // `cd -P DIR`, `cd -- DIR`: the operand after the options.
+            let operand = argv[1..]
+                .iter()
+                .find(|w| w.text == "-" || !w.text.starts_with('-'));
+            match operand {
+                // `cd -`, `cd "$OLDPWD"`: back to wherever the shell was,
+                // which this line does not say.
+                Some(dir) if dir.text == "-" || dir.text.contains("OLDPWD") => {
+                    self.cwd = Some(ELSEWHERE_DIR.into());
+                }
                 Some(dir) if !dir.dynamic => {
                     let d = dir.text.clone();
                     self.cwd = Some(match &self.cwd {
@@ -771,7 +787,7 @@ impl<'a> Walker<'a> {
                         _ => d,
                     });
                 }
-                Some(_) => self.cwd = Some("$(unknown)".into()),
+                Some(_) => self.cwd = Some(UNKNOWN_DIR.into()),
                 None => self.cwd = Some(HOME.to_string()),
             }
         }

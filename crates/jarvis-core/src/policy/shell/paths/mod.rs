@@ -33,6 +33,8 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         ("$HOME", "~"),
         ("%USERPROFILE%", "~"),
         ("$env:USERPROFILE", "~"),
+        ("${env:HOME}", "~"),
+        ("$env:HOME", "~"),
         ("%HOMEPATH%", "~"),
         ("%APPDATA%", "~/AppData/Roaming"),
         ("%LOCALAPPDATA%", "~/AppData/Local"),
@@ -57,7 +59,11 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         ("HKCU:", "HKCU"),
         ("HKLM:", "HKLM"),
     ] {
-        if let Some(rest) = strip_prefix_ci(&p, from) {
+        // `$HOMEBREW_PREFIX` is another variable, not home with a suffix.
+        if let Some(rest) = strip_prefix_ci(&p, from)
+            && !(from.ends_with(|c: char| c.is_ascii_alphanumeric())
+                && rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        {
             p = format!("{to}{rest}");
         }
     }
@@ -150,7 +156,7 @@ fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// Folds `.` and `..` components lexically, keeping a leading `~`, `/` or drive.
-fn fold(p: &str) -> String {
+pub fn fold(p: &str) -> String {
     let (root, rest) = if let Some(r) = p.strip_prefix('~') {
         ("~", r)
     } else if let Some(r) = p.strip_prefix('/') {
@@ -510,6 +516,9 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.config/environment.d",
         "~/.config/autostart",
         "~/.config/autostart-scripts",
+        // Desktop entries: the command a file type or a menu item opens.
+        "~/.local/share/applications",
+        "~/.config/mimeapps.list",
         "~/.config/plasma-workspace",
         "~/.config/lxsession",
         "~/.config/openbox",

@@ -3,6 +3,9 @@
 //! what it visibly reaches for — credentials, sockets, fetch-and-run, the
 //! home folder's deletion, disks, startup files, Jarvis — blocks.
 
+use super::code_shapes::{
+    allocates_forever, allocates_huge, delete_calls, deletes_by_name, opens_for_writing,
+};
 use super::*;
 
 const NETWORK: &[&str] = &[
@@ -200,7 +203,7 @@ const SOCKETS: &[&str] = &[
     "nc -e",
 ];
 
-const DELETE: &[&str] = &[
+pub(super) const DELETE: &[&str] = &[
     "rmtree",
     "remove_tree",
     "rmsync",
@@ -249,6 +252,7 @@ const HOME_MARKERS: &[&str] = &[
     "\"/\",",
     "'/',",
     "userprofile",
+    "env:home",
     "home()",
     "$home",
     "${home}",
@@ -328,8 +332,22 @@ pub(super) fn has_call(l: &str, word: &str) -> bool {
 pub(super) fn runs_code_in(lang: &str, l: &str) -> bool {
     let bare = matches!(
         lang,
-        "perl" | "ruby" | "irb" | "php" | "lua" | "luajit" | "tclsh" | "wish" | "expect" | "elixir"
+        "perl"
+            | "ruby"
+            | "irb"
+            | "php"
+            | "lua"
+            | "luajit"
+            | "tclsh"
+            | "wish"
+            | "expect"
+            | "elixir"
+            | "julia"
     );
+    // Julia's backticks are commands, `run` starts them.
+    if lang == "julia" && (l.contains('`') || l.contains("run(")) {
+        return true;
+    }
     runs_code(l)
         || bare
             && ["eval", "exec", "system", "spawn", "fork", "open3", "qx"]
@@ -507,16 +525,40 @@ impl Analyzer<'_> {
         {
             self.url(u);
         }
-        let deletes = DELETE.iter().any(|k| l.contains(k));
         let catastrophic = literals.iter().any(|s| {
             let p = self.norm_text(&paths::word_path(s, false), None);
             (s.starts_with('/') || s.starts_with('~'))
                 && paths::catastrophic_normalized(&p)
                 && !self.inside(&p)
         });
-        if deletes && (catastrophic || HOME_MARKERS.iter().any(|k| l.contains(k))) {
+        if deletes_by_name(&l) && (catastrophic || HOME_MARKERS.iter().any(|k| l.contains(k))) {
             self.block(format!(
                 "recursive delete of the home directory or the root ({lang} code)"
+            ));
+        }
+        // Code that deletes, naming a place outside the working folder
+        // (`remove_tree(glob "~/.local/share")`, `os.remove('/etc/x')`).
+        // In code `~` is home once expanded (`glob`, `expanduser`); the
+        // place must follow the delete call closely, as its argument would.
+        let after_delete = delete_calls(&l);
+        let outside = literals.iter().find(|s| {
+            let p = self.norm_text(s, None);
+            (s.starts_with('/') || s.starts_with('~') || s.starts_with(".."))
+                && !self.inside(&p)
+                && !paths::scratch(&p)
+                && !p.starts_with("/dev/")
+                && !p.starts_with("/proc/self")
+                && after_delete.iter().any(|tail| tail.contains(&lower(s)))
+        });
+        if let Some(place) = outside {
+            self.block(format!(
+                "{lang} code deletes, and names {} outside the working folder",
+                shown(place)
+            ));
+        }
+        if allocates_huge(&l) || allocates_forever(&l) {
+            self.block(format!(
+                "exhausts memory ({lang} code allocates tens of gigabytes or more)"
             ));
         }
         if l.contains("fork")
@@ -554,20 +596,20 @@ impl Analyzer<'_> {
         {
             self.block(format!("persistence ({lang} code adds a login item)"));
         }
-        let writes = [
-            "open(",
-            "write",
-            "appendfile",
-            ">>",
-            "set-content",
-            "add-content",
-            "out-file",
-            "file.new",
-            "fopen",
-            "file_put_contents",
-        ]
-        .iter()
-        .any(|k| l.contains(k));
+        let writes = opens_for_writing(&l)
+            || [
+                "write",
+                "appendfile",
+                ">>",
+                "set-content",
+                "add-content",
+                "out-file",
+                "file.new",
+                "fopen",
+                "file_put_contents",
+            ]
+            .iter()
+            .any(|k| l.contains(k));
         if writes {
             for s in string_literals(&text) {
                 let p = self.norm_text(&paths::word_path(&s, false), None);

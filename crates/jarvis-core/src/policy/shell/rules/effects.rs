@@ -280,7 +280,7 @@ impl Analyzer<'_> {
     /// A file created or changed.
     pub(super) fn write_path(&mut self, w: &Word, cwd: Option<&str>, what: &str) {
         let text = shown(&w.text);
-        if w.dynamic {
+        if w.dynamic || unplaced(w, cwd) {
             let fixed = &w.text[..w.text.find('$').unwrap_or(w.text.len())];
             let prefix = self.norm_text(&paths::word_path(fixed, false), cwd);
             if self.mentions_self(w) {
@@ -361,7 +361,7 @@ impl Analyzer<'_> {
     /// the working directory or scratch space may even be asked.
     pub(super) fn delete_path(&mut self, w: &Word, recursive: bool, cwd: Option<&str>, what: &str) {
         let text = shown(&w.text);
-        if w.dynamic {
+        if w.dynamic || unplaced(w, cwd) {
             let p = self.norm(w, cwd);
             if paths::scratch(&p) {
                 self.ask(format!("{what} deletes {text}"));
@@ -578,7 +578,8 @@ impl Analyzer<'_> {
                 }
             }
         }
-        for w in c.words.iter().skip(1) {
+        let texts = super::positions::text_positions(c);
+        for (k, w) in c.words.iter().enumerate().skip(1) {
             let t = lower(&w.text);
             if t.contains("/proc/$ppid")
                 || (t.starts_with("/proc/")
@@ -593,8 +594,42 @@ impl Analyzer<'_> {
                     shown(&w.text)
                 ));
             }
+            // A name in a text position (`grep '/proc/1/root' src/`) or a
+            // link printed, not followed (`readlink /proc/$pid/cwd`).
+            let shown_only =
+                texts.contains(&(k - 1)) || matches!(c.lb.as_str(), "readlink" | "realpath");
+            if !shown_only && other_process_view(&paths::fold(&t)) {
+                self.block(format!(
+                    "sees the files through another process's root or working folder ({}): outside this sandbox's view",
+                    shown(&w.text)
+                ));
+            }
         }
     }
+}
+
+/// A relative path after `cd -` or `cd "$OLDPWD"` (`cd - && rm -rf ./*`):
+/// it lands in the folder the shell was in before, outside what this line
+/// places.
+fn unplaced(w: &Word, cwd: Option<&str>) -> bool {
+    let t = w.text.as_str();
+    let placed = t.starts_with(['/', '~', '&']) || t.starts_with(HOME) || is_fd(t);
+    cwd.is_some_and(|c| c.starts_with(parse::ELSEWHERE_DIR)) && !placed
+}
+
+/// `/proc/1/root/…`, `/proc/$pid/cwd`, `/proc/*/root`: a process other than
+/// this one, whose mounts may be the host's.
+fn other_process_view(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("/proc/") else {
+        return false;
+    };
+    let (who, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    let link = rest.split('/').next().unwrap_or("");
+    matches!(link, "root" | "cwd")
+        && !matches!(
+            who,
+            "self" | "thread-self" | "$$" | "$bashpid" | "${bashpid}"
+        )
 }
 
 /// A file name on PATH that a common program already answers to.

@@ -2,6 +2,7 @@
 //! -exec`, `xargs`, editors and pagers with shell escapes, `make`, and the
 //! plumbing that feeds them code (pipes, substitutions, downloaded files).
 
+use super::makefiles::{inline_recipe, make_expanded, make_shell_calls};
 use super::*;
 
 /// Shell text run as a script (`sh -c`, `eval`, a git alias, a pager).
@@ -701,6 +702,9 @@ impl Analyzer<'_> {
         for line in text.lines() {
             if let Some(recipe) = line.strip_prefix('\t') {
                 self.script(recipe.trim_start_matches(['@', '-', '+']), &[], depth + 1);
+            } else if let Some(recipe) = inline_recipe(line) {
+                let shell = make_expanded(recipe.trim_start_matches(['@', '-', '+']));
+                self.script(&shell, &[], depth + 1);
             } else if let Some((_, cmd)) = line.split_once("!=") {
                 // `VAR != cmd` runs cmd when the makefile is read.
                 self.script(cmd.trim(), &[], depth + 1);
@@ -772,35 +776,4 @@ impl Analyzer<'_> {
             }
         }
     }
-}
-
-/// The commands of every `$(shell …)` / `${shell …}` in make text, with
-/// nested parentheses balanced.
-fn make_shell_calls(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for open in ["$(shell", "${shell"] {
-        let close = if open.starts_with("$(") { ')' } else { '}' };
-        let first = open.chars().nth(1).unwrap_or('(');
-        for (at, _) in text.match_indices(open) {
-            let body = &text[at + open.len()..];
-            if !body.starts_with(char::is_whitespace) {
-                continue;
-            }
-            let mut level = 0usize;
-            let mut end = body.len();
-            for (k, ch) in body.char_indices() {
-                if ch == first {
-                    level += 1;
-                } else if ch == close {
-                    if level == 0 {
-                        end = k;
-                        break;
-                    }
-                    level -= 1;
-                }
-            }
-            out.push(body[..end].trim().to_string());
-        }
-    }
-    out
 }

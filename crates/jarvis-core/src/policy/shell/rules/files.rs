@@ -64,6 +64,41 @@ impl Analyzer<'_> {
                 self.perms(c);
                 Some(false)
             }
+            "fallocate" | "mkfile" => {
+                let mut skip = false;
+                for (i, w) in c.words.iter().enumerate().skip(1) {
+                    let x = w.text.as_str();
+                    if skip {
+                        skip = false;
+                        continue;
+                    }
+                    let size = match x {
+                        "-l" | "--length" | "-o" | "--offset" => {
+                            skip = true;
+                            c.words.get(i + 1).and_then(|v| byte_size(&v.text))
+                        }
+                        _ if x.starts_with("--length=") => byte_size(&x[9..]),
+                        _ if x.starts_with("-l") && x.len() > 2 => byte_size(&x[2..]),
+                        // `mkfile [-nv] SIZE FILE…`: the first operand is the size.
+                        _ if lb == "mkfile"
+                            && !x.starts_with('-')
+                            && c.words[1..i].iter().all(|w| w.text.starts_with('-')) =>
+                        {
+                            byte_size(x)
+                        }
+                        _ if x.starts_with('-') => None,
+                        _ => {
+                            self.write_path(w, cwd, lb);
+                            None
+                        }
+                    };
+                    if size.is_some_and(|n| n >= DISK_FILL) {
+                        self.block(format!("fills the disk ({lb} reserves {x} and more)"));
+                    }
+                }
+                self.ask(format!("{} reserves disk space", c.base));
+                Some(false)
+            }
             "dd" => {
                 for a in &c.args {
                     if let Some(of) = a.strip_prefix("of=") {
@@ -87,6 +122,36 @@ impl Analyzer<'_> {
                     if let Some(i) = a.strip_prefix("if=") {
                         self.read_path(&Word::lit(i), cwd);
                     }
+                }
+                // The last of a repeated operand is the one dd uses; `count=`
+                // counts input blocks (`ibs=`, or `bs=`).
+                let last = |k: &str| c.args.iter().rev().find_map(|a| a.strip_prefix(k));
+                let of = last("of=");
+                let to_file = match of {
+                    Some(o) => o != "/dev/null",
+                    None => c.src.redirects.iter().any(|r| {
+                        r.op.contains('>')
+                            && r.target.text != "/dev/null"
+                            && !super::effects::is_fd(&r.target.text)
+                    }),
+                };
+                let endless = last("if=").map_or_else(
+                    || {
+                        c.src.redirects.iter().any(|r| {
+                            r.op == "<" && super::spawners::endless_device(&lower(&r.target.text))
+                        })
+                    },
+                    |i| super::spawners::endless_device(&lower(i)),
+                );
+                if endless && to_file && last("count=").is_none() {
+                    self.block("fills the disk or memory (dd copies an endless source into a file with no count=)");
+                }
+                let block = last("bs=").or(last("ibs=")).map_or(Some(512), byte_size);
+                let total = block
+                    .zip(last("count=").and_then(byte_size))
+                    .map(|(b, n)| b.saturating_mul(n));
+                if to_file && total.is_some_and(|t| t >= DISK_FILL) {
+                    self.block("fills the disk (dd writes bs × count, tens of gigabytes or more)");
                 }
                 self.ask("dd writes raw data");
                 Some(false)
@@ -220,8 +285,18 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "sort" if c.value("-o").is_some() || c.has("--output") => {
-                if let Some(o) = c.value("-o").or_else(|| c.value("--output")).cloned() {
-                    self.write_path(&o, cwd, "sort -o");
+                let out = c.value("-o").or_else(|| c.value("--output")).cloned();
+                if let Some(o) = &out {
+                    self.write_path(o, cwd, "sort -o");
+                }
+                // What it sorts is read, wherever the result goes.
+                for w in c.words[1..].iter().filter(|w| !w.text.starts_with('-')) {
+                    if out
+                        .as_ref()
+                        .is_none_or(|o| !std::ptr::eq(o, w) && o.text != w.text)
+                    {
+                        self.read_path(w, cwd);
+                    }
                 }
                 Some(false)
             }
@@ -231,6 +306,7 @@ impl Analyzer<'_> {
                     .filter(|w| !w.text.starts_with('-'))
                     .collect();
                 if let Some(out) = ops.get(1) {
+                    self.read_path(ops[0], cwd);
                     self.write_path(out, cwd, "uniq");
                     return Some(false);
                 }
@@ -569,4 +645,31 @@ impl Analyzer<'_> {
         self.links.extend(new_links);
         self.ask(format!("{} changes files", c.base));
     }
+}
+
+/// A file this large is an attempt to fill the disk, not a disk image.
+const DISK_FILL: u64 = 64 << 30;
+
+/// `800G`, `4MiB`, `1k`, `512`: a size as coreutils and util-linux spell it.
+fn byte_size(s: &str) -> Option<u64> {
+    let digits = s
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || *b == b'.')
+        .count();
+    let n: f64 = s[..digits].parse().ok()?;
+    let unit = s[digits..]
+        .trim_end_matches(['B', 'b'])
+        .trim_end_matches('i');
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        "P" => 50,
+        "E" => 60,
+        _ => return None,
+    };
+    // `as` saturates: a size beyond u64 is u64::MAX.
+    Some((n * (1u64 << shift) as f64) as u64)
 }

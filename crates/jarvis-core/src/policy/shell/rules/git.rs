@@ -443,6 +443,13 @@ impl Analyzer<'_> {
                 "persistence (git config {k} sends every later fetch or push, in every repository, to another place)"
             ));
         }
+        // Git refuses a repository another user owns, whose config and
+        // hooks would run as this user; `*` switches that off everywhere.
+        if global && k == "safe.directory" && v.trim_matches(['\'', '"']) == "*" {
+            self.block(
+                "disables security (safe.directory '*' makes git run any repository's config and hooks, whoever owns it)",
+            );
+        }
         if global && (k.ends_with(".sslcainfo") || k.ends_with(".sslcapath")) {
             self.block(format!(
                 "disables security (git config {k} makes git trust other certificates in every repository)"

@@ -7,11 +7,14 @@
 mod archives;
 mod awk_sed;
 mod code;
+mod code_shapes;
+mod debuggers;
 mod effects;
 mod exec;
 mod files;
 mod git;
 mod kernel;
+mod makefiles;
 mod net;
 mod options;
 mod perms;
@@ -593,28 +596,23 @@ impl<'e> Analyzer<'e> {
         self.written_code(c);
         self.command_options(c);
         let lb = c.lb.as_str();
+        const ASKS_FOR_HELP: &[&str] = &[
+            "--version",
+            "-V",
+            "--help",
+            "-h",
+            "version",
+            "-v",
+            "help",
+            "-vV",
+            "-version",
+        ];
         let help_only = !c.args.is_empty()
             && c.args.len() <= 2
-            && c.args.iter().any(|x| {
-                matches!(
-                    x.as_str(),
-                    "--version" | "-V" | "--help" | "-h" | "version" | "-v" | "help" | "-vV"
-                )
-            })
-            && c.args.iter().all(|x| {
-                matches!(
-                    x.as_str(),
-                    "--version"
-                        | "-V"
-                        | "--help"
-                        | "-h"
-                        | "version"
-                        | "-v"
-                        | "help"
-                        | "-vV"
-                        | "--verbose"
-                )
-            });
+            && c.args.iter().any(|x| ASKS_FOR_HELP.contains(&x.as_str()))
+            && c.args
+                .iter()
+                .all(|x| ASKS_FOR_HELP.contains(&x.as_str()) || x == "--verbose");
         if help_only
             && !c.words[0].text.contains('/')
             && (tables::KNOWN_TOOLS.contains(&lb)
@@ -694,8 +692,30 @@ impl<'e> Analyzer<'e> {
                 let code = w.text.clone();
                 self.block_only(|a| a.script(&code, &[], c.depth + 1));
             }
+            // A bare interpreter's name is a word like any other (`apt-cache
+            // policy nodejs`): nothing says this program starts it. Fed
+            // from a download or a decoder, the input is code for it
+            // (`curl … | dumb-init sh`).
+            let interpreter_name = k + 1 == c.words.len() && {
+                let n = lower(&base_name(&w.text));
+                is_shell(&n) || tables::interpreter(&n).is_some()
+            };
+            let fed = c
+                .src
+                .stdin_from
+                .and_then(|i| c.script.commands.get(i))
+                .map(|p| self.producer(p));
+            if interpreter_name && fed.is_some_and(|p| p != Producer::Other) {
+                self.block(format!(
+                    "download and execute ({} hands its input, from a download or a decoder, to {})",
+                    c.base,
+                    shown(&w.text)
+                ));
+            }
+            let bare_interpreter = interpreter_name && c.src.stdin_from.is_none();
             if suffixes < 3
                 && !w.text.starts_with('-')
+                && !bare_interpreter
                 && known_program(&lower(&base_name(&w.text)))
             {
                 suffixes += 1;

@@ -54,6 +54,9 @@ impl Analyzer<'_> {
             }
         }
         for c in &script.commands {
+            self.secrets_sent_or_kept(c, script);
+        }
+        for c in &script.commands {
             let Some(from) = c.stdin_from else { continue };
             let src = &script.commands[from];
             let what = src
@@ -109,23 +112,14 @@ impl Analyzer<'_> {
             while let Some(i) = k {
                 let p = &script.commands[i];
                 let pa = peeled(&p.argv);
-                let pb = pa
-                    .first()
-                    .map(|w| lower(&base_name(&w.text)))
-                    .unwrap_or_default();
-                let dumps_env = matches!(
-                    pb.as_str(),
-                    "env" | "printenv" | "set" | "export" | "declare" | "typeset" | "compgen"
-                ) && pa.iter().skip(1).all(|w| w.text.starts_with('-'))
-                    // `echo "$v=${!v}"` over `${!AWS@}`: values by computed names.
-                    || matches!(pb.as_str(), "echo" | "printf" | "print")
-                        && pa.iter().skip(1).any(|w| w.dynamic && w.text.contains("${!"))
-                    || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
-                        && pa
-                            .iter()
-                            .skip(1)
-                            .any(|w| super::servers::jq_env(&w.text).whole);
+                let dumps_env = dumps_env(pa);
                 let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
+                if network_sink && reads_clipboard(pa) {
+                    self.block("sends the clipboard over the network (exfiltration: it often holds a password or a token)");
+                }
+                if network_sink && reads_history(pa) {
+                    self.block("sends the shell's history over the network (exfiltration: typed passwords and tokens are in it)");
+                }
                 if network_sink && (dumps_env || reads_state) {
                     self.block(format!(
                         "sends {} over the network (exfiltration)",
@@ -317,4 +311,125 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
         }
     }
     out
+}
+
+impl Analyzer<'_> {
+    /// The environment, the history or the clipboard, computed into a
+    /// network program's words (`curl -d "e=$(env | base64)"`), or the
+    /// environment kept in a file (`env | sort > env.txt`, which the next
+    /// command may read or commit).
+    fn secrets_sent_or_kept(&mut self, c: &Command, script: &Script) {
+        // Everything up a pipe, from a command: what its output is made of.
+        let chain = |start: usize| {
+            let mut out = Vec::new();
+            let mut k = Some(start);
+            while let Some(i) = k.filter(|_| out.len() < 16) {
+                let Some(x) = script.commands.get(i) else {
+                    break;
+                };
+                out.push(x);
+                k = x.stdin_from;
+            }
+            out
+        };
+        let argv = peeled(&c.argv);
+        let network = argv
+            .first()
+            .is_some_and(|w| tables::FETCHERS.contains(&lower(&base_name(&w.text)).as_str()));
+        if network {
+            let computed = argv
+                .iter()
+                .flat_map(|w| w.subs.iter().copied())
+                .flat_map(chain)
+                .map(|x| peeled(&x.argv));
+            for pa in computed {
+                if dumps_env(pa) || reads_history(pa) || reads_clipboard(pa) {
+                    self.block(
+                        "exfiltration (the environment, the shell's history or the clipboard is sent over the network)",
+                    );
+                }
+            }
+        }
+        // Standard output into a file (`2>` is the errors).
+        let to_file = c.redirects.iter().any(|r| {
+            r.op.contains('>')
+                && !r.op.starts_with("<<")
+                && !r.op.starts_with('2')
+                && r.target.text != "/dev/null"
+                && !super::effects::is_fd(&r.target.text)
+                && !r.target.text.starts_with('&')
+        }) || argv
+            .first()
+            .is_some_and(|w| base_name(&w.text) == "tee" && argv.len() > 1);
+        if to_file {
+            let own = script.commands.iter().position(|x| std::ptr::eq(x, c));
+            if own.is_some_and(|i| chain(i).iter().any(|x| dumps_env(peeled(&x.argv)))) {
+                self.block("writes the whole environment, its tokens with it, into a file");
+            }
+        }
+    }
+}
+
+/// A program printing every variable with its value (`env`, `printenv`,
+/// `set`, `declare -p`, jq's `env`), or values by computed names
+/// (`echo "${!AWS@}"`).
+pub(super) fn dumps_env(pa: &[Word]) -> bool {
+    let pb = pa
+        .first()
+        .map(|w| lower(&base_name(&w.text)))
+        .unwrap_or_default();
+    let flags_only = pa.iter().skip(1).all(|w| w.text.starts_with('-'));
+    let listing = pa
+        .iter()
+        .skip(1)
+        .all(|w| matches!(w.text.as_str(), "-p" | "-x" | "-px" | "-xp"));
+    matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
+        || pb == "set" && pa.len() == 1
+        || matches!(pb.as_str(), "export" | "declare" | "typeset") && listing
+        || matches!(pb.as_str(), "echo" | "printf" | "print")
+            && pa
+                .iter()
+                .skip(1)
+                .any(|w| w.dynamic && w.text.contains("${!"))
+        || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
+            && pa
+                .iter()
+                .skip(1)
+                .any(|w| super::servers::jq_env(&w.text).whole)
+}
+
+/// The shell's history printed (`history`, `fc -l`).
+pub(super) fn reads_history(pa: &[Word]) -> bool {
+    let pb = pa
+        .first()
+        .map(|w| lower(&base_name(&w.text)))
+        .unwrap_or_default();
+    pb == "history"
+        && pa
+            .iter()
+            .skip(1)
+            .all(|w| !matches!(w.text.as_str(), "-c" | "-d"))
+        || pb == "fc"
+            && pa
+                .iter()
+                .any(|w| w.text.starts_with('-') && w.text.contains('l'))
+}
+
+/// A program printing the clipboard or the selection (`xclip -o`,
+/// `wl-paste`, `pbpaste`, `Get-Clipboard`).
+pub(super) fn reads_clipboard(argv: &[Word]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    let has = |f: &[&str]| argv.iter().skip(1).any(|w| f.contains(&w.text.as_str()));
+    match b.as_str() {
+        "wl-paste" | "pbpaste" | "get-clipboard" | "gcb" | "termux-clipboard-get" => true,
+        "xclip" => has(&["-o", "-out"]),
+        "xsel" => {
+            has(&["-o", "--output"]) || !has(&["-i", "--input", "-a", "--append", "-c", "--clear"])
+        }
+        "copyq" => has(&["read", "clipboard"]),
+        _ => false,
+    }
 }

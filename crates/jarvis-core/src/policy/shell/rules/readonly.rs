@@ -275,7 +275,12 @@ impl Analyzer<'_> {
             }
             "xxd" => operands(c).len() <= 1 || !has("-r"),
             "uniq" => operands(c).len() <= 1,
-            "top" | "htop" | "btop" => has("-b") || has("-n") || has("-l"),
+            // Batch mode, often bundled (`top -bn1`).
+            "top" | "htop" | "btop" => args.iter().any(|x| {
+                x.starts_with('-')
+                    && !x.starts_with("--")
+                    && (x.contains('b') || x.contains('n') || x.contains('l'))
+            }),
             "date" => !has("-s") && !has("--set"),
             "hostname" => {
                 args.is_empty()
@@ -351,10 +356,9 @@ impl Analyzer<'_> {
             "tldr" | "cheat" => false,
             _ => true,
         };
-        if !flags_ok {
-            return false;
-        }
-        // Writing output anywhere but /dev/null is not read-only.
+        // Writing output anywhere but /dev/null is not read-only. Either way
+        // the files it reads are still judged: a key copied into a file is
+        // a key read (`base64 ~/.ssh/id_rsa > x.txt`, `sort -o x secrets`).
         let redirect_writes = c.src.redirects.iter().any(|r| {
             r.op.contains('>')
                 && !r.op.starts_with("<<")
@@ -362,11 +366,8 @@ impl Analyzer<'_> {
                 && !super::effects::is_fd(&r.target.text)
                 && !r.target.text.starts_with('&')
         });
-        if redirect_writes {
-            return false;
-        }
         let text = text_positions(c);
-        let mut ok = true;
+        let mut ok = flags_ok && !redirect_writes;
         let mut skip_next = false;
         let recursive = matches!(b, "grep" | "egrep" | "fgrep" | "zgrep")
             && (c.short('r')

@@ -43,6 +43,12 @@ impl Analyzer<'_> {
                     continue;
                 }
                 self.write_path(t, c.cwd.as_deref(), "a redirect");
+                let heredoc = c
+                    .redirects
+                    .iter()
+                    .find(|h| h.op.starts_with("<<"))
+                    .and_then(|h| h.body.as_ref());
+                self.editor_autorun(t, c, heredoc);
                 if r.op == "<>" {
                     self.read_path(t, c.cwd.as_deref());
                 }
@@ -330,4 +336,29 @@ fn shared_scratch_dir(var: &str, value: &str) -> Option<String> {
             .any(|d| paths::under_dir_exact(&e, d))
             .then_some(e)
     })
+}
+
+impl Analyzer<'_> {
+    /// A VS Code task set to run when the folder opens (`"runOn":
+    /// "folderOpen"`) runs its command outside this sandbox, the next time
+    /// anyone opens the project: persistence, as a git hook is.
+    fn editor_autorun(&mut self, target: &Word, c: &Command, body: Option<&Word>) {
+        let t = lower(&target.text).replace('\\', "/");
+        if !(t.ends_with(".vscode/tasks.json") || t.ends_with(".code-workspace")) {
+            return;
+        }
+        let text = c
+            .argv
+            .iter()
+            .map(|w| w.text.as_str())
+            .chain(body.map(|b| b.text.as_str()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        if lower(&text).contains("folderopen") {
+            self.block(format!(
+                "persistence ({} gets a task that runs when the folder is opened)",
+                shown(&target.text)
+            ));
+        }
+    }
 }

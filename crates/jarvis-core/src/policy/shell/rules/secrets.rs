@@ -542,6 +542,11 @@ impl Analyzer<'_> {
         if mutating && on_state {
             self.block("changes Jarvis's own database");
         }
+        // The grants live in Jarvis's database beside the conversations:
+        // reading them is reading its approvals (the conversations ask).
+        if on_state && mentions_word(&sql, "grants") {
+            self.block("reads Jarvis's grants (its approvals) from its database");
+        }
         if sql.contains(".shell")
             || sql.contains(".system")
             || sql.contains("load_extension")
@@ -679,4 +684,12 @@ pub(super) fn app_access(p: &str) -> bool {
     ]
     .iter()
     .any(|k| name.contains(k))
+}
+
+/// `word` as a name of its own in the text (`from grants;`, not `grantsmith`).
+fn mentions_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        edge(text[..i].chars().next_back()) && edge(text[i + word.len()..].chars().next())
+    })
 }

@@ -123,23 +123,46 @@ impl Analyzer<'_> {
         }
         // Where the input comes from, and what it is when that is known.
         let producer: Option<&Command> = c.src.stdin_from.and_then(|i| c.script.commands.get(i));
-        let unbounded = c.args.windows(2).any(|w| w[0] == "-P" && w[1] == "0")
-            || c.args
+        // `-P 0` has no limit; a limit in the thousands is none either.
+        let procs = |v: &str| v.parse::<u64>().is_ok_and(|n| n == 0 || n >= 1000);
+        let unbounded = c.args.windows(2).any(|w| {
+            matches!(w[0].as_str(), "-P" | "--max-procs" | "-j" | "--jobs") && procs(&w[1])
+        }) || c.args.iter().any(|a| {
+            ["-P", "--max-procs=", "--jobs=", "-j"]
                 .iter()
-                .any(|a| a == "-P0" || a == "--max-procs=0" || a == "--jobs=0" || a == "-j0");
+                .any(|f| a.strip_prefix(f).is_some_and(|v| !v.is_empty() && procs(v)))
+        });
         let endless = producer.is_some_and(|p| {
             let pa = peeled(&p.argv);
             let pb = pa.first().map(|w| base_name(&w.text)).unwrap_or_default();
             pb == "yes"
                 || pa.iter().any(|w| {
-                    matches!(
-                        w.text.as_str(),
-                        "/dev/zero" | "/dev/urandom" | "/dev/random" | "inf" | "infinity"
-                    )
+                    endless_device(&w.text) || matches!(w.text.as_str(), "inf" | "infinity")
                 })
         });
-        if unbounded && endless {
-            self.block("fork bomb (an endless input into unbounded parallel jobs)");
+        // `seq 1 100000 | xargs -P 0 sleep 3600`: as many processes at once
+        // as there are lines.
+        // Several items per process (`-n 500`) make few processes.
+        let batched = c.args.windows(2).any(|w| {
+            matches!(w[0].as_str(), "-n" | "-L" | "--max-args" | "--max-lines")
+                && w[1].parse::<u64>().is_ok_and(|n| n > 1)
+        });
+        let many = !batched
+            && producer.is_some_and(|p| {
+                let pa = peeled(&p.argv);
+                pa.first().is_some_and(|w| base_name(&w.text) == "seq")
+                    && pa
+                        .iter()
+                        .skip(1)
+                        .filter_map(|w| w.text.parse::<f64>().ok())
+                        .fold(0.0, f64::max)
+                        >= 1000.0
+            });
+        if unbounded && (endless || many) {
+            self.block("fork bomb (a long or endless input into unbounded parallel jobs)");
+        }
+        if unbounded {
+            self.ask("runs one process per input line, all at once (xargs -P 0)");
         }
         // With a replace string, each whole line is one item.
         let (source, items) =
@@ -234,6 +257,14 @@ impl Analyzer<'_> {
         };
         let describe = |full: &Command| -> (Producer, Option<Vec<Word>>) {
             let kind = self.producer(full);
+            // `command -v NAME`, `which NAME`: the program's installed path.
+            if let Some(names) = looked_up(&full.argv) {
+                let found = names
+                    .iter()
+                    .map(|n| Word::lit(format!("/usr/bin/{}", base_name(n))))
+                    .collect();
+                return (kind, Some(found));
+            }
             let view = Command {
                 argv: peeled(&full.argv).to_vec(),
                 ..full.clone()
@@ -619,4 +650,56 @@ fn exec_reader(inner: &[Word]) -> bool {
             && !t.starts_with("-o")
             && !t.starts_with("--files0-from")
     })
+}
+
+/// A device that never runs dry.
+pub(super) fn endless_device(p: &str) -> bool {
+    matches!(
+        p,
+        "/dev/zero" | "/dev/urandom" | "/dev/random" | "/dev/full"
+    )
+}
+
+/// The names a lookup prints the paths of (`which a b`, `command -v a`,
+/// `type -P a`), when they are literals.
+fn looked_up(argv: &[Word]) -> Option<Vec<String>> {
+    // Past wrappers (`timeout 5 command -v x`), which `peeled` would take
+    // `command` for.
+    let at = argv.iter().position(|w| {
+        matches!(
+            base_name(&w.text).as_str(),
+            "which" | "whereis" | "command" | "type"
+        )
+    })?;
+    let wrapped = argv[..at].iter().all(|w| {
+        let t = w.text.as_str();
+        let b = lower(&base_name(t));
+        tables::wrapper(&b).is_some()
+            || b == "env"
+            || t.starts_with('-')
+            || t.contains('=')
+            || t.chars().all(|c| c.is_ascii_digit() || c == '.')
+    });
+    if !wrapped {
+        return None;
+    }
+    let argv = &argv[at..];
+    let b = base_name(&argv.first()?.text);
+    let flags: Vec<&str> = argv[1..]
+        .iter()
+        .map(|w| w.text.as_str())
+        .filter(|t| t.starts_with('-'))
+        .collect();
+    let lookup = match b.as_str() {
+        "which" | "whereis" => true,
+        "command" => flags.iter().any(|f| *f == "-v" || *f == "-V"),
+        "type" => flags.iter().any(|f| f.contains('p') || f.contains('P')),
+        _ => false,
+    };
+    let names: Vec<String> = argv[1..]
+        .iter()
+        .filter(|w| !w.text.starts_with('-'))
+        .map(|w| (!w.dynamic).then(|| w.text.clone()))
+        .collect::<Option<_>>()?;
+    (lookup && !names.is_empty()).then_some(names)
 }

@@ -2,6 +2,7 @@
 //! schedules (the rest of the system programs are in `kernel`, `secrets`
 //! and `tunnels`).
 
+use super::debuggers::{attaches, debugger_line, injects};
 use super::*;
 
 /// What the system-program judges read of a command, computed once.
@@ -168,6 +169,11 @@ impl Analyzer<'_> {
                             }
                         }
                     }
+                }
+                if attaches(lb, args) && debugger_line(args).0.iter().any(|a| injects(a)) {
+                    self.block(format!(
+                        "{b} runs code inside another running process (it runs there, with that process's rights and outside this sandbox)"
+                    ));
                 }
                 self.ask(format!("{b} debugs a process"));
                 Some(false)

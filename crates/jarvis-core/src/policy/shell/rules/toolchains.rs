@@ -17,6 +17,9 @@ impl Analyzer<'_> {
                     .all(|x| x == "-json" || !x.starts_with('-') && !x.contains('=')),
             ),
             "cargo" => self.cargo_inspects(c),
+            "apt-cache" | "apt" | "dpkg" | "dpkg-query" => {
+                Some(packages_inspect(&c.lb, &c.args)).filter(|read_only| *read_only)
+            }
             "gofmt"
                 if c.args.iter().all(|x| {
                     matches!(x.as_str(), "-l" | "-d" | "-e" | "-s") || !x.starts_with('-')
@@ -113,4 +116,62 @@ impl Analyzer<'_> {
         }
         Some(harmless)
     }
+}
+
+/// Queries of the local package database (`apt-cache policy X`, `dpkg -L
+/// X`, `dpkg-query -W -f FMT`): they read /var/lib/dpkg and apt's cache,
+/// and change nothing. Options that point apt at other settings
+/// (`-o`, `-c`) or dpkg at another database are not queries.
+fn packages_inspect(lb: &str, args: &[String]) -> bool {
+    let Some(first) = args.first().map(String::as_str) else {
+        return false;
+    };
+    let query = match lb {
+        "apt-cache" => matches!(
+            first,
+            "policy"
+                | "show"
+                | "showpkg"
+                | "showsrc"
+                | "depends"
+                | "rdepends"
+                | "search"
+                | "madison"
+                | "pkgnames"
+                | "stats"
+        ),
+        "apt" => matches!(
+            first,
+            "list" | "show" | "search" | "policy" | "depends" | "rdepends"
+        ),
+        _ => matches!(
+            first,
+            "-l" | "--list"
+                | "-s"
+                | "--status"
+                | "-L"
+                | "--listfiles"
+                | "-S"
+                | "--search"
+                | "-W"
+                | "--show"
+                | "--get-selections"
+                | "--print-architecture"
+        ),
+    };
+    let mut rest = args[1..].iter();
+    let mut plain = true;
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            // A dpkg-query output format is text, not a file.
+            "-f" | "--showformat" if lb == "dpkg-query" => {
+                rest.next();
+            }
+            "--installed" | "--upgradable" | "--all-versions" | "--no-all-versions"
+            | "--names-only" | "--full" | "--recurse" | "-n" | "-f" | "-a" => {}
+            x if x.starts_with("--showformat=") && lb == "dpkg-query" => {}
+            x => plain &= !x.starts_with('-'),
+        }
+    }
+    query && plain
 }

@@ -1,0 +1,181 @@
+//! What inline code visibly does, read from its text: deletes by name,
+//! opens for writing, allocates without bound.
+
+use super::code::DELETE;
+
+/// A delete call in the code, as a name of its own (`fs.rm(`, not
+/// `confirm(`).
+pub(super) fn deletes_by_name(l: &str) -> bool {
+    DELETE.iter().any(|k| {
+        l.match_indices(k).any(|(i, _)| {
+            let before = l[..i].chars().next_back();
+            !k.starts_with(|c: char| c.is_ascii_alphabetic())
+                || before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+        })
+    })
+}
+
+/// The text right after each call that deletes by name (not R's `rm(`,
+/// which clears variables): where its argument is.
+pub(super) fn delete_calls(l: &str) -> Vec<&str> {
+    DELETE
+        .iter()
+        .filter(|k| **k != "rm(")
+        .flat_map(|k| {
+            l.match_indices(k).filter_map(move |(i, _)| {
+                let before = l[..i].chars().next_back();
+                let named = !k.starts_with(|c: char| c.is_ascii_alphabetic())
+                    || before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+                let from = i + k.len();
+                let to = l[from..]
+                    .char_indices()
+                    .nth(120)
+                    .map_or(l.len(), |(j, _)| from + j);
+                named.then_some(&l[from..to])
+            })
+        })
+        .collect()
+}
+
+/// An allocation sized by a huge constant (`bytearray(1<<40)`,
+/// `' ' * 10**12`, `Buffer.alloc(2**36)`, `bytes(int(1e12))`): the constant
+/// in the call's own argument or right after the repetition.
+pub(super) fn allocates_huge(l: &str) -> bool {
+    const ALLOCATES: &[&str] = &[
+        "bytearray(",
+        "bytes(",
+        "alloc(",
+        "allocunsafe(",
+        "buffer(",
+        "array(",
+        "repeat(",
+        "str_repeat(",
+        "]*",
+        "] *",
+        "'*",
+        "' *",
+        "\"*",
+        "\" *",
+        "zeros(",
+        "ones(",
+        "empty(",
+        "malloc(",
+        "calloc(",
+        "mmap(",
+        " x ",
+    ];
+    ALLOCATES.iter().any(|k| {
+        l.match_indices(k).any(|(i, _)| {
+            // The call's own argument: up to its closing parenthesis.
+            let mut depth = 0i32;
+            let own: String = l[i + k.len()..]
+                .chars()
+                .take_while(|c| !matches!(c, ',' | ';' | '\n'))
+                .take(40)
+                .take_while(|c| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    depth >= 0
+                })
+                .collect();
+            huge_constant(&own)
+        })
+    })
+}
+
+/// A constant of 2^34 or more: `1<<40`, `2**36`, `10**12`, `1e12`, or
+/// eleven digits and more.
+pub(super) fn huge_constant(l: &str) -> bool {
+    let t: String = l
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
+    let exp_after = |op: &str, base: u32| {
+        t.match_indices(op).any(|(i, _)| {
+            let before: String = t[..i]
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let after: String = t[i + op.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let (Ok(b), Ok(e)) = (before.parse::<u64>(), after.parse::<u32>()) else {
+                return false;
+            };
+            match base {
+                0 => b >= 1 && e >= 34,
+                10 => b >= 1 && e >= 11,
+                _ => b >= 2 && f64::from(e) * (b as f64).log2() >= 34.0,
+            }
+        })
+    };
+    let digits = t
+        .split(|c: char| !c.is_ascii_digit())
+        .any(|run| run.len() >= 11 && !run.starts_with('0'));
+    exp_after("<<", 0) || exp_after("**", 1) || exp_after("e", 10) || digits
+}
+
+/// `open(p, 'w')`, `File.open(p, "a")`, Perl's `open(F, '>', p)`, `os.open`
+/// with `O_WRONLY`: an open that can write. A bare `open(p)` reads.
+pub(super) fn opens_for_writing(l: &str) -> bool {
+    const MODES: &[&str] = &[
+        "w", "wb", "wt", "w+", "wb+", "a", "ab", "at", "a+", "ab+", "x", "xb", "r+", "rb+", "r+b",
+        ">", ">>", "+<", "+>",
+    ];
+    const FLAGS: &[&str] = &["o_wronly", "o_rdwr", "o_creat", "o_append", "file::wronly"];
+    let quoted = |q: char| MODES.iter().any(|m| l.contains(&format!("{q}{m}{q}")));
+    // Perl's two-argument form: `open(F, ">/etc/x")`, `open F, "> /etc/x"`.
+    let perl = [">/", "> /", ">>/", ">> /"]
+        .iter()
+        .any(|m| l.contains(&format!("'{m}")) || l.contains(&format!("\"{m}")));
+    l.contains("open")
+        && (quoted('\'') || quoted('"') || perl || FLAGS.iter().any(|f| l.contains(f)))
+}
+
+/// Allocation inside a loop that never ends (`[bytearray(2**30) for _ in
+/// iter(int, 1)]`, `while True: a.append(' ' * 10**8)`).
+pub(super) fn allocates_forever(l: &str) -> bool {
+    const ENDLESS: &[&str] = &[
+        "iter(int,1)",
+        "iter(int, 1)",
+        "itertools.count(",
+        "while true",
+        "while 1",
+        "while(1)",
+        "while (1)",
+        "while(true)",
+        "while (true)",
+        "for(;;)",
+        "for (;;)",
+        "loop {",
+        "loop do",
+    ];
+    const GROWS: &[&str] = &[
+        "bytearray(",
+        "bytes(",
+        "alloc(",
+        "append(",
+        "push(",
+        ".push",
+        "repeat(",
+        "str_repeat(",
+        "'*",
+        "\"*",
+        "' *",
+        "\" *",
+        "malloc(",
+        "zeros(",
+    ];
+    let leaves = ["break", "return", "exit", "raise"]
+        .iter()
+        .any(|k| l.contains(k));
+    !leaves && ENDLESS.iter().any(|k| l.contains(k)) && GROWS.iter().any(|k| l.contains(k))
+}
