@@ -80,6 +80,7 @@ fn main() {
         "blind-t",
         "blind-u",
         "blind-v",
+        "blind-w",
     ] {
         sets.push((
             f.to_string(),

@@ -128,10 +128,15 @@ impl Analyzer<'_> {
                         continue;
                     };
                     let body = &s[1..];
-                    let parts: Vec<&str> = body.splitn(4, delim).collect();
+                    let parts = split_unescaped(body, delim);
                     if let Some(flags) = parts.get(3) {
                         if cmd == 's' && flags.contains('e') {
                             read_only = false;
+                            // The replacement is the command each line becomes
+                            // (`s/.*/cat \/home\/u\/.netrc/e`).
+                            if let Some(replacement) = parts.get(2) {
+                                self.script(replacement, &[], c.depth + 1);
+                            }
                             self.ask("sed runs the replaced text as a command");
                         }
                         if let Some(pos) = flags.find('w') {
@@ -211,4 +216,26 @@ pub(super) fn awk_expr(e: &str) -> Option<String> {
         }
     }
     literal.then_some(cmd)
+}
+
+/// `s/a\/b/c/g` split at the unescaped delimiters, `\/` made `/`: at most
+/// four parts (command, pattern, replacement, flags).
+fn split_unescaped(body: &str, delim: char) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek() == Some(&delim) {
+            if let Some(p) = parts.last_mut() {
+                p.push(delim);
+            }
+            chars.next();
+        } else if c == delim && parts.len() < 4 {
+            parts.push(String::new());
+        } else {
+            if let Some(p) = parts.last_mut() {
+                p.push(c);
+            }
+        }
+    }
+    parts
 }

@@ -648,10 +648,10 @@ impl Analyzer<'_> {
 }
 
 /// A file this large is an attempt to fill the disk, not a disk image.
-const DISK_FILL: u64 = 64 << 30;
+pub(super) const DISK_FILL: u64 = 64 << 30;
 
 /// `800G`, `4MiB`, `1k`, `512`: a size as coreutils and util-linux spell it.
-fn byte_size(s: &str) -> Option<u64> {
+pub(super) fn byte_size(s: &str) -> Option<u64> {
     let digits = s
         .bytes()
         .take_while(|b| b.is_ascii_digit() || *b == b'.')

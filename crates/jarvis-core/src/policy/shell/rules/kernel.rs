@@ -135,7 +135,8 @@ impl Analyzer<'_> {
                         | "insmod"
                         | "modprobe"
                         | "rmmod"
-                ) || (lb == "ip" && (v.a("down") || v.a("flush") || v.a("del")))
+                ) || lb == "date"
+                    || (lb == "ip" && (v.a("down") || v.a("flush") || v.a("del")))
                     || (lb == "nmcli" && (v.a("off") || v.a("down") || v.a("delete")))
                 {
                     self.block(format!("system disruption or kernel change ({b})"));

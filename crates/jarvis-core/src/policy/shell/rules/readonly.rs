@@ -273,7 +273,14 @@ impl Analyzer<'_> {
                     true
                 }
             }
-            "xxd" => operands(c).len() <= 1 || !has("-r"),
+            "xxd" => {
+                // `xxd -r DUMP OUT` writes OUT.
+                let ops = operands(c);
+                if has("-r") && ops.len() >= 2 {
+                    self.write_path(ops[1], c.cwd(), "xxd -r");
+                }
+                ops.len() <= 1 || !has("-r")
+            }
             "uniq" => operands(c).len() <= 1,
             // Batch mode, often bundled (`top -bn1`).
             "top" | "htop" | "btop" => args.iter().any(|x| {
@@ -281,8 +288,20 @@ impl Analyzer<'_> {
                     && !x.starts_with("--")
                     && (x.contains('b') || x.contains('n') || x.contains('l'))
             }),
-            "date" => !has("-s") && !has("--set"),
+            "date" => {
+                if has("-s") || has("--set") || args.iter().any(|x| x.starts_with("--set=")) {
+                    self.block("changes the system clock (date -s): certificates, logs and schedules depend on it");
+                }
+                true
+            }
             "hostname" => {
+                if args.iter().any(|x| !x.starts_with('-'))
+                    || has("-F")
+                    || has("--file")
+                    || has("-b")
+                {
+                    self.block("renames the machine (hostname NAME)");
+                }
                 args.is_empty()
                     || args
                         .iter()
@@ -315,6 +334,21 @@ impl Analyzer<'_> {
                     && !has("-s")
             }
             "less" | "more" | "most" => {
+                // `-o FILE`/`-O FILE`/`--log-file=FILE` copies the input there.
+                for (k, x) in args.iter().enumerate() {
+                    let value = match x.as_str() {
+                        "-o" | "-O" | "--log-file" | "--LOG-FILE" => c.arg_word(k + 1).cloned(),
+                        _ => x
+                            .strip_prefix("--log-file=")
+                            .or_else(|| x.strip_prefix("--LOG-FILE="))
+                            .or_else(|| x.strip_prefix("-o").filter(|v| !v.is_empty()))
+                            .or_else(|| x.strip_prefix("-O").filter(|v| !v.is_empty()))
+                            .map(Word::lit),
+                    };
+                    if let Some(f) = value {
+                        self.write_path(&f, c.cwd(), &c.base);
+                    }
+                }
                 !has("-o")
                     && !has("--log-file")
                     && !has("-O")
@@ -349,7 +383,33 @@ impl Analyzer<'_> {
             | "cd" | "pushd" | "popd" | "dirs" | "wait" | "type" | "hash" | "true" | "false"
             | ":" => true,
             "find" | "fd" | "fdfind" => true,
-            "lsof" | "ps" | "pgrep" | "pidof" | "pstree" => true,
+            // Jarvis's own open files and sockets are its business.
+            "lsof" => {
+                if c.words[1..].iter().any(|w| self.aims_at_self(w, c.script)) {
+                    self.block(
+                        "lsof looks into Jarvis's own process (its files, sockets and database)",
+                    );
+                }
+                true
+            }
+            "ps" | "pgrep" | "pidof" | "pstree" => true,
+            // `ss -K` closes the sockets its filter matches.
+            "ss" if has("-K")
+                || has("--kill")
+                || args
+                    .iter()
+                    .any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains('K')) =>
+            {
+                let port = crate::policy::url::JARVIS_PORT.to_string();
+                if args
+                    .iter()
+                    .any(|x| x.trim_start_matches(':') == port || x.ends_with(&format!(":{port}")))
+                {
+                    self.block("ss -K cuts Jarvis's own connections");
+                }
+                self.ask("ss -K closes network connections");
+                false
+            }
             "mount" | "findmnt" | "blkid" => args.is_empty() || b != "mount",
             "bc" => true,
             "zipinfo" => true,
@@ -375,12 +435,43 @@ impl Analyzer<'_> {
                 || has("--recursive")
                 || has("-d") && args.iter().any(|x| x == "recurse"))
             || matches!(b, "rg" | "ag" | "ack");
+        // An endless device read whole (`sort /dev/zero`), or copied into a
+        // file by the tens of gigabytes (`head -c 200G /dev/zero > f`).
+        let endless = operands(c)
+            .iter()
+            .any(|w| super::spawners::endless_device(&lower(&w.text)));
+        if endless && matches!(b, "sort" | "tac" | "shuf") {
+            self.block(format!(
+                "exhausts memory ({b} holds an endless device's output whole)"
+            ));
+        }
+        let huge = c
+            .value("-c")
+            .or_else(|| c.value("--bytes"))
+            .and_then(|v| super::files::byte_size(&v.text))
+            .is_some_and(|n| n >= super::files::DISK_FILL);
+        if endless && huge && redirect_writes {
+            self.block(format!(
+                "fills the disk ({b} copies tens of gigabytes into a file)"
+            ));
+        }
+        // `jq --rawfile NAME FILE`, `--slurpfile NAME FILE`: the file is the
+        // option's second value.
+        if matches!(b, "jq" | "yq" | "gojq" | "jaq") {
+            for (k, a) in args.iter().enumerate() {
+                if matches!(a.as_str(), "--rawfile" | "--slurpfile" | "--argfile")
+                    && let Some(f) = c.arg_word(k + 2).cloned()
+                {
+                    ok &= self.read_path(&f, c.cwd());
+                }
+            }
+        }
         for (i, w) in c.words.iter().enumerate().skip(1) {
             let k = i - 1;
             let t = w.text.as_str();
             if skip_next {
                 skip_next = false;
-                // An option's value that is a file (`grep -f FILE`, `jq --rawfile x FILE`).
+                // An option's value that is a file (`grep -f FILE`).
                 let prev = args[k - 1].as_str();
                 let pathish =
                     w.text.contains('/') || w.text.starts_with(HOME) || w.text.starts_with('.');
@@ -449,7 +540,16 @@ impl Analyzer<'_> {
                         ok = false;
                     } else if recursive {
                         let p = self.norm(w, c.cwd());
-                        if paths::contains_credentials(&p) {
+                        let app = lower(&self.env.app);
+                        let last = lower(p.trim_end_matches('/').rsplit('/').next().unwrap_or(""));
+                        if self.app_state(&p) && (last == app || last == format!(".{app}")) {
+                            self.block(format!(
+                                "{} searches all of Jarvis's state, its configuration and grants with it ({})",
+                                c.base,
+                                shown(&w.text)
+                            ));
+                            ok = false;
+                        } else if paths::contains_credentials(&p) {
                             self.block(format!(
                                 "{} searches everything below {}, where keys and tokens live",
                                 c.base,

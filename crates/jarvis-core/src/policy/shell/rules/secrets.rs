@@ -544,7 +544,14 @@ impl Analyzer<'_> {
         }
         // The grants live in Jarvis's database beside the conversations:
         // reading them is reading its approvals (the conversations ask).
-        if on_state && mentions_word(&sql, "grants") {
+        // `.dump` with no table, or of the grants, prints them too.
+        let dumps_grants = sql.split(".dump").skip(1).any(|rest| {
+            let table = rest.split_whitespace().next().unwrap_or("");
+            table.is_empty()
+                || table.starts_with('-')
+                || table.trim_matches(['\'', '"']) == "grants"
+        });
+        if on_state && (mentions_word(&sql, "grants") || dumps_grants) {
             self.block("reads Jarvis's grants (its approvals) from its database");
         }
         if sql.contains(".shell")

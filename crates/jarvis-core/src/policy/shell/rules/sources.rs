@@ -98,15 +98,16 @@ impl Analyzer<'_> {
         };
         let b = lower(&base_name(&first.text));
         // Through wrappers: `timeout 5 curl …`.
+        // `PATH=/usr/bin` is an assignment before it is a path ending in `bin`.
         let real = c
             .argv
             .iter()
+            .filter(|w| !w.text.contains('='))
             .map(|w| lower(&base_name(&w.text)))
             .find(|x| {
                 tables::wrapper(x).is_none()
                     && x != "env"
                     && !x.starts_with('-')
-                    && !x.contains('=')
                     && !x.chars().all(|ch| ch.is_ascii_digit())
             })
             .unwrap_or(b);

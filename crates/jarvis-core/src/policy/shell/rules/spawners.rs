@@ -402,14 +402,23 @@ impl Analyzer<'_> {
             paths::contains_credentials(&p) || r.dynamic
         });
         let mut i = root_count;
+        let mut secret_names = false;
         while i < args.len() {
             let x = args[i].as_str();
             match x {
                 "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
                 | "-regex" | "-iregex" | "-lname" => {
+                    let secret = args.get(i + 1).is_some_and(|pat| {
+                        paths::glob_could_match_secret(pat.rsplit('/').next().unwrap_or(pat))
+                    });
+                    // `*.env` matches `.env` for find, and `prod.env` is one too.
+                    secret_names |= secret
+                        || args.get(i + 1).is_some_and(|pat| {
+                            lower(pat.rsplit('/').next().unwrap_or(pat)).contains(".env")
+                        });
                     if let Some(pat) = args.get(i + 1)
                         && wide
-                        && paths::glob_could_match_secret(pat.rsplit('/').next().unwrap_or(pat))
+                        && secret
                     {
                         self.block(format!("searches your home or the whole system for key and secret files ({pat})"));
                     }
@@ -435,6 +444,16 @@ impl Analyzer<'_> {
                         && roots.iter().all(|r| self.inside(&self.norm(r, c.cwd())))
                         && exec_reader(&inner);
                     read_only &= reads;
+                    // Files named like keys or `.env`, each handed to a
+                    // program that sends it away.
+                    let sender = inner.first().is_some_and(|w| {
+                        let b = lower(&base_name(&w.text));
+                        tables::FETCHERS.contains(&b.as_str())
+                            || matches!(b.as_str(), "scp" | "rsync" | "sftp")
+                    });
+                    if secret_names && sender {
+                        self.block("exfiltration (sends every file find matches by a secret's name over the network)");
+                    }
                     self.each_file(c, &inner, &roots, "{}", wide);
                     i = end;
                 }
