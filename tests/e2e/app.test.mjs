@@ -51,6 +51,20 @@ const exists = (css) => `return !!document.querySelector(${sel(css)})`;
 
 const nativeDialogs = () => visibleWindows("--name", "approve local_exec");
 
+/** Ends the app and waits until its process is gone: a launch while it is
+ * still exiting would hand over to it (single instance) and end at once. */
+async function quit() {
+  await s.close();
+  await waitFor(() => {
+    try {
+      execFileSync("pgrep", ["-f", BIN]);
+      return false;
+    } catch {
+      return true;
+    }
+  }, "the app to exit", 20000);
+}
+
 async function launch() {
   s = await wd.open(BIN);
   await s.until(`return !!(window.jarvisHud && window.jarvisHud.state)`, "the HUD to start", 30000);
@@ -434,7 +448,7 @@ test("toggles persist across a restart", async () => {
   assert.equal(await s.exec(`return document.querySelector("#set-tools-write").checked`), false);
   await s.click("#set-tools-write");
   await waitFor(() => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8")).tools.write === true, "config.json to be written");
-  await s.close();
+  await quit();
   await launch();
   // Awaited: the form is the fresh one, not the last visit's.
   await s.exec(`return window.jarvisHud.navigate("settings")`);
@@ -454,7 +468,7 @@ test("home is never the working folder: refused in Settings, and asked for again
   assert.equal(config().workdir, workdir, "the folder did not change");
   // Started with home as its folder (an old config, a hand edit): the app
   // asks for another before anything runs.
-  await s.close();
+  await quit();
   fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ ...config(), workdir: os.homedir() }, null, 2));
   await launch();
   await s.until(exists('.firstrun[aria-label="Choose a folder"] #fr-folder'), "the folder dialog");

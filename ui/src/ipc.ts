@@ -56,7 +56,11 @@ context: number,
 /**
  * A worker is up and answering.
  */
-running: boolean, models: Array<EngineModel>, };
+running: boolean, 
+/**
+ * How fast the last answer came, as the engine measured it.
+ */
+speed: EngineSpeed | null, models: Array<EngineModel>, };
 
 export type StopHold = { by: string, at: number, };
 
@@ -78,7 +82,17 @@ bytes: number, installed: boolean,
 /**
  * The one used when `llm.local_model` is empty.
  */
-default: boolean, };
+default: boolean, 
+/**
+ * Added by the user (`models/catalog.json`), not built in.
+ */
+user: boolean, };
+
+export type EngineSpeed = { model: string, tokens_per_second: number, prompt_tokens_per_second: number, tokens: number, 
+/**
+ * When the answer ended (ms since the epoch).
+ */
+at_ms: number, };
 
 export type VoiceStatus = { state: VoiceState, paused: boolean, microphones: Array<string>, models: Array<ModelRow>, 
 /**

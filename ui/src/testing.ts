@@ -91,9 +91,10 @@ export function hudState(over: Partial<HudState> = {}): HudState {
       problem: "the built-in model qwen2.5-1.5b is not downloaded yet (1.1 GB, Apache-2.0): run `jarvis models install qwen2.5-1.5b`, or set llm.local_model to a GGUF file",
       context: 8192,
       running: false,
+      speed: null,
       models: [
-        { name: "qwen2.5-1.5b", what: "chat with tool calling, the default (Qwen2.5 1.5B Instruct, Q4_K_M, 1.1 GB)", license: "Apache-2.0", bytes: 1_120_000_000, installed: false, default: true },
-        { name: "qwen3-0.6b", what: "chat with tool calling, light (Qwen3 0.6B, Q8_0, 0.6 GB)", license: "Apache-2.0", bytes: 640_000_000, installed: false, default: false },
+        { name: "qwen2.5-1.5b", what: "chat with tool calling, the default (Qwen2.5 1.5B Instruct, Q4_K_M, 1.1 GB)", license: "Apache-2.0", bytes: 1_117_320_736, installed: false, default: true, user: false },
+        { name: "qwen3-0.6b", what: "chat with tool calling, light (Qwen3 0.6B, Q8_0, 0.6 GB)", license: "Apache-2.0", bytes: 639_446_688, installed: false, default: false, user: false },
       ],
     },
     ...over,

@@ -90,6 +90,13 @@ async fn engine_checks(
 ) {
     use jarvis_core::llm::local;
     let cfg = brain.config().llm;
+    if let Err(e) = jarvis_core::models::user::load(home) {
+        checks.push(fail(
+            "model catalog",
+            e.to_string(),
+            "mend the file (each model: name, license, file, url, sha256, bytes) or move it away",
+        ));
+    }
     let model = match local::model_path(home, &cfg) {
         Ok(p) => {
             let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
@@ -105,8 +112,17 @@ async fn engine_checks(
         }
         Err(e) => {
             let fix = match &e {
-                local::LocalError::NotDownloaded { id, .. } => format!("jarvis models install {id}"),
-                _ => "jarvis config set llm.local_model qwen2.5-1.5b (then `jarvis models install qwen2.5-1.5b`), or a path to a GGUF file".into(),
+                local::LocalError::NotDownloaded { id, .. } => {
+                    format!("jarvis models install {id}")
+                }
+                _ => {
+                    let id = jarvis_core::models::default_language_model(home)
+                        .map(|m| m.name.to_string())
+                        .unwrap_or_else(|| jarvis_core::models::DEFAULT_LANGUAGE_MODEL.into());
+                    format!(
+                        "jarvis config set llm.local_model {id} (then `jarvis models install {id}`), or a path to a GGUF file"
+                    )
+                }
             };
             checks.push(fail("engine model", e.to_string(), fix));
             false

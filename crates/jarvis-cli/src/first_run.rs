@@ -13,10 +13,10 @@ use crate::approver::Input;
 /// Asks for the engine, downloads the built-in model when it is chosen and
 /// missing, and saves the choice.
 pub async fn choose_engine(brain: &jarvis_core::Brain, input: &Input) -> Result<()> {
-    let Some(spec) = models::language_model(models::DEFAULT_LANGUAGE_MODEL) else {
+    let home = brain.home().to_path_buf();
+    let Some(spec) = models::default_language_model(&home) else {
         return Ok(());
     };
-    let home = brain.home().to_path_buf();
     let installed = models::list(&home)
         .iter()
         .any(|m| m.name == spec.name && m.installed);
@@ -35,8 +35,13 @@ pub async fn choose_engine(brain: &jarvis_core::Brain, input: &Input) -> Result<
         format!("a {size} download, once")
     };
     eprintln!("Where should answers come from?");
+    let (kind, added) = if spec.user {
+        ("a model", " (added by you)")
+    } else {
+        ("a built-in model", "")
+    };
     eprintln!(
-        "  1) a built-in model on this computer: {} — {}; {download}; licence {}",
+        "  1) {kind} on this computer: {}{added} — {}; {download}; licence {}",
         spec.name, spec.what, spec.license
     );
     match served {
@@ -67,12 +72,12 @@ pub async fn choose_engine(brain: &jarvis_core::Brain, input: &Input) -> Result<
         );
         crate::voice_cmd::install_with_bar(
             &home,
-            spec.name,
+            &spec.name,
             crate::voice_cmd::env_mirror().as_deref(),
         )
         .await?;
     }
-    brain.set_config("llm.local_model", &serde_json::to_string(spec.name)?)?;
+    brain.set_config("llm.local_model", &serde_json::to_string(&spec.name)?)?;
     brain.set_config("llm.provider", "\"embedded\"")?;
     eprintln!(
         "Answers come from {} on this computer (switch any time: `jarvis config set llm.provider endpoint`).",

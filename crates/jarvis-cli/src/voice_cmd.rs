@@ -83,6 +83,32 @@ pub enum ModelsCommand {
     Remove {
         name: String,
     },
+    /// Add a chat model of your own to `models/catalog.json` (its sha256
+    /// pinned), then `jarvis models install NAME` fetches and checks it.
+    Add {
+        name: String,
+        /// Where the GGUF file is downloaded from (http or https).
+        #[arg(long)]
+        url: String,
+        /// The file's sha256: a download that does not match is refused.
+        #[arg(long)]
+        sha256: String,
+        /// The file's size in bytes.
+        #[arg(long)]
+        bytes: u64,
+        /// The licence the file is published under, shown before download.
+        #[arg(long)]
+        license: String,
+        /// The file's name in models/llm/ (default: the URL's last part).
+        #[arg(long)]
+        file: Option<String>,
+        /// A line saying what it is.
+        #[arg(long, default_value = "")]
+        what: String,
+        /// Offer it at first run and use it when llm.local_model is empty.
+        #[arg(long)]
+        default: bool,
+    },
 }
 
 fn config() -> Result<jarvis_core::config::Config> {
@@ -306,13 +332,20 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
     let home = home()?;
     match command {
         ModelsCommand::List { json } => {
+            if let Err(e) = models::user::load(&home) {
+                eprintln!("warning: your models are not listed: {e}");
+            }
             let list = models::list(&home);
             if json {
                 println!("{}", serde_json::to_string_pretty(&list)?);
             } else {
                 for m in list {
                     let mark = if m.installed { "✓" } else { "✗" };
-                    let note = if m.overridden { " (from env)" } else { "" };
+                    let note = match (m.overridden, m.user) {
+                        (true, _) => " (from env)",
+                        (false, true) => " (added by you)",
+                        _ => "",
+                    };
                     println!(
                         "{mark} {:<16} {}\n    {} · licence {}{note}",
                         m.name,
@@ -343,8 +376,8 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
                 for f in files {
                     eprintln!("✓ {name}: {}", f.display());
                 }
-                if models::language_model(&name).is_some() {
-                    let pick = if name == models::DEFAULT_LANGUAGE_MODEL {
+                if let Some(m) = models::language_model(&home, &name) {
+                    let pick = if m.default {
                         String::new()
                     } else {
                         format!(" && jarvis config set llm.local_model {name}")
@@ -375,6 +408,43 @@ pub async fn models_cmd(command: ModelsCommand) -> Result<i32> {
                 }
             }
             Ok(if bad == 0 { 0 } else { 1 })
+        }
+        ModelsCommand::Add {
+            name,
+            url,
+            sha256,
+            bytes,
+            license,
+            file,
+            what,
+            default,
+        } => {
+            crate::refuse_if_agent("models add")?;
+            let file = file.unwrap_or_else(|| {
+                url.rsplit('/')
+                    .next()
+                    .and_then(|f| f.split(['?', '#']).next())
+                    .unwrap_or_default()
+                    .to_string()
+            });
+            models::user::add(
+                &home,
+                models::user::UserModel {
+                    name: name.clone(),
+                    what,
+                    license,
+                    file,
+                    url,
+                    sha256: sha256.to_ascii_lowercase(),
+                    bytes,
+                    default,
+                },
+            )?;
+            eprintln!(
+                "added {name} to {}; fetch it with `jarvis models install {name}`",
+                models::user::path(&home).display()
+            );
+            Ok(0)
         }
         ModelsCommand::Remove { name } => {
             crate::refuse_if_agent("models remove")?;

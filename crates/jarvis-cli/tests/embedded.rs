@@ -186,11 +186,13 @@ async fn a_built_in_model_is_offered_then_downloaded_then_answers() {
     assert_eq!(engine_model["ok"], false, "{engine_model}");
     assert_eq!(engine_model["fix"], "jarvis models install qwen2.5-1.5b");
 
-    // The light model, from a mirror on loopback (the SmolLM2 file stands
-    // in for its bytes: the digest is pinned at install).
+    // A mirror on loopback serving the SmolLM2 file under the light
+    // model's name: the catalog pins Qwen's digest, so the wrong bytes are
+    // refused and nothing is left behind to be used or resumed.
     let mirror = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(mirror.path().join("llm")).unwrap();
     std::os::unix::fs::symlink(&model, mirror.path().join("llm/Qwen3-0.6B-Q8_0.gguf")).unwrap();
+    std::os::unix::fs::symlink(&model, mirror.path().join("llm/smol.gguf")).unwrap();
     let server = jarvis_testkit::FileServer::start(mirror.path().to_path_buf(), None)
         .await
         .unwrap();
@@ -203,9 +205,61 @@ async fn a_built_in_model_is_offered_then_downloaded_then_answers() {
     ]))
     .await
     .unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "checksum mismatch for llm/Qwen3-0.6B-Q8_0.gguf: expected sha256 9465e63a22add5354d9bb4b99e90117043c7124007664907259bd16d043bb031"
+        ),
+        "{}",
+        text(&out)
+    );
+    let llm_dir = home.path().join("models/llm");
+    let left: Vec<_> = std::fs::read_dir(&llm_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".lock"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "nothing of the bad download is kept: {left:?}"
+    );
+
+    // A model of the user's own, pinned by its digest, from the mirror.
+    let sha = jarvis_core::digest::sha256_file(&model).unwrap();
+    let size = std::fs::metadata(&model).unwrap().len().to_string();
+    let url = format!("{}/llm/smol.gguf", server.base_url());
+    let add = |sha: &str| {
+        args(&[
+            "models",
+            "add",
+            "smollm2-135m",
+            "--url",
+            &url,
+            "--sha256",
+            sha,
+            "--bytes",
+            &size,
+            "--license",
+            "Apache-2.0",
+            "--what",
+            "SmolLM2 135M Instruct, Q4_1",
+        ])
+    };
+    let out = run(add("00")).await.unwrap();
+    assert!(
+        !out.status.success(),
+        "a digest is 64 hex digits: {}",
+        text(&out)
+    );
+    assert!(text(&out).contains("64 hex digits"), "{}", text(&out));
+    let out = run(add(&sha)).await.unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(args(&["models", "install", "smollm2-135m"]))
+        .await
+        .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("jarvis config set llm.provider embedded && jarvis config set llm.local_model qwen3-0.6b"),
+        text(&out).contains("jarvis config set llm.provider embedded && jarvis config set llm.local_model smollm2-135m"),
         "{}",
         text(&out)
     );
@@ -215,17 +269,18 @@ async fn a_built_in_model_is_offered_then_downloaded_then_answers() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|m| m["name"] == "qwen3-0.6b")
+        .find(|m| m["name"] == "smollm2-135m")
         .unwrap();
     assert_eq!(row["installed"], true, "{row}");
     assert_eq!(row["kind"], "language");
     assert_eq!(row["license"], "Apache-2.0");
-    let verify = run(args(&["models", "verify", "qwen3-0.6b"]))
+    assert_eq!(row["user"], true);
+    let verify = run(args(&["models", "verify", "smollm2-135m"]))
         .await
         .unwrap();
     assert!(verify.status.success(), "{}", text(&verify));
 
-    let set = run(args(&["config", "set", "llm.local_model", "qwen3-0.6b"]))
+    let set = run(args(&["config", "set", "llm.local_model", "smollm2-135m"]))
         .await
         .unwrap();
     assert!(set.status.success(), "{}", text(&set));
@@ -265,15 +320,37 @@ async fn chat_first_run_offers_the_built_in_model_downloads_it_and_answers() {
     let _cleanup = Cleanup(home.clone());
     let mirror = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(mirror.path().join("llm")).unwrap();
-    // The small test model stands in for the default's bytes.
-    std::os::unix::fs::symlink(
-        &model,
-        mirror.path().join("llm/qwen2.5-1.5b-instruct-q4_k_m.gguf"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(&model, mirror.path().join("llm/smol.gguf")).unwrap();
     let server = jarvis_testkit::FileServer::start(mirror.path().to_path_buf(), None)
         .await
         .unwrap();
+    // This machine's own default chat model, in the user's catalog (as an
+    // organisation would provision it): the first run offers it.
+    let sha = jarvis_core::digest::sha256_file(&model).unwrap();
+    let size = std::fs::metadata(&model).unwrap().len().to_string();
+    let add = jarvis(&home, user.path())
+        .env("HOME", user.path())
+        .args([
+            "models",
+            "add",
+            "smollm2-135m",
+            "--url",
+            &format!("{}/llm/smol.gguf", server.base_url()),
+            "--sha256",
+            &sha,
+            "--bytes",
+            &size,
+            "--license",
+            "Apache-2.0",
+            "--default",
+        ])
+        .output()
+        .unwrap();
+    assert!(add.status.success(), "{}", text(&add));
+    assert!(
+        !home.join("config.json").exists(),
+        "adding a model saves no settings: the first run is still to come"
+    );
     let (h, u, m) = (home.clone(), user.path().to_path_buf(), server.base_url());
     let out = tokio::task::spawn_blocking(move || {
         use std::io::Write;
@@ -304,27 +381,27 @@ async fn chat_first_run_offers_the_built_in_model_downloads_it_and_answers() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains("Where should answers come from?"), "{said}");
     assert!(
-        said.contains("1) a built-in model on this computer: qwen2.5-1.5b"),
+        said.contains("1) a model on this computer: smollm2-135m (added by you)"),
         "{said}"
     );
-    assert!(
-        said.contains("1.1 GB download, once; licence Apache-2.0"),
-        "{said}"
+    let mb = format!(
+        "{} download, once; licence Apache-2.0",
+        jarvis_core::models::human_size(size.parse().unwrap())
     );
+    assert!(said.contains(&mb), "{said}");
     assert!(said.contains("does not answer now"), "{said}");
     assert!(
-        said.contains("Answers come from qwen2.5-1.5b on this computer"),
+        said.contains("Answers come from smollm2-135m on this computer"),
         "{said}"
     );
     assert!(
-        home.join("models/llm/qwen2.5-1.5b-instruct-q4_k_m.gguf")
-            .is_file(),
+        home.join("models/llm/smol.gguf").is_file(),
         "downloaded into the models folder"
     );
     let cfg: serde_json::Value =
         serde_json::from_slice(&std::fs::read(home.join("config.json")).unwrap()).unwrap();
     assert_eq!(cfg["llm"]["provider"], "embedded", "{cfg}");
-    assert_eq!(cfg["llm"]["local_model"], "qwen2.5-1.5b", "{cfg}");
+    assert_eq!(cfg["llm"]["local_model"], "smollm2-135m", "{cfg}");
     // The message was answered by the engine: its worker runs for this home.
     assert!(home.join("llm/worker.json").is_file(), "{said}");
     assert!(
@@ -334,5 +411,107 @@ async fn chat_first_run_offers_the_built_in_model_downloads_it_and_answers() {
     assert!(
         !String::from_utf8_lossy(&out.stderr).contains("error:"),
         "the turn answered without an error: {said}"
+    );
+}
+
+/// `@tool` at the start of a message holds the first request to that tool
+/// (a named `tool_choice`, which the engine's grammar enforces, so even the
+/// 135M test model calls it): the call goes through the gate, its result
+/// goes back to the model, and an answer follows in the next round.
+#[test]
+fn a_mentioned_tool_is_called_through_the_gate_and_its_result_answered() {
+    let Some(model) = jarvis_testkit::test_gguf() else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("launch-notes.txt"), "ship on Friday\n").unwrap();
+    // Read on, the rest off, as a user who turned on file access only.
+    let config = serde_json::json!({
+        "version": 2,
+        "llm": {"provider": "embedded", "local_model": model, "local_ctx": 4096,
+                "local_idle_min": 1, "temperature": 0.0, "max_retries": 0},
+        "tools": {"read": true},
+        "workdir": work.path(),
+    });
+    std::fs::write(home.path().join("config.json"), config.to_string()).unwrap();
+    let _cleanup = Cleanup(home.path().to_path_buf());
+
+    let out = jarvis(home.path(), work.path())
+        .args([
+            "ask",
+            "--json",
+            "@local_list_dir Which files are in my folder?",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    let started = events
+        .iter()
+        .position(|e| e["type"] == "tool_call_started")
+        .unwrap_or_else(|| panic!("no call: {kinds:?}\n{}", text(&out)));
+    assert_eq!(
+        events[started]["name"], "local_list_dir",
+        "{}",
+        events[started]
+    );
+    let finished = events
+        .iter()
+        .position(|e| e["type"] == "tool_call_finished" && e["name"] == "local_list_dir")
+        .unwrap_or_else(|| panic!("the call never finished: {kinds:?}"));
+    assert!(finished > started);
+    // The gate decided it: read inside the folder runs, anything else is
+    // refused with the reason, and either way the model is told.
+    let status = events[finished]["status"].as_str().unwrap_or_default();
+    assert!(
+        matches!(status, "ok" | "refused" | "error"),
+        "{}",
+        events[finished]
+    );
+    let answered = events[finished..].iter().any(|e| {
+        e["type"] == "content_delta" && !e["text"].as_str().unwrap_or("").trim().is_empty()
+    });
+    assert!(answered, "an answer followed the result: {kinds:?}");
+    let end = events
+        .iter()
+        .rfind(|e| e["type"] == "turn_finished")
+        .unwrap_or_else(|| panic!("{kinds:?}"));
+    assert_eq!(end["stop"], "completed", "{end}");
+    assert_eq!(
+        end["rounds"], 2,
+        "one round for the call, one for the answer: {end}"
+    );
+
+    // The audit has the call's row, as for any call the agent makes.
+    let audit = jarvis(home.path(), work.path())
+        .args(["audit", "--json", "--tool", "local_list_dir"])
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&audit.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(
+        rows.iter().any(|r| r["tool"] == "local_list_dir"),
+        "{}",
+        text(&audit)
+    );
+
+    // A tool that is off is not reached by naming it: said, and the model
+    // answers without it.
+    let out = jarvis(home.path(), work.path())
+        .args(["ask", "@local_exec ls"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("no tool named local_exec is offered now"),
+        "{}",
+        text(&out)
     );
 }

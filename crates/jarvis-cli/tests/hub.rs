@@ -383,3 +383,92 @@ async fn undo_puts_back_what_the_last_turn_wrote() {
         .unwrap();
     assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to undo"));
 }
+
+/// Undo across processes: a turn still running in another process (here a
+/// `jarvis ask` whose model has not answered yet) is left alone, and two
+/// undos at once restore the file once, the second finding nothing to do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_leaves_another_process_running_turn_alone_and_happens_once() {
+    use jarvis_testkit::Piece;
+    let args =
+        serde_json::json!({"path": "plan.md", "content": "# the agent's plan\n"}).to_string();
+    let server = MockServer::scripted(vec![
+        Reply::tool_calls(&[("w1", "local_write_file", args.as_str())]),
+        // The model thinks for as long as the test needs.
+        Reply::Stream {
+            pieces: vec![Piece::StallForever],
+        },
+    ])
+    .await
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let base = server.base_url();
+    std::fs::write(work.path().join("plan.md"), "# my plan\n").unwrap();
+    std::fs::write(
+        home.path().join("config.json"),
+        r#"{"version": 2, "tools": {"read": true, "write": true}}"#,
+    )
+    .unwrap();
+    let mut ask = jarvis(home.path(), work.path(), &base)
+        .args(["ask", "--yes", "rewrite my plan"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(work.path().join("plan.md")).unwrap() != "# the agent's plan\n" {
+        assert!(Instant::now() < deadline, "the turn never wrote");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let undo = jarvis(home.path(), work.path(), &base)
+        .arg("undo")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&undo.stderr).to_string();
+    assert!(
+        !undo.status.success(),
+        "a running turn is not undone: {said}"
+    );
+    assert!(said.contains("already running a turn"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("plan.md")).unwrap(),
+        "# the agent's plan\n"
+    );
+
+    // Killed, its turn is no longer running: undo works, once, even with
+    // two asking at the same moment.
+    let _ = ask.kill();
+    let _ = ask.wait();
+    let both: Vec<_> = (0..2)
+        .map(|_| {
+            jarvis(home.path(), work.path(), &base)
+                .arg("undo")
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let said: Vec<String> = both
+        .into_iter()
+        .map(|c| String::from_utf8_lossy(&c.wait_with_output().unwrap().stderr).to_string())
+        .collect();
+    assert_eq!(
+        said.iter().filter(|s| s.contains("restored")).count(),
+        1,
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|s| s.contains("nothing to undo")),
+        "{said:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("plan.md")).unwrap(),
+        "# my plan\n"
+    );
+    let beside: Vec<_> = std::fs::read_dir(work.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(beside.len(), 1, "no copy written beside it: {beside:?}");
+}

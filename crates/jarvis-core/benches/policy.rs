@@ -81,6 +81,8 @@ fn main() {
         "blind-u",
         "blind-v",
         "blind-w",
+        "blind-y",
+        "blind-z",
     ] {
         sets.push((
             f.to_string(),

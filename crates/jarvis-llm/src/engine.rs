@@ -49,9 +49,20 @@ pub struct Generation {
     pub top_p: f32,
     pub seed: u32,
     pub grammar: Option<String>,
-    /// The grammar applies from the tool-call tag on, not from the start
-    /// (`auto`: text is free, a call must be well formed).
-    pub lazy: bool,
+    /// When set, the grammar applies only from what triggers it on, not
+    /// from the start (`auto`: text is free, a call must be well formed).
+    pub trigger: Option<Trigger>,
+}
+
+/// What starts a lazy grammar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// A tag the model writes before a call (Hermes `<tool_call>`).
+    Word(&'static str),
+    /// A regular expression that must match the whole reply so far; the
+    /// grammar takes over from its first group (Llama 3's bare JSON call,
+    /// which has no tag).
+    Pattern(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,16 +220,18 @@ impl Engine {
     fn sampler(&self, g: &Generation) -> Result<LlamaSampler, EngineError> {
         let mut chain = Vec::new();
         if let Some(grammar) = &g.grammar {
-            let sampler = if g.lazy {
-                LlamaSampler::grammar_lazy(
+            let sampler = match &g.trigger {
+                Some(Trigger::Word(w)) => {
+                    LlamaSampler::grammar_lazy(&self.model, grammar, "root", [*w], &[])
+                }
+                Some(Trigger::Pattern(p)) => LlamaSampler::grammar_lazy_patterns(
                     &self.model,
                     grammar,
                     "root",
-                    [crate::template::CALL_OPEN],
+                    std::slice::from_ref(p),
                     &[],
-                )
-            } else {
-                LlamaSampler::grammar(&self.model, grammar, "root")
+                ),
+                None => LlamaSampler::grammar(&self.model, grammar, "root"),
             };
             chain.push(sampler.map_err(|e| EngineError::Grammar(e.to_string()))?);
         }
@@ -230,5 +243,91 @@ impl Engine {
             chain.push(LlamaSampler::dist(g.seed));
         }
         Ok(LlamaSampler::chain_simple(chain))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use llama_cpp_2::token::LlamaToken;
+    use llama_cpp_2::token::data::LlamaTokenData;
+    use llama_cpp_2::token::data_array::LlamaTokenDataArray;
+
+    use super::*;
+    use crate::grammar::{auto_grammar, auto_trigger};
+    use crate::template::Format;
+
+    /// The token `sampler` picks when `favoured` is the model's first
+    /// choice and every other token ties behind it.
+    fn pick(engine: &Engine, sampler: &mut LlamaSampler, favoured: LlamaToken) -> String {
+        let data = engine
+            .model()
+            .vocab()
+            .tokens()
+            .map(|t| LlamaTokenData::new(t, if t == favoured { 10.0 } else { 0.0 }, 0.0));
+        let mut all = LlamaTokenDataArray::from_iter(data, false);
+        sampler.apply(&mut all);
+        let chosen = all.selected_token().unwrap_or(favoured);
+        String::from_utf8_lossy(&engine.model().vocab().token_to_piece(chosen, false, None))
+            .into_owned()
+    }
+
+    fn feed(engine: &Engine, sampler: &mut LlamaSampler, text: &str) {
+        for t in engine
+            .model()
+            .vocab()
+            .tokenize(text.as_bytes(), false, false)
+        {
+            sampler.accept(t);
+        }
+    }
+
+    /// Llama 3's `auto`: free text stays free, and a reply that begins as
+    /// a call object (`{"name"`) is held to the tools' schemas from there.
+    /// The real vocabulary and llama.cpp's lazy grammar, with no model
+    /// choice involved: the test model cannot be made to write a Llama 3
+    /// call on its own.
+    #[test]
+    fn llama_3s_lazy_grammar_waits_for_a_call_then_holds_it_to_the_schema() {
+        let Some(path) = jarvis_testkit::test_gguf() else {
+            return;
+        };
+        let engine = Engine::load(
+            &path,
+            EngineOptions {
+                ctx: 256,
+                threads: 2,
+            },
+        )
+        .unwrap();
+        let tools: Vec<crate::api::Tool> = serde_json::from_value(serde_json::json!([
+            {"type": "function", "function": {"name": "get_weather", "parameters": {
+                "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+        ]))
+        .unwrap();
+        let g = Generation {
+            prompt: String::new(),
+            max_tokens: 1,
+            temperature: 0.0,
+            top_p: 1.0,
+            seed: 1,
+            grammar: Some(auto_grammar(&tools, Format::Llama3).unwrap()),
+            trigger: Some(auto_trigger(Format::Llama3)),
+        };
+        let hello = engine.model().vocab().tokenize(b" Hello", false, false)[0];
+
+        // Text: the model's choice stands.
+        let mut text = engine.sampler(&g).unwrap();
+        feed(&engine, &mut text, "Sure, the weather");
+        assert_eq!(pick(&engine, &mut text, hello), " Hello");
+
+        // A call begun: `Hello` is not what the schema allows next.
+        let mut call = engine.sampler(&g).unwrap();
+        feed(&engine, &mut call, "{\"name\": \"");
+        let next = pick(&engine, &mut call, hello);
+        assert_ne!(next, " Hello");
+        assert!(
+            !next.is_empty() && "get_weather\"".starts_with(next.as_str()),
+            "the grammar allows only the tool's name next, got {next:?}"
+        );
     }
 }

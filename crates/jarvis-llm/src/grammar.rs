@@ -6,6 +6,8 @@
 use serde_json::{Value, json};
 
 use crate::api::{Choice, Tool};
+use crate::engine::Trigger;
+use crate::template::Format;
 
 #[derive(Debug, thiserror::Error)]
 #[error("cannot build a grammar from the tools' schemas: {0}")]
@@ -51,13 +53,13 @@ pub fn call_grammar(tools: &[Tool], choice: &Choice, key: &str) -> Result<String
 }
 
 /// GBNF for `auto`: once the model opens a call (the grammar is lazy,
-/// triggered by the opening tag), the call must be one of the tools with
-/// arguments that match its schema, then the closing tag. One call per
+/// see [`auto_trigger`]), the call must be one of the tools with arguments
+/// that match its schema, then (Hermes) the closing tag. One call per
 /// reply: a grammar that allowed more let a small model loop on calls
 /// until `max_tokens` cut one in half (an error instead of an answer).
-pub fn auto_grammar(tools: &[Tool]) -> Result<String, GrammarError> {
+pub fn auto_grammar(tools: &[Tool], format: Format) -> Result<String, GrammarError> {
     use crate::template::{CALL_CLOSE, CALL_OPEN};
-    let call = call_grammar(tools, &Choice::Required, "arguments")?;
+    let call = call_grammar(tools, &Choice::Required, format.arguments_key())?;
     let mut renamed = false;
     let body: Vec<String> = call
         .lines()
@@ -72,12 +74,23 @@ pub fn auto_grammar(tools: &[Tool]) -> Result<String, GrammarError> {
     if !renamed {
         return Err(GrammarError("llama.cpp's grammar has no root rule".into()));
     }
-    Ok(format!(
-        "root ::= {open:?} [ \\t\\n]* call [ \\t\\n]* {close:?}\n{}\n",
-        body.join("\n"),
-        open = CALL_OPEN,
-        close = CALL_CLOSE,
-    ))
+    let root = match format {
+        Format::Hermes => {
+            format!("root ::= {CALL_OPEN:?} [ \\t\\n]* call [ \\t\\n]* {CALL_CLOSE:?}")
+        }
+        Format::Llama3 => "root ::= call [ \\t\\n]*".to_string(),
+    };
+    Ok(format!("{root}\n{}\n", body.join("\n")))
+}
+
+/// What starts `auto`'s grammar: Hermes's opening tag; for Llama 3, whose
+/// calls have no tag, a reply that begins as a call object does
+/// (`{"name"`, after any white space).
+pub fn auto_trigger(format: Format) -> Trigger {
+    match format {
+        Format::Hermes => Trigger::Word(crate::template::CALL_OPEN),
+        Format::Llama3 => Trigger::Pattern(r#"\s*(\{\s*"name"[\s\S]*)"#.into()),
+    }
 }
 
 #[cfg(test)]
@@ -115,8 +128,25 @@ mod tests {
     }
 
     #[test]
+    fn llama_3s_auto_grammar_is_a_bare_call_started_by_its_opening() {
+        let g = auto_grammar(&tools(), Format::Llama3).unwrap();
+        let root = g.lines().find(|l| l.starts_with("root ::=")).unwrap();
+        assert_eq!(root, "root ::= call [ \\t\\n]*", "{g}");
+        assert!(g.contains("parameters"), "Llama 3's key: {g}");
+        let Trigger::Pattern(p) = auto_trigger(Format::Llama3) else {
+            panic!("a pattern")
+        };
+        // A full match of the reply so far; the grammar takes the group.
+        let re = regex::Regex::new(&format!("^(?:{p})$")).unwrap();
+        let caps = re.captures(" {\"name\": \"now\"").unwrap();
+        assert_eq!(&caps[1], "{\"name\": \"now\"");
+        assert!(!re.is_match("The answer is {\"name\": 1}"));
+        assert!(!re.is_match("{\"nam"));
+    }
+
+    #[test]
     fn the_auto_grammar_wraps_a_call_in_its_tags() {
-        let g = auto_grammar(&tools()).unwrap();
+        let g = auto_grammar(&tools(), Format::Hermes).unwrap();
         let root = g.lines().find(|l| l.starts_with("root ::=")).unwrap();
         assert!(root.contains("\"<tool_call>\""), "{root}");
         assert!(root.contains("\"</tool_call>\""), "{root}");

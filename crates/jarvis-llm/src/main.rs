@@ -1,6 +1,7 @@
 //! `jarvis-llm --model FILE [--host 127.0.0.1] --port N [--ctx N]
-//! [--threads N] [--token-file F]`: loads the model, then opens the port,
-//! so `/v1/models` answering means ready.
+//! [--threads N] [--token-file F] [--stats-file F] [--chat-format F]`:
+//! loads the model, then opens the port, so `/v1/models` answering means
+//! ready.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use jarvis_llm::engine::{Engine, EngineOptions};
 use jarvis_llm::server::{Worker, router};
+use jarvis_llm::template::Format;
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +38,21 @@ struct Args {
     /// Exit after this many seconds without a request (0: never).
     #[arg(long, default_value_t = 0)]
     idle_exit: u64,
+    /// The prompt format: the model's own template decides (auto), or
+    /// ChatML with Hermes tool calls, or Llama 3's (for a GGUF whose
+    /// template is missing or wrong).
+    #[arg(long, value_enum, default_value_t = ChatFormat::Auto)]
+    chat_format: ChatFormat,
+    /// Write each answer's speed (tokens/s) to this file, for the hosts.
+    #[arg(long)]
+    stats_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ChatFormat {
+    Auto,
+    Hermes,
+    Llama3,
 }
 
 // One runtime thread: the decode threads get the cores, the server needs little.
@@ -75,7 +92,16 @@ async fn main() -> Result<()> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "local".into());
-    let worker = Arc::new(Worker::new(engine, name, token));
+    let mut worker = Worker::new(engine, name, token);
+    match args.chat_format {
+        ChatFormat::Auto => {}
+        ChatFormat::Hermes => worker = worker.with_format(Format::Hermes),
+        ChatFormat::Llama3 => worker = worker.with_format(Format::Llama3),
+    }
+    if let Some(f) = args.stats_file.clone() {
+        worker = worker.with_stats_file(f);
+    }
+    let worker = Arc::new(worker);
     // Bound only now: a port that answers has a loaded model behind it.
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await

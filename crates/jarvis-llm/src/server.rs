@@ -3,6 +3,7 @@
 //! generation at the next token.
 
 use std::convert::Infallible;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -27,8 +28,11 @@ pub struct Worker {
     pub name: String,
     /// Required as a bearer token when set.
     pub token: Option<String>,
-    /// The prompt format, from the model's own chat template.
+    /// The prompt format, from the model's own chat template unless the
+    /// command line names one.
     pub format: Format,
+    /// Where the last answer's speed is written for the hosts to show.
+    pub stats_file: Option<PathBuf>,
     /// When the last request came (or the worker started).
     last: Mutex<Instant>,
 }
@@ -41,7 +45,40 @@ impl Worker {
             engine: Mutex::new(engine),
             name,
             token,
+            stats_file: None,
             last: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Prompts in this format whatever the model's template says.
+    pub fn with_format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// Writes each answer's speed to `file` (atomically: a host may read it
+    /// at any moment).
+    pub fn with_stats_file(mut self, file: PathBuf) -> Self {
+        self.stats_file = Some(file);
+        self
+    }
+
+    fn record(&self, u: &Usage) {
+        let Some(file) = &self.stats_file else { return };
+        if u.completion_tokens == 0 || u.predicted_ms <= 0.0 {
+            return;
+        }
+        let (_, timings) = usage_json(u);
+        let at = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0);
+        let stats = json!({"model": self.name, "at_ms": at, "timings": timings});
+        let tmp = file.with_extension("json.part");
+        let written =
+            std::fs::write(&tmp, stats.to_string()).and_then(|()| std::fs::rename(&tmp, file));
+        if let Err(e) = written {
+            tracing::warn!("cannot write {}: {e}", file.display());
         }
     }
 
@@ -135,12 +172,11 @@ async fn chat(State(w): State<Arc<Worker>>, headers: HeaderMap, body: Bytes) -> 
         }
     };
     let format = w.format;
-    // Llama 3's calls have no opening tag to trigger a lazy grammar on.
-    let lazy = choice == Choice::Auto && !req.tools.is_empty() && format == Format::Hermes;
+    let lazy = choice == Choice::Auto && !req.tools.is_empty();
     let grammar = match &choice {
         // A schema llama.cpp cannot turn into a grammar leaves `auto`
         // unconstrained, as it was, rather than refusing the request.
-        Choice::Auto if lazy => Ok(crate::grammar::auto_grammar(&req.tools)
+        Choice::Auto if lazy => Ok(crate::grammar::auto_grammar(&req.tools, format)
             .inspect_err(|e| eprintln!("jarvis-llm: auto without a grammar: {e}"))
             .ok()),
         Choice::Required | Choice::Named(_) => {
@@ -164,8 +200,8 @@ async fn chat(State(w): State<Arc<Worker>>, headers: HeaderMap, body: Bytes) -> 
         temperature: req.temperature.unwrap_or(0.7),
         top_p: req.top_p.unwrap_or(0.95),
         seed: req.seed.unwrap_or(0x5eed),
+        trigger: (lazy && grammar.is_some()).then(|| crate::grammar::auto_trigger(format)),
         grammar,
-        lazy,
     };
     let forced = matches!(choice, Choice::Required | Choice::Named(_));
     let rx = start(w.clone(), generation);
@@ -203,7 +239,10 @@ fn start(w: Arc<Worker>, g: Generation) -> mpsc::Receiver<Out> {
         });
         w.touch();
         let _ = tx.blocking_send(match result {
-            Ok((finish, usage)) => Out::Done(finish, usage),
+            Ok((finish, usage)) => {
+                w.record(&usage);
+                Out::Done(finish, usage)
+            }
             Err(e) => {
                 let overflow = matches!(e, crate::engine::EngineError::Overflow { .. });
                 Out::Failed(e.to_string(), overflow)

@@ -29,6 +29,10 @@ impl Drop for Worker {
 }
 
 fn start(model: &PathBuf) -> Worker {
+    start_with(model, &[])
+}
+
+fn start_with(model: &PathBuf, extra: &[&std::ffi::OsStr]) -> Worker {
     let dir = tempfile::tempdir().unwrap();
     let token = "t0k3n-for-the-test".to_string();
     let token_file = dir.path().join("token");
@@ -46,6 +50,7 @@ fn start(model: &PathBuf) -> Worker {
             "--token-file",
         ])
         .arg(&token_file)
+        .args(extra)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -86,6 +91,22 @@ async fn post(w: &Worker, body: Value) -> reqwest::Response {
         .send()
         .await
         .unwrap()
+}
+
+/// An answer to `weather_tool()` under `auto`: a call that validates
+/// (true), or text that `clean` accepts (no half call leaked).
+fn call_or_text(v: &Value, clean: impl Fn(&str) -> bool) -> bool {
+    let m = &v["choices"][0]["message"];
+    if let Some(list) = m["tool_calls"].as_array() {
+        assert_eq!(list[0]["function"]["name"], "get_weather", "{v}");
+        let args: Value =
+            serde_json::from_str(list[0]["function"]["arguments"].as_str().unwrap()).unwrap();
+        assert!(args["city"].is_string(), "{v}");
+        return true;
+    }
+    let text = m["content"].as_str().unwrap_or_default();
+    assert!(clean(text), "a half call leaked as text: {v}");
+    false
 }
 
 /// The `data:` payloads of an SSE body.
@@ -217,19 +238,8 @@ async fn the_worker_serves_the_chat_api_with_a_real_model() {
         .await;
         assert_eq!(r.status(), 200);
         let v: Value = r.json().await.unwrap();
-        let m = &v["choices"][0]["message"];
-        if let Some(list) = m["tool_calls"].as_array() {
+        if call_or_text(&v, |text| !text.contains("<tool_call>")) {
             calls += 1;
-            assert_eq!(list[0]["function"]["name"], "get_weather", "{v}");
-            let args: Value =
-                serde_json::from_str(list[0]["function"]["arguments"].as_str().unwrap()).unwrap();
-            assert!(args["city"].is_string(), "{v}");
-        } else {
-            let text = m["content"].as_str().unwrap_or_default();
-            assert!(
-                !text.contains("<tool_call>"),
-                "a half call leaked as text: {v}"
-            );
         }
     }
     eprintln!("auto with tools: {calls}/6 answers were calls");
@@ -271,4 +281,44 @@ async fn the_worker_serves_the_chat_api_with_a_real_model() {
         after < idle + Duration::from_millis(300),
         "the abandoned generation kept the engine: {after:?} against {idle:?} idle"
     );
+}
+
+/// A GGUF prompted in Llama 3's format (`--chat-format llama3`): `auto`
+/// with tools answers with text or a call that validates, never half a
+/// call (the lazy grammar itself is tested on the real vocabulary in
+/// `engine.rs`), and each answer's speed is written where the hosts read it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn llama_3_format_answers_and_keeps_each_answers_speed() {
+    let Some(model) = jarvis_testkit::test_gguf() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.json");
+    let w = start_with(
+        &model,
+        &[
+            "--chat-format".as_ref(),
+            "llama3".as_ref(),
+            "--stats-file".as_ref(),
+            stats.as_os_str(),
+        ],
+    );
+    for seed in 1..=2 {
+        let r = post(
+            &w,
+            json!({"temperature": 0.8, "seed": seed, "max_tokens": 32, "tools": weather_tool(),
+                   "messages": [{"role": "user", "content": "What is the weather in Oslo?"}]}),
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        let v: Value = r.json().await.unwrap();
+        call_or_text(&v, |text| !text.trim_start().starts_with("{\"name\""));
+    }
+    let s: Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert!(
+        s["timings"]["predicted_per_second"].as_f64().unwrap() > 0.0,
+        "{s}"
+    );
+    assert!(s["timings"]["predicted_n"].as_u64().unwrap() > 0, "{s}");
+    assert!(s["at_ms"].as_u64().unwrap() > 0, "{s}");
 }

@@ -74,7 +74,20 @@ pub struct EngineStatus {
     pub context: u64,
     /// A worker is up and answering.
     pub running: bool,
+    /// How fast the last answer came, as the engine measured it.
+    pub speed: Option<EngineSpeed>,
     pub models: Vec<EngineModel>,
+}
+
+/// The engine's last answer: generation and prompt speed.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct EngineSpeed {
+    pub model: String,
+    pub tokens_per_second: f64,
+    pub prompt_tokens_per_second: f64,
+    pub tokens: u64,
+    /// When the answer ended (ms since the epoch).
+    pub at_ms: u64,
 }
 
 /// A chat model from the catalog.
@@ -88,6 +101,8 @@ pub struct EngineModel {
     pub installed: bool,
     /// The one used when `llm.local_model` is empty.
     pub default: bool,
+    /// Added by the user (`models/catalog.json`), not built in.
+    pub user: bool,
 }
 
 fn engine_status(
@@ -107,11 +122,19 @@ fn engine_status(
         problem: resolved.err().map(|e| e.to_string()),
         context: cfg.engine_window(),
         running: jarvis_core::llm::local::status(home).is_some(),
+        speed: jarvis_core::llm::local::speed(home).map(|s| EngineSpeed {
+            model: s.model,
+            tokens_per_second: s.tokens_per_second,
+            prompt_tokens_per_second: s.prompt_tokens_per_second,
+            tokens: s.tokens,
+            at_ms: s.at_ms,
+        }),
         models: models::list(home)
             .into_iter()
             .filter(|m| m.kind == models::ModelKind::Language)
             .map(|m| EngineModel {
-                default: m.name == models::DEFAULT_LANGUAGE_MODEL,
+                default: m.default,
+                user: m.user,
                 name: m.name,
                 what: m.what,
                 license: m.license,

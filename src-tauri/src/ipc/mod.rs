@@ -76,6 +76,7 @@ pub fn typescript() -> String {
         chat::StopHold::decl(&cfg),
         hub::CockpitState::decl(&cfg),
         chat::EngineModel::decl(&cfg),
+        chat::EngineSpeed::decl(&cfg),
         crate::voice::VoiceStatus::decl(&cfg),
         crate::voice::ModelRow::decl(&cfg),
         chat::HistoryMessage::decl(&cfg),

@@ -1,7 +1,7 @@
 // The embedded engine: which built-in chat model answers, whether it runs,
 // and the download that makes one usable. Settings and the first run share
 // the download-and-use action, so both say the same sizes and licences.
-import type { Api, EngineModel, HudState } from "../api";
+import type { Api, EngineModel, EngineSpeed, HudState } from "../api";
 import { errorText } from "../api";
 import { h } from "../dom";
 
@@ -29,7 +29,7 @@ export function modelRows(api: Api, state: HudState, progress: Map<string, HTMLP
   return h(
     "table",
     { class: "models" },
-    h("caption", {}, "Built-in chat models"),
+    h("caption", {}, "Chat models"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col" }, "State"), h("th", { scope: "col" }, ""))),
     h(
       "tbody",
@@ -55,7 +55,7 @@ export function modelRows(api: Api, state: HudState, progress: Map<string, HTMLP
         return h(
           "tr",
           { "data-model": m.name },
-          h("td", {}, h("strong", {}, m.name), h("br"), h("span", { class: "muted" }, `${m.what} · licence ${m.license}`)),
+          h("td", {}, h("strong", {}, m.name), h("br"), h("span", { class: "muted" }, `${m.what} · licence ${m.license}${m.user ? " · added by you" : ""}`)),
           h("td", {}, m.installed ? "downloaded" : `not downloaded (${size(m.bytes)})`, bar),
           h("td", {}, btn),
         );
@@ -70,9 +70,12 @@ export function engineLine(state: HudState): HTMLElement {
   if (e.provider !== "embedded") return h("p", { class: "muted", role: "status" }, "Answers come from the server below. The built-in engine is off.");
   if (e.problem) return h("p", { class: "warn", role: "status" }, e.problem);
   const model = chosen(state)?.name ?? e.model_file ?? e.local_model;
-  return h(
-    "p",
-    { class: "ok", role: "status" },
-    `${e.running ? "Running" : "Starts with the next message"}: ${model}, context ${e.context.toLocaleString("en")} tokens, on this computer.`,
-  );
+  const line = `${e.running ? "Running" : "Starts with the next message"}: ${model}, context ${e.context.toLocaleString("en")} tokens, on this computer.`;
+  return h("p", { class: "ok", role: "status" }, e.speed ? `${line} ${speedLine(e.speed)}` : line);
+}
+
+/** The last answer's speed as the engine measured it. */
+export function speedLine(s: EngineSpeed): string {
+  const prompt = s.prompt_tokens_per_second > 0 ? `, reading the prompt at ${Math.round(s.prompt_tokens_per_second).toLocaleString("en")} tokens/s` : "";
+  return `Last answer: ${s.tokens_per_second.toFixed(1)} tokens/s over ${s.tokens.toLocaleString("en")} tokens${prompt}.`;
 }

@@ -61,6 +61,24 @@ describe("first run", () => {
     expect(done).toBe(true);
   });
 
+  it("lets every step be skipped: the engine, then the folder, then the microphone starts the chat", async () => {
+    const [api, t] = fakeApi();
+    t.answers.set_config = {};
+    let done = false;
+    const fr = new FirstRun(api, state, () => (done = true));
+    document.body.appendChild(fr.el);
+    const button = (label: string) => [...fr.el.querySelectorAll("button")].find((b) => b.textContent === label)!;
+    button("Skip this step").click();
+    expect(fr.el.querySelector("#fr-folder")).not.toBeNull();
+    expect(fr.el.textContent).toContain("Without a folder Jarvis can talk, but not read, write or run anything.");
+    button("Skip this step").click();
+    expect(fr.el.textContent).toContain("No microphone found");
+    expect(t.calls.filter((c) => c.cmd === "choose_workdir")).toEqual([]);
+    button("Start").click();
+    await tick();
+    expect(done).toBe(true);
+  });
+
   it("asks only for a folder when the rest is set up but the folder cannot be used", async () => {
     const [api, t] = fakeApi();
     t.answers.choose_workdir = "/home/u/Jarvis";

@@ -51,11 +51,15 @@ export class FirstRun {
         status.textContent = errorText(e);
       }
     });
+    // Skipped, Jarvis talks but its hands wait: the folder is asked again
+    // at the next start, never guessed.
+    const later = h("button", { onclick: () => (this.folderOnly ? this.close() : this.skipTo(3)) }, this.folderOnly ? "Not now" : "Skip this step");
     this.body.append(
       h("p", {}, "Which folder may Jarvis work in? Its file tools and commands stay inside it; the rest of your home, your keys and Jarvis's own settings stay out of reach. It is created if it does not exist."),
       h("div", { class: "field" }, h("label", { for: "fr-folder" }, "Folder"), dir),
       status,
-      h("div", { class: "row" }, next),
+      h("p", { class: "muted" }, "Without a folder Jarvis can talk, but not read, write or run anything."),
+      h("div", { class: "row" }, later, next),
     );
     dir.focus();
   }
@@ -132,7 +136,7 @@ export class FirstRun {
       h("div", { class: "field" }, h("label", { for: "fr-url" }, "Endpoint"), url),
       h("div", { class: "field" }, h("label", { for: "fr-key" }, "API key"), key),
       status,
-      h("div", { class: "row" }, h("button", { onclick: () => this.finish() }, "Skip setup"), next),
+      h("div", { class: "row" }, h("button", { onclick: () => this.skipTo(this.state.workdir_problem ? 2 : 3) }, "Skip this step"), next),
     );
     (builtIn?.querySelector<HTMLButtonElement>("#fr-builtin") ?? url).focus();
   }
@@ -164,6 +168,11 @@ export class FirstRun {
         : h("p", { class: "ok" }, "Speech models are installed."),
       h("div", { class: "row" }, h("button", { class: "primary", onclick: () => this.finish() }, "Start")),
     );
+  }
+
+  private skipTo(step: number) {
+    this.step = step;
+    this.render();
   }
 
   private async finish() {

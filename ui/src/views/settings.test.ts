@@ -99,10 +99,12 @@ describe("settings: the engine", () => {
   it("shows a running engine's model and context", async () => {
     const [api, t] = fakeApi();
     Object.assign(t.answers, { config, sandbox_status: { ok: true, what: "", allow_unconfined: true }, mcp_projects: [] });
-    const running = hudState({ engine: { ...state.engine, provider: "embedded", local_model: "qwen3-0.6b", problem: null, model_file: "/h/models/llm/Qwen3-0.6B-Q8_0.gguf", running: true, context: 8192 } });
+    const speed = { model: "Qwen3-0.6B-Q8_0", tokens_per_second: 41.26, prompt_tokens_per_second: 612.4, tokens: 128, at_ms: 1 };
+    const running = hudState({ engine: { ...state.engine, provider: "embedded", local_model: "qwen3-0.6b", problem: null, model_file: "/h/models/llm/Qwen3-0.6B-Q8_0.gguf", running: true, context: 8192, speed } });
     const v = new SettingsView(api, () => undefined, async () => running);
     await v.enter();
     expect(v.el.querySelector("#engine")!.textContent).toContain("Running: qwen3-0.6b, context 8,192 tokens, on this computer.");
+    expect(v.el.querySelector("#engine")!.textContent).toContain("Last answer: 41.3 tokens/s over 128 tokens, reading the prompt at 612 tokens/s.");
     expect(v.el.querySelector<HTMLButtonElement>('[data-engine-model="qwen3-0.6b"]')!.textContent).toBe("In use");
   });
 });

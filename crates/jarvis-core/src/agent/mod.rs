@@ -4,6 +4,7 @@ mod admin;
 mod compact;
 pub use admin::MAX_AUDIT_PAGE;
 pub mod context;
+mod mention;
 mod prompt;
 mod repeats;
 pub(crate) mod runs;

@@ -291,6 +291,7 @@ async fn request(
     turn: &Turn<'_>,
     request: &[ChatMessage],
     tools: &[Value],
+    forced: Option<&str>,
 ) -> Result<crate::llm::Assembled, StopReason> {
     let mut call_ids: HashMap<usize, String> = HashMap::new();
     let mut on_delta = |d: StreamDelta| match d {
@@ -321,7 +322,7 @@ async fn request(
         }
     };
     match llm
-        .stream_chat(request, tools, &turn.cancel, &mut on_delta)
+        .stream_chat_choosing(request, tools, forced, &turn.cancel, &mut on_delta)
         .await
     {
         Ok(a) => Ok(a),
@@ -548,6 +549,7 @@ async fn rounds(
     text: String,
 ) -> (StopReason, Usage, u32) {
     let cfg = turn.inner.config();
+    let words = text.clone();
     let Start {
         history,
         summary,
@@ -588,7 +590,20 @@ async fn rounds(
             });
             break StopReason::Failed;
         }
-        let answer = match request(turn, &req, &tools).await {
+        // `@tool` holds the first request to that tool, and only the first.
+        let forced = match (rounds, super::mention::mention(&words, &tools)) {
+            (1, super::mention::Mention::Tool(name)) => Some(name),
+            (1, super::mention::Mention::Unknown(name)) => {
+                turn.emit(Event::Notice {
+                    message: format!(
+                        "no tool named {name} is offered now (its settings toggle may be off); the model chooses"
+                    ),
+                });
+                None
+            }
+            _ => None,
+        };
+        let answer = match request(turn, &req, &tools, forced.as_deref()).await {
             Ok(a) => a,
             Err(stop) => break stop,
         };

@@ -147,7 +147,14 @@ impl LlmClient {
     }
 
     /// The request body; public so tests and benches can check its shape.
-    pub fn request_body(&self, messages: &[ChatMessage], tools: &[Value]) -> Value {
+    /// `tool_choice` names a tool the model must call (OpenAI's named
+    /// choice); `None` leaves it to the model.
+    pub fn request_body(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[Value],
+        tool_choice: Option<&str>,
+    ) -> Value {
         let mut body = json!({
             "model": self.settings.model,
             "messages": messages.iter().map(ChatMessage::to_wire).collect::<Vec<_>>(),
@@ -156,6 +163,9 @@ impl LlmClient {
         });
         if !tools.is_empty() {
             body["tools"] = Value::from(tools.to_vec());
+            if let Some(name) = tool_choice {
+                body["tool_choice"] = json!({"type": "function", "function": {"name": name}});
+            }
         }
         if let Some(t) = self.settings.temperature {
             body["temperature"] = Value::from(t);
@@ -172,7 +182,20 @@ impl LlmClient {
         cancel: &CancellationToken,
         on_delta: &mut (dyn FnMut(StreamDelta) + Send),
     ) -> Result<Assembled, LlmError> {
-        let body = self.request_body(messages, tools);
+        self.stream_chat_choosing(messages, tools, None, cancel, on_delta)
+            .await
+    }
+
+    /// As [`Self::stream_chat`], with the tool the model must call.
+    pub async fn stream_chat_choosing(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[Value],
+        tool_choice: Option<&str>,
+        cancel: &CancellationToken,
+        on_delta: &mut (dyn FnMut(StreamDelta) + Send),
+    ) -> Result<Assembled, LlmError> {
+        let body = self.request_body(messages, tools, tool_choice);
         let url = self.url("chat/completions");
         let mut attempt = 0u32;
         let resp = loop {

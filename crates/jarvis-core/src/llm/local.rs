@@ -131,6 +131,44 @@ pub struct WorkerStatus {
     pub ctx: u32,
 }
 
+/// The worker's record of its last answer (`--stats-file`).
+const STATS: &str = "stats.json";
+
+/// How fast the engine answered last, as the worker measured it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Speed {
+    /// The model file's name the worker serves.
+    pub model: String,
+    /// Tokens generated per second, the prompt's reading left out.
+    pub tokens_per_second: f64,
+    /// Prompt tokens read per second.
+    pub prompt_tokens_per_second: f64,
+    /// Tokens the answer had.
+    pub tokens: u64,
+    /// When it ended (ms since the epoch).
+    pub at_ms: u64,
+}
+
+/// The last answer's speed, when the engine gave one.
+pub fn speed(home: &Path) -> Option<Speed> {
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(home.join("llm").join(STATS)).ok()?).ok()?;
+    let t = &v["timings"];
+    let prompt_ms = t["prompt_ms"].as_f64().unwrap_or(0.0);
+    let prompt_n = t["prompt_n"].as_f64().unwrap_or(0.0);
+    Some(Speed {
+        model: v["model"].as_str()?.to_string(),
+        tokens_per_second: t["predicted_per_second"].as_f64().filter(|x| *x > 0.0)?,
+        prompt_tokens_per_second: if prompt_ms > 0.0 {
+            prompt_n * 1000.0 / prompt_ms
+        } else {
+            0.0
+        },
+        tokens: t["predicted_n"].as_u64().unwrap_or(0),
+        at_ms: v["at_ms"].as_u64().unwrap_or(0),
+    })
+}
+
 /// Reads the worker's state file and checks the worker is alive and
 /// answering; `None` when none runs (never started, idle-stopped, dead).
 pub fn status(home: &Path) -> Option<WorkerStatus> {
@@ -149,19 +187,25 @@ pub fn status(home: &Path) -> Option<WorkerStatus> {
 pub fn model_path(home: &Path, cfg: &LlmConfig) -> Result<PathBuf, LocalError> {
     use crate::models;
     let raw = cfg.local_model.trim();
-    let id = if raw.is_empty() {
-        models::DEFAULT_LANGUAGE_MODEL
+    let spec = if raw.is_empty() {
+        models::default_language_model(home)
     } else {
-        raw
+        models::language_model(home, raw)
     };
-    if let Some(spec) = models::language_model(id) {
-        let path = models::model_path(home, spec.name)
-            .unwrap_or_else(|_| models::models_dir(home).join(spec.files[0].path));
+    if let Some(spec) = spec {
+        let path = models::model_path(home, &spec.name).unwrap_or_else(|_| {
+            let first = spec
+                .files
+                .first()
+                .map(|f| f.path.as_ref())
+                .unwrap_or_default();
+            models::models_dir(home).join(first)
+        });
         if !path.is_file() {
             return Err(LocalError::NotDownloaded {
-                id: spec.name.into(),
+                id: spec.name.to_string(),
                 size: models::human_size(spec.approx_bytes()),
-                license: spec.license.into(),
+                license: spec.license.to_string(),
             });
         }
         return Ok(path);
@@ -171,10 +215,10 @@ pub fn model_path(home: &Path, cfg: &LlmConfig) -> Result<PathBuf, LocalError> {
         _ => PathBuf::from(raw),
     };
     if !raw.contains('/') && !raw.to_ascii_lowercase().ends_with(".gguf") {
-        let known: Vec<&str> = models::CATALOG
-            .iter()
+        let known: Vec<String> = models::catalog(home)
+            .into_iter()
             .filter(|m| m.kind == models::ModelKind::Language)
-            .map(|m| m.name)
+            .map(|m| m.name.to_string())
             .collect();
         return Err(LocalError::Unknown(raw.into(), known.join(", ")));
     }
@@ -236,6 +280,8 @@ fn spawn(dir: &Path, model: &Path, cfg: &LlmConfig) -> Result<State, LocalError>
     use std::os::unix::process::CommandExt;
     let exe = worker_exe()?;
     let log_path = dir.join("worker.log");
+    // Another model's speed is not this one's.
+    let _ = std::fs::remove_file(dir.join(STATS));
     let log =
         std::fs::File::create(&log_path).map_err(|e| LocalError::Files(dir.to_path_buf(), e))?;
     let mut child = std::process::Command::new(&exe)
@@ -245,6 +291,8 @@ fn spawn(dir: &Path, model: &Path, cfg: &LlmConfig) -> Result<State, LocalError>
         .args(["--ctx", &cfg.local_ctx.to_string()])
         .arg("--token-file")
         .arg(dir.join("token"))
+        .arg("--stats-file")
+        .arg(dir.join(STATS))
         .args([
             "--idle-exit",
             &(u64::from(cfg.local_idle_min) * 60).to_string(),

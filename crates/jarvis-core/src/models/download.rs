@@ -32,15 +32,15 @@ pub async fn install(
     mirror: Option<&str>,
     mut progress: impl FnMut(&Progress),
 ) -> Result<Vec<PathBuf>, ModelError> {
-    let s = spec(name)?;
+    let s = spec(home, name)?;
     let dir = models_dir(home);
     let client = reqwest::Client::builder()
         .connect_timeout(std::time::Duration::from_secs(20))
         .build()
         .map_err(|e| ModelError::Download(e.to_string()))?;
     let mut installed = Vec::new();
-    for f in s.files {
-        let path = dir.join(f.path);
+    for f in s.files.iter() {
+        let path = dir.join(f.path.as_ref());
         if let Some(parent) = path.parent() {
             tokio::fs::create_dir_all(parent).await?;
         }
@@ -49,7 +49,7 @@ pub async fn install(
         // finds the file installed.
         let _held = lock(&path).await?;
         let mut manifest = read_manifest(&dir);
-        let pinned = manifest.files.get(f.path).cloned();
+        let pinned = manifest.files.get(f.path.as_ref()).cloned();
         if path.is_file() && verify(f, &path, pinned.clone()).await.is_ok() {
             installed.push(path);
             continue;
@@ -60,7 +60,7 @@ pub async fn install(
             &source_url(f, mirror),
             &part,
             name,
-            f.path,
+            &f.path,
             &mut progress,
         )
         .await?;
@@ -81,13 +81,9 @@ pub async fn install(
 }
 
 /// The file's checksum, read off the async runtime (a model is a gigabyte).
-async fn verify(
-    f: &'static ModelFile,
-    path: &Path,
-    pinned: Option<String>,
-) -> Result<String, ModelError> {
-    let path = path.to_path_buf();
-    tokio::task::spawn_blocking(move || check(f, &path, pinned.as_deref()))
+async fn verify(f: &ModelFile, path: &Path, pinned: Option<String>) -> Result<String, ModelError> {
+    let (f, path) = (f.clone(), path.to_path_buf());
+    tokio::task::spawn_blocking(move || check(&f, &path, pinned.as_deref()))
         .await
         .map_err(|e| ModelError::Download(format!("checksum: {e}")))?
 }

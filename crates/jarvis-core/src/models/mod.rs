@@ -2,6 +2,7 @@
 //! a downloader with resume and checksum verification. Every write lands in
 //! a `.part` file and is renamed in only after its digest matches.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use sha1::Sha1;
@@ -9,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 mod catalog;
 mod download;
+pub mod user;
 
 pub use catalog::CATALOG;
 pub use download::install;
@@ -27,29 +29,35 @@ pub enum ModelError {
         expected: String,
         actual: String,
     },
+    #[error("{path}: {why}")]
+    Catalog { path: PathBuf, why: String },
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 
+/// Text in the catalog: borrowed in the built-in table, owned when it
+/// comes from the user's catalog file.
+pub type Text = Cow<'static, str>;
+
 /// What a published checksum looks like.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Checksum {
-    Sha256(&'static str),
+    Sha256(Text),
     /// whisper.cpp publishes SHA-1 for its ggml models.
-    Sha1(&'static str),
+    Sha1(Text),
     /// Nothing published: the digest is pinned on first download and
     /// `verify` checks against that.
     PinOnInstall,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelFile {
     /// Path under the models directory.
-    pub path: &'static str,
-    pub url: &'static str,
+    pub path: Text,
+    pub url: Text,
     /// Any one of these matching is enough (an upstream file and a
     /// documented rebuild of it, say).
-    pub checksums: &'static [Checksum],
+    pub checksums: Cow<'static, [Checksum]>,
     pub approx_bytes: u64,
 }
 
@@ -63,16 +71,21 @@ pub enum ModelKind {
     Language,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelSpec {
-    pub name: &'static str,
-    pub what: &'static str,
+    pub name: Text,
+    pub what: Text,
     pub kind: ModelKind,
     /// The licence the files are published under, shown before download.
-    pub license: &'static str,
-    /// Environment variable that points at a file to use instead.
+    pub license: Text,
+    /// Environment variable that points at a file to use instead (empty:
+    /// none).
     pub env: &'static str,
-    pub files: &'static [ModelFile],
+    pub files: Cow<'static, [ModelFile]>,
+    /// Added by the user (`models/catalog.json`), not built in.
+    pub user: bool,
+    /// The chat model used when `llm.local_model` is empty.
+    pub default: bool,
 }
 
 impl ModelSpec {
@@ -82,9 +95,25 @@ impl ModelSpec {
     }
 }
 
-pub fn spec(name: &str) -> Result<&'static ModelSpec, ModelError> {
-    CATALOG.iter().find(|m| m.name == name).ok_or_else(|| {
-        let names: Vec<&str> = CATALOG.iter().map(|m| m.name).collect();
+/// Every model this home can install: the built-in catalog, then the
+/// user's own chat models (a broken catalog file adds none; [`user::load`]
+/// says why).
+pub fn catalog(home: &Path) -> Vec<ModelSpec> {
+    let mut all = CATALOG.to_vec();
+    let users = user::load(home).unwrap_or_default();
+    if users.iter().any(|m| m.default) {
+        for m in &mut all {
+            m.default = false;
+        }
+    }
+    all.extend(users);
+    all
+}
+
+pub fn spec(home: &Path, name: &str) -> Result<ModelSpec, ModelError> {
+    let all = catalog(home);
+    let names: Vec<String> = all.iter().map(|m| m.name.to_string()).collect();
+    all.into_iter().find(|m| m.name == name).ok_or_else(|| {
         ModelError::Download(format!(
             "unknown model {name:?}; known: {}",
             names.join(", ")
@@ -92,13 +121,21 @@ pub fn spec(name: &str) -> Result<&'static ModelSpec, ModelError> {
     })
 }
 
-/// The chat model the embedded engine uses when none is named.
+/// The built-in chat model used when none is named.
 pub const DEFAULT_LANGUAGE_MODEL: &str = "qwen2.5-1.5b";
 
+/// The chat model this home uses when `llm.local_model` is empty: the
+/// user's catalog may name its own in place of the built-in one.
+pub fn default_language_model(home: &Path) -> Option<ModelSpec> {
+    catalog(home)
+        .into_iter()
+        .find(|m| m.default && m.kind == ModelKind::Language)
+}
+
 /// A catalog entry for the embedded engine, by id.
-pub fn language_model(name: &str) -> Option<&'static ModelSpec> {
-    CATALOG
-        .iter()
+pub fn language_model(home: &Path, name: &str) -> Option<ModelSpec> {
+    catalog(home)
+        .into_iter()
         .find(|m| m.name == name && m.kind == ModelKind::Language)
 }
 
@@ -119,11 +156,24 @@ pub fn models_dir(home: &Path) -> PathBuf {
 /// Where the first file of a model is used from: its env override, else the
 /// models directory.
 pub fn model_path(home: &Path, name: &str) -> Result<PathBuf, ModelError> {
-    let s = spec(name)?;
-    if let Some(p) = std::env::var_os(s.env).filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(p));
+    let s = spec(home, name)?;
+    Ok(path_of(home, &s))
+}
+
+fn env_override(s: &ModelSpec) -> Option<PathBuf> {
+    if s.env.is_empty() {
+        return None;
     }
-    Ok(models_dir(home).join(s.files[0].path))
+    std::env::var_os(s.env)
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+}
+
+fn path_of(home: &Path, s: &ModelSpec) -> PathBuf {
+    env_override(s).unwrap_or_else(|| {
+        let first = s.files.first().map(|f| f.path.as_ref()).unwrap_or_default();
+        models_dir(home).join(first)
+    })
 }
 
 /// Download progress, for a progress bar or the HUD.
@@ -176,20 +226,24 @@ pub struct ModelStatus {
     pub bytes: u64,
     /// Set by the env override.
     pub overridden: bool,
+    /// From the user's catalog file.
+    pub user: bool,
+    /// The chat model used when `llm.local_model` is empty.
+    pub default: bool,
 }
 
 pub fn list(home: &Path) -> Vec<ModelStatus> {
-    CATALOG
-        .iter()
+    catalog(home)
+        .into_iter()
         .map(|s| {
-            let overridden = std::env::var_os(s.env).is_some_and(|p| !p.is_empty());
-            let path = model_path(home, s.name).unwrap_or_default();
+            let overridden = env_override(&s).is_some();
+            let path = path_of(home, &s);
             let files: Vec<PathBuf> = if overridden {
                 vec![path.clone()]
             } else {
                 s.files
                     .iter()
-                    .map(|f| models_dir(home).join(f.path))
+                    .map(|f| models_dir(home).join(f.path.as_ref()))
                     .collect()
             };
             let installed = files.iter().all(|f| f.is_file());
@@ -199,15 +253,17 @@ pub fn list(home: &Path) -> Vec<ModelStatus> {
                 .map(|m| m.len())
                 .sum();
             ModelStatus {
+                approx_bytes: s.approx_bytes(),
                 name: s.name.into(),
                 what: s.what.into(),
                 kind: s.kind,
                 license: s.license.into(),
-                approx_bytes: s.approx_bytes(),
                 path,
                 installed,
                 bytes,
                 overridden,
+                user: s.user,
+                default: s.default,
             }
         })
         .collect()
@@ -257,7 +313,7 @@ fn check(file: &ModelFile, path: &Path, pinned: Option<&str>) -> Result<String, 
         })
         .collect();
     Err(ModelError::Checksum {
-        name: file.path.into(),
+        name: file.path.to_string(),
         expected: expected.join(" or "),
         actual: format!("sha256 {sha256}, sha1 {sha1}"),
     })
@@ -265,38 +321,42 @@ fn check(file: &ModelFile, path: &Path, pinned: Option<&str>) -> Result<String, 
 
 /// Verify every installed file of a model. Returns the files checked.
 pub fn verify(home: &Path, name: &str) -> Result<Vec<PathBuf>, ModelError> {
-    let s = spec(name)?;
+    let s = spec(home, name)?;
     let dir = models_dir(home);
     let manifest = read_manifest(&dir);
     let mut out = Vec::new();
-    for f in s.files {
-        let path = dir.join(f.path);
+    for f in s.files.iter() {
+        let path = dir.join(f.path.as_ref());
         if !path.is_file() {
             return Err(ModelError::Missing {
                 path,
                 hint: format!("run `jarvis models install {name}`"),
             });
         }
-        check(f, &path, manifest.files.get(f.path).map(String::as_str))?;
+        check(
+            f,
+            &path,
+            manifest.files.get(f.path.as_ref()).map(String::as_str),
+        )?;
         out.push(path);
     }
     Ok(out)
 }
 
 pub fn remove(home: &Path, name: &str) -> Result<Vec<PathBuf>, ModelError> {
-    let s = spec(name)?;
+    let s = spec(home, name)?;
     let dir = models_dir(home);
     let mut manifest = read_manifest(&dir);
     let mut removed = Vec::new();
-    for f in s.files {
-        let path = dir.join(f.path);
+    for f in s.files.iter() {
+        let path = dir.join(f.path.as_ref());
         for p in [path.clone(), part_path(&path)] {
             if p.is_file() {
                 std::fs::remove_file(&p)?;
                 removed.push(p);
             }
         }
-        manifest.files.remove(f.path);
+        manifest.files.remove(f.path.as_ref());
     }
     if dir.is_dir() {
         write_manifest(&dir, &manifest)?;

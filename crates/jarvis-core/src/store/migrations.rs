@@ -191,6 +191,11 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX changes_turn ON changes (turn_id);
     CREATE INDEX changes_session ON changes (session_id);",
+    // 11: which process runs a turn (its pid and that pid's start), so
+    // another process can tell a turn running now from one a crash left
+    // unfinished (undo leaves a running one alone)
+    "ALTER TABLE turns ADD COLUMN pid INTEGER;
+    ALTER TABLE turns ADD COLUMN pid_start INTEGER;",
 ];
 
 /// The schema this binary writes.

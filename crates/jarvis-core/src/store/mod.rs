@@ -321,12 +321,37 @@ impl Store {
     }
 
     pub fn start_turn(&self, turn_id: &str, session_id: &str) -> Result<(), StoreError> {
+        let pid = std::process::id();
+        let start = crate::tasks::process::start_time(pid);
         off_runtime(|| {
             self.conn().execute(
-                "INSERT INTO turns (id, session_id, started_at) VALUES (?1, ?2, ?3)",
-                params![turn_id, session_id, now_ms()],
+                "INSERT INTO turns (id, session_id, started_at, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![turn_id, session_id, now_ms(), pid, start],
             )?;
             Ok(())
+        })
+    }
+
+    /// Whether a turn of this conversation is running now in some process
+    /// (this one or another): unfinished, and its process alive. A turn a
+    /// crash left unfinished does not count.
+    pub fn turn_running(&self, session_id: &str) -> Result<bool, StoreError> {
+        off_runtime(|| {
+            let conn = self.conn();
+            let mut stmt = conn.prepare(
+                "SELECT pid, pid_start FROM turns
+                 WHERE session_id = ?1 AND finished_at IS NULL AND pid IS NOT NULL",
+            )?;
+            let rows = stmt.query_map(params![session_id], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+            })?;
+            for row in rows {
+                let (pid, start) = row?;
+                if u32::try_from(pid).is_ok_and(|pid| crate::tasks::process::alive(pid, start)) {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
         })
     }
 

@@ -379,6 +379,9 @@ impl Brain {
     /// alone (stop it first).
     pub fn undo(&self, scope: &UndoScope, by: &str) -> Result<UndoReport, BrainError> {
         let started = std::time::Instant::now();
+        // One undo at a time across processes (the app and `jarvis undo`):
+        // the second waits, then finds the changes settled.
+        let _held = undo_lock(self.home())?;
         let Some(key) = self.scope(scope)? else {
             return Ok(UndoReport::default());
         };
@@ -389,9 +392,13 @@ impl Brain {
             .into_iter()
             .filter(|c| c.undone_at.is_none())
             .collect();
+        // Running here, or in another process (a turn in the app while the
+        // CLI undoes).
+        let running =
+            |s: &str| self.is_running(s) || self.inner.store.turn_running(s).unwrap_or(true);
         if let Some(busy) = rows
             .iter()
-            .find_map(|c| c.session_id.as_deref().filter(|s| self.is_running(s)))
+            .find_map(|c| c.session_id.as_deref().filter(|s| running(s)))
         {
             return Err(BrainError::Busy(busy.to_string()));
         }
@@ -434,4 +441,19 @@ impl Brain {
         }
         Ok(report)
     }
+}
+
+/// Holds `undo/.lock` until dropped.
+fn undo_lock(home: &Path) -> Result<std::fs::File, BrainError> {
+    let dir = home.join("undo");
+    let held = std::fs::create_dir_all(&dir).and_then(|()| {
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(".lock"))?;
+        f.lock()?;
+        Ok(f)
+    });
+    held.map_err(|e| BrainError::Other(format!("undo: cannot lock {}: {e}", dir.display())))
 }

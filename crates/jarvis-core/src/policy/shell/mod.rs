@@ -5,6 +5,8 @@
 
 #[cfg(test)]
 mod blind_families;
+#[cfg(test)]
+mod blind_families_y_z;
 mod eval;
 mod parse;
 pub mod paths;

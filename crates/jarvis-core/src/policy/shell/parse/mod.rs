@@ -6,6 +6,7 @@
 //! records how it was spelled, because a program name built from quotes,
 //! variables or escapes is itself a sign of obfuscation.
 
+mod extensions;
 mod heredoc;
 mod words;
 
@@ -84,6 +85,29 @@ pub struct Redirect {
     pub body: Option<Word>,
 }
 
+impl Redirect {
+    /// Output into a file: not a here-document, a descriptor (`2>&1`,
+    /// `>&-`) or `/dev/null`.
+    pub fn writes_file(&self) -> bool {
+        let t = &self.target.text;
+        self.op.contains('>')
+            && !self.op.starts_with("<<")
+            && t != "/dev/null"
+            && !is_fd(t)
+            && !t.starts_with('&')
+    }
+
+    /// Standard output into a file (`2>` carries the errors).
+    pub fn stdout_to_file(&self) -> bool {
+        self.writes_file() && !self.op.starts_with('2')
+    }
+}
+
+/// A redirect's target that is a file descriptor (`2>1`, `>&-`), not a file.
+pub fn is_fd(t: &str) -> bool {
+    !t.is_empty() && (t.chars().all(|ch| ch.is_ascii_digit()) || t == "-")
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Command {
     pub argv: Vec<Word>,
@@ -116,6 +140,9 @@ struct Vars {
     known: HashMap<String, String>,
     /// Variables set from a substitution or `read`: the commands behind them.
     from: HashMap<String, Vec<usize>>,
+    /// Name references (`declare -n p=PATH`): an assignment to `p` is one
+    /// to `PATH`.
+    refs: HashMap<String, String>,
 }
 
 struct Walker<'a> {
@@ -171,6 +198,8 @@ fn parse_tree(p: &mut Parser, src: &str) -> Option<(tree_sitter::Tree, Option<St
 }
 
 pub fn parse(src: &str, positional: &[String]) -> Script {
+    let plain = extensions::plain_bash(src);
+    let src: &str = &plain;
     let parsed = PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -194,6 +223,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         vars: Vars {
             known: HashMap::new(),
             from: HashMap::new(),
+            refs: HashMap::new(),
         },
         positional: positional.to_vec(),
         cwd: None,
@@ -516,7 +546,8 @@ impl<'a> Walker<'a> {
     fn assignment(&mut self, n: Node, nested: bool) -> (Option<String>, Word) {
         let name = n
             .child_by_field_name("name")
-            .map(|x| self.text(x).to_string());
+            .map(|x| self.text(x).to_string())
+            .map(|x| self.vars.refs.get(&x).cloned().unwrap_or(x));
         let value = match n.child_by_field_name("value") {
             Some(v) if v.kind() == "array" => {
                 let mut w = Word {
@@ -567,8 +598,50 @@ impl<'a> Walker<'a> {
         (name, value)
     }
 
+    /// `text` with `$name` and `${name}` replaced by the values this line
+    /// gave them, where those are plain words (a path, a number).
+    fn with_known(&self, text: &str) -> String {
+        let plain = |v: &str| {
+            !v.is_empty()
+                && v.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_./~:+@%,-".contains(c))
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find('$') {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 1..];
+            let braced = after.starts_with('{');
+            let body = after.trim_start_matches('{');
+            let name: String = body
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let closed = !braced || body[name.len()..].starts_with('}');
+            match self.vars.known.get(&name).filter(|v| closed && plain(v)) {
+                Some(v) if !name.is_empty() => {
+                    out.push_str(v);
+                    rest = &body[name.len() + usize::from(braced)..];
+                }
+                _ => {
+                    out.push('$');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
     /// A name reference: `name` reads as the variable `target` does.
     fn alias_variable(&mut self, name: &str, target: &str) {
+        let ident = !target.is_empty()
+            && target
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if ident {
+            self.vars.refs.insert(name.to_string(), target.to_string());
+        }
         match self.lookup(target) {
             Some(v) => {
                 self.vars.known.insert(name.to_string(), v);
@@ -764,6 +837,17 @@ impl<'a> Walker<'a> {
             && self.current_fn.contains(&name)
         {
             self.out.recursive_functions.push(name.clone());
+        }
+        // A trap's code runs later in this same shell, and `eval`'s now:
+        // with the values this line gave its variables
+        // (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`).
+        if argv
+            .first()
+            .is_some_and(|w| w.text == "trap" || w.text == "eval")
+        {
+            for w in argv.iter_mut().skip(1).filter(|w| !w.dynamic) {
+                w.text = self.with_known(&w.text);
+            }
         }
         if let Some(first) = argv.first().map(|w| w.text.clone())
             && (first == "cd" || first == "pushd")

@@ -225,6 +225,17 @@ impl Walker<'_> {
                 ..Default::default()
             };
         }
+        // `${!ref}` with `ref` known to name a variable whose value is not:
+        // the same as writing that variable (`v=AWS_SECRET_ACCESS_KEY;
+        // echo "${!v}"` prints the key).
+        if let Some(target) = t
+            .strip_prefix("${!")
+            .and_then(|x| x.strip_suffix('}'))
+            .and_then(|r| self.lookup(r))
+            .filter(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return self.unresolved(&format!("${target}"), &target);
+        }
         let name: String = t
             .trim_start_matches('$')
             .trim_start_matches('{')
@@ -288,6 +299,27 @@ impl Walker<'_> {
             }
             let target = self.lookup(r)?;
             return ident(&target).then(|| self.lookup(&target)).flatten();
+        }
+        // `${n^^}`, `${n,,}`, `${n^}`, `${n,}`: the value with its case changed.
+        for (op, f) in [
+            ("^^", (|v: &str| v.to_uppercase()) as fn(&str) -> String),
+            (",,", |v: &str| v.to_lowercase()),
+            ("^", |v: &str| {
+                let mut c = v.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default()
+            }),
+            (",", |v: &str| {
+                let mut c = v.chars();
+                c.next()
+                    .map(|f| f.to_lowercase().chain(c).collect())
+                    .unwrap_or_default()
+            }),
+        ] {
+            if let Some(name) = inner.strip_suffix(op).filter(|n| ident(n)) {
+                return self.vars.known.get(name).map(|v| f(v));
+            }
         }
         let (name, ops) = inner.split_once(':')?;
         if !ident(name) {

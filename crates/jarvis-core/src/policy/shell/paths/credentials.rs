@@ -205,6 +205,11 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     }
     let shown = ShowHome(raw);
     let base = p.rsplit('/').next().unwrap_or(p);
+    // A public key is made to be given out (`ssh-copy-id`, a forge's
+    // settings); its private half beside it stays a secret.
+    if base.ends_with(".pub") && base.len() > 4 && !has_glob(p) {
+        return None;
+    }
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
     }

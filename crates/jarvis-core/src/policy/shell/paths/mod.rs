@@ -611,6 +611,12 @@ pub fn persistence_normalized(p: &str) -> bool {
         || lower.ends_with(".git/hooks")
 }
 
+/// A git hook (`.git/hooks/…`): git runs it by itself.
+pub fn git_hook(p: &str) -> bool {
+    let lower = p.to_ascii_lowercase();
+    lower.contains(".git/hooks/") || lower.ends_with(".git/hooks")
+}
+
 /// User directories on `PATH`: a program written there shadows the real one.
 pub fn user_bin(p: &str) -> bool {
     [

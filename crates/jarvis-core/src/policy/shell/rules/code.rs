@@ -315,15 +315,27 @@ pub(super) fn runs_code(l: &str) -> bool {
         .any(|k| has_call(l, k))
 }
 
+/// A character of an identifier in most languages.
+pub(super) fn ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Where `word` starts a name of its own in `l` (`fs.rm(`, not `confirm(`):
+/// no identifier character right before it. A word that does not start
+/// with a letter (`.unlink(`) stands on its own wherever it is.
+pub(super) fn named_at<'a>(l: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    l.match_indices(word).map(|(i, _)| i).filter(move |&i| {
+        !word.starts_with(|c: char| c.is_ascii_alphabetic())
+            || !l[..i].chars().next_back().is_some_and(ident)
+    })
+}
+
 /// `word` used as a call or a function value (`eval(`, `system "…"`,
 /// `.then(eval)`), not as a word in prose.
 pub(super) fn has_call(l: &str, word: &str) -> bool {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    l.match_indices(word).any(|(i, _)| {
-        let before = l[..i].chars().next_back();
+    named_at(l, word).any(|i| {
         let after = l[i + word.len()..].trim_start_matches(' ').chars().next();
-        !before.is_some_and(ident)
-            && after.is_some_and(|c| matches!(c, '(' | ')' | '"' | '\'' | '`' | '$' | ','))
+        after.is_some_and(|c| matches!(c, '(' | ')' | '"' | '\'' | '`' | '$' | ','))
     })
 }
 
@@ -353,11 +365,7 @@ pub(super) fn runs_code_in(lang: &str, l: &str) -> bool {
             && ["eval", "exec", "system", "spawn", "fork", "open3", "qx"]
                 .iter()
                 .any(|k| {
-                    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-                    l.match_indices(k).any(|(i, _)| {
-                        !l[..i].chars().next_back().is_some_and(ident)
-                            && !l[i + k.len()..].chars().next().is_some_and(ident)
-                    })
+                    named_at(l, k).any(|i| !l[i + k.len()..].chars().next().is_some_and(ident))
                 })
         || bare && l.contains('`')
 }
@@ -470,13 +478,11 @@ impl Analyzer<'_> {
         .iter()
         .any(|k| l.contains(k));
         if env_access {
-            let secret = text
-                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .any(|w| {
-                    w.len() > 3
-                        && w.chars().any(|ch| ch.is_ascii_uppercase())
-                        && super::effects::secret_var(w)
-                });
+            let secret = text.split(|ch: char| !ident(ch)).any(|w| {
+                w.len() > 3
+                    && w.chars().any(|ch| ch.is_ascii_uppercase())
+                    && super::effects::secret_var(w)
+            });
             if secret {
                 self.block(format!("{lang} code reads a secret from the environment"));
             }

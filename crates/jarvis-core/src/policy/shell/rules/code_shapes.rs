@@ -1,18 +1,12 @@
 //! What inline code visibly does, read from its text: deletes by name,
 //! opens for writing, allocates without bound.
 
-use super::code::DELETE;
+use super::code::{DELETE, named_at};
 
 /// A delete call in the code, as a name of its own (`fs.rm(`, not
 /// `confirm(`).
 pub(super) fn deletes_by_name(l: &str) -> bool {
-    DELETE.iter().any(|k| {
-        l.match_indices(k).any(|(i, _)| {
-            let before = l[..i].chars().next_back();
-            !k.starts_with(|c: char| c.is_ascii_alphabetic())
-                || before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
-        })
-    })
+    DELETE.iter().any(|k| named_at(l, k).next().is_some())
 }
 
 /// The text right after each call that deletes by name (not R's `rm(`,
@@ -22,16 +16,13 @@ pub(super) fn delete_calls(l: &str) -> Vec<&str> {
         .iter()
         .filter(|k| **k != "rm(")
         .flat_map(|k| {
-            l.match_indices(k).filter_map(move |(i, _)| {
-                let before = l[..i].chars().next_back();
-                let named = !k.starts_with(|c: char| c.is_ascii_alphabetic())
-                    || before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            named_at(l, k).map(move |i| {
                 let from = i + k.len();
                 let to = l[from..]
                     .char_indices()
                     .nth(120)
                     .map_or(l.len(), |(j, _)| from + j);
-                named.then_some(&l[from..to])
+                &l[from..to]
             })
         })
         .collect()

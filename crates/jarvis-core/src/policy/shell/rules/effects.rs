@@ -112,6 +112,21 @@ pub(super) fn secret_var(name: &str) -> bool {
     SECRET_VARS.iter().any(|s| up.contains(s)) && up != "SSH_AUTH_SOCK"
 }
 
+/// The `ref` of each `${!ref}` inside a word (not `${!prefix*}`, which
+/// lists names only).
+pub(super) fn indirect_names(s: &str) -> Vec<String> {
+    s.match_indices("${!")
+        .filter_map(|(i, _)| {
+            let rest = &s[i + 3..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty() && rest[name.len()..].starts_with('}')).then_some(name)
+        })
+        .collect()
+}
+
 /// `$NAME` and `${NAME}` inside a word.
 pub(super) fn dollar_names(s: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -136,11 +151,6 @@ pub(super) fn dollar_names(s: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// A redirect to a file descriptor (`2>1`, `>&-`), not a file.
-pub(super) fn is_fd(t: &str) -> bool {
-    !t.is_empty() && (t.chars().all(|ch| ch.is_ascii_digit()) || t == "-")
 }
 
 impl Analyzer<'_> {
@@ -338,6 +348,16 @@ impl Analyzer<'_> {
             } else {
                 self.block(format!("{what} writes a credential file: {why}"));
             }
+        } else if self.inside(&p) && paths::git_hook(&p) {
+            // The project's own hook: in the folder the user works in, and
+            // run by git on its own at the next commit or push. What it will
+            // run, when this line spells it out, is judged now.
+            if let Some(code) = self.written_text(w, cwd) {
+                self.block_only(|a| a.script(&code, &[], 1));
+            }
+            self.ask(format!(
+                "{what} writes the git hook {text}: git runs it by itself at your next commit or push, outside the sandbox"
+            ));
         } else if paths::persistence_normalized(&p) {
             self.block(format!(
                 "persistence: {what} writes {text}, which runs code at login, on a schedule or when a program starts"
@@ -400,7 +420,9 @@ impl Analyzer<'_> {
             self.block(format!(
                 "recursive delete of {text} (a system, home or parent directory)"
             ));
-        } else if paths::persistence_normalized(&p) || paths::system_normalized(&p) {
+        } else if paths::persistence_normalized(&p) && !(self.inside(&p) && paths::git_hook(&p))
+            || paths::system_normalized(&p)
+        {
             self.block(format!("{what} deletes system or startup files ({text})"));
         } else if self.inside(&p) && self.inside(&dir) || paths::scratch(&p) {
             self.ask(format!("{what} deletes {text}"));
@@ -494,32 +516,38 @@ impl Analyzer<'_> {
     /// Secret variables and sensitive paths anywhere in the words (but in
     /// text positions: an `echo`'s words, a grep pattern).
     pub(super) fn words_secrets(&mut self, c: &Cmd<'_>, text: &[usize]) {
-        let prints =
-            matches!(
-                c.lb.as_str(),
-                "echo"
-                    | "printf"
-                    | "printenv"
-                    | "env"
-                    | "export"
-                    | "declare"
-                    | "set"
-                    | "tee"
-                    | "cat"
-                    | "print"
-                    | "write-output"
-                    | "write-host"
-                    | "typeset"
-            ) || c.src.redirects.iter().any(|r| {
-                r.op.contains('>') && !is_fd(&r.target.text) && r.target.text != "/dev/null"
-            }) || c.src.pipes_out;
+        let prints = matches!(
+            c.lb.as_str(),
+            "echo"
+                | "printf"
+                | "printenv"
+                | "env"
+                | "export"
+                | "declare"
+                | "set"
+                | "tee"
+                | "cat"
+                | "print"
+                | "write-output"
+                | "write-host"
+                | "typeset"
+        ) || c.src.redirects.iter().any(Redirect::writes_file)
+            || c.src.pipes_out;
         let network = super::tables::FETCHERS.contains(&c.lb.as_str());
         let reader = super::readonly::pure_reader(&c.lb);
         for (i, w) in c.words.iter().enumerate().skip(1) {
-            let names: Vec<String> = dollar_names(&w.text)
+            let mut names: Vec<String> = dollar_names(&w.text)
                 .into_iter()
                 .filter(|n| w.dynamic && secret_var(n))
                 .collect();
+            // `${!v}` whose `v` is only known at run time (a loop over
+            // `${!AWS_*}`): any variable's value, the secret ones too.
+            names.extend(
+                indirect_names(&w.text)
+                    .into_iter()
+                    .filter(|_| w.dynamic)
+                    .map(|n| format!("{{!{n}}} (a variable named at run time)")),
+            );
             for var in names {
                 let in_data = network
                     && (w.text.contains("://")
@@ -574,6 +602,43 @@ impl Analyzer<'_> {
                         self.ask(format!("reads Jarvis's own state ({})", shown(&cand)));
                     } else {
                         self.block(format!("aims at Jarvis's own state ({})", shown(&cand)));
+                    }
+                }
+            }
+        }
+        // A network client told what to do by a script on its input (ftp's
+        // `put FILE`, sftp's batch, smbclient's commands): the files it
+        // names go where it connects.
+        if network {
+            for body in c.src.redirects.iter().filter_map(|r| {
+                (r.op.starts_with("<<") || r.op == "<<<")
+                    .then_some(r.body.as_ref())
+                    .flatten()
+            }) {
+                for tok in body.text.split_whitespace() {
+                    for cand in path_candidates(tok.trim_matches(['"', '\'', ';'])) {
+                        if !(cand.contains('/') || cand.starts_with(['~', '.'])) {
+                            continue;
+                        }
+                        // The client expands `~` itself, as the shell would.
+                        let cand = match cand.strip_prefix('~') {
+                            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                                format!("{HOME}{rest}")
+                            }
+                            _ => cand,
+                        };
+                        let p = self.norm_text(&paths::word_path(&cand, false), c.cwd());
+                        if let Some(why) = paths::credential_normalized(&p, &cand) {
+                            self.block(format!(
+                                "sends a credential over the network ({}'s script names it): {why}",
+                                c.base
+                            ));
+                        } else if self.app_state(&p) {
+                            self.block(format!(
+                                "sends Jarvis's own state over the network ({})",
+                                shown(&cand)
+                            ));
+                        }
                     }
                 }
             }

@@ -399,6 +399,21 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "exec" => Some(c.args.is_empty()),
+            // `history -s TEXT` stores TEXT as a command the shell ran, for
+            // `fc -s`, `!!` or a recall to run again: judged as that code.
+            "history" if c.args.iter().any(|a| a == "-s") => {
+                let rest: Vec<Word> = c.words[1..]
+                    .iter()
+                    .filter(|w| w.text != "-s")
+                    .cloned()
+                    .collect();
+                let mut w = Word::lit(Word::join(&rest));
+                w.dynamic = rest.iter().any(|x| x.dynamic);
+                w.subs = rest.iter().flat_map(|x| x.subs.clone()).collect();
+                self.judged(|a| a.shell_code(&w, &[], script, depth));
+                self.ask("adds a command to the shell's history, to be run again");
+                Some(false)
+            }
             "trap" => {
                 if let Some(code) = c.arg_word(0).filter(|w| !w.text.starts_with('-')).cloned() {
                     let v = self.judged(|a| a.shell_code(&code, &[], script, depth));
@@ -613,7 +628,21 @@ impl Analyzer<'_> {
                             text: value.to_string(),
                             ..w.clone()
                         };
-                        self.block_only(|a| a.shell_code(&v, &[], script, depth));
+                        // A value computed here (`BUILD_ID="$(date +%s)"`) is
+                        // data unless a download or a decoder made it; only
+                        // a spelled-out value is judged as the code it may be:
+                        // a command line, or one word given to a variable
+                        // that names a program (`CC`, `SHELL`, `*_CMD`).
+                        let one_word = !v.text.trim().contains(char::is_whitespace);
+                        if v.dynamic {
+                            if let Some(why) = self.code_source(&v, script) {
+                                self.block(format!(
+                                    "{why} (make is given a command built at run time)"
+                                ));
+                            }
+                        } else if !one_word || names_program(name) {
+                            self.block_only(|a| a.shell_code(&v, &[], script, depth));
+                        }
                     }
                 }
                 for flag in ["--eval", "-E"] {
@@ -625,6 +654,18 @@ impl Analyzer<'_> {
                     if (a == "-f" || a == "--file" || a == "--makefile")
                         && let Some(f) = c.arg_word(i + 1).cloned()
                     {
+                        // `make -f <(printf 'all:\n\t…')`: the makefile is what
+                        // the substitution prints.
+                        if f.procsub {
+                            for text in f
+                                .subs
+                                .iter()
+                                .filter_map(|&k| script.commands.get(k))
+                                .filter_map(super::super::eval::printed)
+                            {
+                                self.makefile(&text, depth);
+                            }
+                        }
                         self.sourced(&f, c);
                     }
                     if let Some((k, v)) = a
@@ -776,4 +817,62 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// A make or environment variable conventionally holding a program to run.
+fn names_program(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    matches!(
+        up.as_str(),
+        "CC" | "CXX"
+            | "CPP"
+            | "LD"
+            | "AR"
+            | "AS"
+            | "FC"
+            | "RM"
+            | "CP"
+            | "MV"
+            | "LN"
+            | "SHELL"
+            | "MAKE"
+            | "INSTALL"
+            | "LEX"
+            | "YACC"
+            | "STRIP"
+            | "RANLIB"
+            | "OBJCOPY"
+            | "PYTHON"
+            | "PERL"
+            | "RUBY"
+            | "NODE"
+            | "NPM"
+            | "GO"
+            | "CARGO"
+            | "JAVA"
+            | "MKDIR"
+            | "SED"
+            | "AWK"
+            | "TAR"
+            | "DOCKER"
+            | "KUBECTL"
+            | "GIT"
+            | "CURL"
+            | "WGET"
+            | "PKG_CONFIG"
+            | "EDITOR"
+            | "PAGER"
+            | "BROWSER"
+            | "EMACS"
+            | "VIM"
+            | "BASH"
+            | "SH"
+            | "ECHO"
+            | "TEST"
+    ) || [
+        "CC", "_CMD", "_COMMAND", "_PROG", "_PROGRAM", "_EXEC", "_BIN", "_TOOL", "SHELL",
+        "_RUNNER", "_WRAPPER",
+    ]
+    .iter()
+    .any(|s| up.ends_with(s))
 }

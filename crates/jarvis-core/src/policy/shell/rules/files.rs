@@ -129,11 +129,7 @@ impl Analyzer<'_> {
                 let of = last("of=");
                 let to_file = match of {
                     Some(o) => o != "/dev/null",
-                    None => c.src.redirects.iter().any(|r| {
-                        r.op.contains('>')
-                            && r.target.text != "/dev/null"
-                            && !super::effects::is_fd(&r.target.text)
-                    }),
+                    None => c.src.redirects.iter().any(Redirect::stdout_to_file),
                 };
                 let endless = last("if=").map_or_else(
                     || {
@@ -245,11 +241,7 @@ impl Analyzer<'_> {
                                 "--stdout" | "--to-stdout" | "--decompress" | "--keep"
                             )
                     })
-                    && c.src.redirects.iter().all(|r| {
-                        !r.op.contains('>')
-                            || r.target.text == "/dev/null"
-                            || super::effects::is_fd(&r.target.text)
-                    })
+                    && !c.src.redirects.iter().any(Redirect::writes_file)
                 {
                     return Some(c.operand_words().iter().all(|w| self.read_path(w, cwd)));
                 }

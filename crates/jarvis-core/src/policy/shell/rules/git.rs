@@ -359,6 +359,9 @@ impl Analyzer<'_> {
             {
                 read_only
             }
+            // `git branch -a --contains HEAD`: listing flags, and the commits
+            // they filter by; a name of its own would create one.
+            "branch" | "tag" if lists_refs(rest) => read_only,
             "branch" | "tag" | "remote" | "stash" | "worktree" | "notes" | "config-list"
                 if rest.is_empty()
                     || rest.iter().all(|x| {
@@ -618,4 +621,45 @@ impl Analyzer<'_> {
                     .is_some_and(|n| *n == dest)
         })
     }
+}
+
+/// `git branch`/`git tag` arguments that only list: listing flags, and the
+/// commit after a filter that takes one (`--contains HEAD`).
+fn lists_refs(rest: &[String]) -> bool {
+    let mut takes_commit = false;
+    rest.iter().all(|x| {
+        if std::mem::take(&mut takes_commit) && !x.starts_with('-') {
+            return true;
+        }
+        takes_commit = matches!(
+            x.as_str(),
+            "--contains" | "--no-contains" | "--merged" | "--no-merged" | "--points-at"
+        );
+        matches!(
+            x.as_str(),
+            "-a" | "--all"
+                | "-r"
+                | "--remotes"
+                | "-v"
+                | "-vv"
+                | "--verbose"
+                | "--show-current"
+                | "--column"
+                | "--no-column"
+                | "--color"
+                | "--no-color"
+                | "-i"
+                | "--ignore-case"
+                | "--contains"
+                | "--no-contains"
+                | "--merged"
+                | "--no-merged"
+                | "--points-at"
+        ) || x.starts_with("--sort=")
+            || x.starts_with("--format=")
+            || x.starts_with("--contains=")
+            || x.starts_with("--merged=")
+            || x.starts_with("--points-at=")
+            || x.starts_with("--color=")
+    }) && !rest.is_empty()
 }

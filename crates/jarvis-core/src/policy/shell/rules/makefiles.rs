@@ -6,30 +6,34 @@
 pub(super) fn make_shell_calls(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for open in ["$(shell", "${shell"] {
-        let close = if open.starts_with("$(") { ')' } else { '}' };
-        let first = open.chars().nth(1).unwrap_or('(');
+        let first = if open.starts_with("$(") { '(' } else { '{' };
         for (at, _) in text.match_indices(open) {
             let body = &text[at + open.len()..];
             if !body.starts_with(char::is_whitespace) {
                 continue;
             }
-            let mut level = 0usize;
-            let mut end = body.len();
-            for (k, ch) in body.char_indices() {
-                if ch == first {
-                    level += 1;
-                } else if ch == close {
-                    if level == 0 {
-                        end = k;
-                        break;
-                    }
-                    level -= 1;
-                }
-            }
-            out.push(body[..end].trim().to_string());
+            out.push(body[..balanced(body, first)].trim().to_string());
         }
     }
     out
+}
+
+/// How far `body` (the text after an opening `(` or `{`) runs before the
+/// bracket that closes it, nested pairs skipped; all of it when unclosed.
+fn balanced(body: &str, open: char) -> usize {
+    let close = if open == '(' { ')' } else { '}' };
+    let mut level = 0usize;
+    for (k, ch) in body.char_indices() {
+        if ch == open {
+            level += 1;
+        } else if ch == close {
+            if level == 0 {
+                return k;
+            }
+            level -= 1;
+        }
+    }
+    body.len()
 }
 
 /// `target: prereqs ; recipe`: a recipe on the rule's own line.
@@ -46,35 +50,34 @@ pub(super) fn inline_recipe(line: &str) -> Option<&str> {
 /// judged on its own.
 pub(super) fn make_expanded(recipe: &str) -> String {
     let mut out = String::new();
-    let mut chars = recipe.chars().peekable();
-    while let Some(ch) = chars.next() {
-        if ch != '$' {
-            out.push(ch);
-            continue;
-        }
-        match chars.next() {
-            Some('$') => out.push('$'),
-            Some(open @ ('(' | '{')) => {
-                let close = if open == '(' { ')' } else { '}' };
-                let mut level = 0usize;
-                let mut name = String::new();
-                for c in chars.by_ref() {
-                    if c == open {
-                        level += 1;
-                    } else if c == close {
-                        if level == 0 {
-                            break;
-                        }
-                        level -= 1;
-                    }
-                    name.push(c);
-                }
-                out.push_str(&make_reference(&out, &name));
+    let mut rest = recipe;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let mut chars = after.chars();
+        rest = match chars.next() {
+            Some('$') => {
+                out.push('$');
+                chars.as_str()
             }
-            Some(c) => out.push_str(&make_reference(&out, &c.to_string())),
-            None => out.push('$'),
-        }
+            Some(open @ ('(' | '{')) => {
+                let body = chars.as_str();
+                let end = balanced(body, open);
+                out.push_str(&make_reference(&out, &body[..end]));
+                // Past the closing bracket, when there is one.
+                body.get(end + 1..).unwrap_or("")
+            }
+            Some(c) => {
+                out.push_str(&make_reference(&out, &c.to_string()));
+                chars.as_str()
+            }
+            None => {
+                out.push('$');
+                ""
+            }
+        };
     }
+    out.push_str(rest);
     out
 }
 

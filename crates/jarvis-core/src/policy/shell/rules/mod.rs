@@ -9,6 +9,7 @@ mod awk_sed;
 mod code;
 mod code_shapes;
 mod debuggers;
+mod dormant;
 mod effects;
 mod exec;
 mod files;
@@ -36,7 +37,7 @@ mod traces;
 mod tunnels;
 mod wrappers;
 
-use super::parse::{self, Command, HOME, Script, Word};
+use super::parse::{self, Command, HOME, Redirect, Script, Word, is_fd};
 use super::paths;
 use super::{Analysis, ShellEnv};
 use crate::policy::Verdict;
@@ -277,6 +278,7 @@ impl<'e> Analyzer<'e> {
             }
         }
         let script = parse::parse(src, positional);
+        self.dormant_code(&script, depth);
         if script.parse_error {
             self.ask("the shell text could not be fully parsed");
             // Brace lists the parser rejects, like `{rm,-rf,~}`.
@@ -665,7 +667,13 @@ impl<'e> Analyzer<'e> {
             return self.openssl(c);
         }
         if let Some(role) = tables::read_only(lb) {
-            return self.read_only(c, role);
+            let read_only = self.read_only(c, role);
+            // Settings tools read and write: a value they store may be a
+            // command something runs later (a keybinding's `command`).
+            if !read_only && matches!(lb, "gsettings" | "xdg-mime" | "udevadm") {
+                self.unknown(c);
+            }
+            return read_only;
         }
         self.unknown(c);
         false
@@ -796,6 +804,14 @@ pub(super) fn path_candidates(w: &str) -> Vec<String> {
         }
     }
     if let Some(r) = w.strip_prefix('@') {
+        v.push(r.to_string());
+    }
+    // HTTPie's `field@FILE`, `field=@FILE`, `field:=@FILE`: a file sent.
+    if let Some((k, r)) = w.split_once('@')
+        && !k.is_empty()
+        && !k.contains('/')
+        && (r.starts_with(['/', '~', '.']) || r.starts_with(HOME) || r.starts_with("$HOME"))
+    {
         v.push(r.to_string());
     }
     if let Some(r) = w.strip_prefix("file://") {

@@ -28,14 +28,19 @@ impl Analyzer<'_> {
             }
             "nc" | "ncat" | "netcat" | "socat" | "telnet" | "websocat" => {
                 let joined = lower(&c.args.join(" "));
+                let runs = if c.lb == "socat" {
+                    socat_runs_for_network(&c.args)
+                } else {
+                    joined.contains("exec:")
+                        || joined.contains("system:")
+                        || joined.contains("pty,")
+                };
                 if c.args.iter().any(|x| {
                     matches!(
                         x.as_str(),
                         "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
                     )
-                }) || joined.contains("exec:")
-                    || joined.contains("system:")
-                    || joined.contains("pty,")
+                }) || runs
                 {
                     self.block(format!(
                         "remote shell ({} runs a program for the network)",
@@ -465,4 +470,45 @@ impl Analyzer<'_> {
             ));
         }
     }
+}
+
+/// socat joins two addresses: a program (`EXEC:`, `SYSTEM:`) on one side
+/// and the network on the other is a shell served to whoever connects. Two
+/// pseudo-terminals (`pty,link=…`) or a file are local plumbing.
+fn socat_runs_for_network(args: &[String]) -> bool {
+    let kind = |a: &str| {
+        a.split([':', ','])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
+    };
+    let addrs: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-') || a.as_str() == "-")
+        .map(|a| kind(a))
+        .collect();
+    let runs = addrs
+        .iter()
+        .any(|k| matches!(k.as_str(), "exec" | "system"));
+    let network = addrs.iter().any(|k| {
+        [
+            "tcp",
+            "udp",
+            "openssl",
+            "ssl",
+            "sctp",
+            "socks",
+            "proxy",
+            "ip4",
+            "ip6",
+            "ip-",
+            "vsock",
+            "dccp",
+            "udplite",
+            "interface",
+        ]
+        .iter()
+        .any(|n| k.starts_with(n))
+    });
+    runs && (network || addrs.len() < 2)
 }

@@ -351,16 +351,10 @@ impl Analyzer<'_> {
             }
         }
         // Standard output into a file (`2>` is the errors).
-        let to_file = c.redirects.iter().any(|r| {
-            r.op.contains('>')
-                && !r.op.starts_with("<<")
-                && !r.op.starts_with('2')
-                && r.target.text != "/dev/null"
-                && !super::effects::is_fd(&r.target.text)
-                && !r.target.text.starts_with('&')
-        }) || argv
-            .first()
-            .is_some_and(|w| base_name(&w.text) == "tee" && argv.len() > 1);
+        let to_file = c.redirects.iter().any(Redirect::stdout_to_file)
+            || argv
+                .first()
+                .is_some_and(|w| base_name(&w.text) == "tee" && argv.len() > 1);
         if to_file {
             let own = script.commands.iter().position(|x| std::ptr::eq(x, c));
             if own.is_some_and(|i| chain(i).iter().any(|x| dumps_env(peeled(&x.argv)))) {

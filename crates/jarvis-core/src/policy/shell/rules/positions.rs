@@ -135,6 +135,10 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
         | "dirname" | "seq" | "yes" | "true" | "false" | ":" | "date" | "printenv" | "alias"
         | "export" | "declare" | "local" | "readonly" | "set" | "trap" | "let" | "read"
         | "getopts" => all(),
+        // Test selections are expressions over test names, not commands.
+        "pytest" | "py.test" => value_of(&["-k", "-m"]),
+        "jest" | "vitest" => value_of(&["-t", "--testNamePattern"]),
+        "mocha" => value_of(&["-g", "--grep", "-f", "--fgrep"]),
         "grep" | "egrep" | "fgrep" | "zgrep" | "rg" | "ag" | "ack" => {
             let mut t = value_of(&[
                 "-e",

@@ -411,6 +411,60 @@ impl Analyzer<'_> {
                 false
             }
             "mount" | "findmnt" | "blkid" => args.is_empty() || b != "mount",
+            "compgen" => {
+                // `-C CMD` runs a command, `-F FUNC` a function, to list.
+                for flag in ["-C", "-F"] {
+                    if let Some(code) = c.value(flag).cloned() {
+                        let v = self.judged(|a| a.shell_code(&code, &[], c.script, c.depth));
+                        if v != Verdict::Allow {
+                            self.ask(format!("compgen {flag} runs a command"));
+                        }
+                    }
+                }
+                !has("-C") && !has("-F")
+            }
+            "complete" => {
+                if let Some(code) = c.value("-C").cloned() {
+                    self.judged(|a| a.shell_code(&code, &[], c.script, c.depth));
+                }
+                has("-p") || args.is_empty()
+            }
+            // `-C CALLBACK` runs code every few lines; the lines come from
+            // the input (a file, judged as a read) into a variable.
+            "mapfile" | "readarray" => {
+                if let Some(code) = c.value("-C").cloned() {
+                    self.judged(|a| a.shell_code(&code, &[], c.script, c.depth));
+                }
+                !has("-C")
+            }
+            // The shadow databases hold password hashes; the rest (users,
+            // groups, hosts, services) is what any process may read.
+            "getent" => {
+                let db = operands(c)
+                    .first()
+                    .map(|w| lower(&w.text))
+                    .unwrap_or_default();
+                if matches!(db.as_str(), "shadow" | "gshadow") {
+                    self.block(format!("reads password hashes (getent {db})"));
+                }
+                true
+            }
+            "gsettings" => matches!(
+                args.first().map(String::as_str),
+                Some(
+                    "get"
+                        | "list-schemas"
+                        | "list-relocatable-schemas"
+                        | "list-keys"
+                        | "list-children"
+                        | "list-recursively"
+                        | "range"
+                        | "describe"
+                        | "writable"
+                )
+            ),
+            "xdg-mime" => args.first().is_some_and(|a| a == "query"),
+            "udevadm" => args.first().is_some_and(|a| a == "info"),
             "bc" => true,
             "zipinfo" => true,
             "tldr" | "cheat" => false,
@@ -419,13 +473,7 @@ impl Analyzer<'_> {
         // Writing output anywhere but /dev/null is not read-only. Either way
         // the files it reads are still judged: a key copied into a file is
         // a key read (`base64 ~/.ssh/id_rsa > x.txt`, `sort -o x secrets`).
-        let redirect_writes = c.src.redirects.iter().any(|r| {
-            r.op.contains('>')
-                && !r.op.starts_with("<<")
-                && r.target.text != "/dev/null"
-                && !super::effects::is_fd(&r.target.text)
-                && !r.target.text.starts_with('&')
-        });
+        let redirect_writes = c.src.redirects.iter().any(Redirect::writes_file);
         let text = text_positions(c);
         let mut ok = flags_ok && !redirect_writes;
         let mut skip_next = false;
@@ -493,7 +541,8 @@ impl Analyzer<'_> {
                 continue;
             }
             if t.starts_with('-') && t.len() > 1 && !w.dynamic {
-                if let Some((_, v)) = t.split_once('=')
+                // udevadm's `--name=/dev/X` names a device; nothing is read.
+                if let Some((_, v)) = t.split_once('=').filter(|_| b != "udevadm")
                     && (v.starts_with('/')
                         || v.starts_with(HOME)
                         || v.starts_with("..")

@@ -1,7 +1,7 @@
 //! Redirects and assignments: files written or fed in, here-documents run
 //! as input, and variables that change what a program runs or loads.
 
-use super::effects::{COMMAND_VARS, INJECT_VARS, LOADER_VARS, is_fd};
+use super::effects::{COMMAND_VARS, INJECT_VARS, LOADER_VARS};
 use super::*;
 
 impl Analyzer<'_> {
@@ -20,6 +20,26 @@ impl Analyzer<'_> {
         for r in &c.redirects {
             let t = &r.target;
             if t.text.starts_with("/dev/tcp/") || t.text.starts_with("/dev/udp/") {
+                // A port on this machine that is not Jarvis's (a dev server's
+                // health check) is a local conversation, unless a shell or
+                // an interpreter is handed to it.
+                let mut parts = t.text.split('/').skip(3);
+                let (host, port) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                let loopback = matches!(host, "localhost" | "::1" | "[::1]")
+                    || host.starts_with("127.") && host.split('.').count() == 4;
+                let jarvis = port.parse::<u16>() == Ok(crate::policy::url::JARVIS_PORT);
+                let interpreter = peeled(&c.argv).first().is_some_and(|w| {
+                    let b = lower(&base_name(&w.text));
+                    is_shell(&b) || tables::interpreter(&b).is_some()
+                });
+                if loopback && jarvis {
+                    self.block(format!("talks to Jarvis's own port through {}", t.text));
+                    continue;
+                }
+                if loopback && !t.dynamic && !interpreter && !port.is_empty() {
+                    self.ask(format!("talks to a local port through {}", t.text));
+                    continue;
+                }
                 // `bash -i >& /dev/tcp/…`, `exec 3<>/dev/tcp/…`, data sent out.
                 if r.op.contains('>') || runs_something || c.stdin_from.is_some() || c.pipes_out {
                     self.block(format!(
@@ -169,6 +189,27 @@ impl Analyzer<'_> {
                 self.script(body, &[], depth + 1);
                 self.ask(format!(
                     "{name} defines a function for every bash it starts"
+                ));
+                continue;
+            }
+            // Variables whose value is code an interpreter runs first:
+            // Perl's debugger (`PERL5DB`), Lua's `LUA_INIT` (a file when it
+            // starts with `@`), judged as a one-liner of that language.
+            let code_lang = match up.as_str() {
+                "PERL5DB" => Some("perl"),
+                u if u.starts_with("LUA_INIT") && !value.text.starts_with('@') => Some("lua"),
+                _ => None,
+            };
+            if let Some(lang) = code_lang {
+                self.inline_code(lang, &value.text, depth);
+                self.ask(format!(
+                    "sets {name}, code {lang} runs before anything else"
+                ));
+                continue;
+            }
+            if up == "PERLDB_OPTS" && lower(&value.text).contains("remoteport") {
+                self.block(format!(
+                    "{name} connects Perl's debugger to a network port (a remote shell)"
                 ));
                 continue;
             }

@@ -358,6 +358,22 @@ impl Analyzer<'_> {
                 for x in c.args.iter().filter(|x| x.contains(char::is_whitespace)) {
                     self.block_only(|a| a.inline_code("dbus", x, c.depth + 1));
                 }
+                // Describing a service or listing the bus calls no method of
+                // the service's own.
+                let describes = match b {
+                    "gdbus" => c.args.first().is_some_and(|a| a == "introspect"),
+                    "busctl" => c
+                        .args
+                        .iter()
+                        .find(|a| !a.starts_with('-'))
+                        .is_some_and(|a| {
+                            matches!(a.as_str(), "list" | "status" | "tree" | "introspect")
+                        }),
+                    _ => false,
+                };
+                if describes && !runs && !stops {
+                    return Some(true);
+                }
                 self.ask(format!("{b} talks to desktop services"));
                 Some(false)
             }
@@ -442,9 +458,16 @@ impl Analyzer<'_> {
                 "-o" | "--outdated" | "-i" | "--index-url" | "--extra-index-url" | "--registry"
             )
         });
+        // Reading a setting prints it (a token's key was judged above).
+        let second = c.args.get(1).map(String::as_str).unwrap_or("");
+        let reads_setting = first == "config" && matches!(second, "get" | "list" | "ls");
         let listing = match c.lb.as_str() {
-            "pip" | "pip3" => matches!(first, "show" | "list" | "freeze" | "check"),
-            "npm" | "pnpm" => matches!(first, "ls" | "list" | "ll" | "la"),
+            "pip" | "pip3" => {
+                matches!(first, "show" | "list" | "freeze" | "check") || reads_setting
+            }
+            "npm" | "pnpm" | "yarn" => {
+                matches!(first, "ls" | "list" | "ll" | "la") || reads_setting
+            }
             _ => false,
         };
         if listing && !online && !reveals {
@@ -505,7 +528,32 @@ impl Analyzer<'_> {
 
     /// Database shells: reading is asked, changing Jarvis's database is not.
     pub(super) fn database(&mut self, c: &Cmd<'_>) -> bool {
-        let sql = lower(&c.args.join(" "));
+        // SQL comes from the arguments, and from standard input: a here-
+        // document or here-string, text a command prints into the pipe,
+        // or a file (`< dump.sql`) whose statements this line cannot see.
+        let mut sql = lower(&c.args.join(" "));
+        let mut unseen = false;
+        for r in &c.src.redirects {
+            match (r.op.as_str(), &r.body) {
+                ("<<<" | "<<" | "<<-", Some(body)) => {
+                    unseen |= body.dynamic;
+                    sql.push(' ');
+                    sql.push_str(&lower(&body.text));
+                }
+                ("<", _) => unseen = true,
+                _ => {}
+            }
+        }
+        if let Some(p) = c.src.stdin_from.and_then(|i| c.script.commands.get(i)) {
+            match super::super::eval::printed(p) {
+                Some(text) => {
+                    sql.push(' ');
+                    sql.push_str(&lower(&text));
+                }
+                None => unseen = true,
+            }
+        }
+        let sql = sql;
         let mutating = [
             "drop ",
             "delete ",
@@ -541,6 +589,11 @@ impl Analyzer<'_> {
         });
         if mutating && on_state {
             self.block("changes Jarvis's own database");
+        }
+        // Statements this line cannot read, against Jarvis's database, may
+        // change it: only a read-only open is a read.
+        if unseen && on_state && !c.args.iter().any(|a| a == "-readonly") {
+            self.block("feeds Jarvis's own database statements this line does not show (it may change them)");
         }
         // The grants live in Jarvis's database beside the conversations:
         // reading them is reading its approvals (the conversations ask).

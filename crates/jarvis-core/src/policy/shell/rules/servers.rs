@@ -1,7 +1,8 @@
 //! What reads the environment or serves files without looking like it:
 //! jq's and yq's `env` (the whole environment, or one variable by name),
 //! and the small file servers (`php -S -t DIR`, `busybox httpd -h DIR`,
-//! `http-server DIR`, `ruby -run -e httpd DIR`, …) whose root is home.
+//! `http-server DIR`, `ruby -run -e httpd DIR`, `openssl s_server -WWW`,
+//! `miniserve DIR`, …) whose root is home.
 
 use super::*;
 
@@ -106,6 +107,29 @@ impl Analyzer<'_> {
                     .find(|w| !w.text.chars().all(|ch| ch.is_ascii_digit()))
                     .unwrap_or_else(|| Word::lit(".")),
             ),
+            // `openssl s_server -WWW`/`-HTTP` serves files from where it runs.
+            "openssl"
+                if words.first() == Some(&"s_server")
+                    && words.iter().any(|w| matches!(*w, "-WWW" | "-HTTP")) =>
+            {
+                Some(Word::lit("."))
+            }
+            "webfsd" => Some(after("-r").unwrap_or_else(|| Word::lit("."))),
+            "static-web-server" | "updog" => Some(
+                after("-d")
+                    .or_else(|| after("--root"))
+                    .or_else(|| after("--directory"))
+                    .unwrap_or_else(|| Word::lit(".")),
+            ),
+            "miniserve" | "simple-http-server" | "dufs" => Some(
+                c.operand_words()
+                    .into_iter()
+                    .find(|w| !w.text.chars().all(|ch| ch.is_ascii_digit()))
+                    .unwrap_or_else(|| Word::lit(".")),
+            ),
+            "twistd" if words.contains(&"web") => {
+                Some(after("--path").unwrap_or_else(|| Word::lit(".")))
+            }
             "caddy" if words.contains(&"file-server") => Some(
                 after("--root")
                     .or_else(|| after("-r"))

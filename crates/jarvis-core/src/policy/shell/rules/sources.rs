@@ -154,9 +154,13 @@ impl Analyzer<'_> {
                         || *a == "--decompress"
                         || *a == "--stdout"
                 }),
-                "printf" => args
-                    .first()
-                    .is_some_and(|f| f.contains('\\') || f.contains("%b")),
+                // Layout escapes (`\n`, `\t`) show what they print; octal,
+                // hex and unicode ones spell characters the text hides.
+                "printf" => {
+                    args.first().is_some_and(|f| hides_chars(f))
+                        || args.first().is_some_and(|f| f.contains("%b"))
+                            && args.iter().skip(1).any(|a| hides_chars(a))
+                }
                 "unzip" => args.contains(&"-p"),
                 "7z" => args.contains(&"e") || args.contains(&"x"),
                 "dd" | "xargs" | "jq" | "tac" => false,
@@ -168,12 +172,25 @@ impl Analyzer<'_> {
         }
         if real == "echo"
             && args.iter().any(|a| a.starts_with("-e"))
-            && args.iter().any(|a| a.contains('\\'))
+            && args.iter().any(|a| hides_chars(a))
         {
             return Producer::Decode;
         }
         Producer::Other
     }
+}
+
+/// Escapes that spell characters instead of showing them: octal (`\101`,
+/// `\0101`), hex (`\x41`) and unicode (`\u0041`).
+pub(super) fn hides_chars(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.windows(2).enumerate().any(|(i, w)| {
+        w[0] == b'\\'
+            && (matches!(w[1], b'x' | b'u' | b'U')
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+                || (b'0'..=b'7').contains(&w[1]))
+            && !(i > 0 && b[i - 1] == b'\\')
+    })
 }
 
 /// Programs that run code they find in files: interpreters, build tools

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The command substitutions inside `text` (`$(…)`, `` `…` ``), outermost.
-fn substitutions(text: &str) -> Vec<String> {
+pub(super) fn substitutions(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;

@@ -368,9 +368,13 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "at" | "batch" | "atq" | "atrm" => {
-                if lb == "atq" || lb == "atrm" {
+                // `atq` lists the queue; `atrm` takes jobs off it.
+                if lb == "atq" {
+                    return Some(true);
+                }
+                if lb == "atrm" {
                     self.ask(format!("{b} manages scheduled jobs"));
-                    return Some(lb == "atq");
+                    return Some(false);
                 }
                 self.block("persistence (schedules a job with at)");
                 Some(false)

@@ -191,6 +191,11 @@ pub const FETCHERS: &[&str] = &[
     "rclone",
     "websocat",
     "grpcurl",
+    "smbclient",
+    "ncftp",
+    "ncftpput",
+    "ncftpget",
+    "cadaver",
 ];
 
 /// Programs whose output hides what they were given: decoders, decompressors,
@@ -430,6 +435,18 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("findmnt", Role::Text),
     ("blkid", Role::Text),
     ("env", Role::Text),
+    // Completion and array builtins: they print or fill variables; their
+    // `-C`/`-F` (a command or function to run) are judged apart.
+    ("compgen", Role::Text),
+    ("complete", Role::Text),
+    ("mapfile", Role::Text),
+    ("readarray", Role::Text),
+    // Lookups in the system's databases and settings, printed.
+    ("getent", Role::Text),
+    ("gsettings", Role::Text),
+    ("xdg-mime", Role::Text),
+    ("udevadm", Role::Text),
+    ("desktop-file-validate", Role::Files),
 ];
 
 pub fn read_only(base: &str) -> Option<Role> {

@@ -100,6 +100,10 @@ impl Analyzer<'_> {
                         self.script(body, &[], c.depth + 1);
                     }
                 }
+                // `alias`, `alias -p`, `alias ll`: prints what is defined.
+                if c.args.iter().all(|a| a == "-p" || !a.contains('=')) {
+                    return Some(true);
+                }
                 self.ask("defines an alias");
                 Some(false)
             }
