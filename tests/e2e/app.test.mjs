@@ -20,7 +20,9 @@ const SHARED = process.env.JARVIS_SHARED ?? path.resolve(ROOT, "../shared");
 const BIN = process.env.JARVIS_DESKTOP_BIN;
 const SHOTS = process.env.JARVIS_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "jarvis-shots-"));
 fs.mkdirSync(SHOTS, { recursive: true });
-const VIEWS = ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"];
+const VIEWS = ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "memory", "reflect", "audit", "grants", "settings"];
+/** The key that opens each view: Alt+1…9, Alt+0, and Ctrl+, for Settings. */
+const viewKey = (i) => (VIEWS[i] === "settings" ? [KEY.control, ","] : [KEY.alt, "1234567890"[i]]);
 const TIMEOUT_SEC = 6;
 
 const llm = new ScriptedLlm();
@@ -93,7 +95,9 @@ before(async () => {
   fs.writeFileSync(
     path.join(home, "config.json"),
     // Reads and commands on (each command asks), writes and web requests off.
-    JSON.stringify({ version: 2, llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true, exec: true }, workdir, approval_timeout_sec: TIMEOUT_SEC }, null, 2),
+    // Noticing repeats is off until its own test: the suite's other requests
+    // are not the pattern under test.
+    JSON.stringify({ version: 2, llm: { base_url: llm.url, model: "e2e-model" }, tools: { read: true, exec: true }, workdir, approval_timeout_sec: TIMEOUT_SEC, evolve: { enabled: false } }, null, 2),
   );
   startKeyring();
   mirror = await startMirror();
@@ -441,6 +445,57 @@ test("a skill dropped as a folder installs only after confirm", async () => {
   assert.ok(fs.existsSync(path.join(home, "skills/brand-guidelines/SKILL.md")));
 });
 
+test("repeated requests become a proposal card; drafted, reviewed and applied from Skills; Memory and Reflect show what is kept and measured", async () => {
+  // Turned on in Settings, as a user would.
+  await s.exec(`return window.jarvisHud.navigate("settings")`);
+  await s.until(exists("#set-evolve-enabled"), "the learning switch");
+  assert.equal(await s.exec(`return document.querySelector("#set-evolve-enabled").checked`), false);
+  await s.click("#set-evolve-enabled");
+  await waitFor(() => JSON.parse(fs.readFileSync(path.join(home, "config.json"), "utf8")).evolve?.enabled === true, "evolve.enabled saved");
+  // Three paraphrases over two conversations: one proposal, announced.
+  const asks = ["Translate this into French: “the meeting moved to Friday”", "please translate 'good morning everyone' into French", "Can you translate my notes into French? “Launch is on track”"];
+  for (const [i, ask] of asks.entries()) {
+    if (i !== 1) await newChat();
+    llm.script({ text: `Voilà (${i}).` });
+    await send(ask);
+    await s.until(`return document.body.textContent.includes("Voilà (${i}).")`, `reply ${i}`);
+    await s.until(`return !document.querySelector(".chat").dataset.running || document.querySelector(".chat").dataset.running === "false"`, "the turn to end");
+  }
+  await s.until(`return [...document.querySelectorAll(".toast")].some((t) => t.textContent.includes("Shall I make a skill for it?"))`, "the proposal announced");
+  await s.exec(`return window.jarvisHud.navigate("skills")`);
+  const card = ".proposal[data-proposal]";
+  await s.until(exists(card), "the proposal card");
+  assert.match(await s.exec(text(card)), /You asked me to .*French.* 3 times\. Shall I make a skill for it\?/);
+  assert.equal(fs.existsSync(path.join(home, "skills/french-translate")), false, "nothing in skills/ before apply");
+  await shot("proposal");
+  // Draft (one model request), review, apply.
+  llm.script({ text: "DESCRIPTION: Translates the user's text into French, keeping its tone.\n\n# Translate into French\n1. Translate the text into natural French.\n2. Reply with the translation only." });
+  await s.click(`${card} button[data-action="draft-it"]`);
+  await s.until(exists(`${card} pre.draft`), "the draft for review");
+  assert.match(await s.exec(text(`${card} pre.draft`)), /^---\nname: french-translate\n/);
+  assert.match(await s.exec(text(`${card} .proposal-review`)), /Valid, and the install scan found nothing/);
+  await s.click(`${card} button[data-action="apply"]`);
+  await s.until(exists('.skill[data-skill="french-translate"]'), "the applied skill in the list");
+  assert.ok(fs.existsSync(path.join(home, "skills/french-translate/SKILL.md")));
+  assert.equal(await s.exec(exists(card)), false, "the card is gone once applied");
+
+  // Asked to remember: kept in the user's words, shown in Memory.
+  await newChat();
+  llm.script({ tool: "remember", args: { text: "I prefer metric units", kind: "preference" } }, { text: "Noted: metric." });
+  await send("Please remember that I prefer metric units");
+  await s.until(`return document.body.textContent.includes("Noted: metric.")`, "the reply");
+  await s.exec(`return window.jarvisHud.navigate("memory")`);
+  await s.until(`return [...document.querySelectorAll("[data-memory]")].some((li) => li.textContent.includes("I prefer metric units") && li.textContent.includes("you said it"))`, "the memory item");
+
+  // Reflect: five labelled axes, each a rate with its count.
+  await s.exec(`return window.jarvisHud.navigate("reflect")`);
+  await s.until(exists("svg.radar polygon.score"), "the radar");
+  const axes = await s.exec(`return [...document.querySelectorAll("svg.radar text.axis-label")].map((t) => t.dataset.axis)`);
+  assert.deepEqual(axes, ["Hands", "Skills", "Autonomy", "Safety", "Growth"]);
+  const growth = await s.exec(text('tr[data-axis="Growth"]'));
+  assert.match(growth, /\d+ %\d+/, `Growth shows a score and its samples: ${growth}`);
+});
+
 test("toggles persist across a restart", async () => {
   // Awaited: the form is the fresh one, not the last visit's.
   await s.exec(`return window.jarvisHud.navigate("settings")`);
@@ -496,8 +551,8 @@ test("home is never the working folder: refused in Settings, and asked for again
 test("every view is reachable by keyboard alone", async () => {
   await s.exec(`window.jarvisHud.navigate("chat")`);
   for (let i = 0; i < VIEWS.length; i++) {
-    await s.keys([KEY.alt, String(i + 1)]);
-    await s.until(`return document.querySelector(".app").dataset.view === ${sel(VIEWS[i])}`, `Alt+${i + 1} → ${VIEWS[i]}`);
+    await s.keys(viewKey(i));
+    await s.until(`return document.querySelector(".app").dataset.view === ${sel(VIEWS[i])}`, `${viewKey(i).join("+")} → ${VIEWS[i]}`);
     // Exactly that view is on screen.
     const shown = await s.exec(`return [...document.querySelectorAll("main > .view")].filter((v) => getComputedStyle(v).display !== "none").map((v) => v.getAttribute("aria-label"))`);
     assert.deepEqual(shown, [VIEWS[i][0].toUpperCase() + VIEWS[i].slice(1)]);

@@ -20,8 +20,8 @@ import type {
   UndoReport,
   VoiceStatus,
 } from "./ipc";
-import type { ApprovalDecision, EventEnvelope, ScheduleInfo, TaskInfo, When } from "./protocol";
-export type { ScheduleInfo, TaskInfo, When } from "./protocol";
+import type { ApprovalDecision, EventEnvelope, MemoryItem, MemoryList, ProposalInfo, ReflectReport, ScheduleInfo, TaskInfo, When } from "./protocol";
+export type { MemoryItem, MemoryList, ProposalInfo, RadarAxis, ReflectReport, ScheduleInfo, TaskInfo, When } from "./protocol";
 
 export interface Transport {
   invoke<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
@@ -99,6 +99,18 @@ export class Api {
   inspectSkill = (path: string) => this.call<Inspection>("inspect_skill", { path });
   installSkill = (token: string, force: boolean) => this.call<string>("install_skill", { token, force });
   discardSkill = (token: string) => this.call<void>("discard_skill", { token });
+  proposals = () => this.call<ProposalInfo[]>("proposals");
+  proposal = (id: string) => this.call<ProposalInfo>("proposal", { id });
+  /** Drafts the proposed skill for review; nothing is installed. */
+  acceptProposal = (id: string) => this.call<ProposalInfo>("accept_proposal", { id });
+  applyProposal = (id: string) => this.call<string>("apply_proposal", { id });
+  dismissProposal = (id: string) => this.call<void>("dismiss_proposal", { id });
+  memory = () => this.call<MemoryList>("memory");
+  memoryAdd = (text: string, kind: string) => this.call<MemoryItem>("memory_add", { text, kind });
+  memoryEdit = (id: string, text: string) => this.call<MemoryItem>("memory_edit", { id, text });
+  memoryForget = (id: string) => this.call<MemoryItem>("memory_forget", { id });
+  memoryConfirm = (id: string) => this.call<MemoryItem>("memory_confirm", { id });
+  reflect = () => this.call<ReflectReport>("reflect");
   voiceStatus = () => this.call<VoiceStatus>("voice_status");
   voicePress = () => this.call<void>("voice_press");
   voiceRelease = () => this.call<void>("voice_release");

@@ -47,8 +47,14 @@ describe("the action channel", () => {
   it("navigates with Alt+number", async () => {
     const { a } = await app();
     expect(a.root.dataset.view).toBe("cockpit");
-    document.dispatchEvent(new KeyboardEvent("keydown", { key: "7", altKey: true }));
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "9", altKey: true }));
     await Promise.resolve();
     expect(a.root.dataset.view).toBe("audit");
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "0", altKey: true }));
+    await Promise.resolve();
+    expect(a.root.dataset.view).toBe("grants");
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: ",", ctrlKey: true }));
+    await Promise.resolve();
+    expect(a.root.dataset.view).toBe("settings");
   });
 });

@@ -11,11 +11,20 @@ import { CockpitView } from "./views/cockpit";
 import { FirstRun } from "./views/firstrun";
 import { SchedulesView, TasksView } from "./views/hub";
 import { AuditView, GrantsView, RunsView } from "./views/records";
+import { MemoryView } from "./views/memory";
+import { ReflectView } from "./views/reflect";
 import { SettingsView } from "./views/settings";
 import { SkillsView } from "./views/skills";
 import type { View } from "./views/view";
 
-export const VIEWS = ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"] as const;
+export const VIEWS = ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "memory", "reflect", "audit", "grants", "settings"] as const;
+/** Alt+digit opens the view at that place; Settings, the last, is also Ctrl+, as elsewhere. */
+const DIGITS = "1234567890";
+export function shortcutOf(view: ViewName): string {
+  const i = VIEWS.indexOf(view);
+  if (view === "settings") return "Ctrl+,";
+  return i < DIGITS.length ? `Alt+${DIGITS[i]}` : "";
+}
 export type ViewName = (typeof VIEWS)[number];
 const PANELS = ["approvals", "conversations"];
 const FOCUS = ["input", "push_to_talk", "search"];
@@ -62,6 +71,8 @@ export class App {
       new TasksView(api, toast, (id) => void this.navigate("chat", { session: id })),
       new SchedulesView(api, toast),
       this.skills,
+      new MemoryView(api, toast),
+      new ReflectView(api, toast),
       new AuditView(api, toast),
       new GrantsView(api, toast),
       new SettingsView(api, toast, () => this.refresh()),
@@ -77,8 +88,8 @@ export class App {
       h(
         "ul",
         {},
-        ...views.map((v, i) =>
-          h("li", {}, h("button", { "data-view": v.name, title: `${v.title} (Alt+${i + 1})`, onclick: () => void this.navigate(v.name as ViewName) }, v.title)),
+        ...views.map((v) =>
+          h("li", {}, h("button", { "data-view": v.name, title: `${v.title} (${shortcutOf(v.name as ViewName)})`, onclick: () => void this.navigate(v.name as ViewName) }, v.title)),
         ),
       ),
     );
@@ -195,9 +206,13 @@ export class App {
   }
 
   private onKey(e: KeyboardEvent) {
-    if (e.altKey && !e.ctrlKey && /^[1-9]$/.test(e.key) && Number(e.key) <= VIEWS.length) {
+    const digit = e.altKey && !e.ctrlKey ? DIGITS.indexOf(e.key) : -1;
+    if (digit >= 0 && digit < VIEWS.length) {
       e.preventDefault();
-      void this.navigate(VIEWS[Number(e.key) - 1]).then(() => this.main.focus());
+      void this.navigate(VIEWS[digit]).then(() => this.main.focus());
+    } else if ((e.ctrlKey || e.metaKey) && e.key === ",") {
+      e.preventDefault();
+      void this.navigate("settings").then(() => this.main.focus());
     } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
       e.preventDefault();
       void this.navigate("chat").then(() => this.chat.search.focus());

@@ -198,7 +198,7 @@ workdir: string | null, granted_roots: Array<string>, approval_timeout_sec: numb
 /**
  * MCP servers by name.
  */
-mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, tasks: TasksConfig, budget: BudgetConfig, };
+mcp_servers: { [key in string]: McpServerConfig }, voice: VoiceSettings, retention: Retention, tasks: TasksConfig, budget: BudgetConfig, evolve: EvolveConfig, memory: MemoryConfig, };
 
 export type LlmConfig = { 
 /**
@@ -376,6 +376,118 @@ task_max_tokens: number,
 task_max_rounds: number, };
 
 export type Price = { prompt_per_mtok: number, completion_per_mtok: number, };
+
+export type EvolveConfig = { 
+/**
+ * Off: requests are not kept and nothing is proposed.
+ */
+enabled: boolean, 
+/**
+ * Similar requests a group needs before a skill is proposed.
+ */
+min_requests: number, 
+/**
+ * In at least this many conversations.
+ */
+min_sessions: number, 
+/**
+ * Within this many days.
+ */
+window_days: number, 
+/**
+ * How alike two requests must be to count as one (TF-IDF cosine, 0–1).
+ */
+similarity: number, };
+
+export type MemoryConfig = { 
+/**
+ * Characters of memory at most (the prompt carries all of it).
+ */
+max_chars: number, };
+
+export type ProposalInfo = { id: string, 
+/**
+ * `pending`, `drafted`, `applied`, `dismissed` or `stale`.
+ */
+status: string, 
+/**
+ * The skill's suggested name.
+ */
+name: string, 
+/**
+ * The request that says it best, its specifics taken out.
+ */
+summary: string, 
+/**
+ * The user's requests in the group, as asked.
+ */
+requests: Array<string>, 
+/**
+ * The tools that served them.
+ */
+tools: Array<string>, created_at: number, 
+/**
+ * The drafted SKILL.md, once accepted.
+ */
+draft: string | null, 
+/**
+ * The Agent Skills validator's problems with the draft.
+ */
+problems: Array<string>, 
+/**
+ * The install scan's findings in the draft.
+ */
+findings: Array<Finding>, 
+/**
+ * Against the installed skill of that name, when there is one.
+ */
+diff: string | null, };
+
+export type MemoryItem = { id: string, text: string, 
+/**
+ * `preference`, `fact` or `do_not_disturb`.
+ */
+kind: string, 
+/**
+ * `user`: the user said it; `confirmed`: Jarvis inferred it and the
+ * user confirmed it; `suggested`: waiting for the user.
+ */
+source: string, at: number, };
+
+export type MemoryList = { max_chars: number, 
+/**
+ * Characters the items in the prompt take.
+ */
+used_chars: number, 
+/**
+ * In the prompt, oldest first.
+ */
+items: Array<MemoryItem>, 
+/**
+ * Waiting for the user's yes (not in the prompt).
+ */
+suggested: Array<MemoryItem>, 
+/**
+ * Pushed out by the bound (listed, not in the prompt).
+ */
+archived: Array<MemoryItem>, };
+
+export type RadarAxis = { axis: string, 
+/**
+ * 0 to 1; 0 when there were no samples.
+ */
+score: number, samples: number, 
+/**
+ * What was counted, in words.
+ */
+metric: string, };
+
+export type ReflectReport = { can: Array<string>, cannot: Array<string>, 
+/**
+ * Figures from the audit, the tasks and the budget ledger, each a
+ * line.
+ */
+did: Array<string>, radar: Array<RadarAxis>, };
 
 export type BudgetReport = { 
 /**

@@ -44,6 +44,8 @@ export function fakeApi(): [Api, FakeTransport] {
     tasks: [],
     schedules: [],
     session_changes: [],
+    proposals: [],
+    memory: { max_chars: 2000, used_chars: 0, items: [], suggested: [], archived: [] },
   };
   return [new Api(t), t];
 }
@@ -71,7 +73,7 @@ export const ev = (session_id: string | null, e: Record<string, unknown>) => ({ 
 /** The HUD's start-up state: set up, working in /home/u/proj, no voice. */
 export function hudState(over: Partial<HudState> = {}): HudState {
   return {
-    views: ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "audit", "grants", "settings"],
+    views: ["cockpit", "chat", "runs", "tasks", "schedules", "skills", "memory", "reflect", "audit", "grants", "settings"],
     workdir: "/home/u/proj",
     workdir_problem: null,
     suggested_workdir: "/home/u/Jarvis",

@@ -4,6 +4,7 @@
 mod approver;
 mod chat;
 mod doctor;
+mod evolve_cmd;
 mod first_run;
 mod hub_cmd;
 mod interrupts;
@@ -177,6 +178,25 @@ enum Command {
     Stop,
     /// Lift the hold `jarvis stop` put on the schedules.
     Resume,
+    /// Skill proposals made from requests you repeat: list, show, accept
+    /// (drafts for review), apply, dismiss.
+    Evolve {
+        #[command(subcommand)]
+        command: evolve_cmd::EvolveCommand,
+    },
+    /// What Jarvis remembers about you: list, add, edit, forget, confirm.
+    Memory {
+        #[command(subcommand)]
+        command: evolve_cmd::MemoryCommand,
+    },
+    /// What Jarvis can and cannot do now, what it did, and a capability radar.
+    Reflect {
+        #[arg(long)]
+        json: bool,
+        /// Also write a self-contained HTML report here.
+        #[arg(long)]
+        html: Option<PathBuf>,
+    },
     /// Put back the files a turn or task changed (the latest turn with
     /// changes when neither is given). A file changed since is kept, with
     /// the old version written beside it.
@@ -413,6 +433,9 @@ async fn run(cli: Cli) -> Result<i32> {
         Command::Serve { json, voice } => hub_cmd::serve(json, voice).await,
         Command::Schedule { command } => hub_cmd::schedule(command).await,
         Command::Budget { json } => hub_cmd::budget(json),
+        Command::Evolve { command } => evolve_cmd::evolve(command).await,
+        Command::Memory { command } => evolve_cmd::memory(command),
+        Command::Reflect { json, html } => evolve_cmd::reflect(json, html),
         Command::Stop => hub_cmd::stop(),
         Command::Resume => {
             refuse_if_agent("resume")?;

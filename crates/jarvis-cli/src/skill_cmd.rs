@@ -40,6 +40,14 @@ pub enum SkillCommand {
     Enable {
         name: String,
     },
+    /// Keep a skill Jarvis made out of the curator's reach (never marked
+    /// stale, never moved to the trash).
+    Pin {
+        name: String,
+    },
+    Unpin {
+        name: String,
+    },
     /// Keep the skill out of the model's catalog.
     Disable {
         name: String,
@@ -192,6 +200,20 @@ pub fn skill(cmd: SkillCommand) -> Result<i32> {
                 println!("{name}: valid, and nothing dangerous found");
             }
             Ok(if t.findings.is_empty() { 0 } else { 1 })
+        }
+        SkillCommand::Pin { name } => {
+            refuse_if_agent("skill pin")?;
+            open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?
+                .pin_skill(&name, true)?;
+            eprintln!("{name} pinned: the curator leaves it alone");
+            Ok(0)
+        }
+        SkillCommand::Unpin { name } => {
+            refuse_if_agent("skill unpin")?;
+            open_brain(&TurnArgs::default(), Arc::new(approver::Terminal::none()))?
+                .pin_skill(&name, false)?;
+            eprintln!("{name} unpinned");
+            Ok(0)
         }
         SkillCommand::Enable { name } => {
             refuse_if_agent("skill enable")?;

@@ -272,7 +272,7 @@ async fn sessions_config_tools_and_tool_run() {
 
     // tools and tool run, through the same gate.
     let tools: Value = serde_json::from_slice(&cli.run(&["tools", "--json"]).await.stdout).unwrap();
-    assert_eq!(tools.as_array().unwrap().len(), 16);
+    assert_eq!(tools.as_array().unwrap().len(), 18);
     let ok = cli
         .run(&[
             "tool",

@@ -77,6 +77,7 @@ fn tick(brain: &Brain, now: Timestamp, previous: Option<Timestamp>) {
         Ok(_) => {}
         Err(e) => tracing::warn!("schedules: {e}"),
     }
+    crate::evolve::curator::maybe_curate(brain, now.as_millisecond());
     brain.pump();
 }
 

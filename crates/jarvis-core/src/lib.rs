@@ -6,6 +6,7 @@ pub mod budget;
 pub mod config;
 pub mod digest;
 pub mod events;
+pub mod evolve;
 pub mod hub;
 pub mod llm;
 pub mod models;

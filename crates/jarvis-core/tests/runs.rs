@@ -475,11 +475,13 @@ async fn a_server_that_never_answers_does_not_hold_the_turn() {
     assert!(e.brain.mcp_failures().iter().any(|(s, _)| s == "mute"));
 }
 
-/// A 1,400-token window and no hands: a few long turns overflow it.
+/// A 1,600-token window and no hands: a few long turns overflow it.
 fn small_window(server: &MockServer) -> common::Env {
     let mut setup = Setup::new(server.base_url(), Arc::new(NoApprover));
+    // Room for the system prompt (with its statement of what is switched
+    // off) and two long turns, not three.
     setup.config = &[
-        ("llm.context_window", "1400"),
+        ("llm.context_window", "1600"),
         ("tools.read", "false"),
         ("tools.write", "false"),
         ("tools.exec", "false"),

@@ -5,6 +5,7 @@
 
 pub mod changes;
 pub mod chat;
+pub mod evolve;
 pub mod schedules;
 pub mod settings;
 pub mod skills;
@@ -409,6 +410,8 @@ pub const VIEWS: &[&str] = &[
     "tasks",
     "schedules",
     "skills",
+    "memory",
+    "reflect",
     "audit",
     "grants",
     "settings",
@@ -603,6 +606,13 @@ pub fn typescript() -> String {
         settings::TasksConfig::decl(&cfg),
         settings::BudgetConfig::decl(&cfg),
         settings::Price::decl(&cfg),
+        settings::EvolveConfig::decl(&cfg),
+        settings::MemoryConfig::decl(&cfg),
+        evolve::ProposalInfo::decl(&cfg),
+        evolve::MemoryItem::decl(&cfg),
+        evolve::MemoryList::decl(&cfg),
+        evolve::RadarAxis::decl(&cfg),
+        evolve::ReflectReport::decl(&cfg),
         BudgetReport::decl(&cfg),
         AnnouncementInfo::decl(&cfg),
         ChangeKind::decl(&cfg),

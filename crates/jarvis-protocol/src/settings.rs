@@ -271,6 +271,50 @@ pub struct Config {
     pub retention: Retention,
     pub tasks: TasksConfig,
     pub budget: BudgetConfig,
+    pub evolve: EvolveConfig,
+    pub memory: MemoryConfig,
+}
+
+/// Noticing repeated requests and proposing skills for them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct EvolveConfig {
+    /// Off: requests are not kept and nothing is proposed.
+    pub enabled: bool,
+    /// Similar requests a group needs before a skill is proposed.
+    pub min_requests: u32,
+    /// In at least this many conversations.
+    pub min_sessions: u32,
+    /// Within this many days.
+    pub window_days: u32,
+    /// How alike two requests must be to count as one (TF-IDF cosine, 0–1).
+    pub similarity: f64,
+}
+
+impl Default for EvolveConfig {
+    fn default() -> Self {
+        EvolveConfig {
+            enabled: true,
+            min_requests: 3,
+            min_sessions: 2,
+            window_days: 30,
+            similarity: 0.4,
+        }
+    }
+}
+
+/// What Jarvis remembers about the user, in its prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(default)]
+pub struct MemoryConfig {
+    /// Characters of memory at most (the prompt carries all of it).
+    pub max_chars: u32,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        MemoryConfig { max_chars: 2_000 }
+    }
 }
 
 /// What a model's tokens cost, in US dollars per million.
@@ -356,6 +400,8 @@ impl Default for Config {
             retention: Retention::default(),
             tasks: TasksConfig::default(),
             budget: BudgetConfig::default(),
+            evolve: EvolveConfig::default(),
+            memory: MemoryConfig::default(),
         }
     }
 }

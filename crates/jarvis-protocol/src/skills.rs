@@ -31,7 +31,7 @@ pub struct SkillListing {
 }
 
 /// A line of a skill the security scan flags.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 pub struct Finding {
     pub file: String,
     pub line: usize,

@@ -2,6 +2,7 @@
 //! manager. Errors cross as `{ kind, message }`, never as bare strings.
 
 mod chat;
+mod evolve;
 mod hub;
 mod records;
 mod safety;
@@ -111,6 +112,17 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         chat::resume_everything,
         hub::cockpit,
         hub::budget,
+        evolve::proposals,
+        evolve::proposal,
+        evolve::accept_proposal,
+        evolve::apply_proposal,
+        evolve::dismiss_proposal,
+        evolve::memory,
+        evolve::memory_add,
+        evolve::memory_edit,
+        evolve::memory_forget,
+        evolve::memory_confirm,
+        evolve::reflect,
         hub::tasks,
         undo::session_changes,
         undo::undo_turn,

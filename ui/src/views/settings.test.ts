@@ -15,6 +15,8 @@ const config = {
   skills: { extra_dirs: [], prompt_budget: 1000 },
   mcp_servers: {},
   voice: { input_device: null, language: "auto", engine: "auto", keep_mic_warm: false, ptt_shortcut: "Ctrl+Alt+Space", do_not_disturb: "", paused: false },
+  evolve: { enabled: true, min_requests: 3, min_sessions: 2, window_days: 30, similarity: 0.4 },
+  memory: { max_chars: 2000 },
 };
 const state = hudState();
 const server = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('weather')\n";
@@ -34,6 +36,23 @@ async function settings() {
   document.body.replaceChildren(v.el);
   return { v, t };
 }
+
+describe("settings: learning", () => {
+  it("turns proposals off and sets the memory's bound", async () => {
+    const { v, t } = await settings();
+    const sw = v.el.querySelector<HTMLInputElement>("#set-evolve-enabled")!;
+    expect(sw.checked).toBe(true);
+    expect(sw.closest(".field")!.textContent).toContain("after 3 similar requests in 2 conversations within 30 days");
+    sw.click();
+    await tick();
+    expect(t.calls.find((c) => c.cmd === "set_config")!.args).toEqual({ key: "evolve.enabled", value: "false" });
+    const limit = v.el.querySelector<HTMLInputElement>("#set-memory-max_chars")!;
+    limit.value = "4000";
+    limit.dispatchEvent(new Event("change"));
+    await tick();
+    expect(t.calls.filter((c) => c.cmd === "set_config").at(-1)!.args).toEqual({ key: "memory.max_chars", value: "4000" });
+  });
+});
 
 describe("settings: the trust controls", () => {
   it("shows the four access toggles apart from the per-kind Don't ask choices", async () => {

@@ -71,7 +71,7 @@ export class SettingsView implements View {
     // Everything is fetched before the old form goes: no empty moment.
     const [sandbox, mcp] = await Promise.all([this.sandbox(cfg), this.mcp()]);
     clear(this.body);
-    this.body.append(this.engine(state), this.connection(cfg, state), this.assistant(cfg), this.hands(cfg, state), this.dontAsk(cfg), sandbox, mcp, this.voice(cfg, state));
+    this.body.append(this.engine(state), this.connection(cfg, state), this.assistant(cfg), this.hands(cfg, state), this.dontAsk(cfg), sandbox, mcp, this.voice(cfg, state), this.learning(cfg));
   }
 
   /** Where answers come from: the built-in engine or a server. */
@@ -142,6 +142,18 @@ export class SettingsView implements View {
       h("legend", {}, "Persona"),
       this.text("Name", "persona.name", cfg.persona.name, { json: true }),
       this.text("Style", "persona.style", cfg.persona.style, { json: true }),
+    );
+  }
+
+  /** Self-evolution: proposals from repeated requests, and memory's bound. */
+  private learning(cfg: Config): HTMLElement {
+    const e = cfg.evolve;
+    return h(
+      "fieldset",
+      {},
+      h("legend", {}, "Learning"),
+      this.toggle("Propose skills from requests I repeat", "evolve.enabled", e.enabled, `after ${e.min_requests} similar requests in ${e.min_sessions} conversations within ${e.window_days} days; nothing is installed until you apply it`),
+      this.text("Memory limit (characters)", "memory.max_chars", String(cfg.memory.max_chars)),
     );
   }
 

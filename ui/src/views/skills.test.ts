@@ -40,4 +40,51 @@ describe("skills view", () => {
     await tick();
     expect(v.el.querySelector(".skill-test")!.textContent).toBe("spec: name: must match the folder");
   });
+
+  it("shows a proposal card; draft, review and apply go through the brain", async () => {
+    const [api, t] = fakeApi();
+    const base = { id: "p1", name: "french-translate", summary: "translate into French", requests: ["Translate “hi” into French", "translate my notes into French", "French please: “bye”"], tools: ["local_read_file"], created_at: 1, problems: [], findings: [], diff: null };
+    let status = "pending";
+    t.answers.skills = [];
+    t.answers.proposals = () => [{ ...base, status, draft: status === "drafted" ? "---\nname: french-translate\n---\nbody" : null }];
+    t.answers.accept_proposal = () => ((status = "drafted"), { ...base, status });
+    t.answers.proposal = () => ({ ...base, status, draft: "---\nname: french-translate\n---\nbody", diff: "-old\n+new" });
+    t.answers.apply_proposal = () => ((status = "applied"), "/h/skills/french-translate");
+    const toasts: string[] = [];
+    const v = new SkillsView(api, (m) => toasts.push(m));
+    await v.enter();
+    await tick();
+    const card = v.el.querySelector<HTMLElement>('[data-proposal="p1"]')!;
+    expect(card.textContent).toContain("You asked me to translate into French 3 times. Shall I make a skill for it?");
+    expect(t.calls.some((c) => c.cmd === "apply_proposal")).toBe(false);
+    card.querySelector<HTMLButtonElement>('[data-action="draft-it"]')!.click();
+    await tick();
+    await tick();
+    expect(t.calls.find((c) => c.cmd === "accept_proposal")!.args).toEqual({ id: "p1" });
+    const drafted = v.el.querySelector<HTMLElement>('[data-proposal="p1"]')!;
+    expect(drafted.querySelector("pre.draft")!.textContent).toContain("name: french-translate");
+    expect(drafted.querySelector("pre.diff")!.textContent).toBe("-old\n+new");
+    expect(drafted.querySelector(".proposal-review .ok")!.textContent).toContain("install scan found nothing");
+    drafted.querySelector<HTMLButtonElement>('[data-action="apply"]')!.click();
+    await tick();
+    await tick();
+    expect(toasts).toContain("Installed french-translate in /h/skills/french-translate");
+    expect(v.el.querySelector("[data-proposal]")).toBeNull();
+  });
+
+  it("a dismissed proposal leaves the view", async () => {
+    const [api, t] = fakeApi();
+    let status = "pending";
+    t.answers.skills = [];
+    t.answers.proposals = () => [{ id: "p2", status, name: "n", summary: "s", requests: ["a", "b", "c"], tools: [], created_at: 1, draft: null, problems: [], findings: [], diff: null }];
+    t.answers.dismiss_proposal = () => void (status = "dismissed");
+    const v = new SkillsView(api, () => undefined);
+    await v.enter();
+    await tick();
+    v.el.querySelector<HTMLButtonElement>('[data-action="not-now"]')!.click();
+    await tick();
+    await tick();
+    expect(t.calls.find((c) => c.cmd === "dismiss_proposal")!.args).toEqual({ id: "p2" });
+    expect(v.el.querySelector<HTMLElement>(".proposals")!.hidden).toBe(true);
+  });
 });

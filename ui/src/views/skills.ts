@@ -1,6 +1,7 @@
-// Skills: the catalog with enable/disable/delete, and installing a dropped
+// Skills: what Jarvis proposes from repeated requests (draft, review,
+// apply), the catalog with enable/disable/delete, and installing a dropped
 // folder or .zip after reading its report.
-import type { Api, InstallReport, SkillListing } from "../api";
+import type { Api, InstallReport, ProposalInfo, SkillListing } from "../api";
 import { errorText } from "../api";
 import { append, bytes, clear, h } from "../dom";
 import type { View } from "./view";
@@ -10,12 +11,14 @@ export class SkillsView implements View {
   readonly title = "Skills";
   readonly el: HTMLElement;
   private body: HTMLElement;
+  private proposals: HTMLElement;
   private report: HTMLElement;
   private path: HTMLInputElement;
   private selected: string | null = null;
 
   constructor(private api: Api, private toast: (m: string) => void) {
     this.body = h("div", { class: "skill-list" });
+    this.proposals = h("section", { class: "proposals", "aria-label": "Proposed skills", hidden: true });
     this.report = h("div", { class: "install-report", hidden: true, "aria-live": "polite" });
     this.path = h("input", { type: "text", placeholder: "/path/to/skill-folder or skill.zip", "aria-label": "Skill folder or .zip to install" });
     const drop = h(
@@ -28,6 +31,7 @@ export class SkillsView implements View {
       "section",
       { class: "view skills", "aria-label": "Skills" },
       h("header", { class: "view-head" }, h("h1", {}, "Skills")),
+      this.proposals,
       drop,
       this.report,
       this.body,
@@ -36,6 +40,7 @@ export class SkillsView implements View {
 
   async enter(params?: Record<string, unknown>) {
     this.selected = typeof params?.skill === "string" ? params.skill : null;
+    void this.showProposals();
     clear(this.body);
     let list: SkillListing[] = [];
     try {
@@ -45,6 +50,95 @@ export class SkillsView implements View {
     }
     for (const s of list) this.body.appendChild(this.card(s));
     if (!list.length) this.body.appendChild(h("p", { class: "muted empty" }, "No skills yet. Ask Jarvis to create one, or drop one here."));
+  }
+
+  /** Open proposals, each a card: pending → draft, drafted → review and apply. */
+  async showProposals() {
+    let all: ProposalInfo[] = [];
+    try {
+      all = await this.api.proposals();
+    } catch (e) {
+      this.toast(errorText(e));
+    }
+    const open = all.filter((p) => ["pending", "drafted", "stale"].includes(p.status));
+    clear(this.proposals);
+    this.proposals.hidden = !open.length;
+    if (!open.length) return;
+    this.proposals.append(h("h2", {}, "Jarvis noticed"), ...open.map((p) => this.proposalCard(p)));
+  }
+
+  private proposalCard(p: ProposalInfo): HTMLElement {
+    const act = (label: string, cls: string, run: () => Promise<unknown>, busy: string) => {
+      const b = h("button", { class: cls, "data-action": label.toLowerCase().replace(/\W+/g, "-") }, label);
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        b.textContent = busy;
+        try {
+          await run();
+        } catch (e) {
+          this.toast(errorText(e));
+        }
+        await this.enter();
+      });
+      return b;
+    };
+    const summary = p.summary.replace(/[.?!]+$/, "");
+    const review = h("div", { class: "proposal-review" });
+    const buttons: HTMLElement[] = [];
+    if (p.status === "drafted") {
+      void this.api.proposal(p.id).then(
+        (full) => this.showDraft(review, full),
+        (e) => this.toast(errorText(e)),
+      );
+      buttons.push(
+        act("Apply", "primary", async () => this.toast(`Installed ${p.name} in ${await this.api.applyProposal(p.id)}`), "Installing…"),
+        act("Redraft", "", () => this.api.acceptProposal(p.id), "Drafting…"),
+      );
+    } else {
+      buttons.push(act(p.status === "stale" ? "Redraft" : "Draft it", "primary", () => this.api.acceptProposal(p.id), "Drafting…"));
+    }
+    buttons.push(act("Not now", "", () => this.api.dismissProposal(p.id), "…"));
+    return h(
+      "article",
+      { class: `proposal ${p.status}`, "data-proposal": p.id },
+      h(
+        "header",
+        {},
+        h("strong", {}, p.name),
+        h("span", { class: `badge ${p.status === "stale" ? "warn" : "ok"}` }, p.status),
+      ),
+      h("p", {}, `You asked me to ${summary} ${p.requests.length} times. Shall I make a skill for it?`),
+      p.status === "stale" ? h("p", { class: "warn" }, "The skill of that name changed since the draft; draft it again to review what would replace it.") : null,
+      h(
+        "details",
+        {},
+        h("summary", {}, "What you asked"),
+        h("ul", {}, ...p.requests.map((r) => h("li", {}, r))),
+        p.tools.length ? h("p", { class: "muted" }, `Tools used: ${p.tools.join(", ")}`) : null,
+      ),
+      review,
+      h("div", { class: "row" }, ...buttons),
+    );
+  }
+
+  private showDraft(into: HTMLElement, p: ProposalInfo) {
+    clear(into);
+    const verdicts = [
+      ...p.problems.map((x) => `spec: ${x}`),
+      ...p.findings.map((f) => `scan ${f.file}:${f.line} — ${f.reason}: ${f.text}`),
+    ];
+    append(
+      into,
+      h("h3", {}, "The draft"),
+      h("pre", { class: "draft", tabindex: "0", "aria-label": `Drafted SKILL.md for ${p.name}` }, p.draft ?? ""),
+      verdicts.length ? h("ul", { class: "problems" }, ...verdicts.map((v) => h("li", {}, v))) : h("p", { class: "ok" }, "Valid, and the install scan found nothing."),
+      p.diff ? h("details", { open: true }, h("summary", {}, "What it changes in the installed skill"), h("pre", { class: "diff", tabindex: "0" }, p.diff)) : null,
+    );
+  }
+
+  onEvent(env: import("../protocol").EventEnvelope) {
+    // A proposal is announced at the end of the turn that earned it.
+    if ((env.type === "turn_finished" || (env.type === "announcement" && !env.task_id)) && !this.el.hidden) void this.showProposals();
   }
 
   private card(s: SkillListing): HTMLElement {

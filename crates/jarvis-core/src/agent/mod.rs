@@ -115,7 +115,7 @@ pub(crate) struct Inner {
     protected: Vec<PathBuf>,
     resolver: Arc<dyn Resolver>,
     sandbox_helper: Option<PathBuf>,
-    skill_index: crate::skills::index::SkillIndex,
+    pub(crate) skill_index: crate::skills::index::SkillIndex,
     pub mcp: crate::tools::mcp::McpManager,
     pub(crate) tasks: crate::tasks::TaskHub,
     /// The time, for the ledger's days (tests set their own).
@@ -276,7 +276,8 @@ impl Inner {
                 "http_request" => t.network,
                 "create_tool" | "create_mcp" => t.write && t.exec,
                 "open_view" | "recent_tasks" | "task_status" | "gen_report" | "cancel_task"
-                | "schedule_create" | "schedule_list" | "schedule_cancel" => true,
+                | "schedule_create" | "schedule_list" | "schedule_cancel" | "remember"
+                | "forget" => true,
                 name if name.starts_with("mcp__") => true,
                 // Tools Jarvis made run like commands.
                 _ => t.exec,

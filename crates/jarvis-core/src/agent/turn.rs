@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures_util::future::join_all;
-use jarvis_protocol::{Event, StopReason, ToolStatus, Usage};
+use jarvis_protocol::{ApprovalMode, Event, StopReason, ToolStatus, Usage};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -28,6 +28,8 @@ pub(super) struct Turn<'a> {
     results: std::sync::Mutex<Vec<ChatMessage>>,
     /// Content from a tool is in the conversation the model sees.
     tainted: std::sync::atomic::AtomicBool,
+    /// The tools this turn's calls used, for the repetition detector.
+    used: std::sync::Mutex<Vec<String>>,
 }
 
 /// Tools whose result carries outside content (a file, a page, a command's
@@ -73,6 +75,11 @@ impl Turn<'_> {
     }
 
     fn finished(&self, call: &ToolCall, out: &CallOutcome) {
+        if let Ok(mut used) = self.used.lock()
+            && !used.contains(&call.name)
+        {
+            used.push(call.name.clone());
+        }
         // A failed call still carries outside text (stderr, an error page);
         // only a refusal is purely Jarvis's own words.
         if out.status != ToolStatus::Refused && brings_content(&call.name) {
@@ -277,6 +284,12 @@ fn build_system(turn: &Turn<'_>, cfg: &crate::config::Config) -> String {
             "\n\nThe MCP server {server} is unavailable: {why}."
         ));
     }
+    system.push_str(&crate::evolve::reflect::limits(cfg));
+    let memory = inner.memory_section();
+    if !memory.is_empty() {
+        system.push_str("\n\n");
+        system.push_str(&memory);
+    }
     let section =
         crate::skills::catalog::prompt_section(&inner.enabled_skills(), cfg.skills.prompt_budget);
     if !section.is_empty() {
@@ -384,6 +397,7 @@ pub(crate) async fn run(inner: &Arc<Inner>, mut run: Run) {
         run: &run,
         results: std::sync::Mutex::new(vec![]),
         tainted: std::sync::atomic::AtomicBool::new(false),
+        used: std::sync::Mutex::new(vec![]),
     };
     // `TurnStarted` went out when the run took its session.
     reload_config(&turn);
@@ -400,6 +414,14 @@ pub(crate) async fn run(inner: &Arc<Inner>, mut run: Run) {
             message: format!("could not save the turn: {e}"),
             fatal: false,
         });
+    }
+    // The user's own request: kept, and perhaps a skill proposal now.
+    if crate::evolve::counts(
+        run.spec.origin,
+        turn.run.facts.approval == ApprovalMode::Interactive,
+    ) {
+        let used = turn.used.lock().map(|u| u.clone()).unwrap_or_default();
+        crate::evolve::after_turn(inner, &turn.turn_id, &used);
     }
     // The session is free when the end is told: a host that sees it may
     // start the next turn at once.
@@ -481,6 +503,12 @@ async fn start(
     if history.iter().any(|m| m.message.role == Role::Tool) {
         turn.tainted
             .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    if crate::evolve::counts(
+        turn.run.spec.origin,
+        turn.run.facts.approval == ApprovalMode::Interactive,
+    ) {
+        crate::evolve::notice(inner, turn.session, &turn.turn_id, &text);
     }
     let user = ChatMessage::user(text);
     turn.persist(&user);

@@ -250,6 +250,14 @@ impl Policy {
                 }
             }
             Capability::Ui => Decision::new(Verdict::Allow, "HUD navigation"),
+            // The tool keeps only the user's own words (a suggestion
+            // otherwise); forgetting what the user told Jarvis is theirs to say.
+            Capability::Memory { forget: false, .. } => {
+                Decision::new(Verdict::Allow, "the user's own words, or a suggestion")
+            }
+            Capability::Memory { forget: true, .. } => {
+                Decision::new(Verdict::Ask, "forgets something you told Jarvis")
+            }
             // A task runs unattended: each of its calls meets the gate,
             // and what it may do without a question is asked here.
             Capability::Task { allow, action, .. } => match action {

@@ -124,6 +124,8 @@ pub fn approval_kind(cap: &Capability) -> Option<&'static str> {
         Capability::Network { .. } => Some("network"),
         Capability::Mcp { .. } => Some("mcp"),
         Capability::CreateExtension { .. } => Some("create"),
+        // The tools themselves refuse runs nobody watches.
+        Capability::Memory { .. } => None,
     }
 }
 

@@ -218,17 +218,13 @@ pub fn commit(staged: Staged, force: bool) -> Result<PathBuf, InstallError> {
                 r.target.display()
             )));
         }
-        let trash = r
+        // `skills/<name>` under the home: the replaced one can be restored.
+        let home = r
             .target
             .parent()
             .and_then(Path::parent)
-            .map(|h| h.join(".trash/skills"))
-            .unwrap_or_default();
-        std::fs::create_dir_all(&trash)?;
-        std::fs::rename(
-            &r.target,
-            trash.join(format!("{}-{}", crate::store::now_ms(), r.name)),
-        )?;
+            .unwrap_or(Path::new("."));
+        super::manage::to_trash(home, &r.name, &r.target)?;
     }
     if let Some(parent) = r.target.parent() {
         std::fs::create_dir_all(parent)?;

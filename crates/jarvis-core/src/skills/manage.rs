@@ -59,14 +59,18 @@ pub fn delete(home: &Path, catalog: &Catalog, name: &str) -> Result<PathBuf, Man
     if skill.source == "bundled" {
         return Err(ManageError::Bundled(name.into()));
     }
+    Ok(to_trash(home, name, &skill.dir)?)
+}
+
+/// Moves a skill's folder into the trash, with the note `restore` reads.
+pub(crate) fn to_trash(home: &Path, name: &str, dir: &Path) -> std::io::Result<PathBuf> {
     let now = crate::store::now_ms();
     let dest = trash_dir(home).join(format!("{now}-{name}"));
     std::fs::create_dir_all(&dest)?;
-    let body = dest.join("skill");
-    std::fs::rename(&skill.dir, &body)?;
+    std::fs::rename(dir, dest.join("skill"))?;
     let note = TrashNote {
         name: name.into(),
-        original: skill.dir.clone(),
+        original: dir.to_path_buf(),
         deleted_at: now,
     };
     let text =
@@ -77,6 +81,12 @@ pub fn delete(home: &Path, catalog: &Catalog, name: &str) -> Result<PathBuf, Man
 
 /// Brings back the most recently deleted skill of that name.
 pub fn restore(home: &Path, name: &str) -> Result<PathBuf, ManageError> {
+    restore_before(home, name, i64::MAX)
+}
+
+/// Brings back the newest copy of that name trashed before `before` (ms):
+/// what an install replaced, once the install itself went to the trash.
+pub fn restore_before(home: &Path, name: &str, before: i64) -> Result<PathBuf, ManageError> {
     let mut found: Option<(i64, PathBuf, TrashNote)> = None;
     if let Ok(rd) = std::fs::read_dir(trash_dir(home)) {
         for e in rd.flatten() {
@@ -86,7 +96,10 @@ pub fn restore(home: &Path, name: &str) -> Result<PathBuf, ManageError> {
             let Ok(note) = serde_json::from_str::<TrashNote>(&text) else {
                 continue;
             };
-            if note.name == name && found.as_ref().is_none_or(|(t, _, _)| note.deleted_at > *t) {
+            if note.name == name
+                && note.deleted_at < before
+                && found.as_ref().is_none_or(|(t, _, _)| note.deleted_at > *t)
+            {
                 found = Some((note.deleted_at, e.path(), note));
             }
         }

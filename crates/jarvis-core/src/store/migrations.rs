@@ -196,6 +196,62 @@ const MIGRATIONS: &[&str] = &[
     // unfinished (undo leaves a running one alone)
     "ALTER TABLE turns ADD COLUMN pid INTEGER;
     ALTER TABLE turns ADD COLUMN pid_start INTEGER;",
+    // 12: self-evolution. The user's requests with their terms (for the
+    // repetition detector), the groups of similar ones, how often each
+    // term occurs (`term = ''` counts the requests), the skill proposals
+    // made from a group; and what Jarvis remembers of the user.
+    "CREATE TABLE requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        tools TEXT NOT NULL DEFAULT '[]',
+        group_id INTEGER
+    );
+    CREATE INDEX requests_group ON requests (group_id, at);
+    CREATE INDEX requests_turn ON requests (turn_id);
+    CREATE TABLE request_groups (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        terms TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        last_at INTEGER NOT NULL
+    );
+    CREATE TABLE group_terms (
+        term TEXT NOT NULL,
+        group_id INTEGER NOT NULL,
+        PRIMARY KEY (term, group_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE term_df (term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE proposals (
+        id TEXT PRIMARY KEY,
+        group_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        name TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        requests TEXT NOT NULL,
+        tools TEXT NOT NULL,
+        size_at INTEGER NOT NULL,
+        draft TEXT,
+        target_sha TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE memory (
+        id TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        state TEXT NOT NULL,
+        at INTEGER NOT NULL
+    );
+    ALTER TABLE skill_state ADD COLUMN made_by_jarvis INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE skill_state ADD COLUMN made_at INTEGER;
+    ALTER TABLE skill_state ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE skill_state ADD COLUMN stale_since INTEGER;
+    ALTER TABLE skill_state ADD COLUMN trashed_at INTEGER;
+    CREATE TABLE marks (name TEXT PRIMARY KEY, at INTEGER NOT NULL);",
 ];
 
 /// The schema this binary writes.

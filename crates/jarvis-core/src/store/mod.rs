@@ -2,19 +2,27 @@
 //! SQLite file (WAL) with numbered migrations.
 
 mod changes;
+mod curation;
 mod lease;
 mod ledger;
+mod memory;
 mod migrations;
+mod requests;
 mod schedules;
 mod stops;
+mod tally;
 mod tasks;
 
 pub use changes::{Change, ChangeScope};
+pub use curation::MadeSkill;
 pub use jarvis_protocol::{AuditRow, SessionInfo, TurnUsage};
 pub use lease::LeaseHolder;
 pub use ledger::{DayTotals, Spent};
+pub use memory::MemoryRow;
 pub use migrations::SCHEMA_VERSION;
+pub use requests::{GroupRow, Member, NewRequest, Observed, ProposalRow};
 pub use schedules::{NewSchedule, Skip};
+pub use tally::Tally;
 pub use tasks::{Heard, NewTask, Runner, Said, TaskEnd};
 
 use std::path::Path;
@@ -596,11 +604,16 @@ impl Store {
     }
 
     pub fn record_skill_use(&self, name: &str) -> Result<(), StoreError> {
+        self.record_skill_use_at(name, now_ms())
+    }
+
+    /// A use at `at` (ms): the curator's clock is injected in its tests.
+    pub fn record_skill_use_at(&self, name: &str, at: i64) -> Result<(), StoreError> {
         off_runtime(|| {
             self.conn().execute(
                 "INSERT INTO skill_state (name, usage_count, last_used) VALUES (?1, 1, ?2)
                  ON CONFLICT(name) DO UPDATE SET usage_count = usage_count + 1, last_used = excluded.last_used",
-                params![name, now_ms()],
+                params![name, at],
             )?;
             Ok(())
         })

@@ -167,6 +167,12 @@ impl Tool for CreateSkillTool {
         }
         let target = staged.place()?;
         let location = target.join("SKILL.md");
+        // The curator keeps the skills Jarvis made tidy.
+        if let Ok(brain) = crate::tasks::tools::brain(ctx)
+            && let Err(e) = brain.inner.store.mark_made_by_jarvis(&name)
+        {
+            tracing::warn!("create_skill: {e}");
+        }
         Ok(ToolOutput {
             content: format!(
                 "created the skill {name} at {}; it is in your catalog from the next request",

@@ -11,6 +11,7 @@ mod fs;
 mod http;
 pub mod mcp;
 pub mod mcp_projects;
+mod memory;
 pub mod net;
 pub mod paths;
 pub mod sandbox;
@@ -36,6 +37,7 @@ pub use create_tool::CreateToolTool;
 pub use exec::{AGENT_EXEC_ENV, ExecTool, sandbox_report};
 pub use fs::{ListDirTool, ReadFileTool, WriteFileTool};
 pub use http::HttpRequestTool;
+pub use memory::{ForgetTool, RememberTool};
 pub use ui::OpenViewTool;
 
 /// What a call will touch, derived from its arguments before it runs.
@@ -73,6 +75,11 @@ pub enum Capability {
         subject: String,
         /// Kinds the task may use without a question (a start only).
         allow: Vec<String>,
+    },
+    /// Keeps (or forgets) something about the user.
+    Memory {
+        forget: bool,
+        text: String,
     },
     /// Runs a tool Jarvis created; `hash` identifies this exact version.
     CreatedTool {
@@ -132,6 +139,11 @@ impl Capability {
                 format!("call {tool} on the MCP server {server}")
             }
             Capability::Ui => "navigate the HUD".into(),
+            Capability::Memory {
+                forget: false,
+                text,
+            } => format!("remember “{text}”"),
+            Capability::Memory { forget: true, text } => format!("forget “{text}”"),
             Capability::Task {
                 action,
                 subject,
@@ -292,6 +304,8 @@ impl ToolRegistry {
         r.register(Arc::new(crate::schedule::tools::ScheduleCreateTool));
         r.register(Arc::new(crate::schedule::tools::ScheduleListTool));
         r.register(Arc::new(crate::schedule::tools::ScheduleCancelTool));
+        r.register(Arc::new(RememberTool));
+        r.register(Arc::new(ForgetTool));
         r
     }
 

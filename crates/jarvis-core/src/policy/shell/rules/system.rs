@@ -648,8 +648,10 @@ impl Analyzer<'_> {
             || (sub == "skill"
                 && matches!(
                     verb,
-                    "enable" | "disable" | "delete" | "restore" | "install"
+                    "enable" | "disable" | "delete" | "restore" | "install" | "pin" | "unpin"
                 ))
+            || (sub == "evolve" && matches!(verb, "accept" | "apply" | "dismiss" | "rollback"))
+            || (sub == "memory" && matches!(verb, "add" | "edit" | "forget" | "confirm"))
             || (sub == "sessions" && matches!(verb, "delete" | "rename"))
             || (matches!(sub, "tasks" | "schedules" | "schedule")
                 && !matches!(verb, "list" | "show" | ""))
