@@ -477,7 +477,7 @@ test("repeated requests become a proposal card; drafted, reviewed and applied fr
   await s.click(`${card} button[data-action="apply"]`);
   await s.until(exists('.skill[data-skill="french-translate"]'), "the applied skill in the list");
   assert.ok(fs.existsSync(path.join(home, "skills/french-translate/SKILL.md")));
-  assert.equal(await s.exec(exists(card)), false, "the card is gone once applied");
+  await s.until(exists(".proposal.applied button[data-action=\"roll-back\"]"), "applied: it can be rolled back");
 
   // Asked to remember: kept in the user's words, shown in Memory.
   await newChat();

@@ -105,6 +105,7 @@ export class Api {
   acceptProposal = (id: string) => this.call<ProposalInfo>("accept_proposal", { id });
   applyProposal = (id: string) => this.call<string>("apply_proposal", { id });
   dismissProposal = (id: string) => this.call<void>("dismiss_proposal", { id });
+  rollbackProposal = (id: string) => this.call<string>("rollback_proposal", { id });
   memory = () => this.call<MemoryList>("memory");
   memoryAdd = (text: string, kind: string) => this.call<MemoryItem>("memory_add", { text, kind });
   memoryEdit = (id: string, text: string) => this.call<MemoryItem>("memory_edit", { id, text });

@@ -36,6 +36,16 @@ pub async fn dismiss_proposal(shell: State<'_, Shell>, id: String) -> IpcResult<
     Ok(shell.brain.dismiss_proposal(&id, BY)?)
 }
 
+/// Undoes an apply: the skill to the trash, the one it replaced back.
+#[tauri::command]
+pub async fn rollback_proposal(shell: State<'_, Shell>, id: String) -> IpcResult<String> {
+    Ok(shell
+        .brain
+        .rollback_proposal(&id, BY)?
+        .display()
+        .to_string())
+}
+
 #[tauri::command]
 pub async fn memory(shell: State<'_, Shell>) -> IpcResult<MemoryList> {
     Ok(shell.brain.memory()?)

@@ -117,6 +117,7 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke<tauri::Wry>) -> bool + Send + Syn
         evolve::accept_proposal,
         evolve::apply_proposal,
         evolve::dismiss_proposal,
+        evolve::rollback_proposal,
         evolve::memory,
         evolve::memory_add,
         evolve::memory_edit,

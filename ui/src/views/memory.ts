@@ -76,7 +76,7 @@ export class MemoryView implements View {
       section("Remembered", m.items, "Nothing yet. Tell Jarvis “remember that…”, or add it here."),
       section("Suggested by Jarvis", m.suggested, "No suggestions waiting.", true),
     );
-    if (m.archived.length) this.body.append(section("Archived (over the limit, not in the prompt)", m.archived, ""));
+    if (m.archived.length) this.body.append(section("Archived (over the limit, not in the prompt)", m.archived, "", true));
   }
 
   private row(i: MemoryItem, suggested: boolean): HTMLElement {

@@ -43,7 +43,7 @@ describe("skills view", () => {
 
   it("shows a proposal card; draft, review and apply go through the brain", async () => {
     const [api, t] = fakeApi();
-    const base = { id: "p1", name: "french-translate", summary: "translate into French", requests: ["Translate “hi” into French", "translate my notes into French", "French please: “bye”"], tools: ["local_read_file"], created_at: 1, problems: [], findings: [], diff: null };
+    const base = { id: "p1", name: "french-translate", summary: "translate into French", requests: ["Translate “hi” into French", "translate my notes into French", "French please: “bye”"], tools: ["local_read_file"], created_at: Date.now(), problems: [], findings: [], diff: null };
     let status = "pending";
     t.answers.skills = [];
     t.answers.proposals = () => [{ ...base, status, draft: status === "drafted" ? "---\nname: french-translate\n---\nbody" : null }];
@@ -69,6 +69,14 @@ describe("skills view", () => {
     await tick();
     await tick();
     expect(toasts).toContain("Installed french-translate in /h/skills/french-translate");
+    // Applied this week: one button left, to roll it back.
+    const applied = v.el.querySelector<HTMLElement>('[data-proposal="p1"]')!;
+    expect(applied.classList.contains("applied")).toBe(true);
+    t.answers.rollback_proposal = () => ((status = "dismissed"), "/h/.trash/skills/1-french-translate");
+    applied.querySelector<HTMLButtonElement>('[data-action="roll-back"]')!.click();
+    await tick();
+    await tick();
+    expect(t.calls.find((c) => c.cmd === "rollback_proposal")!.args).toEqual({ id: "p1" });
     expect(v.el.querySelector("[data-proposal]")).toBeNull();
   });
 

@@ -60,7 +60,9 @@ export class SkillsView implements View {
     } catch (e) {
       this.toast(errorText(e));
     }
-    const open = all.filter((p) => ["pending", "drafted", "stale"].includes(p.status));
+    // Open ones, and the week's applied ones (they can be rolled back).
+    const week = Date.now() - 7 * 24 * 3600 * 1000;
+    const open = all.filter((p) => ["pending", "drafted", "stale"].includes(p.status) || (p.status === "applied" && p.created_at >= week));
     clear(this.proposals);
     this.proposals.hidden = !open.length;
     if (!open.length) return;
@@ -85,6 +87,16 @@ export class SkillsView implements View {
     const summary = p.summary.replace(/[.?!]+$/, "");
     const review = h("div", { class: "proposal-review" });
     const buttons: HTMLElement[] = [];
+    if (p.status === "applied") {
+      const undo = act("Roll back", "danger", async () => this.toast(`${p.name} moved to ${await this.api.rollbackProposal(p.id)}`), "…");
+      return h(
+        "article",
+        { class: "proposal applied", "data-proposal": p.id },
+        h("header", {}, h("strong", {}, p.name), h("span", { class: "badge ok" }, "applied")),
+        h("p", {}, `Made from ${p.requests.length} requests like “${p.requests[0] ?? p.summary}”. Roll back puts it in the trash and brings back what it replaced.`),
+        h("div", { class: "row" }, undo),
+      );
+    }
     if (p.status === "drafted") {
       void this.api.proposal(p.id).then(
         (full) => this.showDraft(review, full),
@@ -138,7 +150,7 @@ export class SkillsView implements View {
 
   onEvent(env: import("../protocol").EventEnvelope) {
     // A proposal is announced at the end of the turn that earned it.
-    if ((env.type === "turn_finished" || (env.type === "announcement" && !env.task_id)) && !this.el.hidden) void this.showProposals();
+    if (env.type === "announcement" && !env.task_id && !this.el.hidden) void this.showProposals();
   }
 
   private card(s: SkillListing): HTMLElement {

@@ -146,13 +146,19 @@ impl Brain {
     pub fn restore_skill(&self, name: &str) -> Result<PathBuf, BrainError> {
         let to = manage::restore(&self.inner.home, name)?;
         self.inner.skill_index.invalidate();
+        // Restored by the user's hand: it will not go stale again unless
+        // Jarvis remakes it.
+        self.inner.store.clear_made_by_jarvis(name)?;
         Ok(to)
     }
 
-    /// Installs a staged, inspected skill the user confirmed.
+    /// Installs a staged, inspected skill the user confirmed. What sits
+    /// under that name is the user's now, not a skill Jarvis made.
     pub fn install_skill(&self, staged: Staged, force: bool) -> Result<PathBuf, BrainError> {
+        let name = staged.report.name.clone();
         let to = crate::skills::install::commit(staged, force)?;
         self.inner.skill_index.invalidate();
+        self.inner.store.clear_made_by_jarvis(&name)?;
         Ok(to)
     }
 }

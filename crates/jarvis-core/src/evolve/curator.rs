@@ -39,11 +39,24 @@ impl Brain {
             .into_iter()
             .map(|s| s.instruction.to_lowercase())
             .collect();
+        let own = self.inner.home.join("skills");
         for s in self.inner.store.made_skills()? {
-            if s.trashed_at.is_some() || catalog.get(&s.name).is_none() {
+            // Only the copy in Jarvis's own skills folder: one of that name
+            // elsewhere (~/.claude/skills, an extra folder) is the user's.
+            let same = |a: &std::path::Path, b: &std::path::Path| {
+                a == b
+                    || matches!(
+                        (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+                        (Ok(x), Ok(y)) if x == y
+                    )
+            };
+            let ours = catalog
+                .get(&s.name)
+                .is_some_and(|c| same(&c.dir, &own.join(&s.name)));
+            if s.trashed_at.is_some() || !ours {
                 continue;
             }
-            let named = scheduled.iter().any(|i| i.contains(&s.name.to_lowercase()));
+            let named = scheduled.iter().any(|i| names(i, &s.name));
             if s.pinned || named {
                 if s.stale_since.is_some() {
                     self.inner.store.set_skill_care(&s.name, None, None)?;
@@ -111,6 +124,15 @@ impl Brain {
     }
 }
 
+/// Whether an instruction names the skill as a word of its own ("run the
+/// log skill" names `log`; "the catalog" does not).
+fn names(instruction: &str, skill: &str) -> bool {
+    let skill = skill.to_lowercase();
+    instruction
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+        .any(|w| w == skill)
+}
+
 /// Once a day at most, across processes: a pass, and once a week the summary.
 pub(crate) fn maybe_curate(brain: &Brain, now: i64) {
     let run = || -> Result<(), BrainError> {
@@ -135,5 +157,16 @@ pub(crate) fn maybe_curate(brain: &Brain, now: i64) {
     };
     if let Err(e) = run() {
         tracing::warn!("curator: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_schedule_names_a_skill_as_a_whole_word() {
+        assert!(super::names("every morning, run the log skill", "log"));
+        assert!(super::names("use daily-standup at 9", "daily-standup"));
+        assert!(!super::names("tidy the catalog", "log"));
+        assert!(!super::names("run daily-standup-old", "daily-standup"));
     }
 }

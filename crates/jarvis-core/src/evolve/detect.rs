@@ -102,15 +102,18 @@ pub fn why_not(
     }) {
         return Some("a proposal for it exists".into());
     }
-    // Dismissed: not again until it grows by as many requests again.
+    // Dismissed: not again until as many new requests came since (counted
+    // from the dismissal, not in the window, which ages old ones out).
     if let Some(d) = mine
         .iter()
         .filter(|p| p.status == "dismissed")
-        .map(|p| p.size_at)
+        .map(|p| p.updated_at)
         .max()
-        && n < d + i64::from(cfg.min_requests)
     {
-        return Some(format!("dismissed at {d} requests"));
+        let since = members.iter().filter(|m| m.at > d).count() as i64;
+        if since < i64::from(cfg.min_requests) {
+            return Some(format!("dismissed; {since} requests since"));
+        }
     }
     if existing.iter().any(|p| now - p.created_at < DAY_MS) {
         return Some("one proposal a day at most".into());
@@ -262,6 +265,37 @@ mod tests {
     }
 
     #[test]
+    fn a_dismissed_group_waits_for_three_requests_after_the_dismissal() {
+        let at = |session: &str, at: i64| Member {
+            at,
+            ..member(session, "x")
+        };
+        let dismissed = ProposalRow {
+            id: "p".into(),
+            group_id: 1,
+            status: "dismissed".into(),
+            name: "n".into(),
+            summary: String::new(),
+            requests: vec![],
+            tools: vec![],
+            size_at: 5,
+            draft: None,
+            target_sha: None,
+            created_at: 0,
+            updated_at: 100,
+        };
+        let now = 10 * DAY_MS;
+        // Two old requests aged out of the window, two came since: not yet.
+        let two = [at("a", 150), at("b", 160), at("a", 50)];
+        assert!(why_not(&cfg(), &two, std::slice::from_ref(&dismissed), 1, now).is_some());
+        let three = [at("a", 150), at("b", 160), at("a", 170)];
+        assert_eq!(
+            why_not(&cfg(), &three, std::slice::from_ref(&dismissed), 1, now),
+            None
+        );
+    }
+
+    #[test]
     fn a_request_is_said_back_without_its_specifics_or_politeness() {
         assert_eq!(
             said_back("Please translate 'good morning everyone' into French, please!"),
@@ -313,8 +347,12 @@ mod tests {
                 .unwrap()
                 .contains("dismissed")
         );
+        // Three more after the dismissal (made at 0).
         let six: Vec<Member> = (0..6)
-            .map(|i| member(if i % 2 == 0 { "a" } else { "b" }, "t"))
+            .map(|i| Member {
+                at: i,
+                ..member(if i % 2 == 0 { "a" } else { "b" }, "t")
+            })
             .collect();
         assert_eq!(
             why_not(&cfg(), &six, std::slice::from_ref(&p), 1, 10 * DAY_MS),

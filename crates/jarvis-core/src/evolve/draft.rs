@@ -112,10 +112,52 @@ pub fn skill_md(name: &str, summary: &str, reply: &str) -> String {
     format!("---\nname: {name}\ndescription: '{description}'\n---\n\n{body}\n")
 }
 
-/// The installed skill's SKILL.md digest, when there is one.
+/// A digest of the installed skill's whole folder (every file's path and
+/// bytes, symlinks by their target), when there is one: a script edited
+/// beside an unchanged SKILL.md changes it too.
 pub fn target_sha(home: &Path, name: &str) -> Option<String> {
-    let f = home.join("skills").join(name).join("SKILL.md");
-    crate::digest::sha256_file(&f).ok()
+    let root = home.join("skills").join(name);
+    if !root.is_dir() {
+        return None;
+    }
+    let mut entries = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            // Unreadable: a digest of its own, so it never matches a draft's.
+            return Some(format!("unreadable:{}", dir.display()));
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .into_owned();
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push(p),
+                Ok(t) if t.is_symlink() => {
+                    let to = std::fs::read_link(&p).unwrap_or_default();
+                    entries.push((rel, format!("link:{}", to.display())));
+                }
+                _ => {
+                    let d = crate::digest::sha256_file(&p).unwrap_or_else(|e| format!("error:{e}"));
+                    entries.push((rel, d));
+                }
+            }
+        }
+    }
+    entries.sort();
+    let listing: String = entries.iter().map(|(p, d)| format!("{p}\0{d}\n")).collect();
+    Some(crate::digest::sha256(listing.as_bytes()))
+}
+
+/// The installed skill's instructions (`SKILL.md`, or the lenient `skill.md`).
+fn installed_text(home: &Path, name: &str) -> Option<String> {
+    let dir = home.join("skills").join(name);
+    ["SKILL.md", "skill.md"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(dir.join(f)).ok())
 }
 
 /// The draft in a folder of its own, inspected as an install would be.
@@ -135,7 +177,7 @@ pub fn stage(home: &Path, name: &str, text: &str) -> Result<Staged, BrainError> 
 
 pub fn check(home: &Path, name: &str, text: &str) -> Result<Checked, BrainError> {
     let staged = stage(home, name, text)?;
-    let old = std::fs::read_to_string(home.join("skills").join(name).join("SKILL.md")).ok();
+    let old = installed_text(home, name);
     let diff = old.map(|old| {
         similar::TextDiff::from_lines(old.as_str(), text)
             .unified_diff()

@@ -44,9 +44,28 @@ fn item(r: &MemoryRow) -> MemoryItem {
     }
 }
 
-/// The same item said again: exactly, or in nearly the same words.
+/// The same item said again: exactly, or in nearly the same words with the
+/// same specifics ("allergic to “latex”" is not "allergic to “penicillin”").
 fn same(a: &str, b: &str) -> bool {
-    norm(a) == norm(b) || Frequencies::default().cosine(&terms::terms(a), &terms::terms(b)) >= SAME
+    norm(a) == norm(b)
+        || specifics(a) == specifics(b)
+            && Frequencies::default().cosine(&terms::terms(a), &terms::terms(b)) >= SAME
+}
+
+/// The words the terms leave out: quoted text, numbers, paths.
+fn specifics(text: &str) -> std::collections::BTreeSet<String> {
+    let words = |t: &str| -> std::collections::BTreeSet<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let lower = text.to_lowercase();
+    let kept = words(&terms::normalise(&lower));
+    words(&lower)
+        .into_iter()
+        .filter(|w| !kept.contains(w))
+        .collect()
 }
 
 /// The hours a do-not-disturb item names, as `voice.do_not_disturb`
@@ -99,6 +118,15 @@ fn clock_times(l: &str) -> Vec<(usize, String)> {
             j = e;
         }
         let rest = l[j..].trim_start();
+        // "for 2 weeks", "3 days": a count, not a time of day.
+        let counted = rest.starts_with(|c: char| c.is_alphabetic())
+            && !["am", "a.m", "pm", "p.m", "o'clock", "oclock", "点", "时"]
+                .iter()
+                .any(|w| rest.starts_with(w));
+        if counted && b.get(j) != Some(&b':') && !l[start..j].contains(':') {
+            i = j;
+            continue;
+        }
         let clock = if rest.starts_with("pm") || rest.starts_with("p.m") {
             h = if h == 12 { 12 } else { h + 12 };
             true
@@ -150,17 +178,22 @@ impl Inner {
         let max = self.memory_config();
         let rows = self.store.memory_rows()?;
         let mut delete = Vec::new();
-        // A repeat replaces what it repeats (the newer words, the stronger source).
-        if let Some(old) = rows
-            .iter()
-            .find(|r| r.id != new.id && r.state != "archived" && same(&r.text, &new.text))
-        {
+        // A repeat replaces what it repeats (the newer words, the stronger
+        // source) — except a suggestion, which never rewrites what the user
+        // has: it is already remembered. An archived item merges with none.
+        let repeats = rows.iter().find(|r| {
+            r.id != new.id
+                && r.state != "archived"
+                && new.state != "archived"
+                && same(&r.text, &new.text)
+        });
+        if let Some(old) = repeats {
+            if new.state == "suggested" && old.state == "active" {
+                return Ok(item(old));
+            }
             delete.push(old.id.clone());
             if old.source == "user" {
                 new.source = "user".into();
-            }
-            if old.state == "active" && new.state == "suggested" {
-                new.state = "active".into();
             }
         }
         let mut upsert = vec![];
@@ -226,10 +259,12 @@ impl Inner {
         Ok(())
     }
 
-    /// The memory for the system prompt: every active item, one a line.
+    /// The memory for the system prompt: the active items, one a line,
+    /// within the bound even when it was lowered since (the user's own
+    /// first, then the newest confirmed).
     pub(crate) fn memory_section(&self) -> String {
         let rows = self.store.memory_rows().unwrap_or_default();
-        let active: Vec<&MemoryRow> = rows.iter().filter(|r| r.state == "active").collect();
+        let active = within_bound(&rows, self.memory_config());
         if active.is_empty() {
             return String::new();
         }
@@ -243,6 +278,28 @@ impl Inner {
     }
 }
 
+/// The active items the bound lets into the prompt, in their order.
+fn within_bound(rows: &[MemoryRow], max: u32) -> Vec<&MemoryRow> {
+    let mut ranked: Vec<&MemoryRow> = rows.iter().filter(|r| r.state == "active").collect();
+    ranked.sort_by_key(|r| (r.source != "user", std::cmp::Reverse(r.at)));
+    let mut room = max;
+    let keep: Vec<&str> = ranked
+        .into_iter()
+        .filter(|r| {
+            let n = r.text.chars().count() as u32;
+            let fits = n <= room;
+            if fits {
+                room -= n;
+            }
+            fits
+        })
+        .map(|r| r.id.as_str())
+        .collect();
+    rows.iter()
+        .filter(|r| r.state == "active" && keep.contains(&r.id.as_str()))
+        .collect()
+}
+
 impl Brain {
     /// Everything remembered: in the prompt, suggested, archived.
     pub fn memory(&self) -> Result<MemoryList, BrainError> {
@@ -250,13 +307,20 @@ impl Brain {
         let of = |state: &str| -> Vec<MemoryItem> {
             rows.iter().filter(|r| r.state == state).map(item).collect()
         };
-        let items = of("active");
+        let max = self.inner.memory_config();
+        let shown = within_bound(&rows, max);
+        let items: Vec<MemoryItem> = shown.iter().map(|r| item(r)).collect();
+        // Active but past a bound lowered since: not in the prompt either.
+        let over = rows
+            .iter()
+            .filter(|r| r.state == "active" && !shown.iter().any(|s| s.id == r.id))
+            .map(item);
         Ok(MemoryList {
-            max_chars: self.inner.memory_config(),
+            max_chars: max,
             used_chars: items.iter().map(|i| i.text.chars().count() as u32).sum(),
             items,
             suggested: of("suggested"),
-            archived: of("archived"),
+            archived: over.chain(of("archived")).collect(),
         })
     }
 
@@ -300,12 +364,18 @@ impl Brain {
         )
     }
 
-    /// A suggestion the user agrees with goes into the prompt.
+    /// A suggestion the user agrees with goes into the prompt (an item
+    /// the user said stays theirs).
     pub fn memory_confirm(&self, id: &str, by: &str) -> Result<MemoryItem, BrainError> {
         let r = self.memory_row(id)?;
+        let source = if r.source == "user" {
+            "user"
+        } else {
+            "confirmed"
+        };
         self.inner.memory_put(
             MemoryRow {
-                source: "confirmed".into(),
+                source: source.into(),
                 state: "active".into(),
                 ..r
             },
@@ -321,6 +391,18 @@ impl Brain {
             .memory_apply(&[], std::slice::from_ref(&r.id))?;
         self.inner
             .audit_memory(None, &serde_json::json!({"forget": r.text}).to_string(), by);
+        // The quiet hours it set go with it.
+        let hours = quiet_hours(&r.text);
+        if r.kind == "do_not_disturb"
+            && r.state == "active"
+            && hours.is_some_and(|h| h == self.config().voice.do_not_disturb)
+        {
+            let cfg = self.inner.config_store.update(|c| {
+                c.voice.do_not_disturb = String::new();
+                Ok(())
+            })?;
+            self.inner.apply(cfg)?;
+        }
         Ok(item(&r))
     }
 }
@@ -352,6 +434,10 @@ mod tests {
             Some("22:00-07:00")
         );
         assert_eq!(quiet_hours("I like tea"), None);
+        assert_eq!(
+            quiet_hours("no calls after 22:00 for 2 weeks").as_deref(),
+            Some("22:00-07:00")
+        );
     }
 
     #[test]
@@ -362,5 +448,36 @@ mod tests {
             "always answer me in French"
         ));
         assert!(!same("I prefer metric units", "I live in Oslo"));
+        assert!(!same("Allergic to \"penicillin\"", "Allergic to \"latex\""));
+        assert!(same("Allergic to \"latex\".", "allergic to \"latex\""));
+    }
+
+    fn row(id: &str, text: &str, source: &str, at: i64) -> MemoryRow {
+        MemoryRow {
+            id: id.into(),
+            text: text.into(),
+            kind: "fact".into(),
+            source: source.into(),
+            state: "active".into(),
+            at,
+        }
+    }
+
+    #[test]
+    fn a_lowered_bound_keeps_the_users_own_then_the_newest() {
+        let rows = [
+            row("a", "0123456789", "confirmed", 1),
+            row("b", "0123456789", "user", 2),
+            row("c", "0123456789", "confirmed", 3),
+        ];
+        let ids = |max| {
+            within_bound(&rows, max)
+                .iter()
+                .map(|r| r.id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(30), ["a", "b", "c"]);
+        assert_eq!(ids(20), ["b", "c"]);
+        assert_eq!(ids(9), Vec::<String>::new());
     }
 }

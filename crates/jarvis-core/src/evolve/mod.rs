@@ -55,8 +55,11 @@ impl Inner {
 
 /// Whose words count as a request: the user's, typed or spoken, in a run
 /// that asks them. A scheduled or unattended run's instruction does not.
+/// A `jarvis` the agent itself ran (its environment says so) is not the user.
 pub(crate) fn counts(origin: Origin, interactive: bool) -> bool {
-    interactive && matches!(origin, Origin::Chat | Origin::Voice | Origin::Cli)
+    interactive
+        && matches!(origin, Origin::Chat | Origin::Voice | Origin::Cli)
+        && std::env::var_os(crate::tools::AGENT_EXEC_ENV).is_none()
 }
 
 /// Keeps a request the user made; errors are logged, never the turn's.
@@ -133,11 +136,17 @@ fn propose(inner: &Inner, group: i64) -> Result<Option<ProposalRow>, BrainError>
     let mut tools: Vec<String> = members.iter().flat_map(|m| m.tools.clone()).collect();
     tools.sort();
     tools.dedup();
+    let taken: Vec<String> = skills
+        .iter()
+        .map(|(n, _)| n.clone())
+        .chain(inner.skills().skills.into_iter().map(|s| s.name))
+        .chain(existing.iter().map(|p| p.name.clone()))
+        .collect();
     let p = ProposalRow {
         id: uuid::Uuid::new_v4().simple().to_string()[..8].to_string(),
         group_id: group,
         status: "pending".into(),
-        name: detect::suggested_name(&members),
+        name: unique(detect::suggested_name(&members), &taken),
         summary: detect::summary(&freq, &members, &centre),
         requests: members.iter().map(|m| m.text.clone()).collect(),
         tools,
@@ -147,8 +156,21 @@ fn propose(inner: &Inner, group: i64) -> Result<Option<ProposalRow>, BrainError>
         created_at: now,
         updated_at: now,
     };
-    inner.store.insert_proposal(&p)?;
+    if !inner.store.insert_proposal(&p, now - DAY_MS)? {
+        return Ok(None);
+    }
     Ok(Some(p))
+}
+
+/// `name`, or `name-2`, `name-3`… when a skill or another proposal has it.
+fn unique(name: String, taken: &[String]) -> String {
+    if !taken.contains(&name) {
+        return name;
+    }
+    (2..)
+        .map(|i| format!("{name}-{i}"))
+        .find(|n| !taken.contains(n))
+        .unwrap_or(name)
 }
 
 fn info(p: ProposalRow) -> ProposalInfo {
@@ -296,16 +318,30 @@ impl Brain {
             )));
         }
         let applied_at = p.updated_at;
-        let trashed =
-            crate::skills::manage::to_trash(&self.inner.home, &p.name, &dir).map_err(|e| {
-                BrainError::Other(format!("could not move {} to the trash: {e}", p.name))
-            })?;
+        let home = &self.inner.home;
+        let trashed = crate::skills::manage::to_trash(home, &p.name, &dir).map_err(|e| {
+            BrainError::Other(format!("could not move {} to the trash: {e}", p.name))
+        })?;
         // The copy the apply replaced was trashed at the apply, just before.
-        if p.target_sha.is_some() {
-            crate::skills::manage::restore_before(&self.inner.home, &p.name, applied_at + 1)?;
+        if p.target_sha.is_some()
+            && let Err(e) = crate::skills::manage::restore_before(home, &p.name, applied_at + 1)
+        {
+            // Put the applied one back rather than leave neither.
+            let back = crate::skills::manage::restore(home, &p.name);
+            self.inner.skill_index.invalidate();
+            return Err(BrainError::Other(format!(
+                "could not bring back the skill {} replaced ({e}){}",
+                p.name,
+                if back.is_ok() {
+                    "; the applied one stays"
+                } else {
+                    "; both are in the trash (`jarvis skill restore`)"
+                }
+            )));
         }
         self.inner.skill_index.invalidate();
-        self.dismiss_proposal(&p.id, by)?;
+        self.inner.store.clear_made_by_jarvis(&p.name)?;
+        self.dismiss(p.clone(), by)?;
         let what = format!("roll back proposal {}: skill {} to the trash", p.id, p.name);
         self.inner
             .audit_change("evolve", None, &what, "an applied proposal undone", by);
@@ -315,7 +351,17 @@ impl Brain {
     /// Not wanted: not proposed again until the group grows by as many
     /// requests again.
     pub fn dismiss_proposal(&self, id: &str, by: &str) -> Result<(), BrainError> {
-        let mut p = self.proposal_row(id)?;
+        let p = self.proposal_row(id)?;
+        if p.status == "applied" {
+            return Err(BrainError::Other(format!(
+                "proposal {} is applied: roll it back instead (`jarvis evolve rollback {}`)",
+                p.id, p.id
+            )));
+        }
+        self.dismiss(p, by)
+    }
+
+    fn dismiss(&self, mut p: ProposalRow, by: &str) -> Result<(), BrainError> {
         let now = now_ms();
         let since = now - i64::from(self.config().evolve.window_days) * DAY_MS;
         p.size_at = self.inner.store.group_members(p.group_id, since)?.len() as i64;
@@ -330,5 +376,15 @@ impl Brain {
             by,
         );
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_name_in_use_gets_a_number() {
+        let taken = ["translate".to_string(), "translate-2".to_string()];
+        assert_eq!(super::unique("notes".into(), &taken), "notes");
+        assert_eq!(super::unique("translate".into(), &taken), "translate-3");
     }
 }

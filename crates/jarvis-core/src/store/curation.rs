@@ -31,6 +31,18 @@ impl Store {
         })
     }
 
+    /// The skill of that name is the user's again (installed or restored
+    /// by them): the curator leaves it alone.
+    pub fn clear_made_by_jarvis(&self, name: &str) -> Result<(), StoreError> {
+        self.with_conn(|conn| {
+            conn.execute(
+                "UPDATE skill_state SET made_by_jarvis = 0, stale_since = NULL WHERE name = ?1",
+                params![name],
+            )?;
+            Ok(())
+        })
+    }
+
     pub fn set_skill_pinned(&self, name: &str, pinned: bool) -> Result<(), StoreError> {
         self.with_conn(|conn| {
             conn.execute(

@@ -234,6 +234,8 @@ impl Store {
             tx.execute("DELETE FROM messages WHERE session_id = ?1", [id])?;
             tx.execute("DELETE FROM turns WHERE session_id = ?1", [id])?;
             tx.execute("DELETE FROM summaries WHERE session_id = ?1", [id])?;
+            // The user's words go with their conversation.
+            tx.execute("DELETE FROM requests WHERE session_id = ?1", [id])?;
             let n = tx.execute("DELETE FROM sessions WHERE id = ?1", [id])?;
             if n == 0 {
                 return Err(StoreError::NoSession(id.into()));
@@ -558,6 +560,10 @@ impl Store {
                 )?;
                 n += tx.execute(
                     "DELETE FROM summaries WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
+                    [cutoff],
+                )?;
+                n += tx.execute(
+                    "DELETE FROM requests WHERE session_id IN (SELECT id FROM sessions WHERE updated_at < ?1)",
                     [cutoff],
                 )?;
                 n += tx.execute("DELETE FROM sessions WHERE updated_at < ?1", [cutoff])?;

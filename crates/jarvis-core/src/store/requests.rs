@@ -267,9 +267,27 @@ impl Store {
         })
     }
 
-    pub fn insert_proposal(&self, p: &ProposalRow) -> Result<(), StoreError> {
+    /// Records a proposal unless, checked in the same write transaction (two
+    /// processes may finish turns at once), its group already has an open
+    /// one or any proposal was made since `not_since`. Returns whether it
+    /// was recorded.
+    pub fn insert_proposal(&self, p: &ProposalRow, not_since: i64) -> Result<bool, StoreError> {
         self.with_conn(|conn| {
-            conn.execute(
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let busy: bool = tx
+                .query_row(
+                    "SELECT 1 FROM proposals WHERE (group_id = ?1
+                        AND status IN ('pending', 'drafted', 'stale', 'applied'))
+                        OR created_at >= ?2 LIMIT 1",
+                    params![p.group_id, not_since],
+                    |_| Ok(()),
+                )
+                .optional()?
+                .is_some();
+            if busy {
+                return Ok(false);
+            }
+            tx.execute(
                 "INSERT INTO proposals (id, group_id, status, name, summary, requests, tools,
                     size_at, draft, target_sha, created_at, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -288,7 +306,8 @@ impl Store {
                     p.updated_at
                 ],
             )?;
-            Ok(())
+            tx.commit()?;
+            Ok(true)
         })
     }
 

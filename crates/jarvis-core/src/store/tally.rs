@@ -33,6 +33,9 @@ pub struct Tally {
     pub proposals: Vec<(String, u64)>,
 }
 
+/// Audit rows that record a change the user made, not a tool call.
+const NOT_CALLS: &str = "tool NOT IN ('undo', 'memory', 'evolve')";
+
 impl Store {
     pub fn tally(&self) -> Result<Tally, StoreError> {
         self.with_conn(|conn| {
@@ -45,11 +48,11 @@ impl Store {
                 Ok(rows.collect::<Result<_, _>>()?)
             };
             Ok(Tally {
-                calls: one("SELECT COUNT(*) FROM audit WHERE outcome IS NOT NULL AND tool NOT IN ('undo', 'memory')")?,
-                calls_run: one(
-                    "SELECT COUNT(*) FROM audit WHERE outcome IN ('ok', 'error', 'cancelled') AND tool NOT IN ('undo', 'memory')",
-                )?,
-                calls_ok: one("SELECT COUNT(*) FROM audit WHERE outcome = 'ok' AND tool NOT IN ('undo', 'memory')")?,
+                calls: one(&format!("SELECT COUNT(*) FROM audit WHERE outcome IS NOT NULL AND {NOT_CALLS}"))?,
+                calls_run: one(&format!(
+                    "SELECT COUNT(*) FROM audit WHERE outcome IN ('ok', 'error', 'cancelled') AND {NOT_CALLS}"
+                ))?,
+                calls_ok: one(&format!("SELECT COUNT(*) FROM audit WHERE outcome = 'ok' AND {NOT_CALLS}"))?,
                 blocked: one("SELECT COUNT(*) FROM audit WHERE outcome = 'blocked'")?,
                 denied: one("SELECT COUNT(*) FROM audit WHERE outcome = 'denied'")?,
                 asked: one("SELECT COUNT(*) FROM audit WHERE verdict = 'ask'")?,

@@ -50,7 +50,8 @@ fn said_by_user(text: &str, words: &str) -> bool {
     !a.is_empty() && shared * 2 >= a.len() || Frequencies::default().cosine(&a, &b) >= 0.5
 }
 
-/// What the user said in this conversation, newest last.
+/// The user's request in this turn: what they asked for now, and the only
+/// words that can make a memory theirs.
 fn user_words(ctx: &ToolContext) -> Result<String, ToolError> {
     let brain = crate::tasks::tools::brain(ctx)?;
     let Some(session) = ctx.session_id.as_deref() else {
@@ -63,11 +64,9 @@ fn user_words(ctx: &ToolContext) -> Result<String, ToolError> {
         .iter()
         .rev()
         .map(|m| &m.message)
-        .filter(|m| m.role == Role::User)
-        .take(3)
-        .filter_map(|m| m.content.clone())
-        .collect::<Vec<_>>()
-        .join("\n"))
+        .find(|m| m.role == Role::User)
+        .and_then(|m| m.content.clone())
+        .unwrap_or_default())
 }
 
 /// Runs nobody watches keep no memory.
@@ -120,7 +119,9 @@ impl Tool for RememberTool {
                     .into(),
             ));
         }
-        let saved = own && asks(&words);
+        // After a file or a page entered the turn, even the user's own
+        // words may have been steered by it: the user confirms.
+        let saved = own && asks(&words) && !ctx.tainted;
         let row = MemoryRow {
             id: uuid::Uuid::new_v4().simple().to_string()[..8].to_string(),
             text,
@@ -161,6 +162,52 @@ impl Tool for RememberTool {
     }
 }
 
+/// The one item `what` names: its id, or words from it; a few letters or
+/// words that fit several items name none.
+fn target(ctx: &ToolContext, what: &str) -> Result<jarvis_protocol::evolve::MemoryItem, ToolError> {
+    let what = what.trim().to_lowercase();
+    if what.chars().count() < 3 {
+        return Err(ToolError::Failed(
+            "say which item to forget: its id or words from it".into(),
+        ));
+    }
+    let brain = crate::tasks::tools::brain(ctx)?;
+    let list = brain.memory().map_err(crate::tasks::tools::failed)?;
+    let all: Vec<_> = list
+        .items
+        .into_iter()
+        .chain(list.suggested)
+        .chain(list.archived)
+        .collect();
+    if let Some(i) = all.iter().find(|i| i.id == what) {
+        return Ok(i.clone());
+    }
+    let mut hits: Vec<_> = all
+        .iter()
+        .filter(|i| i.text.to_lowercase().contains(&what))
+        .collect();
+    if hits.is_empty() {
+        hits = all
+            .iter()
+            .filter(|i| said_by_user(&what, &i.text))
+            .collect();
+    }
+    match hits.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(ToolError::Failed(format!(
+            "nothing remembered matches {what:?}"
+        ))),
+        many => Err(ToolError::Failed(format!(
+            "{what:?} fits {} items; name one by its id: {}",
+            many.len(),
+            many.iter()
+                .map(|i| format!("{} “{}”", i.id, i.text))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
 pub struct ForgetTool;
 
 #[async_trait]
@@ -175,29 +222,19 @@ impl Tool for ForgetTool {
         json!({"type": "object", "properties": {"what": {"type": "string"}},
             "required": ["what"], "additionalProperties": false})
     }
-    fn capabilities(&self, args: &Value, _ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
-        Ok(vec![Capability::Memory {
-            forget: true,
-            text: arg_str(args, "what")?.to_string(),
-        }])
+    fn capabilities(&self, args: &Value, ctx: &ToolContext) -> Result<Vec<Capability>, ToolError> {
+        // The question names the item that would go, not the model's words.
+        let what = arg_str(args, "what")?;
+        let text = match target(ctx, what) {
+            Ok(item) => item.text,
+            Err(_) => what.to_string(),
+        };
+        Ok(vec![Capability::Memory { forget: true, text }])
     }
     async fn execute(&self, ctx: &ToolContext, args: Value) -> Result<ToolOutput, ToolError> {
         attended(ctx)?;
-        let what = arg_str(&args, "what")?.trim().to_lowercase();
+        let hit = target(ctx, arg_str(&args, "what")?)?;
         let brain = crate::tasks::tools::brain(ctx)?;
-        let list = brain.memory().map_err(crate::tasks::tools::failed)?;
-        let all = list
-            .items
-            .iter()
-            .chain(&list.suggested)
-            .chain(&list.archived);
-        let hit = all
-            .clone()
-            .find(|i| i.id == what)
-            .or_else(|| all.clone().find(|i| i.text.to_lowercase().contains(&what)))
-            .or_else(|| all.clone().find(|i| said_by_user(&what, &i.text)))
-            .cloned()
-            .ok_or_else(|| ToolError::Failed(format!("nothing remembered matches {what:?}")))?;
         brain
             .memory_forget(&hit.id, "the model, asked by the user")
             .map_err(crate::tasks::tools::failed)?;
