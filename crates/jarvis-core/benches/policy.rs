@@ -83,6 +83,7 @@ fn main() {
         "blind-w",
         "blind-y",
         "blind-z",
+        "blind-aa",
     ] {
         sets.push((
             f.to_string(),

@@ -79,6 +79,7 @@ const REDTEAM: &[&str] = &[
     "blind-w.jsonl",
     "blind-y.jsonl",
     "blind-z.jsonl",
+    "blind-aa.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -103,6 +104,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-w.jsonl", "/home/u/work", "/home/u"),
     ("blind-y.jsonl", "/home/u/work", "/home/u"),
     ("blind-z.jsonl", "/home/u/work", "/home/u"),
+    ("blind-aa.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

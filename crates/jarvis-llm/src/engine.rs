@@ -71,6 +71,9 @@ pub enum Finish {
     Stop,
     /// `max_tokens`, or the end of the context.
     Length,
+    /// The model was saying the same few tokens over and over (a small
+    /// model at temperature 0 can fall into a loop it never leaves).
+    Looping,
     /// The client went away.
     Cancelled,
 }
@@ -176,6 +179,7 @@ impl Engine {
         let mut pending: Vec<u8> = Vec::new();
         let mut pos = tokens.len();
         let mut finish = Finish::Length;
+        let mut said: Vec<i32> = Vec::new();
         while usage.completion_tokens < limit {
             // Sampling accepts the token into every sampler (the grammar
             // included); accepting it again would advance the grammar twice.
@@ -185,6 +189,11 @@ impl Engine {
                 break;
             }
             usage.completion_tokens += 1;
+            said.push(token.0);
+            if looping(&said) {
+                finish = Finish::Looping;
+                break;
+            }
             pending.extend(vocab.token_to_piece(token, false, None));
             let whole = match std::str::from_utf8(&pending) {
                 Ok(s) => s.len(),
@@ -246,6 +255,21 @@ impl Engine {
     }
 }
 
+/// Tokens in a row that must repeat one short block before the answer is
+/// cut as a loop: long enough that a ruler of dashes or a repeated table
+/// row goes through, short enough that a loop costs seconds, not minutes.
+const LOOP_SPAN: usize = 96;
+
+/// Whether the last [`LOOP_SPAN`] tokens are one block of at most 24
+/// tokens said again and again.
+fn looping(said: &[i32]) -> bool {
+    if said.len() < LOOP_SPAN {
+        return false;
+    }
+    let tail = &said[said.len() - LOOP_SPAN..];
+    (1..=24).any(|period| tail.iter().skip(period).zip(tail).all(|(a, b)| a == b))
+}
+
 #[cfg(test)]
 mod tests {
     use llama_cpp_2::token::LlamaToken;
@@ -254,6 +278,21 @@ mod tests {
 
     use super::*;
     use crate::grammar::{auto_grammar, auto_trigger};
+
+    #[test]
+    fn a_short_block_said_over_and_over_is_a_loop() {
+        let error_lines: Vec<i32> = [27, 1526, 29, 198].repeat(30);
+        assert!(looping(&error_lines));
+        let same: Vec<i32> = vec![12; LOOP_SPAN];
+        assert!(looping(&same));
+        // Prose does not repeat exactly; a long table row may, but not 96
+        // tokens of one block of 24 or fewer.
+        let prose: Vec<i32> = (0..200).map(|i| (i * 7919) % 1000).collect();
+        assert!(!looping(&prose));
+        let long_row: Vec<i32> = (0..40).collect::<Vec<_>>().repeat(3);
+        assert!(!looping(&long_row));
+        assert!(!looping(&same[..LOOP_SPAN - 1]));
+    }
     use crate::template::Format;
 
     /// The token `sampler` picks when `favoured` is the model's first

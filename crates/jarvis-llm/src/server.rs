@@ -293,7 +293,7 @@ fn usage_json(u: &Usage) -> (Value, Value) {
 fn finish_reason(finish: Finish, calls: usize) -> &'static str {
     match finish {
         _ if calls > 0 => "tool_calls",
-        Finish::Length => "length",
+        Finish::Length | Finish::Looping => "length",
         Finish::Stop | Finish::Cancelled => "stop",
     }
 }

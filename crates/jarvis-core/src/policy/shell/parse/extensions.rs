@@ -66,6 +66,22 @@ pub fn plain_bash(src: &str) -> Cow<'_, str> {
                     }
                 }
             }
+            // zsh's glob qualifiers (`*.jpeg(N)`, `**/*(.om[1])`): a syntax
+            // error to bash, a filter on the wildcard's matches to zsh; the
+            // wildcard is what the analysis needs.
+            '(' if glob_word(&out) => match close_of(&chars, i) {
+                Some(end)
+                    if chars[i + 1..end]
+                        .iter()
+                        .all(|c| !c.is_whitespace() && !"|;&<>'\"$`".contains(*c)) =>
+                {
+                    i = end + 1;
+                }
+                _ => {
+                    out.push(c);
+                    i += 1;
+                }
+            },
             '{' => match named.iter().find(|n| {
                 let word: String = chars[i + 1..].iter().take(n.len()).collect();
                 word == **n
@@ -106,6 +122,20 @@ pub fn plain_bash(src: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// The word `out` ends in is a wildcard (`assets/**/*.jpeg`).
+fn glob_word(out: &str) -> bool {
+    let word: String = out
+        .chars()
+        .rev()
+        .take_while(|c| !c.is_whitespace() && !";|&(`<>".contains(*c))
+        .collect();
+    // A name with a wildcard in it (`*.jpeg`, `**/x*`), not a bare `*`
+    // (arithmetic's `2 *(3+4)`).
+    word.chars().any(|c| matches!(c, '*' | '?' | ']'))
+        && word.chars().any(|c| c.is_alphanumeric() || c == '.')
+        && !out.contains("$((")
 }
 
 /// The names of descriptors a line opens by name (`{log}>file`).

@@ -8,7 +8,6 @@ impl Analyzer<'_> {
     /// An awk program: `system()`, pipes to and from commands, redirections.
     /// True when it only reads and prints.
     pub(super) fn awk_program(&mut self, prog: &str, c: &Cmd<'_>) -> bool {
-        let compact: String = prog.chars().filter(|ch| !ch.is_whitespace()).collect();
         let literals = string_literals(prog);
         let mut read_only = true;
         // gawk's `/inet/tcp/…` files are sockets: `|&` on one is a connection.
@@ -20,7 +19,12 @@ impl Analyzer<'_> {
         }) {
             self.block("awk opens a network connection (gawk /inet special file)");
         }
-        if compact.contains("system(") || compact.contains("|getline") || compact.contains("|&") {
+        // What the program does is read outside its strings: a string that
+        // says "system(…)" is text it prints.
+        let code: Vec<char> = super::code_fold::blank_literals(prog).chars().collect();
+        let text: Vec<char> = prog.chars().collect();
+        let bare: String = code.iter().filter(|ch| !ch.is_whitespace()).collect();
+        if bare.contains("system(") || bare.contains("|getline") || bare.contains("|&") {
             read_only = false;
             for s in &literals {
                 self.block_only(|a| a.script(s, &[], c.depth + 1));
@@ -35,35 +39,24 @@ impl Analyzer<'_> {
             }
             self.ask("awk runs shell commands");
         }
-        // `print | "sh"`: every line becomes a command.
-        for (i, _) in compact.match_indices('|') {
-            let after = &compact[i + 1..];
-            if let Some(rest) = after.strip_prefix('"').or_else(|| after.strip_prefix('\'')) {
-                read_only = false;
-                let target = rest.split(['"', '\'']).next().unwrap_or("");
+        for (op, target) in awk_outputs(&code, &text) {
+            read_only = false;
+            if op == '|' {
+                // `print … | "cmd"`: the command, fed what the program prints.
+                let Some(target) = target else {
+                    self.ask("awk pipes output to a command chosen at run time");
+                    continue;
+                };
                 let tb = base_name(target.split_whitespace().next().unwrap_or(""));
                 if is_shell(&tb) || tables::interpreter(&tb).is_some() {
                     self.block("awk pipes its lines into a shell, which runs them as code");
                 }
-                self.block_only(|a| a.script(target, &[], c.depth + 1));
+                self.block_only(|a| a.script(&target, &[], c.depth + 1));
                 self.ask("awk pipes output to a command");
-            }
-        }
-        for (i, _) in compact.match_indices('>') {
-            let after = compact[i + 1..].trim_start_matches('>');
-            if let Some(rest) = after.strip_prefix('"') {
-                read_only = false;
-                let f = rest.split('"').next().unwrap_or("");
-                self.write_path(&Word::lit(f), c.cwd(), "awk");
-            } else if !after.starts_with('=')
-                && !compact[..i].ends_with(['<', '>', '=', '!'])
-                && i > 0
-            {
-                // `print > $2`: a file chosen by the input.
-                let prev_print = compact[..i].contains("print");
-                if prev_print {
-                    read_only = false;
-                    self.ask("awk writes files");
+            } else {
+                match target {
+                    Some(f) => self.write_path(&super::script_opts::expanded(&f), c.cwd(), "awk"),
+                    None => self.ask("awk writes files"),
                 }
             }
         }
@@ -216,6 +209,100 @@ pub(super) fn awk_expr(e: &str) -> Option<String> {
         }
     }
     literal.then_some(cmd)
+}
+
+/// Where an awk program sends its output: `print … | "cmd"` (`'|'`) and
+/// `print … > FILE` / `>> FILE` (`'>'`), each with its target when it can be
+/// read — a string, a variable assigned one, a parenthesised concatenation —
+/// and `None` when it is chosen at run time. `code` is the program with its
+/// strings blanked, `text` the program, char for char.
+fn awk_outputs(code: &[char], text: &[char]) -> Vec<(char, Option<String>)> {
+    let mut out = Vec::new();
+    let prog: String = text.iter().collect();
+    let mut i = 0;
+    while i < code.len() {
+        let ch = code[i];
+        let prev = if i > 0 { code[i - 1] } else { ' ' };
+        let next = code.get(i + 1).copied().unwrap_or(' ');
+        let pipe = ch == '|' && prev != '|' && next != '|' && next != '&';
+        // `>` after print/printf, not a comparison (`$1 > 3`, `>=`).
+        let redirect = ch == '>'
+            && prev != '>'
+            && next != '='
+            && !matches!(prev, '<' | '=' | '!')
+            && code[..i]
+                .iter()
+                .collect::<String>()
+                .rfind("print")
+                .is_some_and(|p| {
+                    !code[p..i].contains(&';')
+                        && !code[p..i].contains(&'{')
+                        && !code[p..i].contains(&'}')
+                });
+        if !(pipe || redirect) {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < code.len() && (code[j] == '>' || code[j].is_whitespace()) {
+            j += 1;
+        }
+        let target = match code.get(j) {
+            Some('"') => {
+                let end = (j + 1..code.len())
+                    .find(|&k| code[k] == '"')
+                    .unwrap_or(code.len());
+                Some(text[j + 1..end.min(text.len())].iter().collect())
+            }
+            Some('(') => {
+                let end = (j..code.len())
+                    .find(|&k| code[k] == ')')
+                    .unwrap_or(code.len());
+                awk_expr(&text[j + 1..end.min(text.len())].iter().collect::<String>())
+            }
+            Some(c) if c.is_alphabetic() || *c == '_' => {
+                let name: String = code[j..]
+                    .iter()
+                    .take_while(|c| c.is_alphanumeric() || **c == '_')
+                    .collect();
+                awk_assigned(&prog, &name)
+            }
+            _ => None,
+        };
+        // A pipe's command must be text; `print | cmd` with a variable too.
+        if pipe
+            && target.is_none()
+            && !matches!(code.get(j), Some(c) if c.is_alphabetic() || *c == '"' || *c == '(')
+        {
+            i += 1;
+            continue;
+        }
+        out.push((if pipe { '|' } else { '>' }, target));
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The value a program assigns a variable, as awk concatenates it
+/// (`f = ENVIRON["HOME"] "/.config/x"` → `~/.config/x`).
+fn awk_assigned(prog: &str, name: &str) -> Option<String> {
+    let mut rest = prog;
+    while let Some(at) = rest.find(name) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + name.len()..].trim_start();
+        if before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+            && after.starts_with('=')
+            && !after.starts_with("==")
+        {
+            let expr: String = after[1..]
+                .chars()
+                .take_while(|c| !matches!(c, ';' | '\n' | '}'))
+                .collect();
+            return awk_expr(&expr);
+        }
+        rest = &rest[at + name.len()..];
+    }
+    None
 }
 
 /// `s/a\/b/c/g` split at the unescaped delimiters, `\/` made `/`: at most

@@ -422,7 +422,7 @@ pub(super) fn string_literals(code: &str) -> Vec<String> {
 impl Analyzer<'_> {
     /// Judges inline code; blocks what it visibly reaches for.
     pub(super) fn inline_code(&mut self, lang: &str, code: &str, depth: usize) {
-        let text = code.replace(HOME, "~");
+        let text = super::code_fold::fold(code).replace(HOME, "~");
         // Markers are matched on the code with runs of blanks made one space.
         let l = lower(&text)
             .split_whitespace()
@@ -465,6 +465,9 @@ impl Analyzer<'_> {
                 "{lang} code touches credentials (keys, tokens, browser or keyring data)"
             ));
         }
+        // An accessor spelled inside a string is text (a template, a
+        // replacement), not a read.
+        let outside = lower(&super::code_fold::blank_literals(&text));
         let env_access = [
             "environ",
             "getenv",
@@ -476,7 +479,7 @@ impl Analyzer<'_> {
             "$env:",
         ]
         .iter()
-        .any(|k| l.contains(k));
+        .any(|k| outside.contains(k));
         if env_access {
             let secret = text.split(|ch: char| !ident(ch)).any(|w| {
                 w.len() > 3
@@ -511,15 +514,27 @@ impl Analyzer<'_> {
             ));
         }
         // Backticks run commands in Perl, Ruby and PHP (in JavaScript they are strings).
-        let runs = runs_code_in(lang, &l);
+        // What runs is read outside the strings: a string that says
+        // "Invoke-Expression" is text the code writes.
+        let runs = runs_code_in(lang, &outside);
         if net && runs {
             self.block(format!(
                 "download and execute ({lang} code fetches and runs code)"
             ));
         }
-        if DECODE.iter().any(|k| l.contains(k)) && (l.contains("invoke-expression") || runs) {
+        if DECODE.iter().any(|k| l.contains(k)) && (outside.contains("invoke-expression") || runs) {
             self.block(format!(
                 "decodes and executes ({lang} code runs what it decodes)"
+            ));
+        }
+        if matches!(lang, "pwsh" | "powershell") && super::code_shapes::computed_call(&l) {
+            self.block(format!(
+                "{lang} runs a command whose name it computes (the call operator on a built name hides what runs)"
+            ));
+        }
+        if super::code_shapes::sets_setuid(&l) {
+            self.block(format!(
+                "privilege escalation ({lang} code sets the setuid or setgid bit)"
             ));
         }
         let literals = string_literals(&text);
@@ -666,8 +681,10 @@ impl Analyzer<'_> {
         if matches!(lang, "expect" | "tclsh" | "wish" | "elisp") {
             self.block_only(|a| a.script(&text, &[], depth + 1));
         }
-        // Shell text handed to a shell from inside the code.
-        if runs {
+        // Shell text handed to a shell from inside the code, or written as
+        // code that will run later (a `.pth` file's `os.system`): its
+        // strings are judged as shell wherever the call is spelled.
+        if runs || runs_code_in(lang, &l) {
             let literals = string_literals(&text);
             // A literal without a blank is one word: the joined text below
             // judges it with its neighbours, and parsing each such word

@@ -170,3 +170,47 @@ pub(super) fn allocates_forever(l: &str) -> bool {
         .any(|k| l.contains(k));
     !leaves && ENDLESS.iter().any(|k| l.contains(k)) && GROWS.iter().any(|k| l.contains(k))
 }
+
+/// A `chmod` call in code whose mode sets the setuid or setgid bit:
+/// `chmod 04755, $f` (Perl), `os.chmod(p, 0o4755)`, `fs.chmodSync(p,
+/// 0o6755)`, `File.chmod(02755, p)`, or `u+s`.
+pub(super) fn sets_setuid(l: &str) -> bool {
+    l.match_indices("chmod").any(|(at, _)| {
+        let tail: String = l[at + 5..].chars().take(80).collect();
+        tail.split(|c: char| !(c.is_ascii_alphanumeric() || c == '+'))
+            .any(|tok| {
+                if tok.contains("+s") {
+                    return true;
+                }
+                let digits = tok
+                    .strip_prefix("0o")
+                    .or_else(|| tok.strip_prefix('0').filter(|d| !d.is_empty()));
+                digits
+                    .filter(|d| d.len() >= 4 && d.bytes().all(|b| (b'0'..=b'7').contains(&b)))
+                    .and_then(|d| u32::from_str_radix(d, 8).ok())
+                    .is_some_and(|mode| mode & 0o6000 != 0)
+            })
+    })
+}
+
+/// PowerShell's call operator (`&`, `.`) on a name built at run time:
+/// `& ("{1}{0}" -f "ex","i")`, `& ('i'+'ex')`, `. ([char]105 + 'ex')`,
+/// `& (-join ('x','e','i')[2..0])`.
+pub(super) fn computed_call(l: &str) -> bool {
+    let b = l.as_bytes();
+    l.match_indices('(').any(|(at, _)| {
+        // The operator right before the parenthesis, as a word of its own.
+        let before = l[..at].trim_end();
+        let op = before.ends_with('&') || before.ends_with(" .") || before == ".";
+        if !op || b.get(at.wrapping_sub(1)) == Some(&b'$') {
+            return false;
+        }
+        let inner: String = l[at + 1..].chars().take(120).collect();
+        let inner = inner.split(')').next().unwrap_or("");
+        [
+            " -f ", "-join", "+", "[char]", "-replace", "reverse", "-split",
+        ]
+        .iter()
+        .any(|k| inner.contains(k))
+    })
+}

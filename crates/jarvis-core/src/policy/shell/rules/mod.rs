@@ -7,6 +7,7 @@
 mod archives;
 mod awk_sed;
 mod code;
+mod code_fold;
 mod code_shapes;
 mod debuggers;
 mod dormant;
@@ -14,6 +15,7 @@ mod effects;
 mod exec;
 mod files;
 mod git;
+mod inspectors;
 mod kernel;
 mod makefiles;
 mod net;
@@ -24,6 +26,7 @@ mod positions;
 mod readonly;
 mod redirects;
 mod remote;
+mod script_opts;
 mod secrets;
 mod servers;
 mod sources;
@@ -321,6 +324,16 @@ impl<'e> Analyzer<'e> {
             if let Some(lines) = parse::without_heredocs(src) {
                 self.block_only(|a| a.script(&lines, positional, depth + 1));
             }
+            // Another shell's blocks (fish's `function …; …; end`, `begin;
+            // …; end`): each statement on its own, for what blocks. One
+            // with a variable depends on the block it was cut from (a loop's
+            // `$f`), and is left to the question.
+            let statements = statements(src);
+            if statements.len() > 1 {
+                for st in statements.into_iter().filter(|st| !st.contains('$')) {
+                    self.block_only(|a| a.script(&st, positional, depth + 1));
+                }
+            }
             // cmd.exe and PowerShell paths: `\` separates, it does not escape.
             let l = lower(src);
             if src.contains('\\') && (l.contains('%') || l.contains(":\\") || l.contains("$env:")) {
@@ -615,12 +628,20 @@ impl<'e> Analyzer<'e> {
             && c.args
                 .iter()
                 .all(|x| ASKS_FOR_HELP.contains(&x.as_str()) || x == "--verbose");
+        // Any program on the PATH asked only for its version or help in the
+        // long spelling (`gdb --version`, `meson --help`); the short ones
+        // (`-v`, `-h`) mean other things to programs the rules do not know.
+        let long_help = c
+            .args
+            .iter()
+            .all(|x| matches!(x.as_str(), "--version" | "--help" | "-version" | "-help"));
         if help_only
             && !c.words[0].text.contains('/')
             && (tables::KNOWN_TOOLS.contains(&lb)
                 || tables::read_only(lb).is_some()
                 || tables::interpreter(lb).is_some()
-                || is_shell(lb))
+                || is_shell(lb)
+                || long_help)
         {
             return true;
         }
@@ -641,7 +662,11 @@ impl<'e> Analyzer<'e> {
             self.shell(c);
             return false;
         }
-        if let Some(read_only) = self.python_inspects(c).or_else(|| self.go_inspects(c)) {
+        if let Some(read_only) = self
+            .python_inspects(c)
+            .or_else(|| self.go_inspects(c))
+            .or_else(|| self.tool_inspects(c))
+        {
             return read_only;
         }
         if tables::interpreter(lb).is_some() && !matches!(lb, "gawk") {
@@ -861,6 +886,41 @@ fn plain_redirects(src: &str) -> String {
         }
         out.push(c);
         i += 1;
+    }
+    out
+}
+
+/// `src` cut at the `;` and line ends outside quotes.
+fn statements(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = src.chars();
+    while let Some(ch) = chars.next() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (None, '\\') => {
+                cur.push(ch);
+                cur.extend(chars.next());
+            }
+            (None, '\'' | '"') => {
+                quote = Some(ch);
+                cur.push(ch);
+            }
+            (None, ';' | '\n') => {
+                if !cur.trim().is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+            }
+            _ => cur.push(ch),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
     }
     out
 }

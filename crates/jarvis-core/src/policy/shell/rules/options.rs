@@ -132,6 +132,7 @@ impl Analyzer<'_> {
         self.desktop_safety(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);
+        self.script_options(c);
         // BSD-style `ps e` (`auxeww`) prints every process's environment:
         // the tokens and keys other programs were started with.
         if c.lb == "ps" && ps_shows_environments(&c.args) {
@@ -490,8 +491,63 @@ impl Analyzer<'_> {
                     .any(|x| located(x.split_once('=').map_or(x.as_str(), |(_, v)| v)))
                     && (c.lb == "uvx" || ops.first() == Some(&"run"))
             }
+            // `uv run URL` (a script from the web), `uv tool run --from git+…`.
+            "uv" => {
+                (ops.first() == Some(&"run") && ops.get(1).is_some_and(|x| located(x)))
+                    || (ops.first() == Some(&"tool")
+                        && c.args
+                            .iter()
+                            .any(|x| located(x.split_once('=').map_or(x.as_str(), |(_, v)| v))))
+            }
+            // `nix run git+https://…`, `nix shell https://…/x.tar.gz#pkg`.
+            "nix" => {
+                matches!(
+                    ops.first(),
+                    Some(&"run") | Some(&"shell") | Some(&"develop")
+                ) && ops.iter().skip(1).any(|x| located(x))
+            }
+            "nix-shell" | "nix-build" => ops.iter().any(|x| located(x)),
+            // A playbook repository pulled and run on this machine.
+            "ansible-pull" => {
+                c.value("-U")
+                    .or_else(|| c.value("--url"))
+                    .is_some_and(|w| located(&w.text))
+                    || c.args
+                        .iter()
+                        .any(|x| x.strip_prefix("--url=").is_some_and(located))
+            }
             _ => false,
         };
+        // What a package runner runs is the package's command, with the
+        // rest of the line: judged as that command (`npx localtunnel --port
+        // 7420` is a tunnel to Jarvis's port).
+        let runner = match c.lb.as_str() {
+            "npx" | "bunx" | "pnpx" => Some(0),
+            "pnpm" | "yarn" | "bun" if matches!(ops.first(), Some(&"dlx") | Some(&"x")) => Some(1),
+            _ => None,
+        };
+        if let Some(skip) = runner {
+            let words: Vec<&str> = c
+                .args
+                .iter()
+                .map(String::as_str)
+                .skip_while(|x| x.starts_with('-'))
+                .skip(skip)
+                .collect();
+            if let Some(pkg) = words.first() {
+                let name = pkg
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(pkg)
+                    .split('@')
+                    .next()
+                    .unwrap_or(pkg);
+                let mut line = vec![crate::policy::shell::quote(name)];
+                line.extend(words[1..].iter().map(|w| crate::policy::shell::quote(w)));
+                let line = line.join(" ");
+                self.block_only(|a| a.script(&line, &[], c.depth + 1));
+            }
+        }
         if fetched {
             self.block(format!(
                 "download and execute ({} fetches code from a location and runs it)",

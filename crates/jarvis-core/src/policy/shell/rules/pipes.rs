@@ -152,7 +152,32 @@ impl Analyzer<'_> {
                 self.block("pipes text into Invoke-Expression (download and execute)");
             }
             if sink == "remove-item" && src.argv.iter().any(|w| lower(&w.text) == "-recurse") {
-                self.block("deletes everything a recursive listing finds");
+                // Filtered (`-Filter *.log`) inside the project, it deletes
+                // what the filter names; unfiltered, or from home or the
+                // root, everything below.
+                let words: Vec<String> = src.argv.iter().map(|w| lower(&w.text)).collect();
+                let filtered = words
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "-filter" | "-include" | "-name"));
+                let place = words
+                    .iter()
+                    .position(|w| w == "-path" || w == "-literalpath")
+                    .and_then(|i| words.get(i + 1))
+                    .or_else(|| {
+                        words
+                            .iter()
+                            .skip(1)
+                            .find(|w| !w.starts_with('-') && !w.contains('*'))
+                    })
+                    .cloned()
+                    .unwrap_or_else(|| ".".into());
+                let outside = place.starts_with(['/', '~', '\\', '$'])
+                    || place.contains(':')
+                    || place.starts_with("..");
+                if !filtered || outside {
+                    self.block("deletes everything a recursive listing finds");
+                }
+                self.ask("deletes the files a filtered recursive listing finds");
             }
         }
     }
@@ -219,7 +244,8 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
                 Some(b)
             }
             "at" | "batch" => Some(b),
-            "source" | "." if rest.first().is_some_and(stdin_file) => Some(b),
+            // fish's `source` with no file reads stdin (`curl … | source`).
+            "source" | "." if rest.first().is_none_or(stdin_file) => Some(b),
             "eval" => Some(b).filter(|_| false),
             "iex" | "invoke-expression" => Some(b),
             "ed" | "ex" | "red" | "gdb" | "lldb" => Some(b),
@@ -233,6 +259,16 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             {
                 Some(b)
             }
+            // Programs whose stdin is code of their own language.
+            "m4" | "dc"
+                if !rest
+                    .iter()
+                    .any(|x| !x.starts_with('-') || *x == "-e" || *x == "-f") =>
+            {
+                Some(b)
+            }
+            "cmake" if rest.windows(2).any(|w| w[0] == "-P" && stdin_file(&w[1])) => Some(b),
+            "ninja" if rest.windows(2).any(|w| w[0] == "-f" && stdin_file(&w[1])) => Some(b),
             // `sed e`: each input line runs as a shell command.
             "sed" | "gsed" if sed_executes_input(rest) => Some("sh".into()),
             _ => None,

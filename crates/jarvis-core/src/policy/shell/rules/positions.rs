@@ -135,6 +135,28 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
         | "dirname" | "seq" | "yes" | "true" | "false" | ":" | "date" | "printenv" | "alias"
         | "export" | "declare" | "local" | "readonly" | "set" | "trap" | "let" | "read"
         | "getopts" => all(),
+        // A new key pair generated into the project (`ssh-keygen -t ed25519
+        // -f ./test/fixtures/id`): the file is made, not a key read; one in
+        // home or outside the project is still judged as the key it would
+        // replace.
+        "ssh-keygen"
+            if !args.iter().any(|x| {
+                x.starts_with('-')
+                    && !x.starts_with("--")
+                    && x[1..]
+                        .chars()
+                        .any(|ch| "ypeilcBRFHDsLYKkQrMAG".contains(ch))
+            }) =>
+        {
+            value_of(&["-f"])
+                .into_iter()
+                .filter(|&k| {
+                    args.get(k).is_some_and(|p| {
+                        !p.starts_with(['/', '~', '$', HOME]) && !p.split('/').any(|s| s == "..")
+                    })
+                })
+                .collect()
+        }
         // Test selections are expressions over test names, not commands.
         "pytest" | "py.test" => value_of(&["-k", "-m"]),
         "jest" | "vitest" => value_of(&["-t", "--testNamePattern"]),

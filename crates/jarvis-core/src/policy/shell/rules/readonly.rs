@@ -677,7 +677,15 @@ impl Analyzer<'_> {
     /// `python3 -m json.tool FILE`, `python3 -m pip list|show|freeze`:
     /// standard modules that only print. `None` for anything else.
     pub(super) fn python_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
-        if !c.lb.starts_with("python") || c.words[0].text.contains('/') {
+        // The project's own virtualenv (`.venv/bin/python`) is Python too.
+        let venv = {
+            let t = c.words[0].text.trim_start_matches("./");
+            let parts: Vec<&str> = t.split('/').collect();
+            parts.len() == 3
+                && matches!(parts[0], ".venv" | "venv" | "env" | ".env")
+                && parts[1] == "bin"
+        };
+        if !c.lb.starts_with("python") || (c.words[0].text.contains('/') && !venv) {
             return None;
         }
         let rest: Vec<&str> = match c

@@ -130,9 +130,11 @@ impl Analyzer<'_> {
             k if is_shell(k) || matches!(k, "at" | "batch" | "eval") => {
                 self.script(&body.text, &[], depth + 1)
             }
-            k => self.inline_code(k, &body.text, depth),
+            k => match super::script_opts::language(k) {
+                Some(lang) => self.code_in(lang, &body.text, c.cwd.as_deref(), depth),
+                None => self.inline_code(k, &body.text, depth),
+            },
         }
-        let _ = c;
     }
 
     /// A program that runs a file given on stdin (`sh < x.sh`).

@@ -151,8 +151,19 @@ impl Analyzer<'_> {
                     ));
                 }
                 for (i, x) in args.iter().enumerate() {
-                    if (x == "-ex" || x == "--eval-command" || x == "-o" || x == "--one-line")
-                        && let Some(cmd) = args.get(i + 1)
+                    if matches!(
+                        x.as_str(),
+                        "-ex"
+                            | "--eval-command"
+                            | "-iex"
+                            | "--init-eval-command"
+                            | "-o"
+                            | "--one-line"
+                            | "-O"
+                            | "--one-line-before-file"
+                            | "-k"
+                            | "--one-line-on-crash"
+                    ) && let Some(cmd) = args.get(i + 1)
                     {
                         let t = cmd.trim();
                         if let Some(sh) = t
@@ -161,6 +172,15 @@ impl Analyzer<'_> {
                             .or_else(|| t.strip_prefix("platform shell "))
                         {
                             self.script(sh, &[], c.depth + 1);
+                        }
+                        // `python …`, lldb's `script …`: Python in the debugger.
+                        let lt = lower(t);
+                        if let Some(py) =
+                            ["python-interactive ", "python ", "py ", "pi ", "script "]
+                                .iter()
+                                .find_map(|p| lt.starts_with(p).then(|| &t[p.len()..]))
+                        {
+                            self.inline_code("python3", py, c.depth);
                         }
                         // `call system("…")`: the string is a shell command.
                         if t.contains("system") || t.contains("exec") {
@@ -358,6 +378,38 @@ impl Analyzer<'_> {
                     self.run_words(words, c.src, c.script, c.depth + 1);
                 }
                 self.ask("systemd-run starts a unit");
+                Some(false)
+            }
+            // fish keeps a function saved with `funcsave` for every later
+            // session, and a universal variable (`set -U`) too: a saved
+            // `ls` or a folder put first on the PATH runs in every shell.
+            "funcsave" => {
+                self.block("persistence (funcsave keeps a function every fish session loads)");
+                Some(false)
+            }
+            "set"
+                if args.iter().any(|x| {
+                    x.starts_with('-') && !x.starts_with("--") && x.contains('U')
+                        || x == "--universal"
+                }) =>
+            {
+                let name = args
+                    .iter()
+                    .find(|x| !x.starts_with('-'))
+                    .map(|x| x.to_ascii_uppercase());
+                let loads = name.as_deref().is_some_and(|n| {
+                    n.contains("PATH")
+                        || super::effects::LOADER_VARS.contains(&n)
+                        || super::effects::COMMAND_VARS.contains(&n)
+                        || super::effects::INJECT_VARS.contains(&n)
+                });
+                if loads {
+                    self.block(format!(
+                        "persistence (a fish universal variable, {}, changes what every later fish session runs)",
+                        name.unwrap_or_default()
+                    ));
+                }
+                self.ask("sets a fish universal variable, kept for every later session");
                 Some(false)
             }
             "crontab" => {

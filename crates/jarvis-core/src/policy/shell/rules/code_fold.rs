@@ -1,0 +1,198 @@
+//! Code that spells its calls in pieces reads as the call it makes:
+//! `'o' + 's'` is `'os'`, `__import__('os')` is `os`, `getattr(os,
+//! 'system')` is `os.system`. Folded first, the markers the code rules look
+//! for are found however the call was assembled.
+
+/// A piece of code: a string literal (its quote and text) or anything else.
+enum Piece {
+    Lit(char, String),
+    Code(String),
+}
+
+fn pieces(code: &str) -> Vec<Piece> {
+    let b: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let mut other = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let q = b[i];
+        if q == '\'' || q == '"' {
+            let mut j = i + 1;
+            let mut s = String::new();
+            while j < b.len() && b[j] != q {
+                if b[j] == '\\' && j + 1 < b.len() {
+                    s.push(b[j]);
+                    s.push(b[j + 1]);
+                    j += 2;
+                    continue;
+                }
+                s.push(b[j]);
+                j += 1;
+            }
+            if j >= b.len() {
+                // Unclosed: not a literal after all.
+                other.extend(&b[i..]);
+                break;
+            }
+            if !other.is_empty() {
+                out.push(Piece::Code(std::mem::take(&mut other)));
+            }
+            out.push(Piece::Lit(q, s));
+            i = j + 1;
+        } else {
+            other.push(q);
+            i += 1;
+        }
+    }
+    if !other.is_empty() {
+        out.push(Piece::Code(other));
+    }
+    out
+}
+
+/// `'a' + 'b'` (Python, JavaScript, Ruby) and `'a' . 'b'` (Perl, PHP)
+/// joined into one literal.
+fn join_literals(code: &str) -> String {
+    let mut out: Vec<Piece> = Vec::new();
+    for p in pieces(code) {
+        match p {
+            Piece::Lit(q, s) => {
+                let joins = matches!(
+                    out.as_slice(),
+                    [.., Piece::Lit(..), Piece::Code(op)] if matches!(op.trim(), "+" | ".")
+                );
+                if joins {
+                    out.pop();
+                    if let Some(Piece::Lit(_, prev)) = out.last_mut() {
+                        prev.push_str(&s);
+                    }
+                } else {
+                    out.push(Piece::Lit(q, s));
+                }
+            }
+            code => out.push(code),
+        }
+    }
+    out.into_iter()
+        .map(|p| match p {
+            Piece::Lit(q, s) => format!("{q}{s}{q}"),
+            Piece::Code(c) => c,
+        })
+        .collect()
+}
+
+/// The text of a one-literal argument list: `('os')` → `os`.
+fn literal_arg(inner: &str) -> Option<String> {
+    let t = inner.trim();
+    let q = t.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let body = t.strip_prefix(q)?.strip_suffix(q)?;
+    (!body.contains(q) && !body.is_empty()).then(|| body.to_string())
+}
+
+/// Replaces every `name(ARGS)` whose ARGS `f` can rewrite.
+fn rewrite_calls(code: &str, name: &str, f: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(name) {
+        let before_ok = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let after = &rest[at + name.len()..];
+        let open = after.trim_start();
+        let close = open.strip_prefix('(').and_then(|o| o.find(')'));
+        match (before_ok, close) {
+            (true, Some(end)) => {
+                let inner = &open[1..=end][..end];
+                if let Some(new) = f(inner) {
+                    out.push_str(&rest[..at]);
+                    out.push_str(&new);
+                    let consumed = after.len() - open.len() + end + 2;
+                    rest = &after[consumed..];
+                    continue;
+                }
+                out.push_str(&rest[..at + name.len()]);
+                rest = after;
+            }
+            _ => {
+                out.push_str(&rest[..at + name.len()]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The code with every string literal's text blanked (its quotes kept): what
+/// the code does, not what it says. A literal that interpolates (`"#{…}"`,
+/// `"${…}"`, `"$(…)"`, `"$env:X"`) holds code and stays.
+pub(super) fn blank_literals(code: &str) -> String {
+    const CODE_IN_STRING: &[&str] = &["#{", "${", "$(", "{$", "$env", "$ENV", "$_"];
+    pieces(code)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Lit(q, s) if !CODE_IN_STRING.iter().any(|k| s.contains(k)) => {
+                format!("{q}{}{q}", " ".repeat(s.chars().count()))
+            }
+            Piece::Lit(q, s) => format!("{q}{s}{q}"),
+            Piece::Code(c) => c,
+        })
+        .collect()
+}
+
+/// The code with its assembled names spelled out (see the module's comment).
+pub(super) fn fold(code: &str) -> String {
+    let joined = join_literals(code);
+    let imported = rewrite_calls(&joined, "__import__", literal_arg);
+    let imported = rewrite_calls(&imported, "importlib.import_module", literal_arg);
+    rewrite_calls(&imported, "getattr", |inner| {
+        let (obj, attr) = inner.split_once(',')?;
+        let obj = obj.trim();
+        let ok = !obj.is_empty()
+            && obj
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        let attr = literal_arg(attr)?;
+        ok.then(|| format!("{obj}.{attr}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold;
+
+    #[test]
+    fn assembled_calls_read_as_the_call() {
+        assert_eq!(
+            fold("getattr(__import__('o'+'s'), 'sys'+'tem')('rm -rf ~/Documents')"),
+            "os.system('rm -rf ~/Documents')"
+        );
+        assert_eq!(
+            fold("require('child_' + 'process').execSync('id')"),
+            "require('child_process').execSync('id')"
+        );
+        assert_eq!(fold("system('cu' . 'rl x')"), "system('curl x')");
+        assert_eq!(
+            fold("importlib.import_module(\"subprocess\").run(['ls'])"),
+            "subprocess.run(['ls'])"
+        );
+        // Not a join: a method on a literal, a sum of numbers.
+        assert_eq!(fold("', '.join(xs)"), "', '.join(xs)");
+        assert_eq!(fold("print(1 + 2)"), "print(1 + 2)");
+        assert_eq!(fold("x = 'unclosed"), "x = 'unclosed");
+    }
+
+    #[test]
+    fn literals_are_blanked_unless_they_interpolate() {
+        use super::blank_literals;
+        assert_eq!(
+            blank_literals("re.sub(r'x', \"os.environ['K']\", s)"),
+            "re.sub(r' ', \"               \", s)"
+        );
+        assert_eq!(
+            blank_literals("puts \"#{ENV['TOKEN']}\""),
+            "puts \"#{ENV['TOKEN']}\""
+        );
+    }
+}

@@ -1,0 +1,328 @@
+//! Tools used only to look: a syntax check (`node --check`, `ruby -c`,
+//! `nix-instantiate --parse`), a formatter's check, a build system's
+//! listing of targets and options, a debugger reading a program it does
+//! not run, an editor in batch mode printing a file, a database's schema
+//! described. Each is read-only exactly in the spelling matched here; any
+//! other option or command makes it the program it is again.
+
+use super::*;
+
+/// gdb and lldb commands that read a program's file without running it.
+fn static_debugger_command(cmd: &str) -> bool {
+    let l = lower(cmd.trim());
+    let verb = l.split_whitespace().next().unwrap_or("");
+    matches!(
+        verb,
+        "info"
+            | "i"
+            | "disassemble"
+            | "disas"
+            | "list"
+            | "l"
+            | "ptype"
+            | "whatis"
+            | "sizeof"
+            | "image"
+            | "target"
+            | "quit"
+            | "q"
+    ) && !l.starts_with("target remote")
+        && !l.starts_with("target extended")
+        && !l.contains("attach")
+}
+
+/// vim/ex commands that print or quit.
+fn vim_prints(cmd: &str) -> bool {
+    let t = cmd.trim().trim_start_matches(':');
+    let body =
+        t.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '%' | ',' | '$' | '.'));
+    matches!(
+        body,
+        "p" | "print"
+            | "nu"
+            | "number"
+            | "#"
+            | "l"
+            | "list"
+            | "q"
+            | "q!"
+            | "qa"
+            | "qa!"
+            | "quit"
+            | "quitall"
+            | "cq"
+    )
+}
+
+/// PowerShell cmdlets that only read or shape what they read.
+const PWSH_READERS: &[&str] = &[
+    "get-content",
+    "gc",
+    "cat",
+    "type",
+    "get-childitem",
+    "gci",
+    "ls",
+    "dir",
+    "get-item",
+    "gi",
+    "test-path",
+    "select-string",
+    "sls",
+    "measure-object",
+    "select-object",
+    "select",
+    "sort-object",
+    "sort",
+    "format-table",
+    "ft",
+    "format-list",
+    "fl",
+    "get-location",
+    "pwd",
+    "resolve-path",
+    "split-path",
+    "join-path",
+    "get-filehash",
+    "out-string",
+    "write-output",
+    "echo",
+];
+
+/// A debugger in batch mode given one program and only commands that read
+/// it: the program, to be checked against the read set.
+fn debugger_reads(c: &Cmd<'_>, batch: &[&str], options: &[&str]) -> Option<Vec<Word>> {
+    let (cmds, positional) = super::debuggers::debugger_line(&c.args);
+    let batched = c.args.iter().any(|x| batch.contains(&x.as_str()));
+    let only = c.args.iter().all(|x| {
+        !x.starts_with('-') || batch.contains(&x.as_str()) || options.contains(&x.as_str())
+    });
+    let reads = batched
+        && only
+        && positional.len() == 1
+        && !cmds.is_empty()
+        && cmds.iter().all(|x| static_debugger_command(x));
+    reads.then(|| {
+        c.words
+            .iter()
+            .skip(1)
+            .filter(|w| positional.contains(&w.text))
+            .cloned()
+            .collect()
+    })
+}
+
+impl Analyzer<'_> {
+    /// Read-only uses of tools that otherwise build, run or change things;
+    /// `None` when `c` is not one.
+    pub(super) fn tool_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        if c.words[0].text.contains('/') || !c.src.redirects.is_empty() {
+            return None;
+        }
+        let a: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let operands = |from: usize| -> Vec<Word> {
+            c.words
+                .iter()
+                .skip(1 + from)
+                .filter(|w| !w.text.starts_with('-'))
+                .cloned()
+                .collect()
+        };
+        let files = match (c.lb.as_str(), a.as_slice()) {
+            // Syntax checks: parsed, never run.
+            ("node", ["--check" | "-c", _]) | ("ruby", ["-c" | "-wc", _]) => operands(0),
+            ("nix-instantiate", ["--parse", rest @ ..])
+                if rest.iter().all(|x| !x.starts_with('-')) =>
+            {
+                operands(1)
+            }
+            // Formatters and linters that report, not rewrite.
+            ("deno", ["fmt", rest @ ..]) if rest.contains(&"--check") => {
+                if rest
+                    .iter()
+                    .any(|x| x.starts_with('-') && !matches!(*x, "--check" | "--quiet" | "-q"))
+                {
+                    return None;
+                }
+                operands(1)
+            }
+            ("deno", ["lint", rest @ ..])
+                if rest.iter().all(|x| !x.starts_with('-') || *x == "--quiet") =>
+            {
+                operands(1)
+            }
+            // Build systems listing what they know.
+            ("ninja", _)
+                if a.windows(2).any(|w| {
+                    w[0] == "-t"
+                        && matches!(
+                            w[1],
+                            "targets"
+                                | "query"
+                                | "commands"
+                                | "deps"
+                                | "inputs"
+                                | "rules"
+                                | "graph"
+                        )
+                }) && a
+                    .iter()
+                    .all(|x| !x.starts_with('-') || matches!(*x, "-t" | "-C" | "-f")) =>
+            {
+                vec![]
+            }
+            ("cmake", _)
+                if a.contains(&"-N")
+                    && a.iter().all(|x| {
+                        matches!(*x, "-N" | "-L" | "-LA" | "-LH" | "-LAH") || !x.starts_with('-')
+                    }) =>
+            {
+                vec![]
+            }
+            ("meson", ["introspect", ..]) | ("ansible-doc", _) => vec![],
+            ("npm", ["pkg", "get", ..]) => vec![],
+            // dc doing arithmetic: `!` would run a command.
+            ("dc", ["-e" | "--expression", expr]) if !expr.contains('!') => vec![],
+            ("psql", _) => return self.psql_describes(c),
+            ("gdb" | "gdb-multiarch", _) => debugger_reads(
+                c,
+                &["-batch", "--batch"],
+                &["-ex", "--eval-command", "-q", "-nx", "--nx"],
+            )?,
+            ("lldb", _) => debugger_reads(c, &["-b", "--batch"], &["-o", "--one-line", "-x"])?,
+            ("vim" | "nvim" | "ex" | "vi", _) => {
+                let silent = a.contains(&"-es") || (a.contains(&"-e") && a.contains(&"-s"));
+                let mut i = 0;
+                let mut files = Vec::new();
+                while i < a.len() {
+                    match a[i] {
+                        "-es" | "-e" | "-s" | "-n" | "-R" | "--clean" => {}
+                        "-u" | "-i" if a.get(i + 1) == Some(&"NONE") => i += 1,
+                        "-c" | "--cmd" if a.get(i + 1).is_some_and(|x| vim_prints(x)) => i += 1,
+                        x if !x.starts_with('-') && !x.starts_with('+') => {
+                            files.extend(c.arg_word(i).cloned());
+                        }
+                        _ => return None,
+                    }
+                    i += 1;
+                }
+                if !silent {
+                    return None;
+                }
+                files
+            }
+            ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
+            _ => return None,
+        };
+        let mut read_only = true;
+        for w in &files {
+            read_only &= self.read_path(w, c.cwd());
+        }
+        Some(read_only)
+    }
+
+    /// `psql … -c '\d users'`: backslash commands that describe the
+    /// database (`\d`, `\dt`, `\l`, `\dn`…), nothing that writes, runs a
+    /// shell (`\!`) or a file (`\i`), or sends output elsewhere (`\o`).
+    fn psql_describes(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let a = &c.args;
+        let mut described = false;
+        let mut i = 0;
+        while i < a.len() {
+            match a[i].as_str() {
+                "-c" | "--command" => {
+                    let cmd = a.get(i + 1)?.trim();
+                    let ok = (cmd.starts_with("\\d") || cmd.starts_with("\\l"))
+                        && !cmd.contains(['|', ';', '!'])
+                        && !cmd[1..].contains('\\');
+                    if !ok {
+                        return None;
+                    }
+                    described = true;
+                    i += 1;
+                }
+                "-d" | "--dbname" | "-h" | "--host" | "-p" | "--port" | "-U" | "--username" => {
+                    i += 1
+                }
+                "-X" | "-A" | "-t" | "-q" | "--no-psqlrc" | "-w" | "--no-password" => {}
+                x if !x.starts_with('-') => {}
+                _ => return None,
+            }
+            i += 1;
+        }
+        described.then_some(true)
+    }
+
+    /// `pwsh -c 'Get-Content ./README.md -TotalCount 20'`: a pipeline of
+    /// reading cmdlets over files the read set allows.
+    fn pwsh_reads(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let a = &c.args;
+        let at = a
+            .iter()
+            .position(|x| matches!(lower(x).as_str(), "-c" | "-command"))?;
+        if a[..at].iter().any(|x| {
+            !matches!(
+                lower(x).as_str(),
+                "-noprofile" | "-nop" | "-noninteractive" | "-nologo"
+            )
+        }) || a.len() != at + 2
+        {
+            return None;
+        }
+        let code = &a[at + 1];
+        if code.contains(['$', ';', '&', '{', '(', '`', '>', '<', '@']) {
+            return None;
+        }
+        let mut read_only = true;
+        for stage in code.split('|') {
+            let words: Vec<&str> = stage.split_whitespace().collect();
+            let cmdlet = lower(words.first()?);
+            if !PWSH_READERS.contains(&cmdlet.as_str()) {
+                return None;
+            }
+            let mut skip = false;
+            for w in &words[1..] {
+                if skip {
+                    skip = false;
+                    continue;
+                }
+                if w.starts_with('-') {
+                    // A parameter's value follows unless it is a switch.
+                    skip = !matches!(
+                        lower(w).as_str(),
+                        "-recurse"
+                            | "-force"
+                            | "-raw"
+                            | "-name"
+                            | "-file"
+                            | "-directory"
+                            | "-simplematch"
+                    );
+                    continue;
+                }
+                let p = w.trim_matches(['\'', '"']);
+                read_only &= self.read_path(&Word::lit(p), c.cwd());
+            }
+        }
+        Some(read_only)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn looking_is_told_from_doing() {
+        assert!(static_debugger_command("info functions ^main$"));
+        assert!(static_debugger_command("disassemble main"));
+        assert!(static_debugger_command("image lookup -n main"));
+        assert!(!static_debugger_command("run"));
+        assert!(!static_debugger_command("call system(\"id\")"));
+        assert!(!static_debugger_command("target remote :1234"));
+        assert!(vim_prints("%print"));
+        assert!(vim_prints("qa!"));
+        assert!(!vim_prints("!id"));
+        assert!(!vim_prints("w /tmp/x"));
+    }
+}
