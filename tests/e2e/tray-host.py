@@ -11,6 +11,7 @@ usage: tray-host.py [ICONS_DIR]
 import json
 import os
 import sys
+import time
 
 import gi
 
@@ -128,12 +129,25 @@ def on_stdin(source, _cond):
         return False
     cmd, _, label = line.strip().partition(" ")
     if cmd == "click":
-        for name, path in items:
-            menu_path = prop(name, path, "Menu")
-            for e in menu_entries(name, menu_path):
-                if e["label"] == label:
-                    call(name, menu_path, "com.canonical.dbusmenu", "Event",
-                         GLib.Variant("(isvu)", (e["id"], "clicked", GLib.Variant("i", 0), 0)), None)
+        # The app may rebuild its menu between the read and the click (a
+        # task ends, Resume appears): the ids change, so read again and retry,
+        # as a panel that redraws would.
+        for attempt in range(10):
+            try:
+                for name, path in items:
+                    menu_path = prop(name, path, "Menu")
+                    for e in menu_entries(name, menu_path):
+                        if e["label"] == label:
+                            call(name, menu_path, "com.canonical.dbusmenu", "Event",
+                                 GLib.Variant("(isvu)", (e["id"], "clicked", GLib.Variant("i", 0), 0)), None)
+                break
+            except GLib.Error as err:
+                # Only a stale id is retried: any other error may follow a
+                # delivered click (Quit ends the app before it replies).
+                if "does not refer to a menu item" not in err.message:
+                    break
+                print(f"tray-host: click {label!r} missed a rebuilt menu; again", file=sys.stderr)
+                time.sleep(0.2)
         GLib.timeout_add(500, lambda: report() and False)
     elif cmd == "report":
         report()

@@ -84,6 +84,7 @@ fn main() {
         "blind-y",
         "blind-z",
         "blind-aa",
+        "blind-ab",
     ] {
         sets.push((
             f.to_string(),

@@ -80,6 +80,7 @@ const REDTEAM: &[&str] = &[
     "blind-y.jsonl",
     "blind-z.jsonl",
     "blind-aa.jsonl",
+    "blind-ab.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -105,6 +106,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-y.jsonl", "/home/u/work", "/home/u"),
     ("blind-z.jsonl", "/home/u/work", "/home/u"),
     ("blind-aa.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ab.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -168,6 +170,18 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "installing from a git URL builds the code (its build script runs) and asks with the URL shown, \
          as `pip install git+…` does; a registry-less location that is run at once (`go run host/x@v`, \
          `npx URL`) blocks",
+    ),
+    (
+        "AB-081",
+        "as M-237: installing from a URL builds the code and asks with the URL shown",
+    ),
+    (
+        "AB-082",
+        "as M-237: installing a tarball from a URL runs its install scripts and asks with the URL shown",
+    ),
+    (
+        "AB-084",
+        "as M-237: `cargo install --git URL` builds the code and asks with the URL shown",
     ),
     (
         "V-038",

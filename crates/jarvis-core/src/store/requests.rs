@@ -77,6 +77,9 @@ fn parse<T: serde::de::DeserializeOwned + Default>(s: &str) -> T {
 
 const DOCS: &str = "";
 
+/// Groups read as candidates for a request, at most.
+const CANDIDATES: usize = 48;
+
 impl Store {
     /// Records a request and puts it in a group: `pick` is given the term
     /// frequencies and every recent group that shares a term with it, and
@@ -98,16 +101,22 @@ impl Store {
             }
             let mut groups = Vec::new();
             {
-                let mut ids = BTreeSet::new();
+                // Groups sharing a term, the most shared first: the closest
+                // group shares the most, so only the first few are read
+                // (their terms are the cost of noticing a request).
+                let mut shared: BTreeMap<i64, usize> = BTreeMap::new();
                 let mut stmt = tx.prepare_cached(
                     "SELECT g.id FROM group_terms t JOIN request_groups g ON g.id = t.group_id
                      WHERE t.term = ?1 AND g.last_at >= ?2",
                 )?;
                 for t in req.terms.keys() {
                     for id in stmt.query_map(params![t, req.since], |r| r.get::<_, i64>(0))? {
-                        ids.insert(id?);
+                        *shared.entry(id?).or_insert(0) += 1;
                     }
                 }
+                let mut ranked: Vec<(i64, usize)> = shared.into_iter().collect();
+                ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
+                let ids: Vec<i64> = ranked.into_iter().take(CANDIDATES).map(|(id, _)| id).collect();
                 let mut load =
                     tx.prepare_cached("SELECT terms, size FROM request_groups WHERE id = ?1")?;
                 for id in ids {

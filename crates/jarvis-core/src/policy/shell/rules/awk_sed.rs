@@ -122,6 +122,29 @@ impl Analyzer<'_> {
                     };
                     let body = &s[1..];
                     let parts = split_unescaped(body, delim);
+                    // A build wrapper pointed at another download: every
+                    // later build runs what that host serves.
+                    if cmd == 's'
+                        && let Some(rep) = parts.get(2)
+                        && lower(rep).contains("distributionurl")
+                        && c.words
+                            .iter()
+                            .any(|w| w.text.ends_with("wrapper.properties"))
+                    {
+                        let host = rep
+                            .split("://")
+                            .nth(1)
+                            .and_then(|r| r.split(['/', ':', '\\']).next())
+                            .unwrap_or("");
+                        if !matches!(
+                            host,
+                            "services.gradle.org" | "repo.maven.apache.org" | "repo1.maven.org"
+                        ) {
+                            self.block(format!(
+                                "supply chain (the build wrapper is pointed at {host}: every build runs what it serves)"
+                            ));
+                        }
+                    }
                     if let Some(flags) = parts.get(3) {
                         if cmd == 's' && flags.contains('e') {
                             read_only = false;

@@ -114,6 +114,10 @@ const DECODE: &[&str] = &[
 ];
 
 const CREDENTIAL_MARKERS: &[&str] = &[
+    // Cloud SDKs resolving the user's keys (`boto3.Session().get_credentials()`).
+    "get_credentials(",
+    "get_frozen_credentials",
+    "google.auth.default(",
     ".ssh/",
     ".ssh'",
     ".ssh\"",
@@ -678,7 +682,7 @@ impl Analyzer<'_> {
             self.block(format!("{lang} code signals Jarvis's own process"));
         }
         // Languages that call programs like a shell does (Tcl's `exec`, expect's `spawn`).
-        if matches!(lang, "expect" | "tclsh" | "wish" | "elisp") {
+        if matches!(lang, "expect" | "tclsh" | "wish") {
             self.block_only(|a| a.script(&text, &[], depth + 1));
         }
         // Shell text handed to a shell from inside the code, or written as

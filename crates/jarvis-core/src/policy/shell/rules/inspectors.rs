@@ -112,6 +112,146 @@ fn debugger_reads(c: &Cmd<'_>, batch: &[&str], options: &[&str]) -> Option<Vec<W
     })
 }
 
+/// Reads of containers, clusters, IaC and cloud state that show what is
+/// there, not secrets (`docker ps`, `kubectl get pods`, `terraform
+/// validate`), in exactly these spellings.
+fn infra_reads(lb: &str, a: &[&str]) -> bool {
+    let flags_ok = |from: usize, ok: &[&str]| {
+        a[from.min(a.len())..].iter().all(|x| {
+            !x.starts_with('-') || ok.iter().any(|o| x == o || x.starts_with(&format!("{o}=")))
+        })
+    };
+    match (lb, a) {
+        ("docker" | "podman" | "nerdctl", [sub, rest @ ..]) => match *sub {
+            "logs" => flags_ok(
+                1,
+                &["--tail", "-n", "--since", "--until", "-t", "--timestamps"],
+            ),
+            "stats" => {
+                rest.contains(&"--no-stream")
+                    && flags_ok(1, &["--no-stream", "--format", "-a", "--all"])
+            }
+            "inspect" => {
+                // A chosen field, not the whole config (its environment holds secrets).
+                let format = a
+                    .iter()
+                    .position(|x| *x == "--format" || *x == "-f")
+                    .and_then(|i| a.get(i + 1));
+                format.is_some_and(|f| {
+                    !lower(f).contains("env") && !lower(f).contains("config") && f.contains("{{")
+                }) && flags_ok(1, &["--format", "-f", "--type"])
+            }
+            "image" | "network" | "volume" | "container" | "system" => {
+                matches!(rest, ["ls" | "history" | "df", ..])
+                    && flags_ok(
+                        2,
+                        &[
+                            "--filter",
+                            "-f",
+                            "--format",
+                            "--no-trunc",
+                            "-q",
+                            "--quiet",
+                            "-a",
+                            "--all",
+                        ],
+                    )
+            }
+            "compose" => {
+                matches!(rest, ["config", ..] | ["ps", ..] | ["ls", ..])
+                    && flags_ok(
+                        2,
+                        &[
+                            "--services",
+                            "--volumes",
+                            "--images",
+                            "-q",
+                            "--quiet",
+                            "-a",
+                            "--all",
+                            "--format",
+                        ],
+                    )
+            }
+            _ => false,
+        },
+        ("kubectl" | "oc", [sub, rest @ ..]) => {
+            // A secret's name is not its value: `get secrets` lists names;
+            // any output format or template might print the values.
+            let secret = a.iter().any(|x| lower(x).contains("secret"))
+                && (*sub != "get"
+                    || a.iter().any(|x| {
+                        x.starts_with("-o")
+                            || x.starts_with("--output")
+                            || x.starts_with("--template")
+                    }));
+            match *sub {
+                "get" | "describe" | "logs" | "top" | "explain" | "api-resources"
+                | "cluster-info" | "kustomize" => {
+                    !secret
+                        && !rest.iter().any(|x| {
+                            x.starts_with("--raw")
+                                || *x == "-f"
+                                || *x == "--follow"
+                                || *x == "-w"
+                                || *x == "--watch"
+                        })
+                }
+                "auth" => rest.first() == Some(&"can-i"),
+                "config" => matches!(
+                    rest,
+                    ["current-context"] | ["get-contexts", ..] | ["get-clusters"]
+                ),
+                _ => false,
+            }
+        }
+        ("helm", [sub, ..]) => matches!(
+            *sub,
+            "list" | "ls" | "template" | "lint" | "show" | "search" | "history" | "status"
+        ),
+        ("kind", ["get", "clusters" | "nodes", ..])
+        | ("minikube", ["status" | "profile" | "ip", ..]) => true,
+        ("terraform" | "tofu", [sub, rest @ ..]) => match *sub {
+            "validate" | "providers" | "version" | "graph" => true,
+            "fmt" => {
+                rest.iter().any(|x| *x == "-check" || *x == "--check")
+                    && !rest.contains(&"-write=true")
+            }
+            // `-json` and `state show` print the state's values, secrets too.
+            "show" => !rest.contains(&"-json"),
+            "state" => matches!(rest, ["list", ..]),
+            _ => false,
+        },
+        ("ansible-inventory", _) => a.contains(&"--graph") && !a.contains(&"--vars"),
+        ("ansible-playbook", _) => a.iter().any(|x| {
+            matches!(
+                *x,
+                "--syntax-check" | "--list-tasks" | "--list-hosts" | "--list-tags"
+            )
+        }),
+        ("virsh", _) => {
+            a.iter().any(|x| {
+                matches!(
+                    *x,
+                    "list" | "dominfo" | "domstate" | "net-list" | "pool-list" | "vol-list"
+                )
+            }) && !a.iter().any(|x| {
+                matches!(
+                    *x,
+                    "start" | "destroy" | "attach-disk" | "define" | "undefine"
+                )
+            })
+        }
+        ("flatpak", ["list" | "info", ..]) | ("snap", ["list" | "info", ..]) => true,
+        ("gcloud", ["config", "list", ..]) | ("doctl", ["version"]) | ("az", ["version"]) => true,
+        ("aws", ["configure", "list", ..]) => true,
+        ("ssh-add", ["-l" | "-L"]) => true,
+        ("ssh", ["-G", host]) => !host.starts_with('-'),
+        ("act", ["-l" | "--list", ..]) => true,
+        _ => false,
+    }
+}
+
 impl Analyzer<'_> {
     /// Read-only uses of tools that otherwise build, run or change things;
     /// `None` when `c` is not one.
@@ -212,6 +352,18 @@ impl Analyzer<'_> {
                 files
             }
             ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
+            (lb, _) if infra_reads(lb, &a) => vec![],
+            ("hadolint" | "shellcheck" | "yamllint" | "actionlint", _)
+                if a.iter().all(|x| {
+                    !x.starts_with('-') || matches!(*x, "-f" | "--format" | "tty" | "json")
+                }) =>
+            {
+                operands(0)
+            }
+            ("qemu-img", ["info", ..]) => operands(1)
+                .into_iter()
+                .filter(|w| !w.text.starts_with("--"))
+                .collect(),
             _ => return None,
         };
         let mut read_only = true;

@@ -207,10 +207,23 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         if lb == "kubectl" || lb == "helm" {
             let j = lower(&args.join(" "));
+            // A secret's values, not its name: `get secret -o yaml`, a
+            // template, jsonpath (a listing shows names; `describe` sizes).
+            let values_shown = args.iter().any(|x| {
+                let l = lower(x);
+                (l == "-o" || l == "--output" || l.starts_with("-o") || l.starts_with("--output="))
+                    && !matches!(
+                        l.as_str(),
+                        "-oname" | "-owide" | "--output=name" | "--output=wide"
+                    )
+                    || l.starts_with("--template")
+            }) && !args.windows(2).any(|w| {
+                matches!(w[0].as_str(), "-o" | "--output")
+                    && matches!(w[1].as_str(), "name" | "wide")
+            });
             let get_secret = (j.contains("get secret")
-                || j.contains("get secrets")
-                || j.contains("describe secret")
                 || j.contains("get -o") && j.contains("secret"))
+                && values_shown
                 && !j.contains("--dry-run");
             if (j.contains("config view") && j.contains("--raw"))
                 || get_secret

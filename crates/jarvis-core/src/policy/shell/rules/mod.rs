@@ -15,6 +15,7 @@ mod effects;
 mod exec;
 mod files;
 mod git;
+mod infra;
 mod inspectors;
 mod kernel;
 mod makefiles;

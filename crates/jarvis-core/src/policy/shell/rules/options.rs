@@ -133,6 +133,7 @@ impl Analyzer<'_> {
         self.covers_tracks(c);
         self.runs_fetched_package(c);
         self.script_options(c);
+        self.infra_risks(c);
         // BSD-style `ps e` (`auxeww`) prints every process's environment:
         // the tokens and keys other programs were started with.
         if c.lb == "ps" && ps_shows_environments(&c.args) {

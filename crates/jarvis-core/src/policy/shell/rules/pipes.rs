@@ -120,6 +120,18 @@ impl Analyzer<'_> {
                 if network_sink && reads_history(pa) {
                     self.block("sends the shell's history over the network (exfiltration: typed passwords and tokens are in it)");
                 }
+                // Infrastructure outputs hold passwords and keys (`terraform
+                // output -json`, `pulumi stack output --show-secrets`).
+                let outputs = {
+                    let w: Vec<String> = pa.iter().map(|w| lower(&w.text)).collect();
+                    let b = w.first().map(|x| base_name(x)).unwrap_or_default();
+                    matches!(b.as_str(), "terraform" | "tofu" | "terragrunt")
+                        && w.get(1).is_some_and(|x| x == "output")
+                        || b == "pulumi" && w.iter().any(|x| x == "--show-secrets")
+                };
+                if network_sink && outputs {
+                    self.block("sends infrastructure outputs (passwords and keys among them) over the network (exfiltration)");
+                }
                 if network_sink && (dumps_env || reads_state) {
                     self.block(format!(
                         "sends {} over the network (exfiltration)",
@@ -268,6 +280,8 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
                 Some(b)
             }
             "cmake" if rest.windows(2).any(|w| w[0] == "-P" && stdin_file(&w[1])) => Some(b),
+            // `echo 'file("~/.ssh/id_rsa")' | tofu console`: expressions run.
+            "terraform" | "tofu" if rest.first() == Some(&"console") => Some(b),
             "ninja" if rest.windows(2).any(|w| w[0] == "-f" && stdin_file(&w[1])) => Some(b),
             // `sed e`: each input line runs as a shell command.
             "sed" | "gsed" if sed_executes_input(rest) => Some("sh".into()),

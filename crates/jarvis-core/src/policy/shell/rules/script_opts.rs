@@ -74,7 +74,7 @@ pub(super) fn language(lb: &str) -> Option<&'static str> {
 }
 
 /// The values of `opts` on the line: `-x V`, `--opt=V`.
-fn values(c: &Cmd<'_>, opts: &[&str]) -> Vec<Word> {
+pub(super) fn values(c: &Cmd<'_>, opts: &[&str]) -> Vec<Word> {
     let mut out = Vec::new();
     for (i, w) in c.words.iter().enumerate().skip(1) {
         for opt in opts {
@@ -450,7 +450,6 @@ impl Analyzer<'_> {
                 _ => {}
             }
         }
-        self.inline_code("elisp", text, depth - 1);
     }
 }
 
@@ -601,10 +600,21 @@ fn cmake_args(b: &[char], from: usize) -> (Vec<String>, usize) {
 fn elisp_forms(text: &str) -> Vec<(String, Vec<String>)> {
     let b: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
-    for (i, ch) in b.iter().enumerate() {
-        if *ch != '(' {
-            continue;
+    // Where forms start: a `(` outside strings (a string that says
+    // "(shell-command" is text).
+    let mut starts = Vec::new();
+    let mut in_string = false;
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            '\\' if in_string => k += 1,
+            '"' => in_string = !in_string,
+            '(' if !in_string => starts.push(k),
+            _ => {}
         }
+        k += 1;
+    }
+    for i in starts {
         let mut j = i + 1;
         let name_start = j;
         while j < b.len() && !b[j].is_whitespace() && b[j] != '(' && b[j] != ')' {

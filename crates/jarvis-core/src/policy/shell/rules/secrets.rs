@@ -66,7 +66,6 @@ impl Analyzer<'_> {
                     "assume-role",
                     "get-federation-token",
                     "get-access-key-info",
-                    "configure list",
                 ]
                 .iter()
                 .any(|k| v.joined.contains(k))
@@ -89,6 +88,7 @@ impl Analyzer<'_> {
                     "keyvault secret show",
                     "secrets versions access",
                     "application-default print",
+                    "config-helper",
                 ]
                 .iter()
                 .any(|k| v.joined.contains(k))

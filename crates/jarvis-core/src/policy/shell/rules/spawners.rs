@@ -186,6 +186,55 @@ impl Analyzer<'_> {
                 Producer::Other => {}
             }
         }
+        // Arguments hidden in encoded text, or a download deciding what a
+        // program that starts containers, sessions or commands is told.
+        let looks_only = matches!(
+            first.as_str(),
+            "echo"
+                | "printf"
+                | "cat"
+                | "wc"
+                | "ls"
+                | "stat"
+                | "file"
+                | "basename"
+                | "dirname"
+                | "grep"
+                | "head"
+                | "tail"
+                | "sha256sum"
+                | "md5sum"
+                | "du"
+        );
+        let launcher = matches!(
+            first.as_str(),
+            "docker"
+                | "podman"
+                | "nerdctl"
+                | "kubectl"
+                | "helm"
+                | "ssh"
+                | "sudo"
+                | "doas"
+                | "env"
+                | "systemd-run"
+                | "nohup"
+                | "setsid"
+                | "timeout"
+                | "git"
+                | "npm"
+                | "npx"
+                | "pip"
+        );
+        match source {
+            Producer::Decode if !looks_only => self.block(format!(
+                "decodes and executes (xargs hands decoded text to {first} as its arguments)"
+            )),
+            Producer::Net if launcher => self.block(format!(
+                "download and execute (xargs hands downloaded text to {first} as its arguments)"
+            )),
+            _ => {}
+        }
         let items = items.unwrap_or_else(|| {
             vec![Word {
                 text: "$(input)".into(),

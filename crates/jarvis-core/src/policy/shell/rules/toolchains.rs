@@ -46,7 +46,7 @@ impl Analyzer<'_> {
         let offline = has("--frozen") || has("--offline") && has("--locked");
         let settled = match sub {
             "metadata" => has("--no-deps") || offline,
-            "tree" => offline,
+            "tree" => offline || has("--offline"),
             "locate-project" | "verify-project" => true,
             _ => return None,
         };

@@ -90,6 +90,18 @@ impl Analyzer<'_> {
                             lb,
                             "timeout" | "nice" | "stdbuf" | "ionice" | "xvfb-run" | "fakeroot"
                         ));
+                // New namespaces with the user mapped to root: mount and
+                // network powers the sandbox took away, regained inside.
+                if lb == "unshare"
+                    && (matches!(
+                        t.as_str(),
+                        "--map-root-user" | "--map-auto" | "--map-current-user"
+                    ) || !t.starts_with("--") && flag.contains('r'))
+                {
+                    self.block(
+                        "privilege escalation (unshare maps the user to root in new namespaces)",
+                    );
+                }
                 if lb == "time"
                     && (t == "-o" || t == "--output")
                     && let Some(f) = words.first().cloned()

@@ -1,0 +1,593 @@
+//! Containers, clusters, infrastructure as code, virtual machines and
+//! cloud CLIs: what they do to this machine (a host folder or device
+//! handed over, a port of Jarvis's taken, a socket published, code pulled
+//! from a location and run) and what they open to the world (a listener on
+//! every interface, a firewall opened to the internet, a cluster-admin
+//! binding). Reads of their state are in `inspectors.rs`.
+
+use super::*;
+
+/// Ports of this machine that are never for anyone else: Jarvis's own.
+fn jarvis_port(spec: &str) -> bool {
+    spec.split([':', '-', '/', ','])
+        .any(|p| p.parse::<u16>() == Ok(crate::policy::url::JARVIS_PORT))
+}
+
+/// An address that listens beyond this machine.
+fn every_interface(addr: &str) -> bool {
+    let a = addr.trim_matches(['\'', '"', '[', ']']);
+    a == "0.0.0.0" || a == "::" || a == "*" || a.is_empty()
+}
+
+/// Sockets that hand over a user's powers to whoever reaches them.
+fn powerful_socket(s: &str) -> bool {
+    let l = lower(s);
+    l.contains("docker.sock")
+        || l.contains("containerd.sock")
+        || l.contains("podman.sock")
+        || l.contains("ssh_auth_sock")
+        || l.contains("/agent.")
+        || l.contains("gnupg/s.gpg-agent")
+        || l.contains("dbus")
+}
+
+impl Analyzer<'_> {
+    /// The risks of containers, clusters, IaC, VMs and cloud CLIs.
+    pub(super) fn infra_risks(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let j = lower(&c.args.join(" "));
+        match lb {
+            "docker" | "podman" | "nerdctl" => self.container_risks(c, &args, &j),
+            "kubectl" | "oc" => self.cluster_risks(c, &args, &j),
+            "helm"
+                if args.starts_with(&["plugin", "install"])
+                    && args.get(2).is_some_and(|u| u.contains("://")) =>
+            {
+                self.block("download and execute (a helm plugin from a location runs its hooks and binaries)");
+            }
+            "terraform" | "tofu" => self.iac_risks(c, &args),
+            "minikube" if args.first() == Some(&"mount") => {
+                let src = args.get(1).and_then(|m| m.split(':').next()).unwrap_or("");
+                self.host_folder_shared(src, c, "minikube mount");
+            }
+            "kind" => {
+                if let Some(cfg) = c.value("--config").cloned()
+                    && let Some(text) = self.written_text(&cfg, c.cwd())
+                {
+                    for line in text.lines() {
+                        if let Some(p) = line
+                            .trim()
+                            .strip_prefix("- hostPath:")
+                            .or_else(|| line.trim().strip_prefix("hostPath:"))
+                        {
+                            self.host_folder_shared(p.trim(), c, "a kind node");
+                        }
+                    }
+                }
+            }
+            "virsh" => {
+                for a in &args {
+                    if paths::device(a) {
+                        self.block(format!("virsh hands the disk device {a} to a virtual machine (every file on it, past all permissions)"));
+                    }
+                }
+            }
+            l if l.starts_with("qemu-system") || l == "qemu-kvm" => {
+                for a in &args {
+                    if let Some(dir) = a.split("fat:rw:").nth(1) {
+                        self.host_folder_shared(
+                            dir.split(',').next().unwrap_or(dir),
+                            c,
+                            "qemu (read-write)",
+                        );
+                    }
+                    if let Some(fwd) = a.split("hostfwd=").nth(1) {
+                        let host = fwd.split(':').nth(1).unwrap_or("");
+                        if jarvis_port(fwd.split('-').next().unwrap_or("")) {
+                            self.block("qemu forwards Jarvis's own port");
+                        } else if every_interface(host) {
+                            self.ask("qemu forwards a port on every interface");
+                        }
+                    }
+                    if paths::device(
+                        a.split("file=")
+                            .nth(1)
+                            .unwrap_or(a)
+                            .split(',')
+                            .next()
+                            .unwrap_or(""),
+                    ) {
+                        self.block(format!(
+                            "qemu hands a disk device of this machine to a guest ({a})"
+                        ));
+                    }
+                }
+            }
+            "code" | "code-insiders" | "devtunnel"
+                if args.first().is_some_and(|a| *a == "tunnel" || *a == "host") =>
+            {
+                self.block(format!(
+                    "remote shell risk ({} tunnel opens this machine to a remote login)",
+                    c.base
+                ));
+            }
+            "aws" | "gcloud" | "az" if opens_to_the_internet(&j) => {
+                self.block(format!("{} opens a firewall to the whole internet", c.base));
+            }
+            "act" => {
+                for w in super::script_opts::values(c, &["-W", "--workflows"]) {
+                    self.sourced(&w, c);
+                }
+                if let Some(opts) = c.value("--container-options") {
+                    let o = lower(&opts.text);
+                    if o.contains("--privileged")
+                        || o.contains("-v /:")
+                        || o.contains("docker.sock")
+                    {
+                        self.block("act runs jobs in containers with host access");
+                    }
+                }
+            }
+            "gitlab-runner" => {
+                if j.contains("--docker-privileged") || j.contains("docker.sock") {
+                    self.block(
+                        "gitlab-runner runs a job with host access (privileged, the Docker socket)",
+                    );
+                }
+                for w in super::script_opts::values(c, &["--docker-volumes"]) {
+                    let src = w.text.split(':').next().unwrap_or("").to_string();
+                    self.host_folder_shared(&src, c, "a CI job");
+                }
+            }
+            "mvn" | "mvnw" if j.contains("exec-maven-plugin") || j.contains("exec:exec") => {
+                let prog = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("-Dexec.executable="));
+                let rest = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("-Dexec.args="))
+                    .unwrap_or("");
+                if let Some(p) = prog {
+                    let line = format!("{} {}", crate::policy::shell::quote(p), rest);
+                    self.script(&line, &[], c.depth + 1);
+                }
+                self.ask("maven runs a program (exec plugin)");
+            }
+            "direnv" if args.first() == Some(&"allow") => {
+                let dir = args.get(1).copied().unwrap_or(".");
+                let envrc = Word::lit(format!("{}/.envrc", dir.trim_end_matches('/')));
+                if let Some(text) = self.written_text(&envrc, c.cwd()) {
+                    self.script(&text, &[], c.depth + 1);
+                }
+                self.ask("direnv trusts an .envrc, run on every cd into the folder");
+            }
+            "vagrant" => {
+                if args.first() == Some(&"box")
+                    && args.get(1) == Some(&"add")
+                    && args
+                        .iter()
+                        .any(|a| a.starts_with("http://") || a.starts_with("https://"))
+                {
+                    self.block("download and execute (a Vagrant box from a location ships a Vagrantfile that runs on this machine)");
+                }
+                let vf = Word::lit("Vagrantfile");
+                if let Some(text) = self.written_text(&vf, c.cwd()) {
+                    self.inline_code("ruby", &text, c.depth);
+                }
+            }
+            "puppet" if args.first() == Some(&"apply") => {
+                let code = c
+                    .value("-e")
+                    .or_else(|| c.value("--execute"))
+                    .map(|w| w.text.clone());
+                if let Some(code) = code {
+                    self.puppet_code(&code, c);
+                }
+            }
+            "ansible-playbook" => {
+                for w in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                    self.sourced(w, c);
+                }
+            }
+            "ssh" => self.ssh_forwards(c, &args),
+            _ => {}
+        }
+        // Another session's agent, picked up from where it lies.
+        for (name, value) in &c.src.assigns {
+            let elsewhere = |w: &Word| w.text.contains("/tmp/ssh-") || w.text.contains("/agent.");
+            if name == "SSH_AUTH_SOCK"
+                && super::effects::in_word_or_subs(value, c.script, elsewhere)
+            {
+                self.block("borrows another session's SSH agent (its keys sign for whoever holds the socket)");
+            }
+        }
+        // A socket that hands over the user's powers, put on the network.
+        if lb == "socat" {
+            let listens =
+                j.contains("tcp-listen") || j.contains("tcp4-listen") || j.contains("tcp6-listen");
+            if listens && c.words.iter().skip(1).any(|w| powerful_socket(&w.text)) {
+                self.block("publishes a local socket that holds the user's powers (an agent, Docker) on the network");
+            }
+        }
+    }
+
+    /// A host folder handed to a guest, a container or a cluster: home, the
+    /// root or a system folder is everything in it, past every permission.
+    fn host_folder_shared(&mut self, src: &str, c: &Cmd<'_>, to: &str) {
+        let src = src.trim_matches(['\'', '"']);
+        if src.is_empty() {
+            return;
+        }
+        let p = self.norm(&super::script_opts::expanded(src), c.cwd());
+        if p == "/"
+            || p == "~"
+            || p == "/home"
+            || p == "/root"
+            || [
+                "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys",
+                "/dev", "/run", "/var/run",
+            ]
+            .iter()
+            .any(|d| p == *d || p.starts_with(&format!("{d}/")))
+            || p == "/var"
+            || paths::contains_credentials(&p)
+            || paths::credential_normalized(&p, src).is_some()
+            || self.app_state(&p)
+        {
+            self.block(format!(
+                "sandbox escape ({src} of this machine shared with {to})"
+            ));
+        }
+        if !self.inside(&p) {
+            self.ask(format!("shares {src} with {to}"));
+        }
+    }
+
+    fn container_risks(&mut self, c: &Cmd<'_>, args: &[&str], j: &str) {
+        let host_net = j.contains("--net=host")
+            || j.contains("--network=host")
+            || args
+                .windows(2)
+                .any(|w| matches!(w[0], "--net" | "--network") && w[1] == "host");
+        let net_admin = j.contains("net_admin") || j.contains("net_raw");
+        // Started again after every reboot, on the host's own network: a
+        // service of this machine's, kept by whoever made the image.
+        let returns = args.iter().any(|a| {
+            a.starts_with("--restart") && (a.contains("always") || a.contains("unless-stopped"))
+        }) || args
+            .windows(2)
+            .any(|w| w[0] == "--restart" && matches!(w[1], "always" | "unless-stopped"));
+        if returns && host_net {
+            self.block(format!(
+                "persistence ({} keeps a container on the host's network that restarts with the machine)",
+                c.base
+            ));
+        }
+        if host_net && net_admin {
+            self.block(format!("sandbox escape ({} changes this machine's network: host networking with NET_ADMIN)", c.base));
+        }
+        // `-p 127.0.0.1:7420:80`: Jarvis's port taken by an impostor.
+        for (i, a) in args.iter().enumerate() {
+            let spec = if matches!(*a, "-p" | "--publish") {
+                args.get(i + 1).copied()
+            } else {
+                a.strip_prefix("--publish=")
+            };
+            if let Some(spec) = spec {
+                let host_side: Vec<&str> = spec.split(':').collect();
+                let host_port = if host_side.len() >= 2 {
+                    host_side[host_side.len() - 2]
+                } else {
+                    ""
+                };
+                if jarvis_port(host_port) {
+                    self.block(format!(
+                        "{} takes Jarvis's own port ({spec}): an impostor would answer its clients",
+                        c.base
+                    ));
+                }
+            }
+        }
+        // Mounts of system folders (the container is root there).
+        for (i, a) in args.iter().enumerate() {
+            let spec = if matches!(*a, "-v" | "--volume") {
+                args.get(i + 1).copied()
+            } else {
+                a.strip_prefix("--volume=")
+            };
+            if let Some(spec) = spec {
+                let src = spec.split(':').next().unwrap_or("");
+                if src.starts_with('/') || src.starts_with('~') || src.starts_with("$HOME") {
+                    self.host_folder_shared(src, c, &format!("a {} container", c.base));
+                }
+            }
+        }
+        // The host's secrets handed to a container (`-e GITHUB_TOKEN`, bare
+        // or with its value; `--env-file .env`): another program's now.
+        for (i, a) in args.iter().enumerate() {
+            let spec = if matches!(*a, "-e" | "--env") {
+                args.get(i + 1).copied()
+            } else {
+                a.strip_prefix("--env=")
+            };
+            if let Some(spec) = spec {
+                let (name, value) = spec.split_once('=').unwrap_or((spec, ""));
+                if super::effects::secret_var(name) && (value.is_empty() || value.contains('$')) {
+                    self.block(format!("hands the secret {name} to a container"));
+                }
+            }
+        }
+        for w in super::script_opts::values(c, &["--env-file"]) {
+            let p = self.norm(&w, c.cwd());
+            if paths::credential_normalized(&p, &w.text).is_some() {
+                self.block(format!("hands the secrets in {} to a container", w.text));
+            }
+        }
+        // A compose file from a download, or written by this line with host
+        // powers in it (privileged, the host's processes or network, its root).
+        if args.first() == Some(&"compose") || c.lb == "docker-compose" {
+            let from_stdin = super::script_opts::values(c, &["-f", "--file"])
+                .iter()
+                .any(|w| matches!(w.text.as_str(), "-" | "/dev/stdin"));
+            let producer = c
+                .src
+                .stdin_from
+                .and_then(|i| c.script.commands.get(i))
+                .map(|p| self.producer(p));
+            if from_stdin && producer.is_some_and(|p| p != Producer::Other) {
+                self.block(
+                    "download and execute (a compose stack from a download or decoder, started)",
+                );
+            }
+            let written: Vec<String> = self
+                .written
+                .iter()
+                .filter(|(p, _)| {
+                    let name = p.rsplit('/').next().unwrap_or("");
+                    (name.contains("compose") || name.starts_with("docker-compose"))
+                        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+                })
+                .map(|(_, t)| t.clone())
+                .collect();
+            for text in written {
+                for line in text.lines() {
+                    let t = lower(line.trim());
+                    let host_power = t.starts_with("privileged: true")
+                        || t.starts_with("pid: host")
+                        || t.starts_with("pid: \"host\"")
+                        || t.starts_with("network_mode: host")
+                            && text.to_lowercase().contains("net_admin")
+                        || t.contains("docker.sock");
+                    if host_power {
+                        self.block(format!("sandbox escape (a compose file this line wrote gives a container host powers: {})", line.trim()));
+                    }
+                    if let Some(v) = t.strip_prefix("- ") {
+                        let src = v.trim_matches(['"', '\'']).split(':').next().unwrap_or("");
+                        if src.starts_with('/') || src.starts_with('~') {
+                            self.host_folder_shared(src, c, "a compose service");
+                        }
+                    }
+                }
+            }
+        }
+        // An image named for a program, run with arguments on the host's
+        // network (`alpine/socat TCP-LISTEN:… EXEC:/bin/bash`): judged as
+        // that program, since it listens here.
+        if host_net {
+            let image_at = args.iter().enumerate().skip(1).find(|(k, a)| {
+                !a.starts_with('-')
+                    && !args.get(k.wrapping_sub(1)).is_some_and(|p| {
+                        p.starts_with('-') && !p.contains('=') && takes_container_value(p)
+                    })
+            });
+            if let Some((k, image)) = image_at {
+                let program = image
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or("")
+                    .split([':', '@'])
+                    .next()
+                    .unwrap_or("");
+                if super::known_program(program) {
+                    let mut words = vec![Word::lit(program)];
+                    words.extend(c.words.iter().skip(k + 2).cloned());
+                    self.block_only(|a| a.run_words(words, c.src, c.script, c.depth + 1));
+                }
+            }
+        }
+        // The whole command line from a download or a decoder.
+        for w in c.words.iter().skip(1) {
+            if let Some(why) = self.code_source(w, c.script) {
+                self.block(format!("{why} ({}'s arguments come from it)", c.base));
+            }
+        }
+    }
+
+    fn cluster_risks(&mut self, c: &Cmd<'_>, args: &[&str], j: &str) {
+        let sub = args.first().copied().unwrap_or("");
+        match sub {
+            "port-forward" | "proxy" => {
+                let addr = c.value("--address").map(|w| w.text.clone()).or_else(|| {
+                    args.iter()
+                        .find_map(|a| a.strip_prefix("--address=").map(str::to_string))
+                });
+                if addr
+                    .as_deref()
+                    .is_some_and(|a| a.split(',').any(every_interface))
+                {
+                    self.block(format!("kubectl {sub} listens on every interface: the cluster opened to the network"));
+                }
+                if args
+                    .iter()
+                    .any(|a| jarvis_port(a.split(':').next().unwrap_or("")))
+                    && sub == "port-forward"
+                {
+                    self.block("kubectl port-forward takes Jarvis's own port");
+                }
+            }
+            "apply" | "create" | "replace" => {
+                if args.windows(2).any(|w| {
+                    matches!(w[0], "-f" | "--filename" | "-k" | "--kustomize")
+                        && w[1].contains("://")
+                }) || args.iter().any(|a| {
+                    a.strip_prefix("--filename=")
+                        .is_some_and(|u| u.contains("://"))
+                }) {
+                    self.block("applies a manifest fetched from a location (whatever it defines runs in the cluster)");
+                }
+                if j.contains("clusterrolebinding") && j.contains("cluster-admin") {
+                    self.block("privilege escalation (binds cluster-admin)");
+                }
+            }
+            "debug" if args.iter().any(|a| a.starts_with("node/")) => {
+                self.block("kubectl debug on a node: a root shell on the node's host");
+            }
+            _ => {}
+        }
+        // Code for the pod from a download or a decoder.
+        for w in c.words.iter().skip(1) {
+            if let Some(why) = self.code_source(w, c.script) {
+                self.block(format!("{why} (run by kubectl {sub})"));
+            }
+        }
+    }
+
+    fn iac_risks(&mut self, c: &Cmd<'_>, args: &[&str]) {
+        if args.first() == Some(&"init")
+            && args.iter().any(|a| {
+                a.strip_prefix("-from-module=")
+                    .is_some_and(|m| m.contains("://") || m.starts_with("git::"))
+            })
+        {
+            self.block("download and execute (terraform init copies a module from a location into the project)");
+        }
+        // Files this line wrote that the run will read: provisioners and
+        // external data sources run commands on this machine.
+        let written: Vec<String> = self
+            .written
+            .iter()
+            .filter(|(p, _)| p.ends_with(".tf") || p.ends_with(".tf.json"))
+            .map(|(_, t)| t.clone())
+            .collect();
+        for text in written {
+            for line in text.lines() {
+                let t = line.trim();
+                if let Some(v) = t
+                    .strip_prefix("command")
+                    .map(str::trim_start)
+                    .and_then(|r| r.strip_prefix('='))
+                {
+                    let cmd = v.trim().trim_matches('"').replace("\\\"", "\"");
+                    self.script(&cmd, &[], c.depth + 1);
+                }
+                if let Some(v) = t
+                    .strip_prefix("program")
+                    .map(str::trim_start)
+                    .and_then(|r| r.strip_prefix('='))
+                {
+                    let words = super::code::string_literals(v);
+                    let line = words
+                        .iter()
+                        .map(|w| crate::policy::shell::quote(w))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    self.script(&line, &[], c.depth + 1);
+                }
+            }
+        }
+    }
+
+    /// Puppet's DSL: `file` resources write their title, `exec` runs its
+    /// command.
+    fn puppet_code(&mut self, code: &str, c: &Cmd<'_>) {
+        let l = code;
+        for (at, _) in l.match_indices("file {") {
+            if let Some(p) = super::code::string_literals(&l[at..]).into_iter().next() {
+                self.write_path(&super::script_opts::expanded(&p), c.cwd(), "puppet");
+            }
+        }
+        for (at, _) in l.match_indices("command") {
+            if let Some(cmd) = super::code::string_literals(&l[at..]).into_iter().next() {
+                self.script(&cmd, &[], c.depth + 1);
+            }
+        }
+        self.inline_code("puppet", code, c.depth);
+    }
+
+    /// `ssh -g -L 0.0.0.0:9000:127.0.0.1:7420`: Jarvis's port forwarded to
+    /// whoever reaches this machine.
+    fn ssh_forwards(&mut self, c: &Cmd<'_>, args: &[&str]) {
+        let gateway = args
+            .iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('g'));
+        for w in super::script_opts::values(c, &["-L"]) {
+            let parts: Vec<&str> = w.text.split(':').collect();
+            let target_port = parts.last().copied().unwrap_or("");
+            let bind = if parts.len() == 4 { parts[0] } else { "" };
+            if jarvis_port(target_port) && (gateway || (parts.len() == 4 && every_interface(bind)))
+            {
+                self.block("ssh forwards Jarvis's own port to other machines");
+            }
+        }
+    }
+}
+
+/// A cloud firewall rule for the whole internet (`--cidr 0.0.0.0/0`,
+/// `--source-ranges=0.0.0.0/0`, `--source-address-prefixes '*'`).
+fn opens_to_the_internet(j: &str) -> bool {
+    let opens = [
+        "authorize-security-group-ingress",
+        "firewall-rules create",
+        "firewall-rules update",
+        "nsg rule create",
+    ]
+    .iter()
+    .any(|k| j.contains(k));
+    let everyone = j.contains("0.0.0.0/0")
+        || j.contains("::/0")
+        || j.contains("prefixes '*'")
+        || j.contains("prefixes *");
+    opens && everyone
+}
+
+/// Options of `docker run` that take a value (the next word is not the image).
+fn takes_container_value(opt: &str) -> bool {
+    matches!(
+        opt,
+        "-e" | "--env"
+            | "-v"
+            | "--volume"
+            | "-p"
+            | "--publish"
+            | "--name"
+            | "--net"
+            | "--network"
+            | "-w"
+            | "--workdir"
+            | "-u"
+            | "--user"
+            | "--entrypoint"
+            | "--mount"
+            | "--env-file"
+            | "--cap-add"
+            | "--cap-drop"
+            | "-l"
+            | "--label"
+            | "--restart"
+            | "--platform"
+            | "-h"
+            | "--hostname"
+            | "-m"
+            | "--memory"
+            | "--cpus"
+            | "--device"
+            | "--pid"
+            | "--ipc"
+            | "--security-opt"
+            | "--add-host"
+            | "--dns"
+            | "--log-driver"
+            | "--tmpfs"
+    )
+}
