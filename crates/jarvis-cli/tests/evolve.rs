@@ -298,7 +298,16 @@ async fn chinese_paraphrases_group_a_dismissal_holds_and_a_changed_target_is_sta
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scheduled_and_unattended_requests_are_not_counted() {
-    let server = MockServer::scripted(texts(3)).await.unwrap();
+    let mut replies = texts(3);
+    // An unattended run asked in the user's very words to remember: still
+    // nothing kept, nobody is there to be asked.
+    replies.push(Reply::tool_calls(&[(
+        "m1",
+        "remember",
+        r#"{"text": "prefers German", "kind": "preference"}"#,
+    )]));
+    replies.push(Reply::text("Done."));
+    let server = MockServer::scripted(replies).await.unwrap();
     let cli = Cli::new(server.base_url(), "{}");
     for t in [
         "Translate the report into German",
@@ -309,6 +318,24 @@ async fn scheduled_and_unattended_requests_are_not_counted() {
         assert!(out.status.success(), "{}", said(&out));
     }
     assert!(cli.proposals().await.is_empty());
+    let out = cli
+        .run(&["ask", "--unattended", "Remember that I prefer German"])
+        .await;
+    assert!(out.status.success(), "{}", said(&out));
+    let m = cli.json(&["memory", "list", "--json"]).await;
+    assert_eq!(m["items"], json!([]), "{m}");
+    assert_eq!(m["suggested"], json!([]), "{m}");
+    let told: Vec<String> = server.chat_requests().last().unwrap().json()["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        told.iter().any(|t| t.contains("keeps no memory")),
+        "{told:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
