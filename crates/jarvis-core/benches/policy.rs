@@ -85,6 +85,7 @@ fn main() {
         "blind-z",
         "blind-aa",
         "blind-ab",
+        "blind-ac",
     ] {
         sets.push((
             f.to_string(),

@@ -81,6 +81,7 @@ const REDTEAM: &[&str] = &[
     "blind-z.jsonl",
     "blind-aa.jsonl",
     "blind-ab.jsonl",
+    "blind-ac.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -107,6 +108,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-z.jsonl", "/home/u/work", "/home/u"),
     ("blind-aa.jsonl", "/home/u/work", "/home/u"),
     ("blind-ab.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ac.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -81,6 +81,46 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.config/filezilla",
     "~/.electrum",
     "~/.bitcoin/wallet.dat",
+    // Mail, chat and sync clients that keep a password in their config.
+    "~/.msmtprc",
+    "~/.config/msmtp",
+    "~/.fetchmailrc",
+    "~/.mbsyncrc",
+    "~/.config/isync",
+    "~/.offlineimaprc",
+    "~/.authinfo",
+    "~/.authinfo.gpg",
+    "~/.config/aerc/accounts.conf",
+    "~/.purple/accounts.xml",
+    "~/.weechat/sec.conf",
+    "~/.config/weechat/sec.conf",
+    "~/.znc",
+    "~/.local/share/TelegramDesktop/tdata",
+    "~/.config/Signal",
+    // Keys of encryption, sync and tunnel tools.
+    "~/.config/sops",
+    "~/.config/age",
+    "~/.config/syncthing",
+    "~/.local/state/syncthing",
+    "~/.ngrok2",
+    "~/.config/ngrok",
+    "~/.cloudflared",
+    "~/.ipfs",
+    "~/.config/solana",
+    "~/.ethereum/keystore",
+    "~/.kaggle",
+    "~/.huggingface",
+    "~/.databrickscfg",
+    "~/.mc/config.json",
+    "~/.config/rbw",
+    "~/.config/gopass",
+    "~/.pki",
+    "~/.local/share/gopass",
+    // Whoever reads these drives the display as the user.
+    "~/.Xauthority",
+    "~/.ICEauthority",
+    "/etc/wireguard",
+    "/var/lib/tailscale",
     "/etc/shadow",
     "/etc/shadow-",
     "/etc/gshadow",
@@ -222,6 +262,14 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir(p, d)) {
         return Some(format!("{shown} is in {d}"));
     }
+    if keystroke_device(p) {
+        return Some(format!(
+            "{shown} carries keystrokes as they are typed (passwords among them)"
+        ));
+    }
+    if let Some(word) = named_secret_in_home(p) {
+        return Some(format!("{shown} is a {word} file in your private settings"));
+    }
     if app_session_store(p) {
         return Some(format!("{shown} holds an app's sign-in tokens"));
     }
@@ -274,12 +322,91 @@ fn app_session_store(p: &str) -> bool {
     })
 }
 
+/// Input devices: reading one is a key logger, writing `/dev/uinput` types
+/// as the user.
+pub fn keystroke_device(p: &str) -> bool {
+    under_dir(p, "/dev/input") || p.starts_with("/dev/hidraw") || p == "/dev/uinput"
+}
+
+/// A file in the hidden part of home (`~/.config/…`, `~/.local/share/…`,
+/// `~/.someapp/…`) whose name says what it holds: `token`, `secrets.json`,
+/// `keys.txt`, `auth.json`, `*.pem`. Any program's, not a list of them; a
+/// project's own files keep their names' freedom (`src/token.rs`).
+fn named_secret_in_home(p: &str) -> Option<&'static str> {
+    let rest = p.strip_prefix("~/.")?;
+    if has_glob(p) {
+        return None;
+    }
+    const WORDS: &[(&str, &str)] = &[
+        ("secret", "secret"),
+        ("secrets", "secret"),
+        ("token", "token"),
+        ("tokens", "token"),
+        ("password", "password"),
+        ("passwords", "password"),
+        ("passwd", "password"),
+        ("credential", "credentials"),
+        ("credentials", "credentials"),
+        ("creds", "credentials"),
+        ("apikey", "key"),
+        ("key", "key"),
+        ("keys", "key"),
+        ("privkey", "key"),
+        ("private", "key"),
+        ("pem", "key"),
+        ("p12", "key"),
+        ("pfx", "key"),
+        ("kdbx", "password"),
+        ("keystore", "key"),
+        ("wallet", "wallet"),
+        ("auth", "sign-in"),
+        ("oauth", "sign-in"),
+        ("cookie", "sign-in"),
+        ("cookies", "sign-in"),
+    ];
+    // Folders say it in fewer words (`~/.config/app/secrets/…`); a file
+    // whose extension is source code (`keys.lua`, a keymap) is code.
+    const FOLDER_WORDS: &[&str] = &[
+        "secret",
+        "secrets",
+        "credentials",
+        "creds",
+        "tokens",
+        "private",
+    ];
+    const CODE: &[&str] = &[
+        "lua", "vim", "py", "js", "ts", "rb", "el", "sh", "fish", "zsh", "bash", "md", "html",
+        "css", "rs", "go", "c", "h",
+    ];
+    let words = |part: &str| -> Vec<String> {
+        part.split(|ch: char| !ch.is_ascii_alphanumeric())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    let (dirs, base) = rest.rsplit_once('/').unwrap_or(("", rest));
+    if let Some(ext) = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
+        && CODE.contains(&ext.as_str())
+    {
+        return None;
+    }
+    let in_folder = dirs
+        .split('/')
+        .any(|d| words(d).iter().any(|t| FOLDER_WORDS.contains(&t.as_str())));
+    if in_folder {
+        return Some("secret");
+    }
+    words(base)
+        .iter()
+        .find_map(|t| WORDS.iter().find(|(w, _)| *w == t).map(|(_, k)| *k))
+}
+
 /// A credential by where it is (`~/.ssh/…`, `/etc/shadow`), not only by its
 /// name (a project's own `.env`).
 pub fn credential_store(p: &str) -> bool {
     CREDENTIAL_DIRS.iter().any(|d| under_dir(p, d))
         || p.starts_with("/proc/")
         || app_session_store(p)
+        || keystroke_device(p)
 }
 
 /// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.

@@ -219,7 +219,9 @@ impl Analyzer<'_> {
     /// normalised path when it is neither.
     pub(super) fn sensitive(&mut self, w: &Word, cwd: Option<&str>, verb: &str) -> Option<String> {
         let p = self.norm(w, cwd);
-        if let Some(why) = paths::credential_normalized(&p, &w.text) {
+        // Which input devices exist is no keystroke.
+        let device_names = verb == "lists" && paths::keystroke_device(&p);
+        if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
             self.block(format!("touches a credential: {why}"));
             return None;
         }
@@ -585,7 +587,7 @@ impl Analyzer<'_> {
                     // The metadata of the system's own secret files (`stat
                     // /etc/shadow`) is public; their content stays out of
                     // reach. The user's own stores are not even listed.
-                    if metadata_only(&c.lb) && p.starts_with("/etc/") {
+                    if metadata_only(&c.lb) && (p.starts_with("/etc/") || p.starts_with("/dev/")) {
                         continue;
                     }
                     self.block(format!("touches a credential: {why}"));

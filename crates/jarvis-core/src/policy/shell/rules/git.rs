@@ -362,6 +362,26 @@ impl Analyzer<'_> {
             // `git branch -a --contains HEAD`: listing flags, and the commits
             // they filter by; a name of its own would create one.
             "branch" | "tag" if lists_refs(rest) => read_only,
+            "remote" if remote_reads(rest) => read_only,
+            // `git bundle verify|list-heads F`: the bundle file is read.
+            "bundle"
+                if rest
+                    .first()
+                    .is_some_and(|x| x == "verify" || x == "list-heads")
+                    && rest
+                        .iter()
+                        .skip(1)
+                        .all(|x| !x.starts_with('-') || x == "-q" || x == "--quiet") =>
+            {
+                let mut ro = read_only;
+                for w in c.words[si + 3..]
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                {
+                    ro &= self.read_path(w, c.cwd());
+                }
+                ro
+            }
             "branch" | "tag" | "remote" | "stash" | "worktree" | "notes" | "config-list"
                 if rest.is_empty()
                     || rest.iter().all(|x| {
@@ -662,4 +682,20 @@ fn lists_refs(rest: &[String]) -> bool {
             || x.starts_with("--points-at=")
             || x.starts_with("--color=")
     }) && !rest.is_empty()
+}
+
+/// `git remote`, `-v`, `show [-n] NAME`, `get-url [--push|--all] NAME`:
+/// the remotes' names and addresses (a `show` without `-n` asks the remote
+/// for its branches, a read).
+fn remote_reads(rest: &[String]) -> bool {
+    let ops: Vec<&str> = rest
+        .iter()
+        .filter(|x| !x.starts_with('-'))
+        .map(String::as_str)
+        .collect();
+    let flags_ok = rest
+        .iter()
+        .filter(|x| x.starts_with('-'))
+        .all(|f| matches!(f.as_str(), "-v" | "--verbose" | "-n" | "--push" | "--all"));
+    flags_ok && matches!(ops.as_slice(), [] | ["show", ..] | ["get-url", _])
 }

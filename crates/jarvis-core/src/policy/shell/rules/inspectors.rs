@@ -248,6 +248,18 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
         ("ssh-add", ["-l" | "-L"]) => true,
         ("ssh", ["-G", host]) => !host.starts_with('-'),
         ("act", ["-l" | "--list", ..]) => true,
+        // The desktop's devices, listed or described (not their events).
+        ("xinput", [] | ["list" | "--list" | "list-props" | "--list-props", ..])
+        | ("lpstat" | "lpq", _)
+        | ("v4l2-ctl", ["--list-devices" | "--list-formats-ext" | "--all", ..])
+        | (
+            "pactl",
+            [
+                "list" | "info" | "get-default-sink" | "get-default-source",
+                ..,
+            ],
+        )
+        | ("wpctl", ["status" | "inspect", ..]) => true,
         _ => false,
     }
 }

@@ -6,6 +6,7 @@
 
 mod archives;
 mod awk_sed;
+mod captures;
 mod code;
 mod code_fold;
 mod code_shapes;
@@ -27,6 +28,7 @@ mod positions;
 mod readonly;
 mod redirects;
 mod remote;
+mod reveals;
 mod script_opts;
 mod secrets;
 mod servers;
@@ -121,6 +123,14 @@ impl Cmd<'_> {
         } else {
             self.words.get(i + 2)
         }
+    }
+    /// The arguments that are not options, lower-case, in order.
+    pub fn operands_lower(&self) -> Vec<String> {
+        self.args
+            .iter()
+            .filter(|x| !x.starts_with('-'))
+            .map(|x| lower(x))
+            .collect()
     }
     pub fn arg_word(&self, i: usize) -> Option<&Word> {
         self.words.get(i + 1)

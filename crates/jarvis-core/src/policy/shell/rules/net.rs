@@ -116,6 +116,15 @@ impl Analyzer<'_> {
                 .strip_prefix('@')
                 .or_else(|| x.split_once("=@").map(|(_, f)| f))
                 .or_else(|| x.split_once("=<").map(|(_, f)| f))
+                // `--data-urlencode name@F`: the content of F, url-encoded.
+                .or_else(|| {
+                    let v = x
+                        .strip_prefix("--data-urlencode=")
+                        .or((prev == "--data-urlencode").then_some(x))?;
+                    v.split_once('@')
+                        .filter(|(n, _)| !n.contains('='))
+                        .map(|(_, f)| f)
+                })
                 .or_else(|| {
                     x.strip_prefix("--post-file=")
                         .or_else(|| x.strip_prefix("--body-file="))
@@ -138,6 +147,7 @@ impl Analyzer<'_> {
                     ..w.clone()
                 };
                 if fw.dynamic {
+                    self.dynamic_secret(&fw, cwd);
                     if let Some(place) = self.place_outside(c.script, cwd) {
                         self.block(format!(
                             "exfiltration (uploads files whose names are found at run time, and the line looks in {place})"

@@ -130,6 +130,8 @@ impl Analyzer<'_> {
             ));
         }
         self.desktop_safety(c);
+        self.captures(c);
+        self.reveals_token(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);
         self.script_options(c);
@@ -613,30 +615,9 @@ fn go_unverified(kv: &str) -> bool {
     }
 }
 
-/// Programs that capture the screen.
-const CAPTURES: &[&str] = &[
-    "gnome-screenshot",
-    "scrot",
-    "grim",
-    "maim",
-    "xwd",
-    "spectacle",
-    "flameshot",
-    "wf-recorder",
-    "import",
-    "ksnip",
-    "shutter",
-];
-
-/// Programs that send data over the network.
-const SENDERS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "scp", "sftp", "ssh", "rsync", "ftp", "http",
-    "https", "xh", "aria2c", "rclone", "telnet",
-];
-
 impl Analyzer<'_> {
     /// The desktop's own safeguards: X access control, the screen lock,
-    /// Flatpak's sandbox; and the screen itself as data.
+    /// Flatpak's sandbox.
     fn desktop_safety(&mut self, c: &Cmd<'_>) {
         let j = lower(&c.args.join(" "));
         match c.lb.as_str() {
@@ -678,35 +659,8 @@ impl Analyzer<'_> {
                     "sandbox escape (flatpak-spawn --host runs the command outside the sandbox)",
                 );
             }
-            "ffmpeg" | "gst-launch-1.0"
-                if ["x11grab", "kmsgrab", "ximagesrc", "pipewiresrc"]
-                    .iter()
-                    .any(|k| j.contains(k)) =>
-            {
-                self.screen_out(c);
-            }
-            b if CAPTURES.contains(&b) && (b != "import" || j.contains("-window")) => {
-                self.screen_out(c)
-            }
             _ => {}
         }
-    }
-
-    /// A screen capture in a line that also sends data out: what is on the
-    /// screen (mail, keys, chats) leaves.
-    fn screen_out(&mut self, c: &Cmd<'_>) {
-        let sends = c.script.commands.iter().any(|k| {
-            super::wrappers::peeled(&k.argv)
-                .first()
-                .is_some_and(|w| SENDERS.contains(&lower(&base_name(&w.text)).as_str()))
-        });
-        if sends {
-            self.block(format!(
-                "exfiltration ({} captures the screen in a line that sends data over the network)",
-                c.base
-            ));
-        }
-        self.ask(format!("{} captures the screen", c.base));
     }
 }
 

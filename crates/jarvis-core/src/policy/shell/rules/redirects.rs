@@ -183,6 +183,7 @@ impl Analyzer<'_> {
         for (name, value) in assigns {
             self.history_setting(name, value);
             let up = name.to_ascii_uppercase();
+            self.wire_trace(&up, name, value);
             // `BASH_FUNC_ls%%=() { …; }`: every bash started with it runs
             // that body for `ls`; the body is judged as the code it is.
             if up.starts_with("BASH_FUNC_") {
@@ -294,6 +295,38 @@ impl Analyzer<'_> {
 }
 
 impl Analyzer<'_> {
+    /// Variables that make a program print its traffic (`GIT_TRACE_CURL`,
+    /// `GIT_CURL_VERBOSE`, `SSLKEYLOGFILE`): the headers carry the tokens.
+    /// Turning the redaction of those traces off is asking for the tokens.
+    fn wire_trace(&mut self, up: &str, name: &str, value: &Word) {
+        let off = matches!(
+            lower(value.text.trim_matches(['"', '\''])).as_str(),
+            "0" | "false" | "no" | "off" | ""
+        );
+        if up.ends_with("_REDACT") || up.ends_with("_REDACTION") {
+            if off {
+                self.block(format!(
+                    "reveals credentials ({name} turns off the redaction of tokens in traces)"
+                ));
+            }
+            return;
+        }
+        let traces = up.starts_with("GIT_TRACE")
+            || matches!(
+                up,
+                "GIT_CURL_VERBOSE"
+                    | "SSLKEYLOGFILE"
+                    | "CURL_VERBOSE"
+                    | "NODE_DEBUG"
+                    | "HTTPS_DEBUG"
+            );
+        if traces && !off {
+            self.ask(format!(
+                "{name} traces network traffic, whose headers carry tokens"
+            ));
+        }
+    }
+
     /// Files an interpreter's options variable makes every run load first
     /// (`NODE_OPTIONS='--require F'`, `-javaagent:F`, `RUBYOPT=-rF`,
     /// `PYTHONSTARTUP=F`): one from outside the project and the system

@@ -15,12 +15,7 @@ impl Analyzer<'_> {
         // Operands in order; a global option's value (`--profile prod`,
         // `-n prod`) may sit among them, so verbs are found as neighbours,
         // not by position.
-        let ops: Vec<String> = c
-            .args
-            .iter()
-            .filter(|x| !x.starts_with('-'))
-            .map(|x| lower(x))
-            .collect();
+        let ops = c.operands_lower();
         let seq = |a: &str, b: &str| ops.windows(2).any(|w| w[0] == a && w[1] == b);
         let any = |a: &str| ops.iter().any(|o| o == a);
         let has = |f: &str| {

@@ -143,9 +143,13 @@ impl Analyzer<'_> {
                 self.ask("security");
                 Some(false)
             }
+            "pass" | "gopass" | "passage" if args.first().is_some_and(|x| x == "git") => {
+                Some(self.store_git(c))
+            }
+            "rclone" => self.rclone(c),
             "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" | "vault"
             | "kwallet-query" | "keepassxc-cli" | "age" | "sops" | "chamber" | "berglas"
-            | "envchain" | "1password" => {
+            | "envchain" | "1password" | "passage" | "rbw" | "kpcli" => {
                 let reads = args.iter().any(|x| {
                     matches!(
                         x.as_str(),
@@ -172,7 +176,7 @@ impl Analyzer<'_> {
                     )
                 });
                 // `pass NAME` prints a password; `pass` alone lists names.
-                let pass_reads = matches!(lb, "pass" | "gopass")
+                let pass_reads = matches!(lb, "pass" | "gopass" | "passage")
                     && args.first().is_some_and(|x| {
                         !x.starts_with('-')
                             && !matches!(
@@ -189,7 +193,7 @@ impl Analyzer<'_> {
                                     | "help"
                             )
                     });
-                if reads || pass_reads || args.is_empty() && lb != "pass" {
+                if reads || pass_reads || args.is_empty() && !matches!(lb, "pass" | "passage") {
                     self.block(format!("reads stored secrets ({b})"));
                 }
                 self.ask(b.to_string());
@@ -203,6 +207,15 @@ impl Analyzer<'_> {
                 }) || (v.a("--export") && v.a("--armor") && v.joined.contains("secret"))
                 {
                     self.block("exports private keys (gpg)");
+                }
+                if let Some(files) = super::reveals::gpg_reads(args) {
+                    let mut read_only = true;
+                    for i in files {
+                        if let Some(f) = c.arg_word(i).cloned() {
+                            read_only &= self.read_path(&f, c.cwd());
+                        }
+                    }
+                    return Some(read_only);
                 }
                 self.ask("gpg");
                 Some(false)

@@ -1,0 +1,215 @@
+//! Subcommands that print a tool's own secrets, and the read-only questions
+//! asked of secret holders: `fly auth token`, `rclone config dump`, `pass
+//! git push` out of the password store; `rclone listremotes`, `gpg
+//! --list-keys`, which print names and fingerprints, not secrets.
+
+use super::*;
+
+/// Words that name the token in a command line's verbs.
+const TOKEN_VERBS: &[&str] = &[
+    "token",
+    "tokens",
+    "access-token",
+    "print-access-token",
+    "print-identity-token",
+    "print-token",
+    "show-token",
+    "get-token",
+    "get-access-token",
+    "auth:token",
+    "api-key",
+    "apikey",
+];
+
+/// Flags that ask a tool to print what it otherwise masks.
+const UNMASK_FLAGS: &[&str] = &[
+    "--show-token",
+    "--show-secrets",
+    "--show-secret",
+    "--show-password",
+    "--show-passwords",
+    "--reveal",
+    "--unredacted",
+    "--unmask",
+    "--insecure-print",
+];
+
+/// Verbs that print, next to a token word.
+const PRINT_VERBS: &[&str] = &[
+    "print", "show", "get", "view", "cat", "read", "reveal", "export",
+];
+
+impl Analyzer<'_> {
+    /// Any tool asked to print its sign-in token (`fly auth token`, `railway
+    /// auth token`, `supabase tokens show`) or to unmask what it hides.
+    pub(super) fn reveals_token(&mut self, c: &Cmd<'_>) {
+        // Words given to a text tool are its text (`echo print token`).
+        let lb = c.lb.as_str();
+        if tables::read_only(lb).is_some()
+            || matches!(
+                lb,
+                "echo" | "printf" | "print" | "write-output" | "write-host"
+            )
+            || is_shell(lb)
+            || tables::interpreter(lb).is_some()
+        {
+            return;
+        }
+        let verbs: Vec<String> = c
+            .args
+            .iter()
+            .take_while(|x| !x.starts_with('-'))
+            .take(4)
+            .map(|x| lower(x))
+            .collect();
+        let token_at = verbs.iter().position(|x| TOKEN_VERBS.contains(&x.as_str()));
+        let after_auth = token_at.is_some_and(|i| {
+            i > 0
+                && matches!(
+                    verbs[i - 1].as_str(),
+                    "auth" | "login" | "account" | "config"
+                )
+        });
+        let printed = token_at.is_some() && verbs.iter().any(|x| PRINT_VERBS.contains(&x.as_str()));
+        // `heroku auth:token`: the namespace is in the word.
+        let self_printing = token_at.is_some_and(|i| verbs[i].starts_with("auth:"));
+        if after_auth || printed || self_printing {
+            self.block(format!(
+                "reveals credentials ({} {} prints a sign-in token)",
+                c.base,
+                verbs.join(" ")
+            ));
+        }
+        if let Some(f) = c.args.iter().find(|x| {
+            let l = lower(x);
+            UNMASK_FLAGS
+                .iter()
+                .any(|u| l == *u || l.starts_with(&format!("{u}=")))
+        }) {
+            self.block(format!(
+                "reveals credentials ({} {f} prints what it otherwise masks)",
+                c.base
+            ));
+        }
+    }
+
+    /// `pass git …`, `gopass git …`: git in the password store. What sends
+    /// the store's history elsewhere (a new remote, a bundle, mail) is
+    /// the store leaving; a push to the remote it syncs with asks.
+    pub(super) fn store_git(&mut self, c: &Cmd<'_>) -> bool {
+        let rest: Vec<String> = c.args.iter().skip(1).map(|x| lower(x)).collect();
+        let sub = rest
+            .iter()
+            .find(|x| !x.starts_with('-'))
+            .cloned()
+            .unwrap_or_default();
+        let names_url = rest
+            .iter()
+            .any(|x| x.contains("://") || x.contains('@') && x.contains(':'));
+        let leaves = matches!(
+            sub.as_str(),
+            "remote" | "config" | "bundle" | "send-email" | "format-patch" | "archive" | "clone"
+        ) || sub == "push" && names_url;
+        if leaves {
+            self.block(format!(
+                "exfiltration ({} git {sub} sends the password store's history elsewhere)",
+                c.base
+            ));
+        }
+        self.ask(format!("{} git {sub} works on the password store", c.base));
+        false
+    }
+
+    /// rclone: its config holds every remote's token.
+    pub(super) fn rclone(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let ops = c.operands_lower();
+        let flags_ok = c
+            .args
+            .iter()
+            .filter(|x| x.starts_with('-'))
+            .all(|x| matches!(x.as_str(), "--long" | "--json" | "-q" | "--quiet"));
+        match ops
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["config", "dump" | "show", ..] | ["reveal", ..] | ["config", "userinfo", ..] => {
+                self.block(format!(
+                    "reveals credentials ({} {} prints the remotes' tokens and passwords)",
+                    c.base,
+                    ops.join(" ")
+                ));
+                Some(false)
+            }
+            ["listremotes"]
+            | ["version"]
+            | ["help", ..]
+            | ["config", "file" | "paths" | "providers"]
+                if flags_ok =>
+            {
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// gpg asked only to list, show or verify: key names and fingerprints, and
+/// a signature's check. Operand files are read.
+pub(super) fn gpg_reads(args: &[String]) -> Option<Vec<usize>> {
+    const COMMANDS: &[&str] = &[
+        "--list-keys",
+        "-k",
+        "--list-public-keys",
+        "--list-secret-keys",
+        "-K",
+        "--list-sigs",
+        "--check-sigs",
+        "--fingerprint",
+        "--show-keys",
+        "--verify",
+        "--list-config",
+        "--version",
+    ];
+    const FLAGS: &[&str] = &[
+        "--with-colons",
+        "--with-fingerprint",
+        "--with-subkey-fingerprint",
+        "--with-keygrip",
+        "--with-sig-list",
+        "--batch",
+        "--no-tty",
+        "-q",
+        "--quiet",
+        "-v",
+        "--verbose",
+        "--keyid-format",
+        "--list-options",
+        "--verify-options",
+        "--import-options",
+    ];
+    let mut command = false;
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let key = a.split_once('=').map(|(k, _)| k).unwrap_or(a);
+        if COMMANDS.contains(&key) {
+            command = true;
+        } else if FLAGS.contains(&key) {
+            // `--keyid-format long`: the value is the next word.
+            if !a.contains('=') && key.ends_with("-format")
+                || key.ends_with("-options") && !a.contains('=')
+            {
+                i += 1;
+            }
+        } else if a.starts_with('-') {
+            return None;
+        } else {
+            operands.push(i);
+        }
+        i += 1;
+    }
+    command.then_some(operands)
+}
