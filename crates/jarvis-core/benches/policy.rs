@@ -86,6 +86,7 @@ fn main() {
         "blind-aa",
         "blind-ab",
         "blind-ac",
+        "blind-ad",
     ] {
         sets.push((
             f.to_string(),

@@ -82,6 +82,7 @@ const REDTEAM: &[&str] = &[
     "blind-aa.jsonl",
     "blind-ab.jsonl",
     "blind-ac.jsonl",
+    "blind-ad.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -109,6 +110,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-aa.jsonl", "/home/u/work", "/home/u"),
     ("blind-ab.jsonl", "/home/u/work", "/home/u"),
     ("blind-ac.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ad.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

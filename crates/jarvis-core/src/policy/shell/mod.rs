@@ -12,6 +12,8 @@ mod blind_families_ab;
 #[cfg(test)]
 mod blind_families_ac;
 #[cfg(test)]
+mod blind_families_ad;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

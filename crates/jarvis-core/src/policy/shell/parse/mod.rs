@@ -8,6 +8,7 @@
 
 mod extensions;
 mod heredoc;
+mod vars;
 mod words;
 
 pub use heredoc::without_heredocs;
@@ -131,6 +132,8 @@ pub struct Script {
     pub recursive_functions: Vec<String>,
     /// `name() { body }`, with the body's source.
     pub functions: Vec<(String, String)>,
+    /// The commands of each function's body, as parsed where it is defined.
+    pub function_spans: Vec<(String, std::ops::Range<usize>)>,
     /// An endless loop that starts background jobs (`while true; do x & done`).
     pub spawning_loop: bool,
 }
@@ -143,6 +146,8 @@ struct Vars {
     /// Name references (`declare -n p=PATH`): an assignment to `p` is one
     /// to `PATH`.
     refs: HashMap<String, String>,
+    /// Arrays set from literal elements (`dirs=(src tests)`).
+    arrays: HashMap<String, Vec<String>>,
 }
 
 struct Walker<'a> {
@@ -152,6 +157,9 @@ struct Walker<'a> {
     cwd: Option<String>,
     out: Script,
     current_fn: Vec<String>,
+    /// The last command of the pipeline stage before the one being read:
+    /// what a `read` in this stage reads.
+    pipe_source: Option<usize>,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
@@ -224,11 +232,13 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
             known: HashMap::new(),
             from: HashMap::new(),
             refs: HashMap::new(),
+            arrays: HashMap::new(),
         },
         positional: positional.to_vec(),
         cwd: None,
         out: Script::default(),
         current_fn: vec![],
+        pipe_source: None,
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();
@@ -397,9 +407,12 @@ impl<'a> Walker<'a> {
                 let mut prev: Option<usize> = None;
                 let mut cursor = n.walk();
                 let stages: Vec<Node> = n.named_children(&mut cursor).collect();
+                let outer_source = self.pipe_source;
                 for stage in stages {
                     let before = self.out.commands.len();
+                    self.pipe_source = prev;
                     self.statement(stage, nested);
+                    self.pipe_source = outer_source;
                     if self.out.commands.len() > before {
                         // The stage's first top-level command reads the pipe.
                         let first = (before..self.out.commands.len())
@@ -444,8 +457,11 @@ impl<'a> Walker<'a> {
                         })
                         .unwrap_or(text);
                     self.out.functions.push((name.clone(), inner.to_string()));
-                    self.current_fn.push(name);
+                    self.current_fn.push(name.clone());
+                    let start = self.out.commands.len();
                     self.statement(body, nested);
+                    let end = self.out.commands.len();
+                    self.out.function_spans.push((name, start..end));
                     self.current_fn.pop();
                 }
             }
@@ -514,6 +530,10 @@ impl<'a> Walker<'a> {
         let nodes: Vec<Node> = n.children_by_field_name("value", &mut cursor).collect();
         let mut values: Vec<Word> = Vec::new();
         for v in nodes {
+            if let Some(elements) = self.array_elements(self.text(v)) {
+                values.extend(elements.into_iter().map(Word::lit));
+                continue;
+            }
             let w = self.word(v, nested);
             let split = splittable(v, self.src);
             push_words(&mut values, w, split, &self.ifs());
@@ -558,13 +578,34 @@ impl<'a> Walker<'a> {
                 };
                 let mut c = v.walk();
                 let kids: Vec<Node> = v.named_children(&mut c).collect();
+                let mut elements = Some(Vec::new());
                 for k in kids {
                     let x = self.word(k, nested);
+                    if x.dynamic || x.text.contains(['*', '?', '[', '{']) {
+                        elements = None;
+                    } else if let Some(e) = elements.as_mut() {
+                        e.push(x.text.clone());
+                    }
                     w.subs.extend(x.subs);
+                }
+                if let Some(name) = &name {
+                    match elements {
+                        Some(e) if !self.text(n).contains("+=") => {
+                            self.vars.arrays.insert(name.clone(), e);
+                        }
+                        _ => {
+                            self.vars.arrays.remove(name);
+                        }
+                    }
                 }
                 w
             }
-            Some(v) => self.word_at_start(v, nested, true),
+            Some(v) => {
+                if let Some(name) = &name {
+                    self.vars.arrays.remove(name);
+                }
+                self.word_at_start(v, nested, true)
+            }
             None => Word::lit(""),
         };
         // `J+=vis` appends to what J held.
@@ -805,6 +846,19 @@ impl<'a> Walker<'a> {
             {
                 end += 1;
             }
+            let spelled = self
+                .src
+                .get(kids[i].start_byte()..kids[end].end_byte())
+                .unwrap_or("");
+            // Operands only: a program named by an array stays a name
+            // computed at run time (`a=(rm -rf x); "${a[@]}"`).
+            if !argv.is_empty()
+                && let Some(elements) = self.array_elements(spelled)
+            {
+                argv.extend(elements.into_iter().map(Word::lit));
+                i = end + 1;
+                continue;
+            }
             let mut w = Word::default();
             let mut split = false;
             for (j, piece) in kids[i..=end].iter().enumerate() {
@@ -838,6 +892,7 @@ impl<'a> Walker<'a> {
         {
             self.out.recursive_functions.push(name.clone());
         }
+        self.bind_read(&argv);
         // A trap's code runs later in this same shell, and `eval`'s now:
         // with the values this line gave its variables
         // (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`).

@@ -267,6 +267,9 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
             "{shown} carries keystrokes as they are typed (passwords among them)"
         ));
     }
+    if browser_profile(p) {
+        return Some(format!("{shown} is in a web browser's profile"));
+    }
     if let Some(word) = named_secret_in_home(p) {
         return Some(format!("{shown} is a {word} file in your private settings"));
     }
@@ -328,15 +331,76 @@ pub fn keystroke_device(p: &str) -> bool {
     under_dir(p, "/dev/input") || p.starts_with("/dev/hidraw") || p == "/dev/uinput"
 }
 
-/// A file in the hidden part of home (`~/.config/…`, `~/.local/share/…`,
-/// `~/.someapp/…`) whose name says what it holds: `token`, `secrets.json`,
-/// `keys.txt`, `auth.json`, `*.pem`. Any program's, not a list of them; a
-/// project's own files keep their names' freedom (`src/token.rs`).
+/// Where package managers and model hubs keep what they downloaded: names
+/// there are other people's (`google-auth-library-credentials-1.2.jar`,
+/// `special_tokens_map.json`), not the user's secrets.
+const DOWNLOAD_CACHES: &[&str] = &[
+    "~/.m2/repository",
+    "~/.gradle/caches",
+    "~/.gradle/wrapper",
+    "~/.cargo/registry",
+    "~/.cargo/git",
+    "~/.rustup",
+    "~/.cache/huggingface/hub",
+    "~/.cache/pip",
+    "~/.cache/go-build",
+    "~/.cache/yarn",
+    "~/.cache/pnpm",
+    "~/.cache/bazel",
+    "~/.cache/ms-playwright",
+    "~/.local/lib",
+    "~/.local/pipx",
+    "~/.local/share/virtualenvs",
+    "~/.local/share/pnpm",
+    "~/.npm/_cacache",
+    "~/.nvm",
+    "~/.pyenv",
+    "~/.rbenv",
+    "~/.sdkman",
+    "~/.vscode/extensions",
+    "~/.vscode-server",
+    "~/.ivy2/cache",
+    "~/.conda/pkgs",
+];
+
+/// Words of a name, split at punctuation and at camel case (`authToken`
+/// is `auth`, `token`), lower-case.
+fn name_words(part: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for ch in part.chars() {
+        if !ch.is_ascii_alphanumeric() {
+            prev_lower = false;
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+        cur.push(ch.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// A file of the user's whose name says what it holds: in the hidden part
+/// of home (`~/.config/…`, `~/.someapp/…`) a `token`, `secrets.json`,
+/// `keys.txt`, `auth.json`, `*.pem`; anywhere in home a `credentials.csv`,
+/// `passwords.txt` or a password database. Any program's, not a list of
+/// them; a project's own files keep their names' freedom (`src/token.rs`
+/// is code, and relative names are the project's).
 fn named_secret_in_home(p: &str) -> Option<&'static str> {
-    let rest = p.strip_prefix("~/.")?;
-    if has_glob(p) {
+    let rest = p.strip_prefix("~/")?;
+    if DOWNLOAD_CACHES.iter().any(|d| under_dir(p, d)) {
         return None;
     }
+    let hidden = rest.starts_with('.');
     const WORDS: &[(&str, &str)] = &[
         ("secret", "secret"),
         ("secrets", "secret"),
@@ -356,7 +420,6 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         ("pem", "key"),
         ("p12", "key"),
         ("pfx", "key"),
-        ("kdbx", "password"),
         ("keystore", "key"),
         ("wallet", "wallet"),
         ("auth", "sign-in"),
@@ -364,8 +427,9 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         ("cookie", "sign-in"),
         ("cookies", "sign-in"),
     ];
-    // Folders say it in fewer words (`~/.config/app/secrets/…`); a file
-    // whose extension is source code (`keys.lua`, a keymap) is code.
+    // Outside the hidden part, only names nobody gives anything else.
+    const PLAIN_WORDS: &[&str] = &["secrets", "credentials", "passwords", "password", "passwd"];
+    // Folders say it in fewer words (`~/.config/app/secrets/…`).
     const FOLDER_WORDS: &[&str] = &[
         "secret",
         "secrets",
@@ -374,30 +438,99 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         "tokens",
         "private",
     ];
+    // Password databases, wherever they are.
+    const VAULTS: &[&str] = &[
+        "kdbx",
+        "kdb",
+        "keyx",
+        "opvault",
+        "agilekeychain",
+        "psafe3",
+        "1pif",
+    ];
     const CODE: &[&str] = &[
         "lua", "vim", "py", "js", "ts", "rb", "el", "sh", "fish", "zsh", "bash", "md", "html",
-        "css", "rs", "go", "c", "h",
+        "css", "rs", "go", "c", "h", "java", "kt", "txt~",
     ];
-    let words = |part: &str| -> Vec<String> {
-        part.split(|ch: char| !ch.is_ascii_alphanumeric())
-            .map(str::to_ascii_lowercase)
-            .collect()
-    };
+    // A certificate travels in a `.pem` too.
+    const CERT_WORDS: &[&str] = &[
+        "ca",
+        "cacert",
+        "cert",
+        "certs",
+        "certificate",
+        "chain",
+        "fullchain",
+        "bundle",
+        "pub",
+        "public",
+        "rootca",
+        "root",
+        "crt",
+        "trust",
+    ];
     let (dirs, base) = rest.rsplit_once('/').unwrap_or(("", rest));
-    if let Some(ext) = base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
-        && CODE.contains(&ext.as_str())
-    {
-        return None;
+    let ext = base
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    if VAULTS.contains(&ext.as_str()) {
+        return Some("password");
     }
-    let in_folder = dirs
-        .split('/')
-        .any(|d| words(d).iter().any(|t| FOLDER_WORDS.contains(&t.as_str())));
+    let code = CODE.contains(&ext.as_str());
+    if !hidden {
+        let words = name_words(base);
+        return (!code && words.iter().any(|w| PLAIN_WORDS.contains(&w.as_str())))
+            .then_some("secret");
+    }
+    let in_folder = dirs.split('/').any(|d| {
+        name_words(d)
+            .iter()
+            .any(|t| FOLDER_WORDS.contains(&t.as_str()))
+    });
     if in_folder {
         return Some("secret");
     }
-    words(base)
+    let words = name_words(base);
+    let certificate = words.iter().any(|w| CERT_WORDS.contains(&w.as_str()));
+    words.iter().find_map(|t| {
+        let (_, kind) = WORDS.iter().find(|(w, _)| w == t)?;
+        // `keys.lua`, `keys.conf`: key maps; a `ca.pem`: a certificate.
+        let keymap = matches!(t.as_str(), "key" | "keys") && (code || ext == "conf");
+        let cert = t == "pem" && certificate;
+        (!keymap && !cert).then_some(*kind)
+    })
+}
+
+/// A web browser's profile outside the places listed by name: snaps,
+/// Flatpaks, caches (`~/snap/chromium/…/Login Data`).
+fn browser_profile(p: &str) -> bool {
+    let Some(rest) = p.strip_prefix("~/") else {
+        return false;
+    };
+    if !(rest.starts_with('.') || rest.starts_with("snap/")) {
+        return false;
+    }
+    rest.split('/').any(|c| {
+        let l = c.to_ascii_lowercase();
+        [
+            "chromium",
+            "chrome",
+            "firefox",
+            "mozilla",
+            "brave",
+            "vivaldi",
+            "librewolf",
+            "waterfox",
+            "epiphany",
+            "falkon",
+            "qutebrowser",
+            "microsoft-edge",
+            "opera",
+        ]
         .iter()
-        .find_map(|t| WORDS.iter().find(|(w, _)| *w == t).map(|(_, k)| *k))
+        .any(|b| l == *b || l.starts_with(&format!("{b}-")) || l.ends_with(&format!(".{b}")))
+    })
 }
 
 /// A credential by where it is (`~/.ssh/…`, `/etc/shadow`), not only by its
@@ -441,5 +574,5 @@ pub fn contains_credentials(p: &str) -> bool {
         return true;
     }
     let prefix = format!("{}/", p.trim_end_matches('/'));
-    CREDENTIAL_DIRS.iter().any(|d| d.starts_with(&prefix))
+    CREDENTIAL_DIRS.iter().any(|d| d.starts_with(&prefix)) || p == "/dev" || keystroke_device(p)
 }

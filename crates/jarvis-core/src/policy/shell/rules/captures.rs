@@ -95,7 +95,8 @@ const MEDIA: &[&str] = &[
     "obs",
 ];
 
-/// Inputs of media pipelines, by the device class they open.
+/// Media inputs by the device class they open: ffmpeg's `-f` formats and
+/// input names, GStreamer's source elements, players' input URLs.
 const MEDIA_INPUTS: &[(&str, Capture)] = &[
     ("x11grab", Capture::Screen),
     ("kmsgrab", Capture::Screen),
@@ -107,6 +108,7 @@ const MEDIA_INPUTS: &[(&str, Capture)] = &[
     ("/dev/fb", Capture::Screen),
     ("alsa", Capture::Mic),
     ("pulse", Capture::Mic),
+    ("pipewire", Capture::Mic),
     ("alsasrc", Capture::Mic),
     ("pulsesrc", Capture::Mic),
     ("autoaudiosrc", Capture::Mic),
@@ -126,16 +128,20 @@ const MEDIA_INPUTS: &[(&str, Capture)] = &[
     ("v4l2://", Capture::Camera),
     ("av://v4l2", Capture::Camera),
     ("/dev/video", Capture::Camera),
+    ("/dev/v4l/", Capture::Camera),
 ];
 
-/// Outputs of media pipelines that are the network.
-const MEDIA_NETWORK: &[&str] = &[
+/// URL schemes and GStreamer sinks that are the network.
+const NETWORK_OUTPUTS: &[&str] = &[
     "tcp://",
     "udp://",
+    "tls://",
     "rtp://",
     "rtsp://",
     "rtmp://",
     "rtmps://",
+    "rtmpt://",
+    "rtmpe://",
     "srt://",
     "http://",
     "https://",
@@ -149,81 +155,182 @@ const MEDIA_NETWORK: &[&str] = &[
     "rtmpsink",
     "rtmp2sink",
     "srtsink",
+    "srtclientsink",
+    "rtspclientsink",
     "souphttpclientsink",
+    "curlhttpsink",
     "shout2send",
     "webrtcbin",
+    "webrtcsink",
+    "whipsink",
 ];
 
-/// Programs that send mail: their input or attachments leave.
-const MAILERS: &[&str] = &[
-    "mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks", "mpack",
+/// Programs that send mail or files off the machine besides the fetchers.
+const SENDERS: &[&str] = &[
+    "mail",
+    "mailx",
+    "s-nail",
+    "mutt",
+    "neomutt",
+    "sendmail",
+    "msmtp",
+    "ssmtp",
+    "swaks",
+    "mpack",
+    "sendemail",
+    "aws",
+    "gcloud",
+    "az",
+    "azcopy",
+    "mc",
+    "b2",
+    "croc",
+    "wormhole",
+    "lp",
+    "lpr",
+    "obexftp",
+    "bluetooth-sendto",
+    "gio",
 ];
+
+/// A media pipeline's capture input and whether an output is the network.
+/// ffmpeg's `-f FMT` counts for the `-i` that follows it; outputs are the
+/// operands that are not inputs. GStreamer: `…src` elements and sinks.
+fn media(b: &str, args: &[String]) -> (Option<Capture>, bool) {
+    let class = |a: &str| -> Option<Capture> {
+        MEDIA_INPUTS
+            .iter()
+            .find(|(k, _)| a == *k || a.starts_with(k) && (k.contains("://") || k.starts_with('/')))
+            .map(|(_, c)| *c)
+    };
+    let net = |a: &str| NETWORK_OUTPUTS.iter().any(|n| a.contains(n));
+    if b.starts_with("gst-launch") {
+        let elements: Vec<&str> = args
+            .iter()
+            .flat_map(|a| a.split(['!', ' ']))
+            .map(|e| e.trim())
+            .collect();
+        let input = elements
+            .iter()
+            .filter(|e| e.ends_with("src"))
+            .find_map(|e| class(e));
+        let out = elements
+            .iter()
+            .any(|e| e.ends_with("sink") && net(e) || *e == "webrtcbin");
+        return (input, out);
+    }
+    if matches!(b, "ffmpeg" | "avconv") {
+        let (mut input, mut out, mut fmt) = (None, false, None::<&str>);
+        let mut i = 0;
+        while i < args.len() {
+            let a = args[i].as_str();
+            match a {
+                "-f" => {
+                    fmt = args.get(i + 1).map(String::as_str);
+                    i += 2;
+                    continue;
+                }
+                "-i" => {
+                    let src = args.get(i + 1).map(String::as_str).unwrap_or("");
+                    input = input.or_else(|| fmt.and_then(class)).or_else(|| class(src));
+                    fmt = None;
+                    i += 2;
+                    continue;
+                }
+                _ if !a.starts_with('-') && net(a) => out = true,
+                _ => {}
+            }
+            i += 1;
+        }
+        return (input, out);
+    }
+    // Players: only what they open, by URL or device, is an input.
+    let input = args
+        .iter()
+        .filter(|a| a.contains("://") || a.starts_with("/dev/"))
+        .find_map(|a| class(a));
+    let out = args
+        .iter()
+        .any(|a| a.contains("sout") && (a.contains("access=") || a.contains("dst=")) && net(a));
+    (input, out)
+}
 
 /// What device, if any, a command captures.
 pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
     let b = lower(&base_name(&argv.first()?.text));
     let args: Vec<String> = argv.iter().skip(1).map(|w| lower(&w.text)).collect();
     let has = |f: &[&str]| args.iter().any(|a| f.contains(&a.as_str()));
+    // xinput takes its command with any number of dashes (`---test`).
+    let first = args
+        .first()
+        .map(|a| a.trim_start_matches('-').to_string())
+        .unwrap_or_default();
     let named = match b.as_str() {
         b if SCREEN_TOOLS.contains(&b) => Some(Capture::Screen),
         "import" if has(&["-window"]) => Some(Capture::Screen),
+        "magick" | "gm" if first == "import" && has(&["-window"]) => Some(Capture::Screen),
         // `arecord -l`: the sound cards, not their sound.
         b if MIC_TOOLS.contains(&b) => {
-            (!has(&["-l", "-L", "--list-devices", "--list-pcms"])).then_some(Capture::Mic)
+            (!has(&["-l", "--list-devices", "--list-pcms"])).then_some(Capture::Mic)
         }
         "pw-cat" | "pacat" if has(&["-r", "--record"]) => Some(Capture::Mic),
-        "sox" if has(&["-d", "--default-device"]) && args.first().is_some_and(|a| a == "-d") => {
-            Some(Capture::Mic)
+        // sox records from the default device (`-d`) or a sound system (`-t alsa`).
+        "sox" => {
+            let from_device = args
+                .iter()
+                .position(|a| a == "-d" || a == "--default-device");
+            let typed = args.windows(2).position(|w| {
+                w[0] == "-t" && matches!(w[1].as_str(), "alsa" | "pulseaudio" | "coreaudio" | "oss")
+            });
+            let first_file = args.iter().position(|a| !a.starts_with('-'));
+            from_device
+                .or(typed)
+                .filter(|&d| first_file.is_none_or(|f| d < f || typed == Some(d)))
+                .map(|_| Capture::Mic)
         }
         b if CAMERA_TOOLS.contains(&b) => Some(Capture::Camera),
         "v4l2-ctl" if args.iter().any(|a| a.starts_with("--stream-")) => Some(Capture::Camera),
         b if KEY_TOOLS.contains(&b) => Some(Capture::Keys),
-        // `xinput test 12`, `xinput --test-xi2 --root`: every key pressed.
-        "xinput" => args
-            .iter()
-            .find(|a| !a.starts_with("--") || a.starts_with("--test"))
-            .filter(|a| a.trim_start_matches('-').starts_with("test"))
-            .map(|_| Capture::Keys),
+        // `xinput test 12`, `xinput --test-xi2 --root`, `query-state` in a
+        // loop: every key pressed.
+        "xinput" if first.starts_with("test") || first == "query-state" => Some(Capture::Keys),
+        // xev shows its own window's events; pointed at another window or
+        // the root, it logs what is typed there.
+        "xev" if has(&["-id", "-root", "-name"]) => Some(Capture::Keys),
         // libinput hides key codes unless asked to show them.
         "libinput" if has(&["--show-keycodes"]) => Some(Capture::Keys),
-        b if MEDIA.contains(&b) => args.iter().find_map(|a| {
-            MEDIA_INPUTS
-                .iter()
-                .find(|(k, _)| {
-                    a == k
-                        || a.starts_with(k) && (k.contains("://") || k.starts_with('/'))
-                        || a.split(['!', ' ']).any(|e| e == *k)
-                })
-                .map(|(_, c)| *c)
-        }),
+        b if MEDIA.contains(&b) => return media(b, &args).0,
         _ => None,
     };
-    // Listing or describing a device reads none of its data.
-    let describes = matches!(
+    // Byte readers pointed at a device read its data (`cat
+    // /dev/input/event3`, `dd if=/dev/video0`); other programs name it.
+    let reader = matches!(
         b.as_str(),
-        "ls" | "stat"
-            | "du"
-            | "test"
-            | "["
-            | "[["
-            | "realpath"
-            | "readlink"
-            | "namei"
-            | "file"
-            | "udevadm"
-            | "lsof"
-            | "fuser"
-            | "getfacl"
-            | "v4l2-ctl"
+        "cat"
+            | "dd"
+            | "head"
+            | "tail"
+            | "od"
+            | "xxd"
+            | "hexdump"
+            | "hd"
+            | "strings"
+            | "base64"
+            | "cp"
+            | "pv"
+            | "tee"
+            | "socat"
+            | "nc"
+            | "ncat"
+            | "netcat"
+            | "busybox"
     );
     named.or_else(|| {
-        // Any other program reading the devices themselves (`cat
-        // /dev/input/event3`, `dd if=/dev/video0`).
-        argv.iter().skip(1).filter(|_| !describes).find_map(|w| {
+        argv.iter().skip(1).filter(|_| reader).find_map(|w| {
             let t = w.text.trim_start_matches("if=");
             if paths::keystroke_device(t) {
                 Some(Capture::Keys)
-            } else if t.starts_with("/dev/video") {
+            } else if t.starts_with("/dev/video") || t.starts_with("/dev/v4l/") {
                 Some(Capture::Camera)
             } else if t.starts_with("/dev/snd/pcm") && t.ends_with('c') {
                 Some(Capture::Mic)
@@ -237,26 +344,39 @@ pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
 }
 
 /// A command of the line that sends data off the machine: fetchers and
-/// copiers, mailers, a media pipeline with a network output, a redirect to
-/// `/dev/tcp`.
+/// copiers, mailers and cloud CLIs, a media pipeline with a network output,
+/// a redirect to `/dev/tcp`, and any of those named inside another
+/// command's words (`xargs curl`, `sh -c 'curl …'`, `busybox nc`).
 pub(super) fn line_sends(script: &Script) -> bool {
+    let sender = |name: &str| {
+        let b = lower(&base_name(name));
+        tables::FETCHERS.contains(&b.as_str()) || SENDERS.contains(&b.as_str())
+    };
     script.commands.iter().any(|k| {
         let pa = peeled(&k.argv);
         let b = pa
             .first()
             .map(|w| lower(&base_name(&w.text)))
             .unwrap_or_default();
-        let media_out = MEDIA.contains(&b.as_str())
-            && pa.iter().skip(1).any(|w| {
-                let l = lower(&w.text);
-                MEDIA_NETWORK
-                    .iter()
-                    .any(|n| l.starts_with(n) || l.split(['!', ' ']).any(|e| e == *n))
-            });
-        tables::FETCHERS.contains(&b.as_str())
-            || MAILERS.contains(&b.as_str())
-            || media_out
-            || b == "openssl" && pa.iter().any(|w| w.text == "s_client")
+        let args: Vec<String> = pa.iter().skip(1).map(|w| lower(&w.text)).collect();
+        let media_out = MEDIA.contains(&b.as_str()) && media(&b, &args).1;
+        // A program's name as a word of its own (`xargs curl`, `busybox
+        // nc`) or inside code (`sh -c 'curl …'`); a file name is not one.
+        let named_inside = k.argv.iter().any(|w| {
+            if w.text.contains(char::is_whitespace) {
+                w.text
+                    .split(|ch: char| {
+                        ch.is_whitespace() || matches!(ch, ';' | '|' | '&' | '(' | '`')
+                    })
+                    .any(|t| !t.is_empty() && sender(t))
+            } else {
+                !w.text.contains(['/', '.']) && sender(&w.text)
+            }
+        });
+        media_out
+            || named_inside
+            || b == "openssl" && args.iter().any(|a| a == "s_client")
+            || b == "git" && args.iter().any(|a| a == "push" || a == "send-email")
             || k.redirects.iter().any(|r| {
                 r.target.text.starts_with("/dev/tcp/") || r.target.text.starts_with("/dev/udp/")
             })

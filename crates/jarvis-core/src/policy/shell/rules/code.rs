@@ -187,6 +187,15 @@ const CREDENTIAL_MARKERS: &[&str] = &[
     "from keyring",
     "firefox_decrypt",
     "pk11sdr",
+    "get_password(",
+    "getpassword(",
+    "findcredentials(",
+    // Keystrokes as they are typed.
+    "pynput",
+    "import evdev",
+    "from evdev",
+    "import keyboard",
+    "keyboard.on_press",
     "libsecret",
 ];
 

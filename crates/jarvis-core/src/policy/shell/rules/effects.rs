@@ -202,6 +202,9 @@ impl Analyzer<'_> {
             return true;
         }
         if w.dynamic {
+            if self.listed_in_project(w, cwd) {
+                return true;
+            }
             self.dynamic_secret(w, cwd);
             return false;
         }
@@ -364,6 +367,9 @@ impl Analyzer<'_> {
             self.block(format!(
                 "persistence: {what} writes {text}, which runs code at login, on a schedule or when a program starts"
             ));
+        } else if paths::system_normalized(&p) && self.remote {
+            // Another machine's system folders are a deploy's target.
+            self.ask(format!("{what} writes {text} on another machine"));
         } else if paths::system_normalized(&p) {
             self.block(format!("{what} writes into a system directory ({text})"));
         } else if paths::user_bin(&p) && shadows_program(&p) {
@@ -725,6 +731,6 @@ pub(super) fn in_word_or_subs(w: &Word, script: &Script, test: impl Fn(&Word) ->
 fn metadata_only(b: &str) -> bool {
     matches!(
         b,
-        "stat" | "du" | "test" | "[" | "[[" | "realpath" | "readlink" | "namei" | "ls"
+        "stat" | "du" | "test" | "[" | "[[" | "realpath" | "readlink" | "namei" | "ls" | "tree"
     )
 }

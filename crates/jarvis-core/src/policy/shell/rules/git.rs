@@ -697,5 +697,19 @@ fn remote_reads(rest: &[String]) -> bool {
         .iter()
         .filter(|x| x.starts_with('-'))
         .all(|f| matches!(f.as_str(), "-v" | "--verbose" | "-n" | "--push" | "--all"));
-    flags_ok && matches!(ops.as_slice(), [] | ["show", ..] | ["get-url", _])
+    // A remote's name, not a URL (`show https://host/x.git` asks a host
+    // this repository never named).
+    let names = |xs: &[&str]| {
+        xs.iter().all(|x| {
+            x.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "._-".contains(ch))
+        })
+    };
+    flags_ok
+        && match ops.as_slice() {
+            [] => true,
+            ["show", rest @ ..] => names(rest),
+            ["get-url", name] => names(&[name]),
+            _ => false,
+        }
 }

@@ -137,9 +137,8 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                     .iter()
                     .position(|x| *x == "--format" || *x == "-f")
                     .and_then(|i| a.get(i + 1));
-                format.is_some_and(|f| {
-                    !lower(f).contains("env") && !lower(f).contains("config") && f.contains("{{")
-                }) && flags_ok(1, &["--format", "-f", "--type"])
+                format.is_some_and(|f| f.contains("{{") && inspect_fields_plain(f))
+                    && flags_ok(1, &["--format", "-f", "--type"])
             }
             "image" | "network" | "volume" | "container" | "system" => {
                 matches!(rest, ["ls" | "history" | "df", ..])
@@ -175,6 +174,26 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
             }
             _ => false,
         },
+        ("kubectl" | "oc", [first, ..]) if first.starts_with('-') => {
+            // `kubectl -n staging get pods`: the namespace or context chosen
+            // first, then the same reads.
+            let mut i = 0;
+            while let Some(x) = a.get(i) {
+                match *x {
+                    "-n" | "--namespace" | "--context" | "--cluster" => i += 2,
+                    x if ["--namespace=", "--context=", "--cluster="]
+                        .iter()
+                        .any(|p| x.starts_with(p))
+                        || x.starts_with("-n") && x.len() > 2 =>
+                    {
+                        i += 1
+                    }
+                    "-A" | "--all-namespaces" => i += 1,
+                    _ => break,
+                }
+            }
+            i > 0 && i < a.len() && !a[i].starts_with('-') && infra_reads(lb, &a[i..])
+        }
         ("kubectl" | "oc", [sub, rest @ ..]) => {
             // A secret's name is not its value: `get secrets` lists names;
             // any output format or template might print the values.
@@ -249,9 +268,16 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
         ("ssh", ["-G", host]) => !host.starts_with('-'),
         ("act", ["-l" | "--list", ..]) => true,
         // The desktop's devices, listed or described (not their events).
+        ("v4l2-ctl", [_, ..]) => a.iter().all(|x| {
+            matches!(
+                *x,
+                "--list-devices" | "--list-formats-ext" | "--all" | "--info" | "--list-ctrls"
+            ) || x.starts_with("--device=")
+                || x.starts_with("/dev/video")
+                || *x == "-d"
+        }),
         ("xinput", [] | ["list" | "--list" | "list-props" | "--list-props", ..])
         | ("lpstat" | "lpq", _)
-        | ("v4l2-ctl", ["--list-devices" | "--list-formats-ext" | "--all", ..])
         | (
             "pactl",
             [
@@ -268,7 +294,9 @@ impl Analyzer<'_> {
     /// Read-only uses of tools that otherwise build, run or change things;
     /// `None` when `c` is not one.
     pub(super) fn tool_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
-        if c.words[0].text.contains('/') || !c.src.redirects.is_empty() {
+        // `2>&1` and `2>/dev/null` change where the report goes, not what it reads.
+        let quiet = |r: &Redirect| !r.writes_file() && r.body.is_none() && !r.op.contains('<');
+        if c.words[0].text.contains('/') || !c.src.redirects.iter().all(quiet) {
             return None;
         }
         let a: Vec<&str> = c.args.iter().map(String::as_str).collect();
@@ -470,6 +498,29 @@ impl Analyzer<'_> {
         }
         Some(read_only)
     }
+}
+
+/// A `docker inspect` template naming only fields that hold no secrets:
+/// not the environment, and of the config only the image, labels and the
+/// like (`.Config.Env` and the whole `.Config` hold tokens).
+fn inspect_fields_plain(f: &str) -> bool {
+    let l = lower(f);
+    if l.contains("env") {
+        return false;
+    }
+    l.match_indices(".config").all(|(i, m)| {
+        let rest = &l[i + m.len()..];
+        let field: String = rest
+            .strip_prefix('.')
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        matches!(
+            field.as_str(),
+            "image" | "labels" | "workingdir" | "user" | "hostname" | "exposedports" | "stopsignal"
+        )
+    })
 }
 
 #[cfg(test)]

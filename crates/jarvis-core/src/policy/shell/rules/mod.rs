@@ -15,10 +15,12 @@ mod dormant;
 mod effects;
 mod exec;
 mod files;
+mod functions;
 mod git;
 mod infra;
 mod inspectors;
 mod kernel;
+mod listers;
 mod makefiles;
 mod net;
 mod options;
@@ -72,6 +74,8 @@ pub struct Analyzer<'e> {
     aliases: Vec<(String, String)>,
     functions: Vec<(String, String)>,
     calls: usize,
+    /// Commands of the script being judged that print project paths.
+    listers: Vec<usize>,
     /// Files this line writes with known text, and that text.
     written: Vec<(String, String)>,
     /// Judging a command that runs on another machine (`ssh host CMD`).
@@ -196,6 +200,7 @@ impl<'e> Analyzer<'e> {
             aliases: vec![],
             functions: vec![],
             calls: 0,
+            listers: Vec::new(),
             written: vec![],
             remote: false,
             links: vec![],
@@ -415,9 +420,16 @@ impl<'e> Analyzer<'e> {
             self.block("fork bomb (an endless loop that starts background jobs)");
         }
         self.functions.extend(script.functions.iter().cloned());
-        for c in &script.commands {
+        let followed = functions::followed_bodies(src, &script);
+        let outer_listers = std::mem::replace(&mut self.listers, listers::project_listers(&script));
+        for (i, c) in script.commands.iter().enumerate() {
             if self.verdict == Verdict::Block {
                 return;
+            }
+            // A body judged at each of its calls, with their arguments, is
+            // not judged again with arguments unknown.
+            if followed.iter().any(|r| r.contains(&i)) {
+                continue;
             }
             let before = self.state_reads;
             self.command(c, &script, depth);
@@ -426,6 +438,7 @@ impl<'e> Analyzer<'e> {
             }
         }
         self.pipes(&script);
+        self.listers = outer_listers;
     }
 
     fn command(&mut self, c: &Command, script: &Script, depth: usize) {
@@ -455,11 +468,21 @@ impl<'e> Analyzer<'e> {
                 .rev()
                 .find(|(n, _)| *n == name)
                 .map(|(_, b)| b.clone())
-                && self.calls < 8
             {
+                if self.calls >= 8 {
+                    // Past the budget, the body as if its arguments were unknown.
+                    self.script(&body, &[], depth + 1);
+                    return;
+                }
                 self.calls += 1;
                 let mut positional = vec![name.clone()];
                 positional.extend(c.argv[1..].iter().map(|w| w.text.clone()));
+                let body = if c.argv[1..].iter().any(|w| w.dynamic) || !functions::plain_body(&body)
+                {
+                    body
+                } else {
+                    functions::with_arguments(&body, &positional[1..])
+                };
                 self.script(&body, &positional, depth + 1);
                 return;
             }

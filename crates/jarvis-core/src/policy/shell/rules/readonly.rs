@@ -585,7 +585,9 @@ impl Analyzer<'_> {
                     ok &= self.list_path(w, c.cwd());
                 }
                 Role::Files | Role::PatternFiles | Role::ScriptFiles => {
-                    if w.dynamic && !w.procsub {
+                    // A value from a listing of the project is one of its files.
+                    let listed = !recursive && self.listed_in_project(w, c.cwd());
+                    if w.dynamic && !w.procsub && !listed {
                         ok = false;
                     } else if recursive {
                         let p = self.norm(w, c.cwd());

@@ -299,12 +299,12 @@ impl Analyzer<'_> {
     /// `GIT_CURL_VERBOSE`, `SSLKEYLOGFILE`): the headers carry the tokens.
     /// Turning the redaction of those traces off is asking for the tokens.
     fn wire_trace(&mut self, up: &str, name: &str, value: &Word) {
-        let off = matches!(
-            lower(value.text.trim_matches(['"', '\''])).as_str(),
-            "0" | "false" | "no" | "off" | ""
-        );
-        if up.ends_with("_REDACT") || up.ends_with("_REDACTION") {
-            if off {
+        let v = lower(value.text.trim_matches(['"', '\'']));
+        let off = matches!(v.as_str(), "0" | "false" | "no" | "off" | "");
+        if up.contains("REDACT") {
+            // Only a plain "on" keeps the redaction: `00`, `0x0`, a value
+            // known at run time may all read as off.
+            if value.dynamic || !matches!(v.as_str(), "1" | "true" | "yes" | "on") {
                 self.block(format!(
                     "reveals credentials ({name} turns off the redaction of tokens in traces)"
                 ));
@@ -312,6 +312,8 @@ impl Analyzer<'_> {
             return;
         }
         let traces = up.starts_with("GIT_TRACE")
+            || up == "GODEBUG" && v.contains("http")
+            || up.starts_with("CLOUDSDK_CORE_LOG_HTTP")
             || matches!(
                 up,
                 "GIT_CURL_VERBOSE"

@@ -17,6 +17,7 @@ const TOKEN_VERBS: &[&str] = &[
     "get-token",
     "get-access-token",
     "auth:token",
+    "oauth-token",
     "api-key",
     "apikey",
 ];
@@ -55,13 +56,8 @@ impl Analyzer<'_> {
         {
             return;
         }
-        let verbs: Vec<String> = c
-            .args
-            .iter()
-            .take_while(|x| !x.starts_with('-'))
-            .take(4)
-            .map(|x| lower(x))
-            .collect();
+        // The verbs, options skipped (`fly --verbose auth token`).
+        let verbs: Vec<String> = c.operands_lower().into_iter().take(4).collect();
         let token_at = verbs.iter().position(|x| TOKEN_VERBS.contains(&x.as_str()));
         let after_auth = token_at.is_some_and(|i| {
             i > 0
@@ -71,8 +67,26 @@ impl Analyzer<'_> {
                 )
         });
         let printed = token_at.is_some() && verbs.iter().any(|x| PRINT_VERBS.contains(&x.as_str()));
-        // `heroku auth:token`: the namespace is in the word.
-        let self_printing = token_at.is_some_and(|i| verbs[i].starts_with("auth:"));
+        // `heroku auth:token`, `cf oauth-token`: the verb says it alone.
+        let self_printing = token_at
+            .is_some_and(|i| verbs[i].starts_with("auth:") || i == 0 && verbs[i] == "oauth-token");
+        // `oc whoami -t`: the session's bearer token.
+        let whoami = c.lb == "oc" && verbs.first().is_some_and(|v| v == "whoami") && c.has("-t");
+        // curl's trace of a request signed from `.netrc` prints the password.
+        let netrc_traced = c.lb == "curl"
+            && c.args
+                .iter()
+                .any(|x| matches!(x.as_str(), "-v" | "--verbose") || x.starts_with("--trace"))
+            && c.args.iter().any(|x| {
+                matches!(x.as_str(), "-n" | "--netrc" | "--netrc-optional")
+                    || x.starts_with("--netrc-file")
+            });
+        if whoami || netrc_traced {
+            self.block(format!(
+                "reveals credentials ({} prints the credentials it signs in with)",
+                c.base
+            ));
+        }
         if after_auth || printed || self_printing {
             self.block(format!(
                 "reveals credentials ({} {} prints a sign-in token)",
@@ -103,13 +117,30 @@ impl Analyzer<'_> {
             .find(|x| !x.starts_with('-'))
             .cloned()
             .unwrap_or_default();
-        let names_url = rest
+        // A URL, scp-like `host:path` or `user@host` names another place.
+        let names_place = rest
             .iter()
-            .any(|x| x.contains("://") || x.contains('@') && x.contains(':'));
-        let leaves = matches!(
-            sub.as_str(),
-            "remote" | "config" | "bundle" | "send-email" | "format-patch" | "archive" | "clone"
-        ) || sub == "push" && names_url;
+            .skip_while(|x| **x != sub)
+            .skip(1)
+            .any(|x| !x.starts_with('-') && (x.contains(':') || x.contains('@')));
+        // Options before the command (`-c remote.x.url=…`, `-C DIR`) are
+        // settings of this one run: anything may hide there.
+        let options_first = rest.first().is_some_and(|x| x.starts_with('-'));
+        let leaves = options_first
+            || matches!(
+                sub.as_str(),
+                "remote"
+                    | "config"
+                    | "bundle"
+                    | "send-email"
+                    | "format-patch"
+                    | "archive"
+                    | "clone"
+                    | "daemon"
+                    | "instaweb"
+                    | "request-pull"
+            )
+            || sub == "push" && names_place;
         if leaves {
             self.block(format!(
                 "exfiltration ({} git {sub} sends the password store's history elsewhere)",
@@ -128,20 +159,26 @@ impl Analyzer<'_> {
             .iter()
             .filter(|x| x.starts_with('-'))
             .all(|x| matches!(x.as_str(), "--long" | "--json" | "-q" | "--quiet"));
+        // The verbs anywhere among the operands (`rclone --log-level INFO
+        // config dump`): an option's value may come first.
+        let reveals = ops.windows(2).any(|w| {
+            w[0] == "config" && matches!(w[1].as_str(), "dump" | "show" | "userinfo")
+                || w[0] == "rc" && (w[1].starts_with("config/") || w[1] == "core/obscure")
+        }) || ops.iter().any(|o| o == "reveal");
+        if reveals {
+            self.block(format!(
+                "reveals credentials ({} {} prints the remotes' tokens and passwords)",
+                c.base,
+                ops.join(" ")
+            ));
+            return Some(false);
+        }
         match ops
             .iter()
             .map(String::as_str)
             .collect::<Vec<_>>()
             .as_slice()
         {
-            ["config", "dump" | "show", ..] | ["reveal", ..] | ["config", "userinfo", ..] => {
-                self.block(format!(
-                    "reveals credentials ({} {} prints the remotes' tokens and passwords)",
-                    c.base,
-                    ops.join(" ")
-                ));
-                Some(false)
-            }
             ["listremotes"]
             | ["version"]
             | ["help", ..]
@@ -189,6 +226,13 @@ pub(super) fn gpg_reads(args: &[String]) -> Option<Vec<usize>> {
         "--verify-options",
         "--import-options",
     ];
+    // `--list-options show-photos` starts a viewer program.
+    if args
+        .iter()
+        .any(|a| a.contains("show-photo") || a.contains("photo-viewer"))
+    {
+        return None;
+    }
     let mut command = false;
     let mut operands = Vec::new();
     let mut i = 0;

@@ -149,7 +149,7 @@ impl Analyzer<'_> {
             "rclone" => self.rclone(c),
             "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" | "vault"
             | "kwallet-query" | "keepassxc-cli" | "age" | "sops" | "chamber" | "berglas"
-            | "envchain" | "1password" | "passage" | "rbw" | "kpcli" => {
+            | "envchain" | "1password" | "passage" | "rbw" | "kpcli" | "keyring" => {
                 let reads = args.iter().any(|x| {
                     matches!(
                         x.as_str(),
@@ -416,7 +416,7 @@ impl Analyzer<'_> {
             "gh" | "glab" | "hub" => {
                 j.starts_with("auth token")
                     || j.contains("--show-token")
-                    || j.contains("-t") && j.starts_with("auth status") && j.contains("show")
+                    || j.starts_with("auth status") && c.args.iter().any(|x| x == "-t")
             }
             "npm" | "pnpm" | "yarn" => {
                 (j.starts_with("config get")
@@ -677,24 +677,78 @@ impl Analyzer<'_> {
         }
         let (opts, rest): (Vec<&String>, Vec<&String>) =
             c.args.iter().partition(|a| a.starts_with('-'));
-        if !opts.iter().all(|o| OPTIONS.contains(&o.as_str()))
-            || rest.len() != 2
-            || c.words.iter().any(|w| w.dynamic)
+        // Display settings a script of statements may carry between them.
+        const DISPLAY: &[&str] = &[
+            ".mode",
+            ".headers",
+            ".header",
+            ".width",
+            ".nullvalue",
+            ".separator",
+            ".timer",
+        ];
+        if !opts.iter().all(|o| OPTIONS.contains(&o.as_str())) || c.words.iter().any(|w| w.dynamic)
         {
             return false;
         }
-        let sql = lower(rest[1].trim().trim_end_matches(';'));
-        let query = (sql.starts_with("select ")
-            || sql.starts_with("pragma table_info")
-            || sql.starts_with("explain "))
-            && !sql.contains(';')
-            && !sql.contains("readfile")
-            && !sql.contains("fts3_tokenizer");
-        let listing = LISTINGS
-            .iter()
-            .any(|l| sql == *l || sql.starts_with(&format!("{l} ")));
-        if !(query || listing) {
-            return false;
+        let is_query = |sql: &str| {
+            (sql.starts_with("select ")
+                || sql.starts_with("with ")
+                || sql.starts_with("pragma table_info")
+                || sql.starts_with("explain "))
+                && !sql.contains("readfile")
+                && !sql.contains("fts3_tokenizer")
+        };
+        let is_listing = |sql: &str| {
+            LISTINGS
+                .iter()
+                .any(|l| sql == *l || sql.starts_with(&format!("{l} ")))
+        };
+        match rest.len() {
+            2 => {
+                let sql = lower(rest[1].trim().trim_end_matches(';'));
+                if !((is_query(&sql) && !sql.contains(';')) || is_listing(&sql)) {
+                    return false;
+                }
+            }
+            // `sqlite3 -readonly db <<'SQL' … SQL`: every line a listing or
+            // a display setting, every statement a query.
+            1 => {
+                let bodies: Vec<&Word> = c
+                    .src
+                    .redirects
+                    .iter()
+                    .filter_map(|r| r.body.as_ref())
+                    .collect();
+                let [body] = bodies.as_slice() else {
+                    return false;
+                };
+                if body.dynamic {
+                    return false;
+                }
+                let text = lower(&body.text);
+                let mut statements = String::new();
+                for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    if line.starts_with('.') {
+                        let word = line.split_whitespace().next().unwrap_or("");
+                        if !(is_listing(line) || DISPLAY.contains(&word)) {
+                            return false;
+                        }
+                    } else {
+                        statements.push_str(line);
+                        statements.push(' ');
+                    }
+                }
+                if !statements
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .all(is_query)
+                {
+                    return false;
+                }
+            }
+            _ => return false,
         }
         let db = c.words.iter().skip(1).find(|w| w.text == *rest[0]).cloned();
         db.is_some_and(|w| self.read_path(&w, c.cwd()))
