@@ -87,6 +87,7 @@ fn main() {
         "blind-ab",
         "blind-ac",
         "blind-ad",
+        "blind-ae",
     ] {
         sets.push((
             f.to_string(),

@@ -83,6 +83,7 @@ const REDTEAM: &[&str] = &[
     "blind-ab.jsonl",
     "blind-ac.jsonl",
     "blind-ad.jsonl",
+    "blind-ae.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -111,6 +112,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ab.jsonl", "/home/u/work", "/home/u"),
     ("blind-ac.jsonl", "/home/u/work", "/home/u"),
     ("blind-ad.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ae.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -238,6 +240,20 @@ const STRICTER: &[(&str, &str)] = &[
     (
         "G-188",
         "as F-286: inline code whose text names a secret file blocks, even when it only prints the name",
+    ),
+    (
+        "AE-050",
+        "a program named by an array's expansion is a name computed at run time, as C-135 labels \
+         `a=(rm -rf build); \"${a[@]}\"` (block); the array's elements are known as operands only",
+    ),
+    (
+        "AE-097",
+        "a variable named at run time may hold a secret: printing its value blocks; the analyser does \
+         not narrow `${!LC_*}`'s names by their prefix",
+    ),
+    (
+        "AE-208",
+        "as H-032: `eval` of text grep and sed made from a file runs code built at run time",
     ),
 ];
 

@@ -103,6 +103,24 @@ pub fn printf(format: &str, args: &[&str]) -> String {
                         out.extend(arg.chars().next());
                         next += 1;
                     }
+                    // Numbers in other bases (`printf %o 114` is `162`); a
+                    // character's code (`'A`) is its number.
+                    'd' | 'i' | 'o' | 'x' | 'X' | 'u' => {
+                        let n: Option<i64> = match arg.strip_prefix(['\'', '"']) {
+                            Some(ch) => ch.chars().next().map(|c| i64::from(u32::from(c))),
+                            None => arg.trim().parse().ok(),
+                        };
+                        match n {
+                            Some(n) => out.push_str(&match conv {
+                                'o' => format!("{n:o}"),
+                                'x' => format!("{n:x}"),
+                                'X' => format!("{n:X}"),
+                                _ => n.to_string(),
+                            }),
+                            None => out.push_str(arg),
+                        }
+                        next += 1;
+                    }
                     _ => {
                         out.push_str(arg);
                         next += 1;
@@ -182,10 +200,43 @@ pub fn static_output(c: &Command) -> Option<String> {
 /// What a command writes when it only prints known text: `echo`, `printf`,
 /// `cat`/`tee` of a heredoc. Redirections decide where it goes.
 pub fn printed(c: &Command) -> Option<String> {
-    let first = c.argv.first()?;
     if c.argv.iter().any(|w| w.dynamic) {
         return None;
     }
+    // Through wrappers that change nothing printed (`env`, `command`,
+    // `timeout 30`, `nice -n 10`, `nohup`, `stdbuf -o0`, `time`).
+    let mut k = 0;
+    while let Some(w) = c.argv.get(k) {
+        let t = w.text.as_str();
+        let skip = match t {
+            "command" | "builtin" | "nohup" | "time" | "exec" => 1,
+            "env" | "stdbuf" => {
+                1 + c.argv[k + 1..]
+                    .iter()
+                    .take_while(|a| a.text.starts_with('-') || a.text.contains('='))
+                    .count()
+            }
+            "timeout" | "nice" => {
+                let opts = c.argv[k + 1..]
+                    .iter()
+                    .take_while(|a| a.text.starts_with('-'))
+                    .count();
+                let n_value = usize::from(c.argv.get(k + opts).is_some_and(|a| a.text == "-n"));
+                1 + opts + n_value + usize::from(t == "timeout")
+            }
+            _ => break,
+        };
+        k += skip;
+    }
+    if k > 0 {
+        let inner = Command {
+            argv: c.argv.get(k..)?.to_vec(),
+            redirects: c.redirects.clone(),
+            ..Default::default()
+        };
+        return printed(&inner);
+    }
+    let first = c.argv.first()?;
     let name = first.text.rsplit('/').next().unwrap_or(&first.text);
     match name {
         "echo" | "printf" => {

@@ -120,9 +120,14 @@ impl Walker<'_> {
                     let mut prev = owner;
                     let mut cursor = k.walk();
                     let stages: Vec<Node> = k.named_children(&mut cursor).collect();
-                    for stage in stages {
+                    let outer_source = self.pipe_source;
+                    for (j, stage) in stages.into_iter().enumerate() {
                         let before = self.out.commands.len();
+                        // A later stage reads the one before it (`… && printf
+                        // … | while read f`).
+                        self.pipe_source = (j > 0).then_some(prev);
                         self.statement(stage, nested);
+                        self.pipe_source = outer_source;
                         if self.out.commands.len() > before {
                             self.out.commands[before].stdin_from = Some(prev);
                             self.out.commands[prev].pipes_out = true;

@@ -6,6 +6,7 @@
 //! records how it was spelled, because a program name built from quotes,
 //! variables or escapes is itself a sign of obfuscation.
 
+mod cwd;
 mod extensions;
 mod heredoc;
 mod vars;
@@ -45,6 +46,9 @@ pub struct Word {
     pub feeds: bool,
     /// An unquoted `{…}` that bash brace-expands.
     pub brace: bool,
+    /// A whole line a lone `read -r` took from the pipe before it: one of
+    /// the producer's lines, not split (see `subs` for the producer).
+    pub line: bool,
 }
 
 impl Word {
@@ -65,6 +69,7 @@ impl Word {
         self.procsub |= other.procsub;
         self.feeds |= other.feeds;
         self.brace |= other.brace;
+        self.line |= other.line;
     }
 
     /// The words' values joined by spaces, as a command line again.
@@ -139,6 +144,7 @@ pub struct Script {
 }
 
 /// Expansions the parser resolves without running anything.
+#[derive(Clone)]
 struct Vars {
     known: HashMap<String, String>,
     /// Variables set from a substitution or `read`: the commands behind them.
@@ -148,6 +154,10 @@ struct Vars {
     refs: HashMap<String, String>,
     /// Arrays set from literal elements (`dirs=(src tests)`).
     arrays: HashMap<String, Vec<String>>,
+    /// Arrays assigned once and only read as `"${a[@]}"` or `"${a[N]}"`.
+    stable_arrays: std::collections::HashSet<String>,
+    /// Variables holding a whole line from a pipe (`… | while read -r f`).
+    lines: std::collections::HashSet<String>,
 }
 
 struct Walker<'a> {
@@ -160,9 +170,16 @@ struct Walker<'a> {
     /// The last command of the pipeline stage before the one being read:
     /// what a `read` in this stage reads.
     pipe_source: Option<usize>,
+    /// Inside a statement whose input a redirect replaces.
+    pipe_input_replaced: bool,
+    /// Files this line wrote with text it shows (`echo a > list`).
+    written: HashMap<String, String>,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
+
+/// Stands for a loop's input command until it is parsed (`done < <(…)`).
+const PENDING_SOURCE: usize = usize::MAX;
 
 thread_local! {
     // Building a parser and loading the grammar costs more than most parses.
@@ -233,12 +250,16 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
             from: HashMap::new(),
             refs: HashMap::new(),
             arrays: HashMap::new(),
+            stable_arrays: vars::stable_arrays(src),
+            lines: Default::default(),
         },
         positional: positional.to_vec(),
         cwd: None,
         out: Script::default(),
         current_fn: vec![],
         pipe_source: None,
+        pipe_input_replaced: false,
+        written: HashMap::new(),
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();
@@ -368,10 +389,46 @@ impl<'a> Walker<'a> {
                 }
                 self.command(n, nested);
             }
+            // `( dir=./build )`: assignments and `cd` inside stay inside.
+            "subshell" => {
+                let saved = (self.vars.clone(), self.cwd.clone());
+                let mut c = n.walk();
+                let kids: Vec<Node> = n.named_children(&mut c).collect();
+                for k in kids {
+                    self.statement(k, nested);
+                }
+                (self.vars, self.cwd) = saved;
+            }
             "redirected_statement" => {
                 let before = self.out.commands.len();
                 if let Some(body) = n.child_by_field_name("body") {
-                    self.statement(body, nested);
+                    // `… | while read f; do …; done < file`: the loop's
+                    // input is the file, whatever the pipe carries.
+                    let tail = self.src.get(body.end_byte()..n.end_byte()).unwrap_or("");
+                    let input = tail.contains('<');
+                    // `done < <(git ls-files …)`: the loop reads that
+                    // command, which is parsed after the body; its lines are
+                    // tied to it below.
+                    let from_procsub =
+                        tail.trim_start().starts_with("< <(") && tail.matches('<').count() == 2;
+                    let outer = self.pipe_input_replaced;
+                    let outer_source = self.pipe_source;
+                    if from_procsub {
+                        self.pipe_source = Some(PENDING_SOURCE);
+                    } else {
+                        self.pipe_input_replaced |= input;
+                    }
+                    // `while read -r t; do …; done < list` over a list this
+                    // line wrote: its lines are known.
+                    let written = self.input_written_here(n);
+                    if !written
+                        .as_ref()
+                        .is_some_and(|t| self.read_loop_over(body, t, nested))
+                    {
+                        self.statement(body, nested);
+                    }
+                    self.pipe_input_replaced = outer;
+                    self.pipe_source = outer_source;
                 }
                 // The body's last command, found before the redirects'
                 // own substitutions add commands of their own.
@@ -379,6 +436,21 @@ impl<'a> Walker<'a> {
                     (self.out.commands.len() > before).then(|| self.out.commands.len() - 1);
                 self.words_before_redirect(n, target);
                 let redirects = self.redirects(n);
+                self.tie_pending_source(before, &redirects);
+                // `read -r f < file` reads the file, not the pipe.
+                if let Some(i) = target
+                    && self.out.commands[i]
+                        .argv
+                        .first()
+                        .is_some_and(|w| w.text == "read")
+                {
+                    for w in self.out.commands[i].argv[1..].iter() {
+                        self.vars.lines.remove(&w.text);
+                    }
+                }
+                if let Some(i) = target {
+                    self.remember_written(i, &redirects);
+                }
                 let owner = match target {
                     Some(i) => {
                         self.out.commands[i].redirects.extend(redirects);
@@ -408,9 +480,20 @@ impl<'a> Walker<'a> {
                 let mut cursor = n.walk();
                 let stages: Vec<Node> = n.named_children(&mut cursor).collect();
                 let outer_source = self.pipe_source;
+                // Each stage of a pipeline runs in a subshell: what it sets
+                // is gone after (`echo x | read d` leaves `d` as it was).
+                let scope = (stages.len() > 1).then(|| (self.vars.clone(), self.cwd.clone()));
                 for stage in stages {
                     let before = self.out.commands.len();
-                    self.pipe_source = prev;
+                    // `… | while read f; do …; done < file` reads the file.
+                    // A loop or group ending in its own redirect reads that.
+                    let tail = self.text(stage).trim_end();
+                    let own_input = stage.kind() == "redirected_statement"
+                        || !(tail.ends_with("done")
+                            || tail.ends_with('}')
+                            || tail.ends_with(')')
+                            || stage.kind() == "command");
+                    self.pipe_source = prev.filter(|_| !own_input);
                     self.statement(stage, nested);
                     self.pipe_source = outer_source;
                     if self.out.commands.len() > before {
@@ -425,6 +508,10 @@ impl<'a> Walker<'a> {
                         }
                         prev = Some(last);
                     }
+                }
+                if let Some((vars, cwd)) = scope {
+                    self.vars = vars;
+                    self.cwd = cwd;
                 }
             }
             "variable_assignment" => {
@@ -456,7 +543,20 @@ impl<'a> Walker<'a> {
                                 .and_then(|t| t.strip_suffix(')'))
                         })
                         .unwrap_or(text);
-                    self.out.functions.push((name.clone(), inner.to_string()));
+                    // `f() { cat; } < ~/.ssh/id_rsa`: the redirect applies
+                    // at every call, so it travels with the body.
+                    let mut c = n.walk();
+                    let redirs: Vec<String> = n
+                        .named_children(&mut c)
+                        .filter(|k| k.kind().ends_with("redirect"))
+                        .map(|k| self.text(k).to_string())
+                        .collect();
+                    let stored = if redirs.is_empty() {
+                        inner.to_string()
+                    } else {
+                        format!("{{ {inner}\n}} {}", redirs.join(" "))
+                    };
+                    self.out.functions.push((name.clone(), stored));
                     self.current_fn.push(name.clone());
                     let start = self.out.commands.len();
                     self.statement(body, nested);
@@ -481,7 +581,9 @@ impl<'a> Walker<'a> {
                 if endless && n.child_by_field_name("body").is_some_and(has_background) {
                     self.out.spawning_loop = true;
                 }
-                self.children(n, nested);
+                if !self.read_loop_over_printed(n, nested) {
+                    self.children(n, nested);
+                }
             }
             "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
                 let r = self.redirect(n);
@@ -546,12 +648,19 @@ impl<'a> Walker<'a> {
             return;
         };
         if values.is_empty() {
-            // `for x; do …` iterates the positional parameters.
-            self.vars.known.remove(&var);
-            self.statement(body, nested);
-            return;
+            // `for x; do …` iterates the positional parameters: known after
+            // a `set -- a b` of this line, else not.
+            if self.positional.len() > 1 {
+                values = self.positional[1..].iter().map(Word::lit).collect();
+            } else {
+                self.vars.known.remove(&var);
+                self.statement(body, nested);
+                return;
+            }
         }
         // The body once per value, so a dangerous value anywhere in the list counts.
+        self.vars.lines.remove(&var);
+        let more = values.len() > MAX_LOOP_VALUES;
         for v in values.into_iter().take(MAX_LOOP_VALUES) {
             if v.dynamic {
                 self.vars.known.remove(&var);
@@ -559,6 +668,12 @@ impl<'a> Walker<'a> {
             } else {
                 self.vars.known.insert(var.clone(), v.text.clone());
             }
+            self.statement(body, nested);
+        }
+        // Past the cap, the rest as one value known only at run time.
+        if more {
+            self.vars.known.remove(&var);
+            self.vars.from.remove(&var);
             self.statement(body, nested);
         }
     }
@@ -581,16 +696,33 @@ impl<'a> Walker<'a> {
                 let mut elements = Some(Vec::new());
                 for k in kids {
                     let x = self.word(k, nested);
-                    if x.dynamic || x.text.contains(['*', '?', '[', '{']) {
+                    let raw = self.text(k);
+                    if x.dynamic || x.text.contains('{') {
                         elements = None;
                     } else if let Some(e) = elements.as_mut() {
-                        e.push(x.text.clone());
+                        // `[key]=value`: kept as key and value.
+                        match raw.strip_prefix('[').and_then(|r| r.split_once("]=")) {
+                            Some((key, _)) => {
+                                let value = x
+                                    .text
+                                    .split_once("]=")
+                                    .map(|(_, v)| v)
+                                    .unwrap_or(&x.text)
+                                    .trim_matches(['"', '\''])
+                                    .to_string();
+                                e.push(format!("{key}{}{value}", vars::KEYED));
+                            }
+                            None => e.push(x.text.clone()),
+                        }
                     }
                     w.subs.extend(x.subs);
                 }
                 if let Some(name) = &name {
                     match elements {
-                        Some(e) if !self.text(n).contains("+=") => {
+                        Some(e)
+                            if !self.text(n).contains("+=")
+                                && self.vars.stable_arrays.contains(name) =>
+                        {
                             self.vars.arrays.insert(name.clone(), e);
                         }
                         _ => {
@@ -628,6 +760,7 @@ impl<'a> Walker<'a> {
             _ => value,
         };
         if let Some(name) = &name {
+            self.vars.lines.remove(name);
             if value.dynamic {
                 self.vars.known.remove(name);
                 self.vars.from.insert(name.clone(), value.subs.clone());
@@ -747,6 +880,7 @@ impl<'a> Walker<'a> {
         let kids: Vec<Node> = n.children(&mut cursor).collect();
         // `declare -n d=HOME`: `$d` is `$HOME` from here on.
         let mut nameref = false;
+        let (mut case_lower, mut case_upper) = (false, false);
         for k in kids {
             if !k.is_named() {
                 let t = self.text(k);
@@ -756,7 +890,19 @@ impl<'a> Walker<'a> {
                 continue;
             }
             if k.kind() == "variable_assignment" {
-                let (name, value) = self.assignment(k, nested);
+                let (name, mut value) = self.assignment(k, nested);
+                // `typeset -l d=/HOME/U`: the value stored lower-cased.
+                if let Some(name) = &name
+                    && !value.dynamic
+                    && (case_lower || case_upper)
+                {
+                    value.text = if case_lower {
+                        value.text.to_lowercase()
+                    } else {
+                        value.text.to_uppercase()
+                    };
+                    self.vars.known.insert(name.clone(), value.text.clone());
+                }
                 if let Some(name) = name {
                     if nameref && !value.dynamic {
                         self.alias_variable(&name, &value.text);
@@ -766,7 +912,25 @@ impl<'a> Walker<'a> {
             } else {
                 let t = self.text(k);
                 nameref |= t.starts_with('-') && !t.starts_with("--") && t.contains('n');
+                case_lower |= t.starts_with('-') && !t.starts_with("--") && t.contains('l');
+                case_upper |= t.starts_with('-') && !t.starts_with("--") && t.contains('u');
                 let w = self.word(k, nested);
+                // `declare "$n=/tmp/x:$PATH"` with `n` known: an assignment
+                // to the variable it names.
+                if !t.starts_with('-')
+                    && t.contains('$')
+                    && let Some((name, value)) = w.text.split_once('=')
+                    && !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    let value = Word {
+                        text: value.to_string(),
+                        ..w.clone()
+                    };
+                    self.vars.known.remove(name);
+                    assigns.push((name.to_string(), value));
+                    continue;
+                }
                 argv.push(w);
             }
         }
@@ -892,7 +1056,9 @@ impl<'a> Walker<'a> {
         {
             self.out.recursive_functions.push(name.clone());
         }
-        self.bind_read(&argv);
+        self.bind_read(&argv, &redirects, &assigns);
+        self.printf_to_variable(&argv);
+        self.set_positional(&argv, n);
         // A trap's code runs later in this same shell, and `eval`'s now:
         // with the values this line gave its variables
         // (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`).
@@ -904,32 +1070,7 @@ impl<'a> Walker<'a> {
                 w.text = self.with_known(&w.text);
             }
         }
-        if let Some(first) = argv.first().map(|w| w.text.clone())
-            && (first == "cd" || first == "pushd")
-        {
-            // `cd -P DIR`, `cd -- DIR`: the operand after the options.
-            let operand = argv[1..]
-                .iter()
-                .find(|w| w.text == "-" || !w.text.starts_with('-'));
-            match operand {
-                // `cd -`, `cd "$OLDPWD"`: back to wherever the shell was,
-                // which this line does not say.
-                Some(dir) if dir.text == "-" || dir.text.contains("OLDPWD") => {
-                    self.cwd = Some(ELSEWHERE_DIR.into());
-                }
-                Some(dir) if !dir.dynamic => {
-                    let d = dir.text.clone();
-                    self.cwd = Some(match &self.cwd {
-                        Some(c) if !d.starts_with('/') && !d.starts_with(HOME) => {
-                            format!("{c}/{d}")
-                        }
-                        _ => d,
-                    });
-                }
-                Some(_) => self.cwd = Some(UNKNOWN_DIR.into()),
-                None => self.cwd = Some(HOME.to_string()),
-            }
-        }
+        self.track_cd(&argv);
         self.out.commands.push(Command {
             argv,
             assigns,

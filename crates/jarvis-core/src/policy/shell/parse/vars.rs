@@ -3,23 +3,238 @@
 
 use super::*;
 
+/// Between the key and the value of an associative array's element.
+pub(super) const KEYED: char = '\u{1F}';
+
 impl Walker<'_> {
-    /// `"${name[@]}"` of an array whose elements are known: each a word.
+    /// `printf '%s\n' a b | while read -r f; do …; done`: the lines are
+    /// known, so the body is walked once more per line with `f` set, as a
+    /// `for` loop's is.
+    pub(super) fn read_loop_over_printed(&mut self, n: Node, nested: bool) -> bool {
+        if self.pipe_input_replaced {
+            return false;
+        }
+        let Some(text) = self
+            .pipe_source
+            .and_then(|src| self.out.commands.get(src))
+            .and_then(crate::policy::shell::eval::printed)
+        else {
+            return false;
+        };
+        self.read_loop_over(n, &text, nested)
+    }
+
+    /// A `while read -r NAME` loop walked once per line of `text`.
+    pub(super) fn read_loop_over(&mut self, n: Node, text: &str, nested: bool) -> bool {
+        if n.kind() != "while_statement" {
+            return false;
+        }
+        let (Some(cond), Some(body)) = (
+            n.child_by_field_name("condition"),
+            n.child_by_field_name("body"),
+        ) else {
+            return false;
+        };
+        let words: Vec<&str> = self
+            .text(cond)
+            .trim()
+            .trim_end_matches(';')
+            .split_whitespace()
+            .collect();
+        let name = match words.as_slice() {
+            ["read", "-r", name] | ["read", name] | ["IFS=", "read", "-r", name] => {
+                name.to_string()
+            }
+            _ => return false,
+        };
+        // The condition once, as it is (the `read` reads its input).
+        self.statement(cond, nested);
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .take(MAX_LOOP_VALUES)
+        {
+            self.vars
+                .known
+                .insert(name.clone(), line.trim().to_string());
+            self.vars.from.remove(&name);
+            self.statement(body, nested);
+        }
+        true
+    }
+
+    /// `set -- a b c`: the positional parameters from here on, when every
+    /// one is known; unknown otherwise.
+    pub(super) fn set_positional(&mut self, argv: &[Word], n: Node) {
+        // Inside a loop, a branch or a function, how often (or whether) it
+        // runs is not known here: the parameters become unknown.
+        let conditional = {
+            let mut p = n.parent();
+            let mut found = false;
+            while let Some(x) = p {
+                if matches!(
+                    x.kind(),
+                    "while_statement"
+                        | "until_statement"
+                        | "for_statement"
+                        | "c_style_for_statement"
+                        | "if_statement"
+                        | "case_statement"
+                        | "function_definition"
+                        | "subshell"
+                        | "list"
+                        | "pipeline"
+                ) {
+                    found = true;
+                    break;
+                }
+                p = x.parent();
+            }
+            found
+        };
+        if argv.first().is_some_and(|w| w.text == "shift") {
+            let by = match argv.get(1) {
+                None => Some(1),
+                Some(w) if !w.dynamic => w.text.parse::<usize>().ok(),
+                Some(_) => None,
+            };
+            match by {
+                Some(k) if !conditional && self.positional.len() > 1 => {
+                    let zero = self.positional[0].clone();
+                    let rest: Vec<String> = self.positional.iter().skip(1 + k).cloned().collect();
+                    self.positional = std::iter::once(zero).chain(rest).collect();
+                }
+                _ => self.positional.clear(),
+            }
+            return;
+        }
+        let [set, dashes, rest @ ..] = argv else {
+            return;
+        };
+        if set.text != "set" || dashes.text != "--" {
+            return;
+        }
+        if conditional {
+            self.positional.clear();
+            return;
+        }
+        let zero = self.positional.first().cloned().unwrap_or_default();
+        self.positional = if rest.iter().all(|w| !w.dynamic) {
+            std::iter::once(zero)
+                .chain(rest.iter().map(|w| w.text.clone()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// `printf -v NAME FORMAT ARGS…`: an assignment, resolved when the
+    /// format and arguments are known.
+    pub(super) fn printf_to_variable(&mut self, argv: &[Word]) {
+        let [p, v, name, rest @ ..] = argv else {
+            return;
+        };
+        if p.text != "printf" || v.text != "-v" || name.dynamic {
+            return;
+        }
+        let name = name.text.clone();
+        self.vars.lines.remove(&name);
+        let known = rest.iter().all(|w| !w.dynamic);
+        match rest.split_first() {
+            Some((format, args)) if known => {
+                let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+                let value = crate::policy::shell::eval::printf(&format.text, &args);
+                self.vars.known.insert(name.clone(), value);
+                self.vars.from.remove(&name);
+            }
+            _ => {
+                self.vars.known.remove(&name);
+                let subs = rest.iter().flat_map(|w| w.subs.clone()).collect();
+                self.vars.from.insert(name, subs);
+            }
+        }
+    }
+
+    /// `${name[N]}` or `${name[key]}` of a known array: that element, when
+    /// no blank in it could split it into other words.
+    pub(super) fn array_element(&self, t: &str) -> Option<String> {
+        let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+        let (name, index) = inner.strip_suffix(']')?.split_once('[')?;
+        if matches!(index, "@" | "*") || name.starts_with(['#', '!']) {
+            return None;
+        }
+        let v = self.array_elements(&format!("\"${{{name}[{index}]}}\""))?;
+        let e = v.into_iter().next()?;
+        (!e.contains(char::is_whitespace)).then_some(e)
+    }
+
+    /// `"${name[@]}"` of an array whose elements are known: each a word;
+    /// `"${name[N]}"`: one of them. Quoted only: unquoted, bash splits
+    /// the elements again.
     pub(super) fn array_elements(&self, spelled: &str) -> Option<Vec<String>> {
         let inner = spelled
-            .trim_matches('"')
+            .strip_prefix('"')?
+            .strip_suffix('"')?
             .strip_prefix("${")?
             .strip_suffix('}')?;
-        let name = inner.strip_suffix("[@]").or_else(|| {
-            inner
-                .strip_suffix("[*]")
-                .filter(|_| !spelled.starts_with('"'))
-        })?;
-        self.vars.arrays.get(name).cloned()
+        let (name, index) = inner.strip_suffix(']')?.split_once('[')?;
+        let elements = self.vars.arrays.get(name)?;
+        if index == "@" {
+            return Some(
+                elements
+                    .iter()
+                    .map(|e| e.split_once(KEYED).map(|(_, v)| v).unwrap_or(e).to_string())
+                    .collect(),
+            );
+        }
+        // `declare -A m=([out]=x)`: `${m[out]}`.
+        let key = index.trim_matches(['"', '\'']);
+        if let Some(v) = elements.iter().find_map(|e| {
+            e.split_once(KEYED)
+                .filter(|(k, _)| *k == key)
+                .map(|(_, v)| v.to_string())
+        }) {
+            return Some(vec![v]);
+        }
+        let i: i64 = index.parse().ok()?;
+        let n = i64::try_from(elements.len()).ok()?;
+        let at = if i < 0 { n + i } else { i };
+        usize::try_from(at)
+            .ok()
+            .and_then(|k| elements.get(k))
+            .map(|e| vec![e.clone()])
     }
 
     /// `producer | while read -r f`: `f` holds lines of what it printed.
-    pub(super) fn bind_read(&mut self, argv: &[Word]) {
+    /// A lone name with no input of its own (`< file`, `-u 3`) holds a
+    /// whole line; several names split each line into fields.
+    pub(super) fn bind_read(
+        &mut self,
+        argv: &[Word],
+        redirects: &[Redirect],
+        assigns: &[(String, Word)],
+    ) {
+        self.read_array_from_string(argv, redirects, assigns);
+        if argv.first().is_some_and(|w| w.text == "read") {
+            let names: Vec<&Word> = argv[1..]
+                .iter()
+                .filter(|w| !w.text.starts_with('-'))
+                .collect();
+            for w in &names {
+                self.vars.lines.remove(&w.text);
+            }
+            let own_input = !redirects.is_empty()
+                || argv[1..]
+                    .iter()
+                    .any(|w| w.text.starts_with('-') && w.text != "-r");
+            if let [one] = names.as_slice()
+                && !own_input
+                && !self.pipe_input_replaced
+                && self.pipe_source.is_some()
+            {
+                self.vars.lines.insert(one.text.clone());
+            }
+        }
         if argv.first().is_some_and(|w| w.text == "read")
             && let Some(src) = self.pipe_source
         {
@@ -46,6 +261,184 @@ impl Walker<'_> {
                 }
                 k += 1;
             }
+        }
+    }
+}
+
+/// Arrays assigned once (`NAME=(…)`) and otherwise named only as
+/// `"${NAME[@]}"` or `"${NAME[N]}"`: no index assignment, `+=`, `mapfile`,
+/// `read -a`, `unset` or name reference can have changed them.
+pub(super) fn stable_arrays(src: &str) -> std::collections::HashSet<String> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = std::collections::HashSet::new();
+    for (i, _) in src.match_indices("=(") {
+        let name: String = src[..i]
+            .chars()
+            .rev()
+            .take_while(|c| ident(*c))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let assigned = src.matches(&format!("{name}=(")).count();
+        let reads = src.matches(&format!("${{{name}[")).count()
+            + src.matches(&format!("${{#{name}[")).count();
+        // The elements themselves (`logs=(logs/*.log)`) name no variable.
+        let start = i + 2;
+        let end = src[start..].find(')').map_or(src.len(), |e| start + e);
+        let outside = format!("{}{}", &src[..start], &src[end..]);
+        let mentions = variable_mentions(&outside, &name);
+        if assigned == 1 && mentions == 1 + reads {
+            out.insert(name);
+        }
+    }
+    out
+}
+
+/// How often `name` appears where a shell word could name the variable:
+/// at a word's start (`unset a`, `read -a a`, `a=`) or after `$`, `${`,
+/// `${#`, `${!`; not inside another word (`"c=@…"`, `src/a`).
+fn variable_mentions(src: &str, name: &str) -> usize {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    src.match_indices(name)
+        .filter(|(i, _)| {
+            let before = src[..*i].chars().last();
+            let after = src[i + name.len()..].chars().next();
+            before.is_none_or(|c| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        ';' | '&' | '|' | '(' | '{' | '$' | '!' | '#' | '\'' | '`'
+                    )
+            }) && after.is_none_or(|c| !ident(c))
+                && !(before == Some('\'') && after != Some('['))
+        })
+        .count()
+}
+
+impl Walker<'_> {
+    /// `IFS=, read -ra t <<< "a,b"`: the array's fields are the string's,
+    /// when the string and the separators are known and nothing else
+    /// touches the array.
+    fn read_array_from_string(
+        &mut self,
+        argv: &[Word],
+        redirects: &[Redirect],
+        assigns: &[(String, Word)],
+    ) {
+        if argv.first().is_none_or(|w| w.text != "read") {
+            return;
+        }
+        let Some(k) = argv.iter().position(|w| {
+            w.text.starts_with('-') && !w.text.starts_with("--") && w.text.ends_with('a')
+        }) else {
+            return;
+        };
+        let Some(name) = argv.get(k + 1).map(|w| w.text.clone()) else {
+            return;
+        };
+        self.vars.arrays.remove(&name);
+        let body = redirects
+            .iter()
+            .find(|r| r.op == "<<<")
+            .and_then(|r| r.body.as_ref().or(Some(&r.target)));
+        let ifs = match assigns.iter().find(|(n, _)| n == "IFS") {
+            Some((_, w)) if !w.dynamic => w.text.clone(),
+            Some(_) => return,
+            None => " \t\n".to_string(),
+        };
+        let reads = self.src.matches(&format!("${{{name}[")).count()
+            + self.src.matches(&format!("${{#{name}[")).count();
+        if let Some(b) = body.filter(|b| !b.dynamic)
+            && variable_mentions(self.src, &name) == 1 + reads
+        {
+            let fields: Vec<String> = b
+                .text
+                .trim_end_matches('\n')
+                .split(|c: char| ifs.contains(c))
+                .filter(|f| !f.is_empty())
+                .map(str::to_string)
+                .collect();
+            self.vars.arrays.insert(name, fields);
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// `echo /x > list`, `printf 'a\nb\n' >> list`: the text a command
+    /// wrote into a literal file, kept for a later loop reading it.
+    pub(super) fn remember_written(&mut self, i: usize, redirects: &[Redirect]) {
+        let Some(text) = self
+            .out
+            .commands
+            .get(i)
+            .and_then(crate::policy::shell::eval::printed)
+        else {
+            for r in redirects.iter().filter(|r| r.op.contains('>')) {
+                self.written.remove(&r.target.text);
+            }
+            return;
+        };
+        for r in redirects
+            .iter()
+            .filter(|r| r.op.contains('>') && !r.target.dynamic)
+        {
+            let t = r.target.text.clone();
+            if r.op.contains(">>") {
+                self.written.entry(t).or_default().push_str(&text);
+            } else {
+                self.written.insert(t, text.clone());
+            }
+        }
+    }
+
+    /// The text of the file a statement's `< FILE` reads, when this line
+    /// wrote it.
+    pub(super) fn input_written_here(&self, n: Node) -> Option<String> {
+        let mut c = n.walk();
+        let redirects: Vec<Node> = n.children_by_field_name("redirect", &mut c).collect();
+        redirects.iter().find_map(|r| {
+            let t = self.text(*r).trim();
+            let file = t.strip_prefix('<')?.trim();
+            if file.starts_with(['<', '(', '&']) {
+                return None;
+            }
+            self.written.get(file).cloned()
+        })
+    }
+}
+
+impl Walker<'_> {
+    /// After `done < <(cmd)` is parsed: the lines read inside the loop came
+    /// from `cmd`.
+    pub(super) fn tie_pending_source(&mut self, before: usize, redirects: &[Redirect]) {
+        let source = redirects
+            .iter()
+            .filter(|r| r.target.procsub)
+            .find_map(|r| r.target.subs.first().copied());
+        let tie = |subs: &mut Vec<usize>| {
+            if subs.contains(&PENDING_SOURCE) {
+                subs.retain(|s| *s != PENDING_SOURCE);
+                subs.extend(source);
+            }
+        };
+        for c in self.out.commands.iter_mut().skip(before) {
+            for w in c
+                .argv
+                .iter_mut()
+                .chain(c.redirects.iter_mut().map(|r| &mut r.target))
+            {
+                tie(&mut w.subs);
+                if source.is_none() {
+                    w.line = false;
+                }
+            }
+        }
+        for subs in self.vars.from.values_mut() {
+            tie(subs);
         }
     }
 }

@@ -35,6 +35,7 @@ impl Walker<'_> {
             dynamic: true,
             subs: self.vars.from.get(name).cloned().unwrap_or_default(),
             computed: true,
+            line: self.vars.lines.contains(name),
             ..Default::default()
         }
     }
@@ -218,6 +219,13 @@ impl Walker<'_> {
                 ..Default::default()
             };
         }
+        if let Some(v) = self.array_element(t) {
+            return Word {
+                text: v,
+                computed: true,
+                ..Default::default()
+            };
+        }
         if let Some(v) = self.operated(t) {
             return Word {
                 text: v,
@@ -242,6 +250,10 @@ impl Walker<'_> {
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
+        // `$10` is `$1` then `0` to bash; only `${10}` is the tenth.
+        if !t.starts_with("${") && name.len() > 1 && name.chars().all(|c| c.is_ascii_digit()) {
+            return self.unresolved(t, &name);
+        }
         let plain = t == format!("${name}") || t == format!("${{{name}}}");
         // Substitutions inside `${x:-$(…)}` still run.
         let mut subs = Vec::new();
@@ -319,6 +331,23 @@ impl Walker<'_> {
         ] {
             if let Some(name) = inner.strip_suffix(op).filter(|n| ident(n)) {
                 return self.vars.known.get(name).map(|v| f(v));
+            }
+        }
+        // `${p%/cache}`, `${t#IGNORE}`, `${d:?msg}` with a literal pattern:
+        // the value with that end taken off, or the value itself.
+        for op in ["##", "%%", "#", "%", ":?", "?"] {
+            if let Some((name, pat)) = inner.split_once(op)
+                && (ident(name) || !name.is_empty() && name.chars().all(|c| c.is_ascii_digit()))
+                && !pat.contains(['*', '?', '[', '$', '\\'])
+                && let Some(v) = self.lookup(name).as_ref()
+                // A pattern (a loop over `/proc/[0-9]*`) is not a value.
+                && !v.contains(['*', '?', '['])
+            {
+                return Some(match op {
+                    "#" | "##" => v.strip_prefix(pat).unwrap_or(v).to_string(),
+                    "%" | "%%" => v.strip_suffix(pat).unwrap_or(v).to_string(),
+                    _ => v.clone(),
+                });
             }
         }
         let (name, ops) = inner.split_once(':')?;

@@ -393,6 +393,10 @@ impl Analyzer<'_> {
             let p = self.norm(w, cwd);
             if paths::scratch(&p) {
                 self.ask(format!("{what} deletes {text}"));
+            } else if !recursive && self.placed_by_listing(w, cwd) {
+                self.ask(format!(
+                    "{what} deletes files a listing of the project names ({text})"
+                ));
             } else {
                 self.block(format!(
                     "{what} deletes a path known only at run time ({text}): it cannot be placed inside the working directory"

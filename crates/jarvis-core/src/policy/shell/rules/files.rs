@@ -551,7 +551,32 @@ impl Analyzer<'_> {
             }
             if lb == "mv" || lb == "move" || lb == "move-item" || lb == "mi" {
                 let p = self.norm(s, cwd);
-                if !(self.inside(&p) || paths::scratch(&p)) || s.dynamic {
+                // One named file of the user's brought into the project
+                // (`mv ~/Downloads/data.csv data/`) is still there, moved:
+                // that asks; a folder, a wildcard or anything the delete
+                // rules guard is judged as the delete it also is.
+                let into_project = dest
+                    .as_ref()
+                    .is_some_and(|d| !d.dynamic && self.inside(&self.norm(d, cwd)));
+                let one_file = !s.dynamic
+                    && !s.glob
+                    && s.text
+                        .rsplit('/')
+                        .next()
+                        .is_some_and(|b| b.contains('.') && !b.starts_with('.'))
+                    && !paths::contains_credentials(&p)
+                    && !paths::credential_store(&p)
+                    && paths::credential_normalized(&p, &s.text).is_none()
+                    && !self.app_state(&p)
+                    && !paths::persistence_normalized(&p)
+                    && !paths::system_normalized(&p);
+                if one_file && into_project && !self.inside(&p) {
+                    self.ask(format!(
+                        "{} moves {} into the working directory",
+                        c.base,
+                        shown(&s.text)
+                    ));
+                } else if !(self.inside(&p) || paths::scratch(&p)) || s.dynamic {
                     self.delete_path(s, true, cwd, &c.base);
                 }
                 self.read_path(s, cwd);

@@ -4,41 +4,92 @@
 
 use super::*;
 
-/// A body whose arguments are the call's, as given: nothing moves them
-/// (`shift`, `set --`, `getopts`), names the shell (`$0`), or quotes
-/// `"$@"` inside other quotes (`bash -c '"$@"'`).
+/// A body whose arguments are the call's, as given, and whose values are
+/// its own: nothing moves the arguments (`shift`, `set`, `getopts`,
+/// sourcing, aliases, `IFS`), names the shell (`$0`) or the tenth argument
+/// ambiguously (`$10`), `"$@"` appears only as a word of its own, and
+/// every other variable it reads it sets itself (a global's value is the
+/// caller's, which a body parsed alone does not know).
 pub(super) fn plain_body(body: &str) -> bool {
-    let moves = [
+    const MOVERS: &[&str] = &[
         "shift",
-        "set ",
-        "set\t",
-        "set\n",
+        "set",
         "getopts",
-        "$0",
-        "${0",
-        "BASH_ARGV",
         "eval",
-    ]
-    .iter()
-    .any(|k| body.contains(k));
-    let quoted_all = (body.contains("$@")
-        || body.contains("$*")
-        || body.contains("${@")
-        || body.contains("${*"))
-        && body.contains('\'');
-    !moves && !quoted_all
+        "source",
+        "alias",
+        "IFS",
+        "BASH_ARGV",
+        "BASH_ARGC",
+        "FUNCNAME",
+        "unset",
+        "mapfile",
+        "readarray",
+    ];
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let moves = body.split(|c: char| !ident(c)).any(|t| MOVERS.contains(&t));
+    let sources = body
+        .split(['\n', ';', '&', '|', '{', '(', '`'])
+        .any(|st| st.trim_start().starts_with(". "));
+    // `"$@"` alone as a word; no `$*`, `${@…}` forms, `$@` unquoted or
+    // inside other quotes.
+    let mut at_ok = true;
+    for (i, _) in body.match_indices('$') {
+        let rest = &body[i + 1..];
+        let before = body[..i].chars().last();
+        if rest.starts_with('@') || rest.starts_with("{@") {
+            let token = rest.starts_with("@\"") && before == Some('"');
+            let pre = body[..i.saturating_sub(1)].chars().last();
+            let post = rest.get(2..).and_then(|r| r.chars().next());
+            at_ok &= token
+                && pre.is_none_or(|c| c.is_whitespace() || c == '(')
+                && post.is_none_or(|c| c.is_whitespace() || matches!(c, ';' | ')' | '|' | '&'));
+            at_ok &= !body.contains('\'');
+        }
+        if rest.starts_with('*') || rest.starts_with("{*") || rest.starts_with('0') {
+            at_ok = false;
+        }
+        if rest.len() > 1
+            && rest.as_bytes()[0].is_ascii_digit()
+            && rest.as_bytes()[1].is_ascii_digit()
+        {
+            at_ok = false;
+        }
+        // A variable it reads: its own (set here) or positional.
+        let name: String = rest
+            .trim_start_matches('{')
+            .chars()
+            .take_while(|c| ident(*c))
+            .collect();
+        // The session's own values read the same at every call.
+        let constant = matches!(
+            name.as_str(),
+            "HOME" | "PWD" | "USER" | "LOGNAME" | "TMPDIR" | "RANDOM" | "LINENO" | "SECONDS"
+        ) || name.starts_with("XDG_");
+        let own = name.is_empty()
+            || constant
+            || name.chars().all(|c| c.is_ascii_digit())
+            || body.contains(&format!("{name}="))
+            || body.contains(&format!("for {name} "))
+            || body.contains(&format!("read -r {name}"))
+            || body.contains(&format!("local {name}"));
+        at_ok &= own;
+    }
+    !moves && !sources && at_ok
 }
 
-/// A function's body with `"$@"` and `"$*"` spelled as the literal
-/// arguments of one call.
+/// A function's body with `"$@"` spelled as the literal arguments of one
+/// call (a plain body: every `"$@"` a word of its own).
 pub(super) fn with_arguments(body: &str, args: &[String]) -> String {
     let quote = |a: &str| format!("'{}'", a.replace('\'', "'\\''"));
-    let each = args.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ");
-    let joined = quote(&args.join(" "));
+    // Home as the parser marks it is spelled `~/` again, outside the quotes.
+    let spell = |a: &str| match a.strip_prefix(HOME) {
+        Some("") => "~".to_string(),
+        Some(rest) => format!("~/{}", quote(rest.trim_start_matches('/'))),
+        None => quote(a),
+    };
+    let each = args.iter().map(|a| spell(a)).collect::<Vec<_>>().join(" ");
     body.replace("\"$@\"", &each)
-        .replace("\"${@}\"", &each)
-        .replace("\"$*\"", &joined)
-        .replace("\"${*}\"", &joined)
 }
 
 /// The commands of function bodies that are judged at every call: each
@@ -66,13 +117,61 @@ pub(super) fn followed_bodies(src: &str, script: &Script) -> Vec<std::ops::Range
                 .filter(|t| t == name)
                 .count();
             let defined = script.functions.iter().filter(|(n, _)| n == name).count();
+            // Aliases rewrite words before functions are looked up.
+            let aliased = src.contains("alias");
             let plain = script
                 .functions
                 .iter()
                 .filter(|(n, _)| n == name)
                 .all(|(_, body)| plain_body(body));
-            !calls.is_empty() && literal && plain && mentions == calls.len() + defined
+            // Defined once: a call meets the body this analysis reads.
+            !calls.is_empty()
+                && literal
+                && plain
+                && defined == 1
+                && !aliased
+                && calls.iter().all(|c| c.cwd.is_none())
+                && mentions == calls.len() + defined
         })
         .map(|(_, r)| r.clone())
         .collect()
+}
+
+/// Names of this script's functions that are not functions at command `i`:
+/// defined only later (`rm -rf ~; rm() { :; }`), or `unset -f` since
+/// their last definition.
+pub(super) fn hidden_at(script: &Script, i: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, _) in &script.function_spans {
+        if out.contains(name) {
+            continue;
+        }
+        let defined_at = script
+            .function_spans
+            .iter()
+            .filter(|(n, r)| n == name && r.start <= i)
+            .map(|(_, r)| r.start)
+            .max();
+        let unset_at = script
+            .commands
+            .iter()
+            .enumerate()
+            .take(i)
+            .filter(|(_, c)| {
+                c.argv.first().is_some_and(|w| w.text == "unset")
+                    && !c.argv.iter().any(|w| w.text == "-v")
+                    && c.argv[1..].iter().any(|w| w.text == *name)
+            })
+            .map(|(k, _)| k)
+            .max();
+        let hidden = match (defined_at, unset_at) {
+            (None, _) => true,
+            (Some(d), Some(u)) => u >= d,
+            (Some(_), None) => false,
+        };
+        if hidden {
+            out.push(name.clone());
+        }
+    }
+    out
 }

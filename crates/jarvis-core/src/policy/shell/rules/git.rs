@@ -199,6 +199,18 @@ impl Analyzer<'_> {
                 self.block("git's ext:: transport runs a command (a remote URL that is a program)");
             }
         }
+        // Files taken from a work tree that holds the user's keys (`git
+        // --work-tree=~ add -A`): the next commit or push carries them.
+        if matches!(sub, "add" | "stage" | "commit" | "stash" | "archive")
+            && let Some(t) = tree.as_deref()
+            && !self.inside(t)
+            && paths::contains_credentials(t)
+        {
+            self.block(format!(
+                "exfiltration (git {sub} takes files from a work tree that holds your keys: {})",
+                shown(t)
+            ));
+        }
         if destroys_tree(sub, rest) && !tree.as_deref().is_some_and(|t| self.inside(t)) {
             self.block(format!(
                 "git {sub} discards files in a work tree outside the working directory ({})",

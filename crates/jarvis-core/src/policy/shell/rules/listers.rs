@@ -1,112 +1,114 @@
-//! Names that come from listing the project: `for f in $(git ls-files)`,
-//! `find src -name '*.py' | while read -r f`, `wc -l $(git ls-files
-//! '*.ts')`. What such a listing prints are paths below the working
-//! directory, so a value taken from it, alone in its word, is read as one
-//! of the project's files (the OS sandbox confines what a link inside may
-//! point to).
+//! Names that come from listing the project: `git ls-files '*.py' | while
+//! read -r f; do …; done`. Such a listing prints tracked paths below the
+//! working directory, one per line, and its patterns keep secrets' names
+//! out; a whole line of it, alone in its word, is read as one of the
+//! project's files (the OS sandbox confines what a link inside may point
+//! to). Names split out of `$(…)`, `find`'s raw names and fields of a line
+//! are text a file's name can forge, and stay unknown.
 
 use super::wrappers::peeled;
 use super::*;
 
-/// A literal path below where the command runs (`src`, `.`, `tests/unit`).
-fn relative_inside(w: &Word) -> bool {
-    !w.dynamic
-        && !w.text.starts_with(['/', '~', '-', '$', HOME])
-        && !w.text.split('/').any(|c| c == "..")
-        && !w.text.contains(':')
-}
-
-/// A command printing paths below its working directory, one per line.
+/// `git ls-files` narrowed by pathspecs that no secret's name matches
+/// (`'*.py'`, `'src/*.rs'`): every line one tracked path below here (git
+/// quotes a name holding a newline), never `..`, never absolute, never a
+/// `.env` or a key.
 fn lists_project(argv: &[Word]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
-    let args = &argv[1..];
-    let has = |f: &[&str]| args.iter().any(|w| f.iter().any(|x| w.text.starts_with(x)));
-    let operands_inside = |skip_first: usize| {
-        args.iter()
-            .skip(skip_first)
-            .filter(|w| !w.text.starts_with('-'))
-            .all(relative_inside)
-    };
-    match b.as_str() {
-        "git" => {
-            let listing = match args.first().map(|w| w.text.as_str()) {
-                Some("ls-files") => !has(&["--format"]),
-                Some("diff") => has(&["--name-only"]),
-                _ => false,
-            };
-            // Pathspecs below here (`git ls-files ..` prints `../x`).
-            listing && operands_inside(1)
-        }
-        "find" => {
-            // Starting points, then the expression.
-            let starts: Vec<&Word> = args
-                .iter()
-                .take_while(|w| !w.text.starts_with(['-', '(', '!']))
-                .collect();
-            starts.iter().all(|w| relative_inside(w))
-                && !has(&[
-                    "-L", "-H", "-follow", "-printf", "-fprint", "-ls", "-fls", "-exec", "-ok",
-                ])
-        }
-        "fd" | "fdfind" => {
-            !has(&[
-                "-a",
-                "--absolute-path",
-                "-L",
-                "--follow",
-                "-x",
-                "-X",
-                "--exec",
-                "--base-directory",
-                "--search-path",
-                "--format",
-            ]) && operands_inside(1)
-        }
-        "rg" => {
-            has(&["--files", "-l", "--files-with-matches"])
-                && !has(&["-L", "--follow", "--null-data"])
-                && operands_inside(if has(&["--files"]) { 0 } else { 1 })
-        }
-        "ls" => {
-            args.iter()
-                .filter(|w| w.text.starts_with('-'))
-                .all(|w| matches!(w.text.as_str(), "-1" | "-A" | "-d"))
-                && operands_inside(0)
-        }
-        _ => false,
+    if lower(&base_name(&first.text)) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
+        return false;
     }
+    let rest = &argv[2..];
+    let flags_ok = rest.iter().filter(|w| w.text.starts_with('-')).all(|w| {
+        matches!(
+            w.text.as_str(),
+            "-c" | "--cached"
+                | "-m"
+                | "--modified"
+                | "-o"
+                | "--others"
+                | "--exclude-standard"
+                | "--"
+        )
+    });
+    let specs: Vec<&Word> = rest.iter().filter(|w| !w.text.starts_with('-')).collect();
+    flags_ok
+        && !specs.is_empty()
+        && specs.iter().all(|w| {
+            let t = w.text.as_str();
+            let base = t.rsplit('/').next().unwrap_or(t);
+            !w.dynamic
+                && t.contains('*')
+                && !t.starts_with(['/', '~', ':', HOME])
+                && !t.contains("..")
+                && !paths::glob_could_match_secret(base)
+        })
 }
 
-/// A filter that passes whole lines of its input through (`grep '\.py$'`,
-/// `sort`, `head`): its output is lines its producer printed.
-fn passes_lines(argv: &[Word]) -> bool {
+/// `git ls-files` with any listing options and pathspecs below here: its
+/// lines are places in the project (a delete of one asks), whatever their
+/// names hold.
+fn lists_project_places(argv: &[Word]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
-    let flags_ok = |bad: &[&str]| {
-        argv[1..]
-            .iter()
-            .all(|w| !w.text.starts_with('-') || !bad.iter().any(|x| w.text.starts_with(x)))
+    if lower(&base_name(&first.text)) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
+        return false;
+    }
+    argv[2..].iter().all(|w| {
+        let t = w.text.as_str();
+        !w.dynamic
+            && if t.starts_with('-') {
+                matches!(
+                    t,
+                    "-c" | "--cached"
+                        | "-m"
+                        | "--modified"
+                        | "-o"
+                        | "--others"
+                        | "-d"
+                        | "--deleted"
+                        | "-i"
+                        | "--ignored"
+                        | "--exclude-standard"
+                        | "--directory"
+                        | "--"
+                )
+            } else {
+                !t.starts_with(['/', '~', ':', HOME]) && !t.contains("..")
+            }
+    })
+}
+
+/// A filter passing whole lines of its input through, by an exact list of
+/// options (`grep -v test`, `sort -u`, `head -n 20`), reading only the pipe.
+fn passes_lines(c: &Command, argv: &[Word]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
     };
-    // Only standard input: no file operands of their own.
-    let stdin_only = |pattern: bool| {
-        argv[1..]
+    if !c.redirects.is_empty() {
+        return false;
+    }
+    let b = lower(&base_name(&first.text));
+    let words: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
+    let operands = words.iter().filter(|w| !w.starts_with('-')).count();
+    let flags = |ok: &[&str]| {
+        words
             .iter()
-            .filter(|w| !w.text.starts_with('-'))
-            .count()
-            <= usize::from(pattern)
+            .filter(|w| w.starts_with('-'))
+            .all(|w| ok.contains(w))
     };
     match b.as_str() {
-        "grep" | "egrep" | "fgrep" => {
-            flags_ok(&["-o", "--only-matching", "-b", "-n", "-c", "-r", "-R", "-f"])
-                && stdin_only(true)
-        }
-        "sort" | "uniq" | "head" | "tail" | "tac" | "shuf" | "cat" => {
-            flags_ok(&["-c", "--count", "-o", "--output", "-z"]) && stdin_only(false)
+        "grep" | "egrep" | "fgrep" => flags(&["-v", "-i", "-E", "-F", "-x"]) && operands == 1,
+        "sort" => flags(&["-u", "-r"]) && operands == 0,
+        "uniq" | "tac" | "cat" => words.is_empty(),
+        "head" | "tail" => {
+            matches!(words.as_slice(), [] | ["-n", _])
+                && words
+                    .get(1)
+                    .is_none_or(|n| n.chars().all(|c| c.is_ascii_digit()))
         }
         _ => false,
     }
@@ -114,6 +116,15 @@ fn passes_lines(argv: &[Word]) -> bool {
 
 /// Indices of the commands of `script` whose output is project paths.
 pub(super) fn project_listers(script: &Script) -> Vec<usize> {
+    listers_by(script, lists_project)
+}
+
+/// Indices of the commands of `script` whose output is places in the project.
+pub(super) fn place_listers(script: &Script) -> Vec<usize> {
+    listers_by(script, lists_project_places)
+}
+
+fn listers_by(script: &Script, lists: fn(&[Word]) -> bool) -> Vec<usize> {
     // A repository or work tree chosen elsewhere in the line (`export
     // GIT_WORK_TREE=~`) lists another place.
     let git_moved = script.commands.iter().any(|c| {
@@ -130,7 +141,7 @@ pub(super) fn project_listers(script: &Script) -> Vec<usize> {
             continue;
         }
         let fed = c.stdin_from.is_some_and(|p| out.contains(&p));
-        if lists_project(pa) || fed && passes_lines(pa) {
+        if lists(pa) || fed && passes_lines(c, pa) {
             out.push(i);
         }
     }
@@ -141,8 +152,21 @@ impl Analyzer<'_> {
     /// A word that is one value taken from a listing of the project,
     /// possibly inside a literal folder of it (`"$f"`, `"src/$f"`,
     /// `$(git ls-files '*.ts')`).
+    /// As [`Self::listed_in_project`], for a place: a line of any listing
+    /// of the project's files.
+    pub(super) fn placed_by_listing(&self, w: &Word, cwd: Option<&str>) -> bool {
+        cwd.is_none()
+            && w.line
+            && !w.subs.is_empty()
+            && w.subs.iter().all(|i| self.place_listers.contains(i))
+            && !w.text.starts_with(['/', '~', HOME])
+            && !w.text.contains("..")
+            && plain_expansion(&w.text)
+    }
+
     pub(super) fn listed_in_project(&self, w: &Word, cwd: Option<&str>) -> bool {
         cwd.is_none()
+            && w.line
             && !w.subs.is_empty()
             && w.subs.iter().all(|i| self.listers.contains(i))
             && !w.text.starts_with(['/', '~', HOME])

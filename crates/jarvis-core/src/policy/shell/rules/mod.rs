@@ -26,6 +26,7 @@ mod net;
 mod options;
 mod perms;
 mod pipes;
+mod planted;
 mod positions;
 mod readonly;
 mod redirects;
@@ -76,6 +77,11 @@ pub struct Analyzer<'e> {
     calls: usize,
     /// Commands of the script being judged that print project paths.
     listers: Vec<usize>,
+    /// Commands of the script being judged that print places in the project.
+    place_listers: Vec<usize>,
+    /// Function names that, at the command being judged, are not (yet or
+    /// any more) functions: the program of that name runs.
+    hidden_fns: Vec<String>,
     /// Files this line writes with known text, and that text.
     written: Vec<(String, String)>,
     /// Judging a command that runs on another machine (`ssh host CMD`).
@@ -201,6 +207,8 @@ impl<'e> Analyzer<'e> {
             functions: vec![],
             calls: 0,
             listers: Vec::new(),
+            place_listers: Vec::new(),
+            hidden_fns: Vec::new(),
             written: vec![],
             remote: false,
             links: vec![],
@@ -422,6 +430,9 @@ impl<'e> Analyzer<'e> {
         self.functions.extend(script.functions.iter().cloned());
         let followed = functions::followed_bodies(src, &script);
         let outer_listers = std::mem::replace(&mut self.listers, listers::project_listers(&script));
+        let outer_places =
+            std::mem::replace(&mut self.place_listers, listers::place_listers(&script));
+        let outer_hidden = std::mem::take(&mut self.hidden_fns);
         for (i, c) in script.commands.iter().enumerate() {
             if self.verdict == Verdict::Block {
                 return;
@@ -431,6 +442,7 @@ impl<'e> Analyzer<'e> {
             if followed.iter().any(|r| r.contains(&i)) {
                 continue;
             }
+            self.hidden_fns = functions::hidden_at(&script, i);
             let before = self.state_reads;
             self.command(c, &script, depth);
             if self.state_reads > before {
@@ -438,7 +450,10 @@ impl<'e> Analyzer<'e> {
             }
         }
         self.pipes(&script);
+        self.planted(&script);
         self.listers = outer_listers;
+        self.place_listers = outer_places;
+        self.hidden_fns = outer_hidden;
     }
 
     fn command(&mut self, c: &Command, script: &Script, depth: usize) {
@@ -468,6 +483,7 @@ impl<'e> Analyzer<'e> {
                 .rev()
                 .find(|(n, _)| *n == name)
                 .map(|(_, b)| b.clone())
+                .filter(|_| !self.hidden_fns.contains(&name))
             {
                 if self.calls >= 8 {
                     // Past the budget, the body as if its arguments were unknown.
@@ -482,6 +498,11 @@ impl<'e> Analyzer<'e> {
                     body
                 } else {
                     functions::with_arguments(&body, &positional[1..])
+                };
+                // Called after a `cd`: the body runs there.
+                let body = match &c.cwd {
+                    Some(d) => format!("cd '{}' || exit\n{body}", d.replace('\'', "'\\''")),
+                    None => body,
                 };
                 self.script(&body, &positional, depth + 1);
                 return;

@@ -63,6 +63,14 @@ impl Analyzer<'_> {
                     continue;
                 }
                 self.write_path(t, c.cwd.as_deref(), "a redirect");
+                // Code written to a file whose place is known only at run
+                // time (`>> "$out"`) may land where something runs it: code
+                // that would block as a command blocks there too.
+                if t.dynamic
+                    && let Some(text) = super::super::eval::printed(c)
+                {
+                    self.block_only(|a| a.script(&text, &[], depth + 1));
+                }
                 let heredoc = c
                     .redirects
                     .iter()

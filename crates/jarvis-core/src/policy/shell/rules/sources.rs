@@ -164,6 +164,23 @@ impl Analyzer<'_> {
                 "unzip" => args.contains(&"-p"),
                 "7z" => args.contains(&"e") || args.contains(&"x"),
                 "dd" | "xargs" | "jq" | "tac" => false,
+                // Lines cut out of the project's own file (`sed -n
+                // 's/^# setup: //p' README.md`) hide nothing the file does
+                // not: running them is running the project's text, which
+                // asks. Text the line itself feeds in stays decoded.
+                "sed" | "awk" | "gawk" | "mawk" => {
+                    let files: Vec<&Word> = c
+                        .argv
+                        .iter()
+                        .skip(2)
+                        .filter(|w| !w.text.starts_with('-'))
+                        .collect();
+                    files.is_empty()
+                        || c.stdin_from.is_some()
+                        || !files
+                            .iter()
+                            .all(|w| !w.dynamic && self.inside(&self.norm(w, c.cwd.as_deref())))
+                }
                 _ => true,
             };
             if decoding {

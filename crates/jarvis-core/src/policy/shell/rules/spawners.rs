@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Marks a root handed to `each_file` as the match itself, not what is below.
+const ROOT_ITSELF: &str = "\u{E001}itself";
+
 impl Analyzer<'_> {
     /// `xargs CMD` / `parallel CMD ::: ARGS`: CMD runs with the input's words.
     pub(super) fn xargs(&mut self, c: &Cmd<'_>) -> bool {
@@ -488,11 +491,7 @@ impl Analyzer<'_> {
                     let inner: Vec<Word> = c.words[i + 2..end + 1].to_vec();
                     // `find . -name '*.sh' -exec grep -l TODO {} +` in the
                     // project only reads.
-                    let reads = x.starts_with("-exec")
-                        && !wide
-                        && roots.iter().all(|r| self.inside(&self.norm(r, c.cwd())))
-                        && exec_reader(&inner);
-                    read_only &= reads;
+                    let inside = roots.iter().all(|r| self.inside(&self.norm(r, c.cwd())));
                     // Files named like keys or `.env`, each handed to a
                     // program that sends it away.
                     let sender = inner.first().is_some_and(|w| {
@@ -503,7 +502,51 @@ impl Analyzer<'_> {
                     if secret_names && sender {
                         self.block("exfiltration (sends every file find matches by a secret's name over the network)");
                     }
-                    self.each_file(c, &inner, &roots, "{}", wide);
+                    // What the analysis says of the command run on a match
+                    // (`jq -r .name`, `bash -n`): a read there is a read.
+                    let each = self.judged(|a| a.each_file(c, &inner, &roots, "{}", wide));
+                    let reads = x.starts_with("-exec")
+                        && !wide
+                        && inside
+                        && (exec_reader(&inner) || each == Verdict::Allow);
+                    read_only &= reads;
+                    // With no test before it (`-maxdepth 0`, or none at
+                    // all), the first match is the starting point itself:
+                    // `{}/..` climbs out of it.
+                    let tested = args[..i].iter().any(|a| {
+                        matches!(
+                            a.as_str(),
+                            "-name"
+                                | "-iname"
+                                | "-path"
+                                | "-ipath"
+                                | "-wholename"
+                                | "-iwholename"
+                                | "-regex"
+                                | "-iregex"
+                                | "-type"
+                                | "-xtype"
+                                | "-size"
+                                | "-perm"
+                                | "-user"
+                                | "-group"
+                                | "-empty"
+                                | "-mindepth"
+                                | "-lname"
+                        ) || a.starts_with("-newer")
+                            || a.starts_with("-mtime")
+                            || a.starts_with("-mmin")
+                    });
+                    if !tested {
+                        let itself: Vec<Word> = roots
+                            .iter()
+                            .map(|r| Word {
+                                text: format!("{}/{ROOT_ITSELF}", r.text.trim_end_matches('/')),
+                                ..r.clone()
+                            })
+                            .collect();
+                        self.each_file(c, &inner, &itself, "{}", wide);
+                    }
                     i = end;
                 }
                 "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
@@ -604,8 +647,12 @@ impl Analyzer<'_> {
             }
         }
         for r in roots {
-            // `{}` is each match below the root, not the root itself.
-            let below = format!("{}/*", r.text.trim_end_matches('/'));
+            // `{}` is each match below the root; a root marked as the match
+            // itself stands for that folder.
+            let below = match r.text.strip_suffix(&format!("/{ROOT_ITSELF}")) {
+                Some(root) => root.to_string(),
+                None => format!("{}/*", r.text.trim_end_matches('/')),
+            };
             let words: Vec<Word> = inner
                 .iter()
                 .map(|w| {
