@@ -139,6 +139,8 @@ pub struct Script {
     pub functions: Vec<(String, String)>,
     /// The commands of each function's body, as parsed where it is defined.
     pub function_spans: Vec<(String, std::ops::Range<usize>)>,
+    /// Each definition: name, where its body's commands start, its body.
+    pub function_defs: Vec<(String, usize, String)>,
     /// An endless loop that starts background jobs (`while true; do x & done`).
     pub spawning_loop: bool,
 }
@@ -173,7 +175,9 @@ struct Walker<'a> {
     /// Inside a statement whose input a redirect replaces.
     pipe_input_replaced: bool,
     /// Files this line wrote with text it shows (`echo a > list`).
-    written: HashMap<String, String>,
+    written: HashMap<String, (String, Option<String>)>,
+    /// The stage before the one being read is one simple command.
+    pipe_source_simple: bool,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
@@ -260,6 +264,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         pipe_source: None,
         pipe_input_replaced: false,
         written: HashMap::new(),
+        pipe_source_simple: false,
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();
@@ -449,7 +454,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 if let Some(i) = target {
-                    self.remember_written(i, &redirects);
+                    self.remember_written(i, &redirects, n);
                 }
                 let owner = match target {
                     Some(i) => {
@@ -482,7 +487,11 @@ impl<'a> Walker<'a> {
                 let outer_source = self.pipe_source;
                 // Each stage of a pipeline runs in a subshell: what it sets
                 // is gone after (`echo x | read d` leaves `d` as it was).
-                let scope = (stages.len() > 1).then(|| (self.vars.clone(), self.cwd.clone()));
+                // (Unless `lastpipe` keeps the last one in this shell.)
+                let scope = (stages.len() > 1 && !self.src.contains("lastpipe"))
+                    .then(|| (self.vars.clone(), self.cwd.clone()));
+                let outer_simple = self.pipe_source_simple;
+                let mut simple = false;
                 for stage in stages {
                     let before = self.out.commands.len();
                     // `… | while read f; do …; done < file` reads the file.
@@ -494,8 +503,13 @@ impl<'a> Walker<'a> {
                             || tail.ends_with(')')
                             || stage.kind() == "command");
                     self.pipe_source = prev.filter(|_| !own_input);
+                    self.pipe_source_simple = simple;
                     self.statement(stage, nested);
                     self.pipe_source = outer_source;
+                    self.pipe_source_simple = outer_simple;
+                    // What the next stage reads is this one's, whole, only
+                    // when this one is a single command (not `{ a; b; }`).
+                    simple = stage.kind() == "command";
                     if self.out.commands.len() > before {
                         // The stage's first top-level command reads the pipe.
                         let first = (before..self.out.commands.len())
@@ -556,12 +570,21 @@ impl<'a> Walker<'a> {
                     } else {
                         format!("{{ {inner}\n}} {}", redirs.join(" "))
                     };
-                    self.out.functions.push((name.clone(), stored));
+                    // Defined in a subshell, a branch, a pipeline or the
+                    // background, it may not exist at a later call: the call
+                    // is judged as the program of that name, the body alone.
+                    let sure = !vars::conditional(n);
+                    if sure {
+                        self.out.functions.push((name.clone(), stored.clone()));
+                    }
                     self.current_fn.push(name.clone());
                     let start = self.out.commands.len();
                     self.statement(body, nested);
                     let end = self.out.commands.len();
-                    self.out.function_spans.push((name, start..end));
+                    if sure {
+                        self.out.function_spans.push((name.clone(), start..end));
+                        self.out.function_defs.push((name, start, stored));
+                    }
                     self.current_fn.pop();
                 }
             }
@@ -694,6 +717,15 @@ impl<'a> Walker<'a> {
                 let mut c = v.walk();
                 let kids: Vec<Node> = v.named_children(&mut c).collect();
                 let mut elements = Some(Vec::new());
+                // `[key]=value` keys are names only in `declare -A`; in a
+                // plain array they are arithmetic (`[safe]` is 0).
+                let assoc = n.parent().is_some_and(|p| {
+                    p.kind() == "declaration_command"
+                        && self
+                            .text(p)
+                            .split_whitespace()
+                            .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('A'))
+                });
                 for k in kids {
                     let x = self.word(k, nested);
                     let raw = self.text(k);
@@ -702,6 +734,7 @@ impl<'a> Walker<'a> {
                     } else if let Some(e) = elements.as_mut() {
                         // `[key]=value`: kept as key and value.
                         match raw.strip_prefix('[').and_then(|r| r.split_once("]=")) {
+                            Some(_) if !assoc => elements = None,
                             Some((key, _)) => {
                                 let value = x
                                     .text
@@ -934,6 +967,7 @@ impl<'a> Walker<'a> {
                 argv.push(w);
             }
         }
+        self.forget_set_names(&argv);
         self.out.commands.push(Command {
             argv,
             assigns,
@@ -1057,6 +1091,7 @@ impl<'a> Walker<'a> {
             self.out.recursive_functions.push(name.clone());
         }
         self.bind_read(&argv, &redirects, &assigns);
+        self.forget_set_names(&argv);
         self.printf_to_variable(&argv);
         self.set_positional(&argv, n);
         // A trap's code runs later in this same shell, and `eval`'s now:

@@ -11,7 +11,7 @@ impl Walker<'_> {
     /// known, so the body is walked once more per line with `f` set, as a
     /// `for` loop's is.
     pub(super) fn read_loop_over_printed(&mut self, n: Node, nested: bool) -> bool {
-        if self.pipe_input_replaced {
+        if self.pipe_input_replaced || !self.pipe_source_simple || self.input_tricks() {
             return false;
         }
         let Some(text) = self
@@ -49,15 +49,18 @@ impl Walker<'_> {
         };
         // The condition once, as it is (the `read` reads its input).
         self.statement(cond, nested);
-        for line in text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .take(MAX_LOOP_VALUES)
-        {
+        // Every line, blank ones too (the body runs with an empty value);
+        // past the cap, once more with the value unknown.
+        let lines: Vec<&str> = text.lines().collect();
+        for line in lines.iter().take(MAX_LOOP_VALUES) {
             self.vars
                 .known
                 .insert(name.clone(), line.trim().to_string());
             self.vars.from.remove(&name);
+            self.statement(body, nested);
+        }
+        if lines.len() > MAX_LOOP_VALUES || lines.is_empty() {
+            self.vars.known.remove(&name);
             self.statement(body, nested);
         }
         true
@@ -66,32 +69,10 @@ impl Walker<'_> {
     /// `set -- a b c`: the positional parameters from here on, when every
     /// one is known; unknown otherwise.
     pub(super) fn set_positional(&mut self, argv: &[Word], n: Node) {
-        // Inside a loop, a branch or a function, how often (or whether) it
-        // runs is not known here: the parameters become unknown.
-        let conditional = {
-            let mut p = n.parent();
-            let mut found = false;
-            while let Some(x) = p {
-                if matches!(
-                    x.kind(),
-                    "while_statement"
-                        | "until_statement"
-                        | "for_statement"
-                        | "c_style_for_statement"
-                        | "if_statement"
-                        | "case_statement"
-                        | "function_definition"
-                        | "subshell"
-                        | "list"
-                        | "pipeline"
-                ) {
-                    found = true;
-                    break;
-                }
-                p = x.parent();
-            }
-            found
-        };
+        // Inside a loop, a branch, a function or a background job, how
+        // often (or whether) it runs here is not known: the parameters
+        // become unknown.
+        let conditional = conditional(n);
         if argv.first().is_some_and(|w| w.text == "shift") {
             let by = match argv.get(1) {
                 None => Some(1),
@@ -108,13 +89,21 @@ impl Walker<'_> {
             }
             return;
         }
-        let [set, dashes, rest @ ..] = argv else {
-            return;
-        };
-        if set.text != "set" || dashes.text != "--" {
+        if argv.first().is_none_or(|w| w.text != "set") {
             return;
         }
-        if conditional {
+        // `set ~`, `set -e -- x`: any other form that names operands.
+        let [_, dashes, rest @ ..] = argv else {
+            return;
+        };
+        let options_only = argv[1..]
+            .iter()
+            .all(|w| (w.text.starts_with('-') || w.text.starts_with('+')) && w.text != "--")
+            && !argv.iter().any(|w| w.text == "-o" || w.text == "+o");
+        if options_only {
+            return;
+        }
+        if conditional || dashes.text != "--" {
             self.positional.clear();
             return;
         }
@@ -131,15 +120,30 @@ impl Walker<'_> {
     /// `printf -v NAME FORMAT ARGS…`: an assignment, resolved when the
     /// format and arguments are known.
     pub(super) fn printf_to_variable(&mut self, argv: &[Word]) {
-        let [p, v, name, rest @ ..] = argv else {
-            return;
-        };
-        if p.text != "printf" || v.text != "-v" || name.dynamic {
+        if argv.first().is_none_or(|w| w.text != "printf") {
             return;
         }
-        let name = name.text.clone();
+        // `printf -v NAME …`, `printf -vNAME …`, then an optional `--`.
+        let (name, mut rest) = match argv.get(1).map(|w| w.text.as_str()) {
+            Some("-v") => match argv.get(2) {
+                Some(n) if !n.dynamic => (n.text.clone(), &argv[3..]),
+                _ => return,
+            },
+            Some(t) if t.starts_with("-v") && t.len() > 2 => (t[2..].to_string(), &argv[2..]),
+            _ => return,
+        };
+        if rest.first().is_some_and(|w| w.text == "--") {
+            rest = &rest[1..];
+        }
+        // Widths and precisions (`%.7s`) cut and pad what this evaluator
+        // does not: such a value is unknown.
+        let shaped = rest.first().is_some_and(|f| {
+            f.text.split('%').skip(1).any(|spec| {
+                spec.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '-' | '*'))
+            })
+        });
         self.vars.lines.remove(&name);
-        let known = rest.iter().all(|w| !w.dynamic);
+        let known = rest.iter().all(|w| !w.dynamic) && !shaped;
         match rest.split_first() {
             Some((format, args)) if known => {
                 let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
@@ -189,12 +193,16 @@ impl Walker<'_> {
         }
         // `declare -A m=([out]=x)`: `${m[out]}`.
         let key = index.trim_matches(['"', '\'']);
-        if let Some(v) = elements.iter().find_map(|e| {
+        let keyed = elements.iter().any(|e| e.contains(KEYED));
+        if let Some(v) = elements.iter().rev().find_map(|e| {
             e.split_once(KEYED)
                 .filter(|(k, _)| *k == key)
                 .map(|(_, v)| v.to_string())
         }) {
             return Some(vec![v]);
+        }
+        if keyed {
+            return None;
         }
         let i: i64 = index.parse().ok()?;
         let n = i64::try_from(elements.len()).ok()?;
@@ -222,6 +230,7 @@ impl Walker<'_> {
                 .collect();
             for w in &names {
                 self.vars.lines.remove(&w.text);
+                self.vars.known.remove(&w.text);
             }
             let own_input = !redirects.is_empty()
                 || argv[1..]
@@ -230,6 +239,8 @@ impl Walker<'_> {
             if let [one] = names.as_slice()
                 && !own_input
                 && !self.pipe_input_replaced
+                && (self.pipe_source_simple || self.pipe_source == Some(PENDING_SOURCE))
+                && !self.input_tricks()
                 && self.pipe_source.is_some()
             {
                 self.vars.lines.insert(one.text.clone());
@@ -307,14 +318,15 @@ fn variable_mentions(src: &str, name: &str) -> usize {
         .filter(|(i, _)| {
             let before = src[..*i].chars().last();
             let after = src[i + name.len()..].chars().next();
-            before.is_none_or(|c| {
+            // `unset "a"`, `printf -v 'a[0]'`, `declare -n r=a` name it too;
+            // `"c=@…"` (another word starting with the letter) does not.
+            let quoted =
+                matches!(before, Some('\'' | '"')) && matches!(after, Some('\'' | '"' | '['));
+            let plain = before.is_none_or(|c| {
                 c.is_whitespace()
-                    || matches!(
-                        c,
-                        ';' | '&' | '|' | '(' | '{' | '$' | '!' | '#' | '\'' | '`'
-                    )
-            }) && after.is_none_or(|c| !ident(c))
-                && !(before == Some('\'') && after != Some('['))
+                    || matches!(c, ';' | '&' | '|' | '(' | '{' | '$' | '!' | '#' | '`' | '=')
+            });
+            (plain || quoted) && after.is_none_or(|c| !ident(c))
         })
         .count()
 }
@@ -348,7 +360,7 @@ impl Walker<'_> {
         let ifs = match assigns.iter().find(|(n, _)| n == "IFS") {
             Some((_, w)) if !w.dynamic => w.text.clone(),
             Some(_) => return,
-            None => " \t\n".to_string(),
+            None => self.ifs().into_iter().collect(),
         };
         let reads = self.src.matches(&format!("${{{name}[")).count()
             + self.src.matches(&format!("${{#{name}[")).count();
@@ -370,28 +382,27 @@ impl Walker<'_> {
 impl Walker<'_> {
     /// `echo /x > list`, `printf 'a\nb\n' >> list`: the text a command
     /// wrote into a literal file, kept for a later loop reading it.
-    pub(super) fn remember_written(&mut self, i: usize, redirects: &[Redirect]) {
+    pub(super) fn remember_written(&mut self, i: usize, redirects: &[Redirect], n: Node) {
+        for r in redirects.iter().filter(|r| r.op.contains('>')) {
+            self.written.remove(&r.target.text);
+        }
+        if conditional(n) {
+            return;
+        }
         let Some(text) = self
             .out
             .commands
             .get(i)
             .and_then(crate::policy::shell::eval::printed)
         else {
-            for r in redirects.iter().filter(|r| r.op.contains('>')) {
-                self.written.remove(&r.target.text);
-            }
             return;
         };
         for r in redirects
             .iter()
-            .filter(|r| r.op.contains('>') && !r.target.dynamic)
+            .filter(|r| r.op == ">" && !r.target.dynamic)
         {
-            let t = r.target.text.clone();
-            if r.op.contains(">>") {
-                self.written.entry(t).or_default().push_str(&text);
-            } else {
-                self.written.insert(t, text.clone());
-            }
+            self.written
+                .insert(r.target.text.clone(), (text.clone(), self.cwd.clone()));
         }
     }
 
@@ -400,14 +411,41 @@ impl Walker<'_> {
     pub(super) fn input_written_here(&self, n: Node) -> Option<String> {
         let mut c = n.walk();
         let redirects: Vec<Node> = n.children_by_field_name("redirect", &mut c).collect();
-        redirects.iter().find_map(|r| {
-            let t = self.text(*r).trim();
-            let file = t.strip_prefix('<')?.trim();
-            if file.starts_with(['<', '(', '&']) {
-                return None;
-            }
-            self.written.get(file).cloned()
-        })
+        let inputs: Vec<&str> = redirects
+            .iter()
+            .map(|r| self.text(*r).trim())
+            .filter(|t| t.starts_with('<') || t.starts_with("0<"))
+            .collect();
+        // One input, a plain file, named nowhere else in the line than where
+        // it was written and where it is read, in the folder it was written.
+        let [only] = inputs.as_slice() else {
+            return None;
+        };
+        let file = only.trim_start_matches('0').strip_prefix('<')?.trim();
+        if file.starts_with(['<', '(', '&']) || self.input_tricks() {
+            return None;
+        }
+        let mentions = self
+            .src
+            .split(|c: char| {
+                c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>' | '(' | ')')
+            })
+            .filter(|t| t.trim_matches(['"', '\'']) == file)
+            .count();
+        let (text, cwd) = self.written.get(file)?;
+        (mentions == 2 && *cwd == self.cwd).then(|| text.clone())
+    }
+
+    /// What could replace a loop's input unseen: `exec <`, a function named
+    /// `read`, `env -S`.
+    fn input_tricks(&self) -> bool {
+        self.src.contains("exec <")
+            || self.src.contains("exec 0<")
+            || self.src.contains("read()")
+            || self.src.contains("read ()")
+            || self.src.contains("function read")
+            || self.src.contains("-S")
+            || self.src.contains("--split-string")
     }
 }
 
@@ -415,10 +453,19 @@ impl Walker<'_> {
     /// After `done < <(cmd)` is parsed: the lines read inside the loop came
     /// from `cmd`.
     pub(super) fn tie_pending_source(&mut self, before: usize, redirects: &[Redirect]) {
-        let source = redirects
-            .iter()
-            .filter(|r| r.target.procsub)
-            .find_map(|r| r.target.subs.first().copied());
+        // A lone command in the substitution: `<(git ls-files | cat - x)`
+        // or `<(a; b)` mixes in other lines.
+        let source = redirects.iter().filter(|r| r.target.procsub).find_map(|r| {
+            match r.target.subs.as_slice() {
+                [one] => self
+                    .out
+                    .commands
+                    .get(*one)
+                    .filter(|c| c.stdin_from.is_none() && !c.pipes_out)
+                    .map(|_| *one),
+                _ => None,
+            }
+        });
         let tie = |subs: &mut Vec<usize>| {
             if subs.contains(&PENDING_SOURCE) {
                 subs.retain(|s| *s != PENDING_SOURCE);
@@ -439,6 +486,80 @@ impl Walker<'_> {
         }
         for subs in self.vars.from.values_mut() {
             tie(subs);
+        }
+    }
+}
+
+/// Whether a command runs only sometimes, or elsewhere, from here: inside a
+/// loop, a branch, a function, a subshell, a pipeline, `$(…)`, `<(…)`, or
+/// sent to the background.
+pub(super) fn conditional(n: Node) -> bool {
+    let background = n.next_sibling().is_some_and(|s| s.kind() == "&");
+    let mut p = n.parent();
+    while let Some(x) = p {
+        if matches!(
+            x.kind(),
+            "while_statement"
+                | "until_statement"
+                | "for_statement"
+                | "c_style_for_statement"
+                | "if_statement"
+                | "case_statement"
+                | "function_definition"
+                | "subshell"
+                | "list"
+                | "pipeline"
+                | "command_substitution"
+                | "process_substitution"
+        ) {
+            return true;
+        }
+        p = x.parent();
+    }
+    background
+}
+
+impl Walker<'_> {
+    /// Builtins that set or remove variables by name (`unset d`, `mapfile
+    /// -t f`, `declare -g f`, `eval …`): what was known of those names is
+    /// not any more.
+    pub(super) fn forget_set_names(&mut self, argv: &[Word]) {
+        let Some(first) = argv.first().map(|w| w.text.as_str()) else {
+            return;
+        };
+        if first == "eval" {
+            self.vars.known.clear();
+            self.vars.lines.clear();
+            self.vars.arrays.clear();
+            return;
+        }
+        if !matches!(
+            first,
+            "unset"
+                | "mapfile"
+                | "readarray"
+                | "declare"
+                | "typeset"
+                | "local"
+                | "export"
+                | "readonly"
+        ) {
+            return;
+        }
+        for w in argv[1..].iter().filter(|w| !w.text.starts_with('-')) {
+            let name: String = w
+                .text
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() {
+                continue;
+            }
+            self.vars.lines.remove(&name);
+            self.vars.arrays.remove(&name);
+            if matches!(first, "unset" | "mapfile" | "readarray") || w.dynamic {
+                self.vars.known.remove(&name);
+            }
         }
     }
 }

@@ -338,7 +338,9 @@ impl Walker<'_> {
         for op in ["##", "%%", "#", "%", ":?", "?"] {
             if let Some((name, pat)) = inner.split_once(op)
                 && (ident(name) || !name.is_empty() && name.chars().all(|c| c.is_ascii_digit()))
-                && !pat.contains(['*', '?', '[', '$', '\\'])
+                // `$PWD` and `$HOME` are placeholders here, not their text.
+                && !matches!(name, "PWD" | "HOME" | "OLDPWD")
+                && !pat.contains(['*', '?', '[', '$', '\\', '"', '\'', '(', '+', '@', '!'])
                 && let Some(v) = self.lookup(name).as_ref()
                 // A pattern (a loop over `/proc/[0-9]*`) is not a value.
                 && !v.contains(['*', '?', '['])

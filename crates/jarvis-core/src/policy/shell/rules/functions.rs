@@ -69,10 +69,7 @@ pub(super) fn plain_body(body: &str) -> bool {
         let own = name.is_empty()
             || constant
             || name.chars().all(|c| c.is_ascii_digit())
-            || body.contains(&format!("{name}="))
-            || body.contains(&format!("for {name} "))
-            || body.contains(&format!("read -r {name}"))
-            || body.contains(&format!("local {name}"));
+            || set_before(body, &name, i);
         at_ok &= own;
     }
     !moves && !sources && at_ok
@@ -174,4 +171,36 @@ pub(super) fn hidden_at(script: &Script, i: usize) -> Vec<String> {
         }
     }
     out
+}
+
+/// The body each of this script's functions has at command `i`: its latest
+/// definition before it (`f() { cat "$@"; }; f x; f() { :; }` calls the
+/// first).
+pub(super) fn bodies_at(script: &Script, i: usize) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (name, start, body) in &script.function_defs {
+        if *start <= i {
+            out.retain(|(n, _)| n != name);
+            out.push((name.clone(), body.clone()));
+        }
+    }
+    out
+}
+
+/// `name` is set in `body` before byte `read_at`, where it is read: an
+/// assignment at the start of a word (`n=0`, `local n=0`), a `for` or a
+/// `read` naming it.
+fn set_before(body: &str, name: &str, read_at: usize) -> bool {
+    let head = &body[..read_at.min(body.len())];
+    let boundary = |i: usize| {
+        head[..i]
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || matches!(c, ';' | '{' | '(' | '&' | '|'))
+    };
+    head.match_indices(&format!("{name}="))
+        .any(|(i, _)| boundary(i))
+        || head.contains(&format!("for {name} "))
+        || head.contains(&format!("read -r {name}"))
+        || head.contains(&format!("read {name}"))
 }

@@ -82,6 +82,8 @@ pub struct Analyzer<'e> {
     /// Function names that, at the command being judged, are not (yet or
     /// any more) functions: the program of that name runs.
     hidden_fns: Vec<String>,
+    /// This script's functions' bodies as they are at the command judged.
+    bodies_now: Vec<(String, String)>,
     /// Files this line writes with known text, and that text.
     written: Vec<(String, String)>,
     /// Judging a command that runs on another machine (`ssh host CMD`).
@@ -209,6 +211,7 @@ impl<'e> Analyzer<'e> {
             listers: Vec::new(),
             place_listers: Vec::new(),
             hidden_fns: Vec::new(),
+            bodies_now: Vec::new(),
             written: vec![],
             remote: false,
             links: vec![],
@@ -433,6 +436,7 @@ impl<'e> Analyzer<'e> {
         let outer_places =
             std::mem::replace(&mut self.place_listers, listers::place_listers(&script));
         let outer_hidden = std::mem::take(&mut self.hidden_fns);
+        let outer_bodies = std::mem::take(&mut self.bodies_now);
         for (i, c) in script.commands.iter().enumerate() {
             if self.verdict == Verdict::Block {
                 return;
@@ -443,6 +447,7 @@ impl<'e> Analyzer<'e> {
                 continue;
             }
             self.hidden_fns = functions::hidden_at(&script, i);
+            self.bodies_now = functions::bodies_at(&script, i);
             let before = self.state_reads;
             self.command(c, &script, depth);
             if self.state_reads > before {
@@ -454,6 +459,7 @@ impl<'e> Analyzer<'e> {
         self.listers = outer_listers;
         self.place_listers = outer_places;
         self.hidden_fns = outer_hidden;
+        self.bodies_now = outer_bodies;
     }
 
     fn command(&mut self, c: &Command, script: &Script, depth: usize) {
@@ -478,9 +484,9 @@ impl<'e> Analyzer<'e> {
                 return;
             }
             if let Some(body) = self
-                .functions
+                .bodies_now
                 .iter()
-                .rev()
+                .chain(self.functions.iter().rev())
                 .find(|(n, _)| *n == name)
                 .map(|(_, b)| b.clone())
                 .filter(|_| !self.hidden_fns.contains(&name))

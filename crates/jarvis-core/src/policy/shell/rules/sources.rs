@@ -175,7 +175,22 @@ impl Analyzer<'_> {
                         .skip(2)
                         .filter(|w| !w.text.starts_with('-'))
                         .collect();
-                    files.is_empty()
+                    // Only a program that selects what the file says (sed
+                    // `-n` with addresses, `p`, `d` and deleting `s///`;
+                    // awk with no text of its own) keeps to the file.
+                    let selects = if real == "sed" {
+                        args.first().is_some_and(|f| *f == "-n")
+                            && args.get(1).is_some_and(|p| sed_selects(p))
+                    } else {
+                        args.first().is_some_and(|p| {
+                            !p.contains(['"', '\'', '|', '>'])
+                                && !["system", "printf", "getline"]
+                                    .iter()
+                                    .any(|k| p.contains(k))
+                        })
+                    };
+                    !selects
+                        || files.is_empty()
                         || c.stdin_from.is_some()
                         || !files
                             .iter()
@@ -251,4 +266,33 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// A sed script that only selects and deletes: addresses with `p` or `d`,
+/// and substitutions whose replacement is empty (`s/^# setup: //p`).
+fn sed_selects(script: &str) -> bool {
+    script.split(';').all(|cmd| {
+        let cmd = cmd.trim();
+        if let Some(rest) = cmd.strip_prefix('s') {
+            let Some(d) = rest.chars().next() else {
+                return false;
+            };
+            let parts: Vec<&str> = rest[d.len_utf8()..].splitn(3, d).collect();
+            return parts.len() == 3
+                && parts[1].is_empty()
+                && parts[2].chars().all(|f| matches!(f, 'p' | 'g' | 'i' | 'I'));
+        }
+        // An address (`10,20`, `$`, `/re/`, `/a/,/b/`) then `p` or `d`.
+        let Some(address) = cmd.strip_suffix('p').or_else(|| cmd.strip_suffix('d')) else {
+            return false;
+        };
+        address
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || matches!(ch, ',' | '$'))
+            || address.starts_with('/')
+                && address.ends_with('/')
+                && address
+                    .split(',')
+                    .all(|a| a.starts_with('/') && a.ends_with('/'))
+    })
 }

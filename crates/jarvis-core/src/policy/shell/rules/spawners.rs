@@ -513,32 +513,30 @@ impl Analyzer<'_> {
                     // With no test before it (`-maxdepth 0`, or none at
                     // all), the first match is the starting point itself:
                     // `{}/..` climbs out of it.
-                    let tested = args[..i].iter().any(|a| {
-                        matches!(
-                            a.as_str(),
-                            "-name"
-                                | "-iname"
-                                | "-path"
-                                | "-ipath"
-                                | "-wholename"
-                                | "-iwholename"
-                                | "-regex"
-                                | "-iregex"
-                                | "-type"
-                                | "-xtype"
-                                | "-size"
-                                | "-perm"
-                                | "-user"
-                                | "-group"
-                                | "-empty"
-                                | "-mindepth"
-                                | "-lname"
-                        ) || a.starts_with("-newer")
-                            || a.starts_with("-mtime")
-                            || a.starts_with("-mmin")
-                    });
-                    if !tested {
-                        let itself: Vec<Word> = roots
+                    // Tests may match the starting point too (`-type d`,
+                    // `-name '*'`): only `-mindepth 1` or more leaves it out.
+                    let below_only = args[..i]
+                        .windows(2)
+                        .any(|w| w[0] == "-mindepth" && w[1].parse::<u32>().is_ok_and(|d| d >= 1));
+                    // A name test the starting point's own name fails
+                    // (`/tmp` and `-name 'pytest-*'`) leaves it out too.
+                    let named_out = |r: &Word| {
+                        let base = r
+                            .text
+                            .trim_end_matches('/')
+                            .rsplit('/')
+                            .next()
+                            .unwrap_or("");
+                        args[..i].windows(2).enumerate().any(|(k, w)| {
+                            matches!(w[0].as_str(), "-name" | "-iname")
+                                && !(k > 0 && matches!(args[k - 1].as_str(), "!" | "-not"))
+                                && !paths::glob_match(&w[1], base)
+                        })
+                    };
+                    let roots_in: Vec<Word> =
+                        roots.iter().filter(|r| !named_out(r)).cloned().collect();
+                    if !below_only && !roots_in.is_empty() {
+                        let itself: Vec<Word> = roots_in
                             .iter()
                             .map(|r| Word {
                                 text: format!("{}/{ROOT_ITSELF}", r.text.trim_end_matches('/')),
