@@ -150,6 +150,8 @@ fn functions_arrays_and_listings_are_followed_to_their_values() {
         "clean(){ local d=${1:?dir required}; rm -rf -- \"./$d\"; }; clean coverage",
         "touch --reference=a.txt b.txt; ls *.txt",
         "echo 'make test' >> \"$out\"",
+        // A letter of several bytes before `"$@"` is read char-wise.
+        "f(){ echo «\"$@\"; }; f build",
     ] {
         assert_ne!(v(c), Verdict::Block, "{c}");
     }

@@ -39,7 +39,9 @@ pub(super) fn plain_body(body: &str) -> bool {
         let before = body[..i].chars().last();
         if rest.starts_with('@') || rest.starts_with("{@") {
             let token = rest.starts_with("@\"") && before == Some('"');
-            let pre = body[..i.saturating_sub(1)].chars().last();
+            // The character before the opening quote (char-wise: a letter
+            // before it may take several bytes).
+            let pre = body[..i].chars().rev().nth(1);
             let post = rest.get(2..).and_then(|r| r.chars().next());
             at_ok &= token
                 && pre.is_none_or(|c| c.is_whitespace() || c == '(')
