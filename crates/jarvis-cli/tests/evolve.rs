@@ -325,13 +325,7 @@ async fn scheduled_and_unattended_requests_are_not_counted() {
     let m = cli.json(&["memory", "list", "--json"]).await;
     assert_eq!(m["items"], json!([]), "{m}");
     assert_eq!(m["suggested"], json!([]), "{m}");
-    let told: Vec<String> = server.chat_requests().last().unwrap().json()["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "tool")
-        .filter_map(|m| m["content"].as_str().map(str::to_string))
-        .collect();
+    let told = tool_results(&server);
     assert!(
         told.iter().any(|t| t.contains("keeps no memory")),
         "{told:?}"
@@ -514,13 +508,7 @@ async fn after_a_file_entered_the_turn_even_the_users_words_wait_for_a_yes() {
     // Answered yes: the forget runs, and refuses words that name nothing.
     let out = cli.run(&["ask", "--yes", "forget it"]).await;
     assert!(out.status.success(), "{}", said(&out));
-    let results: Vec<String> = server.chat_requests().last().unwrap().json()["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "tool")
-        .filter_map(|m| m["content"].as_str().map(str::to_string))
-        .collect();
+    let results = tool_results(&server);
     assert!(
         results
             .iter()
@@ -575,4 +563,15 @@ async fn reflect_is_the_same_report_for_the_same_data() {
         assert!(page.contains(axis), "{axis}");
     }
     assert!(page.contains("<svg"), "the radar is in the page");
+}
+
+/// The tool results the last chat request carried back to the model.
+fn tool_results(server: &MockServer) -> Vec<String> {
+    server.chat_requests().last().unwrap().json()["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str().map(str::to_string))
+        .collect()
 }

@@ -149,30 +149,29 @@ fn listers_by(script: &Script, lists: fn(&[Word]) -> bool) -> Vec<usize> {
 }
 
 impl Analyzer<'_> {
-    /// A word that is one value taken from a listing of the project,
-    /// possibly inside a literal folder of it (`"$f"`, `"src/$f"`,
-    /// `$(git ls-files '*.ts')`).
+    /// A word that is one line of a listing of the project's files read
+    /// for their content (`"$f"`, `"src/$f"`).
+    pub(super) fn listed_in_project(&self, w: &Word, cwd: Option<&str>) -> bool {
+        line_of(w, cwd, &self.listers)
+    }
+
     /// As [`Self::listed_in_project`], for a place: a line of any listing
     /// of the project's files.
     pub(super) fn placed_by_listing(&self, w: &Word, cwd: Option<&str>) -> bool {
-        cwd.is_none()
-            && w.line
-            && !w.subs.is_empty()
-            && w.subs.iter().all(|i| self.place_listers.contains(i))
-            && !w.text.starts_with(['/', '~', HOME])
-            && !w.text.contains("..")
-            && plain_expansion(&w.text)
+        line_of(w, cwd, &self.place_listers)
     }
+}
 
-    pub(super) fn listed_in_project(&self, w: &Word, cwd: Option<&str>) -> bool {
-        cwd.is_none()
-            && w.line
-            && !w.subs.is_empty()
-            && w.subs.iter().all(|i| self.listers.contains(i))
-            && !w.text.starts_with(['/', '~', HOME])
-            && !w.text.contains("..")
-            && plain_expansion(&w.text)
-    }
+/// `w` is a whole line of what one of `listers` printed, alone in its word
+/// or inside a literal folder, where the line runs (no `cd` before).
+fn line_of(w: &Word, cwd: Option<&str>, listers: &[usize]) -> bool {
+    cwd.is_none()
+        && w.line
+        && !w.subs.is_empty()
+        && w.subs.iter().all(|i| listers.contains(i))
+        && !w.text.starts_with(['/', '~', HOME])
+        && !w.text.contains("..")
+        && plain_expansion(&w.text)
 }
 
 /// One expansion, taken as it is: `$f`, `${f}` or a `$(…)` ending the word,
