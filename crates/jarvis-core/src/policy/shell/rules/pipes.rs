@@ -319,7 +319,14 @@ fn sed_executes_input(rest: &[&str]) -> bool {
 /// Files a command writes its output to: `-o F`, `-O` (the URL's name),
 /// `--output F`, `> F`, `tee F`.
 pub(super) fn output_files(c: &Command) -> Vec<String> {
-    let argv: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+    let mut argv: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+    // `busybox wget …`: the applet is the program.
+    if argv
+        .first()
+        .is_some_and(|a| matches!(base_name(a).as_str(), "busybox" | "toybox"))
+    {
+        argv.remove(0);
+    }
     let mut out = Vec::new();
     let b = argv.first().map(|a| base_name(a)).unwrap_or_default();
     let norm = |f: &str| paths::normalize(&paths::word_path(f, false), c.cwd.as_deref());
@@ -327,7 +334,7 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
         let names_file = *a == "-o"
             || *a == "--output"
             || *a == "--output-document"
-            || (*a == "-O" && b == "wget")
+            || (b == "wget" && a.starts_with('-') && !a.starts_with("--") && a.ends_with('O'))
             || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('o') && a.len() > 2);
         if names_file && i + 1 < argv.len() && argv[i + 1] != "-" {
             out.push(norm(argv[i + 1]));
