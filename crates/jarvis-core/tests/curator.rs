@@ -54,7 +54,12 @@ async fn skills_jarvis_made_go_stale_then_to_the_trash_unless_pinned_or_schedule
     )
     .unwrap();
     let b = &e.brain;
+    // The catalog's watcher sees the hand-written folder a moment later.
     for n in names.iter().chain(&["my-own"]) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while b.skills().get(n).is_none() && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         assert!(b.skills().get(n).is_some(), "{n} is in the catalog");
     }
     b.pin_skill("pinned-one", true).unwrap();
