@@ -120,18 +120,12 @@ impl Walker<'_> {
                     let mut prev = owner;
                     let mut cursor = k.walk();
                     let stages: Vec<Node> = k.named_children(&mut cursor).collect();
-                    let outer_source = self.pipe_source;
-                    let outer_simple = self.pipe_source_simple;
                     let mut simple = false;
                     for (j, stage) in stages.into_iter().enumerate() {
                         let before = self.out.commands.len();
                         // A later stage reads the one before it (`… && printf
                         // … | while read f`).
-                        self.pipe_source = (j > 0).then_some(prev);
-                        self.pipe_source_simple = simple;
-                        self.statement(stage, nested);
-                        self.pipe_source = outer_source;
-                        self.pipe_source_simple = outer_simple;
+                        self.stage(stage, nested, (j > 0).then_some(prev), simple);
                         simple = stage.kind() == "command";
                         if self.out.commands.len() > before {
                             self.out.commands[before].stdin_from = Some(prev);

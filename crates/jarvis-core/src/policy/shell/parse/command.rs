@@ -1,0 +1,182 @@
+//! A simple command: its words, assignments and redirects.
+
+use super::*;
+
+impl Walker<'_> {
+    pub(super) fn command(&mut self, n: Node, nested: bool) {
+        let Parts {
+            mut argv,
+            assigns,
+            redirects,
+            tails,
+        } = self.parts(n, nested);
+        if let Some(name) = argv.first().map(|w| w.text.clone())
+            && self.current_fn.contains(&name)
+        {
+            self.out.recursive_functions.push(name.clone());
+        }
+        self.bind_read(&argv, &redirects, &assigns);
+        self.forget_set_names(&argv);
+        self.printf_to_variable(&argv);
+        self.set_positional(&argv, n);
+        // A trap's code runs later in this same shell, and `eval`'s now:
+        // with the values this line gave its variables
+        // (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`).
+        if argv
+            .first()
+            .is_some_and(|w| w.text == "trap" || w.text == "eval")
+        {
+            for w in argv.iter_mut().skip(1).filter(|w| !w.dynamic) {
+                w.text = self.with_known(&w.text);
+            }
+        }
+        self.track_cd(&argv);
+        self.out.commands.push(Command {
+            argv,
+            assigns,
+            redirects,
+            cwd: self.cwd.clone(),
+            nested,
+            ..Default::default()
+        });
+        let owner = self.out.commands.len() - 1;
+        for h in tails {
+            self.heredoc_tail(h, owner, nested);
+        }
+    }
+
+    /// The command's words, joined where the grammar cut one in two, its
+    /// leading assignments, its redirects and the heredocs among them.
+    fn parts<'n>(&mut self, n: Node<'n>, nested: bool) -> Parts<'n> {
+        let mut tails = Vec::new();
+        let mut argv = Vec::new();
+        let mut assigns = Vec::new();
+        let mut redirects = Vec::new();
+        let mut cursor = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        let mut i = 0;
+        while i < kids.len() {
+            let k = kids[i];
+            match k.kind() {
+                "variable_assignment" if argv.is_empty() => {
+                    let (name, value) = self.assignment(k, nested);
+                    if let Some(name) = name {
+                        assigns.push((name, value));
+                    }
+                    i += 1;
+                    continue;
+                }
+                "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                    redirects.push(self.redirect(k));
+                    if k.kind() == "heredoc_redirect" {
+                        tails.push(k);
+                    }
+                    i += 1;
+                    continue;
+                }
+                // `sh 0<&2`: the grammar splits the descriptor off its
+                // redirect, and after `&&` hangs the redirect on the whole
+                // list; digits right before `<`/`>` are never an argument.
+                "number" | "word"
+                    if self.text(k).bytes().all(|b| b.is_ascii_digit())
+                        && (kids.get(i + 1).is_some_and(|n| {
+                            n.kind() == "file_redirect" && n.start_byte() == k.end_byte()
+                        }) || self
+                            .src
+                            .get(k.end_byte()..)
+                            .is_some_and(|rest| rest.starts_with(['<', '>']))) =>
+                {
+                    // `sh 0<&2`: the grammar splits the descriptor off its redirect.
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let end = self.word_end(&kids, i);
+            let spelled = self
+                .src
+                .get(kids[i].start_byte()..kids[end].end_byte())
+                .unwrap_or("");
+            // Operands only: a program named by an array stays a name
+            // computed at run time (`a=(rm -rf x); "${a[@]}"`).
+            if !argv.is_empty()
+                && let Some(elements) = self.array_elements(spelled)
+            {
+                argv.extend(elements.into_iter().map(Word::lit));
+                i = end + 1;
+                continue;
+            }
+            let (w, split) = self.joined_word(&kids[i..=end], nested);
+            // `sh 0<&2`: the grammar puts the descriptor in the command and
+            // its redirect after it.
+            let glued_fd = end + 1 == kids.len()
+                && kids[i].kind() == "number"
+                && n.next_sibling().is_some_and(|s| {
+                    s.kind() == "file_redirect" && s.start_byte() == kids[end].end_byte()
+                });
+            if !glued_fd {
+                let ifs = self.ifs();
+                push_words(&mut argv, w, split, &ifs);
+            }
+            i = end + 1;
+        }
+        Parts {
+            argv,
+            assigns,
+            redirects,
+            tails,
+        }
+    }
+    /// The last piece of the word starting at `kids[i]`: tree-sitter
+    /// sometimes cuts one shell word in two (`-rf$` + `IFS/`), and
+    /// `r\<newline>m` is one word to bash where the grammar sees two.
+    fn word_end(&self, kids: &[Node], i: usize) -> usize {
+        let joined = |a: Node, b: Node| {
+            a.end_byte() == b.start_byte()
+                || self
+                    .src
+                    .get(a.end_byte()..b.start_byte())
+                    .is_some_and(|gap| {
+                        !gap.is_empty() && gap.chars().all(|ch| ch == '\\' || ch == '\n')
+                    })
+        };
+        let mut end = i;
+        while end + 1 < kids.len()
+            && joined(kids[end], kids[end + 1])
+            && !matches!(
+                kids[end + 1].kind(),
+                "file_redirect" | "heredoc_redirect" | "herestring_redirect"
+            )
+        {
+            end += 1;
+        }
+        end
+    }
+
+    /// Pieces of one word as one, and whether it splits on `IFS`.
+    fn joined_word(&mut self, pieces: &[Node], nested: bool) -> (Word, bool) {
+        let mut w = Word::default();
+        let mut split = false;
+        for (j, piece) in pieces.iter().enumerate() {
+            let inner = if piece.kind() == "command_name" {
+                piece.named_child(0).unwrap_or(*piece)
+            } else {
+                *piece
+            };
+            split |= splittable(inner, self.src);
+            let part = self.word_at_start(inner, nested, j == 0);
+            w.merge(part);
+            if j > 0 {
+                w.spliced = true;
+            }
+        }
+        (w, split)
+    }
+}
+
+struct Parts<'n> {
+    argv: Vec<Word>,
+    assigns: Vec<(String, Word)>,
+    redirects: Vec<Redirect>,
+    tails: Vec<Node<'n>>,
+}

@@ -1,0 +1,377 @@
+//! Statements: subshells, pipelines, redirected bodies, loops and
+//! function definitions, walked in the order bash runs them.
+
+use super::*;
+
+fn has_background(n: Node) -> bool {
+    let mut c = n.walk();
+    n.children(&mut c)
+        .any(|k| (!k.is_named() && k.kind() == "&") || (k.is_named() && has_background(k)))
+}
+
+impl Walker<'_> {
+    /// The grammar drops a word standing right before a heredoc (`make -f -
+    /// <<EOF`): whatever lies between the command and its first redirect is
+    /// given back to the command, as literals, or as run-time text when it
+    /// is more than plain characters.
+    pub(super) fn words_before_redirect(&mut self, n: Node, target: Option<usize>) {
+        let (Some(body), Some(i)) = (n.child_by_field_name("body"), target) else {
+            return;
+        };
+        let mut cursor = n.walk();
+        let Some(first) = n
+            .children_by_field_name("redirect", &mut cursor)
+            .next()
+            .filter(|r| r.start_byte() > body.end_byte())
+        else {
+            return;
+        };
+        let Some(gap) = self.src.get(body.end_byte()..first.start_byte()) else {
+            return;
+        };
+        for piece in gap.split_whitespace() {
+            let mut w = Word::lit(piece);
+            w.dynamic = !piece
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_./=:,+@%".contains(ch));
+            self.out.commands[i].argv.push(w);
+        }
+    }
+
+    /// Walks statements; `nested` marks commands inside substitutions.
+    pub(super) fn statement(&mut self, n: Node, nested: bool) {
+        match n.kind() {
+            "command" => {
+                // `let x=n+1` evaluates its arguments.
+                let t = self.text(n).to_string();
+                if t.starts_with("let ") {
+                    self.arithmetic(&t);
+                }
+                self.command(n, nested);
+            }
+            "subshell" => self.subshell(n, nested),
+            "redirected_statement" => self.redirected(n, nested),
+            "pipeline" => self.pipeline(n, nested),
+            "variable_assignment" => {
+                let (name, value) = self.assignment(n, nested);
+                if let Some(name) = name {
+                    self.out.commands.push(Command {
+                        assigns: vec![(name, value)],
+                        cwd: self.cwd.clone(),
+                        nested,
+                        ..Default::default()
+                    });
+                }
+            }
+            "declaration_command" | "unset_command" => self.declaration(n, nested),
+            "function_definition" => self.function_definition(n, nested),
+            "for_statement" => self.for_loop(n, nested),
+            "while_statement" | "until_statement" | "c_style_for_statement" => {
+                self.condition_loop(n, nested)
+            }
+            "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                let r = self.redirect(n);
+                self.out.commands.push(Command {
+                    redirects: vec![r],
+                    cwd: self.cwd.clone(),
+                    nested,
+                    ..Default::default()
+                });
+                if n.kind() == "heredoc_redirect" {
+                    self.heredoc_tail(n, self.out.commands.len() - 1, nested);
+                }
+            }
+            "heredoc_body" | "comment" => {}
+            // `(( n ))` and `[[ $n -gt 0 ]]` evaluate their operands.
+            "test_command" | "arithmetic_expansion" | "compound_statement"
+                if n.kind() != "compound_statement" || self.text(n).starts_with("((") =>
+            {
+                let t = self.text(n).to_string();
+                let arith = t.starts_with("((")
+                    || ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
+                        .iter()
+                        .any(|op| t.split_whitespace().any(|w| w == *op));
+                if arith {
+                    self.arithmetic(&t);
+                }
+                self.children(n, nested);
+            }
+            _ => self.children(n, nested),
+        }
+    }
+
+    /// `( dir=./build )`: assignments and `cd` inside stay inside.
+    fn subshell(&mut self, n: Node, nested: bool) {
+        let saved = (self.vars.clone(), self.cwd.clone());
+        let mut c = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut c).collect();
+        for k in kids {
+            self.statement(k, nested);
+        }
+        (self.vars, self.cwd) = saved;
+    }
+
+    /// A body with its redirects (`while …; done < file`, `cmd > out`).
+    fn redirected(&mut self, n: Node, nested: bool) {
+        let before = self.out.commands.len();
+        if let Some(body) = n.child_by_field_name("body") {
+            // `… | while read f; do …; done < file`: the loop's
+            // input is the file, whatever the pipe carries.
+            let tail = self.src.get(body.end_byte()..n.end_byte()).unwrap_or("");
+            let input = tail.contains('<');
+            // `done < <(git ls-files …)`: the loop reads that
+            // command, which is parsed after the body; its lines are
+            // tied to it below.
+            let from_procsub =
+                tail.trim_start().starts_with("< <(") && tail.matches('<').count() == 2;
+            let outer = self.pipe_input_replaced;
+            let outer_source = self.pipe_source;
+            if from_procsub {
+                self.pipe_source = Some(PENDING_SOURCE);
+            } else {
+                self.pipe_input_replaced |= input;
+            }
+            // `while read -r t; do …; done < list` over a list this
+            // line wrote: its lines are known.
+            let written = self.input_written_here(n);
+            if !written
+                .as_ref()
+                .is_some_and(|t| self.read_loop_over(body, t, nested))
+            {
+                self.statement(body, nested);
+            }
+            self.pipe_input_replaced = outer;
+            self.pipe_source = outer_source;
+        }
+        // The body's last command, found before the redirects'
+        // own substitutions add commands of their own.
+        let target = (self.out.commands.len() > before).then(|| self.out.commands.len() - 1);
+        self.words_before_redirect(n, target);
+        let redirects = self.redirects(n);
+        self.tie_pending_source(before, &redirects);
+        // `read -r f < file` reads the file, not the pipe.
+        if let Some(i) = target
+            && self.out.commands[i]
+                .argv
+                .first()
+                .is_some_and(|w| w.text == "read")
+        {
+            for w in self.out.commands[i].argv[1..].iter() {
+                self.vars.lines.remove(&w.text);
+            }
+        }
+        if let Some(i) = target {
+            self.remember_written(i, &redirects, n);
+        }
+        let owner = match target {
+            Some(i) => {
+                self.out.commands[i].redirects.extend(redirects);
+                i
+            }
+            None => {
+                self.out.commands.push(Command {
+                    redirects,
+                    cwd: self.cwd.clone(),
+                    nested,
+                    ..Default::default()
+                });
+                self.out.commands.len() - 1
+            }
+        };
+        let mut cursor = n.walk();
+        let heredocs: Vec<Node> = n
+            .children_by_field_name("redirect", &mut cursor)
+            .filter(|r| r.kind() == "heredoc_redirect")
+            .collect();
+        for h in heredocs {
+            self.heredoc_tail(h, owner, nested);
+        }
+    }
+
+    /// The stages of a pipeline, each reading the one before.
+    fn pipeline(&mut self, n: Node, nested: bool) {
+        let mut prev: Option<usize> = None;
+        let mut cursor = n.walk();
+        let stages: Vec<Node> = n.named_children(&mut cursor).collect();
+        // Each stage of a pipeline runs in a subshell: what it sets
+        // is gone after (`echo x | read d` leaves `d` as it was).
+        // (Unless `lastpipe` keeps the last one in this shell.)
+        let scope = (stages.len() > 1 && !self.src.contains("lastpipe"))
+            .then(|| (self.vars.clone(), self.cwd.clone()));
+        let mut simple = false;
+        for stage in stages {
+            let before = self.out.commands.len();
+            // `… | while read f; do …; done < file` reads the file.
+            // A loop or group ending in its own redirect reads that.
+            let tail = self.text(stage).trim_end();
+            let own_input = stage.kind() == "redirected_statement"
+                || !(tail.ends_with("done")
+                    || tail.ends_with('}')
+                    || tail.ends_with(')')
+                    || stage.kind() == "command");
+            self.stage(stage, nested, prev.filter(|_| !own_input), simple);
+            // What the next stage reads is this one's, whole, only
+            // when this one is a single command (not `{ a; b; }`).
+            simple = stage.kind() == "command";
+            if self.out.commands.len() > before {
+                // The stage's first top-level command reads the pipe.
+                let first = (before..self.out.commands.len())
+                    .find(|&i| self.out.commands[i].nested == nested)
+                    .unwrap_or(before);
+                let last = self.out.commands.len() - 1;
+                if let Some(p) = prev {
+                    self.out.commands[first].stdin_from = Some(p);
+                    self.out.commands[p].pipes_out = true;
+                }
+                prev = Some(last);
+            }
+        }
+        if let Some((vars, cwd)) = scope {
+            self.vars = vars;
+            self.cwd = cwd;
+        }
+    }
+
+    /// A function's body, kept to be judged at each call, and walked once here.
+    fn function_definition(&mut self, n: Node, nested: bool) {
+        let name = n
+            .child_by_field_name("name")
+            .map(|x| self.text(x).to_string())
+            .unwrap_or_default();
+        if let Some(body) = n.child_by_field_name("body") {
+            let text = self.text(body);
+            let inner = text
+                .trim()
+                .strip_prefix('{')
+                .and_then(|t| t.strip_suffix('}'))
+                .or_else(|| {
+                    text.trim()
+                        .strip_prefix('(')
+                        .and_then(|t| t.strip_suffix(')'))
+                })
+                .unwrap_or(text);
+            // `f() { cat; } < ~/.ssh/id_rsa`: the redirect applies
+            // at every call, so it travels with the body.
+            let mut c = n.walk();
+            let redirs: Vec<String> = n
+                .named_children(&mut c)
+                .filter(|k| k.kind().ends_with("redirect"))
+                .map(|k| self.text(k).to_string())
+                .collect();
+            let stored = if redirs.is_empty() {
+                inner.to_string()
+            } else {
+                format!("{{ {inner}\n}} {}", redirs.join(" "))
+            };
+            // Defined in a subshell, a branch, a pipeline or the
+            // background, it may not exist at a later call: the call
+            // is judged as the program of that name, the body alone.
+            let sure = !vars::conditional(n);
+            if sure {
+                self.out.functions.push((name.clone(), stored.clone()));
+            }
+            self.current_fn.push(name.clone());
+            let start = self.out.commands.len();
+            self.statement(body, nested);
+            let end = self.out.commands.len();
+            if sure {
+                self.out.function_spans.push((name.clone(), start..end));
+                self.out.function_defs.push((name, start, stored));
+            }
+            self.current_fn.pop();
+        }
+    }
+
+    /// `while`, `until` and C-style `for`: an endless loop that starts
+    /// background jobs is a fork bomb; a read loop over known lines is walked per line.
+    fn condition_loop(&mut self, n: Node, nested: bool) {
+        let endless = match n.kind() {
+            "c_style_for_statement" => n.child_by_field_name("condition").is_none(),
+            kind => n.child_by_field_name("condition").is_some_and(|c| {
+                let t = self.text(c).trim().trim_end_matches(';').trim();
+                if kind == "until_statement" {
+                    t == "false"
+                } else {
+                    matches!(t, "true" | ":" | "[ 1 ]" | "((1))")
+                }
+            }),
+        };
+        if endless && n.child_by_field_name("body").is_some_and(has_background) {
+            self.out.spawning_loop = true;
+        }
+        if !self.read_loop_over_printed(n, nested) {
+            self.children(n, nested);
+        }
+    }
+
+    /// One stage of a pipeline, reading `source` (whole when `simple`).
+    pub(super) fn stage(&mut self, n: Node, nested: bool, source: Option<usize>, simple: bool) {
+        let outer = (self.pipe_source, self.pipe_source_simple);
+        self.pipe_source = source;
+        self.pipe_source_simple = simple;
+        self.statement(n, nested);
+        (self.pipe_source, self.pipe_source_simple) = outer;
+    }
+
+    pub(super) fn children(&mut self, n: Node, nested: bool) {
+        let mut cursor = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        for k in kids {
+            self.statement(k, nested);
+        }
+    }
+
+    pub(super) fn for_loop(&mut self, n: Node, nested: bool) {
+        let var = n
+            .child_by_field_name("variable")
+            .map(|v| self.text(v).to_string());
+        let mut cursor = n.walk();
+        let nodes: Vec<Node> = n.children_by_field_name("value", &mut cursor).collect();
+        let mut values: Vec<Word> = Vec::new();
+        for v in nodes {
+            if let Some(elements) = self.array_elements(self.text(v)) {
+                values.extend(elements.into_iter().map(Word::lit));
+                continue;
+            }
+            let w = self.word(v, nested);
+            let split = splittable(v, self.src);
+            push_words(&mut values, w, split, &self.ifs());
+        }
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let Some(var) = var else {
+            self.statement(body, nested);
+            return;
+        };
+        if values.is_empty() {
+            // `for x; do …` iterates the positional parameters: known after
+            // a `set -- a b` of this line, else not.
+            if self.positional.len() > 1 {
+                values = self.positional[1..].iter().map(Word::lit).collect();
+            } else {
+                self.vars.known.remove(&var);
+                self.statement(body, nested);
+                return;
+            }
+        }
+        // The body once per value, so a dangerous value anywhere in the list counts.
+        self.vars.lines.remove(&var);
+        let more = values.len() > MAX_LOOP_VALUES;
+        for v in values.into_iter().take(MAX_LOOP_VALUES) {
+            if v.dynamic {
+                self.vars.known.remove(&var);
+                self.vars.from.insert(var.clone(), v.subs.clone());
+            } else {
+                self.vars.known.insert(var.clone(), v.text.clone());
+            }
+            self.statement(body, nested);
+        }
+        // Past the cap, the rest as one value known only at run time.
+        if more {
+            self.vars.known.remove(&var);
+            self.vars.from.remove(&var);
+            self.statement(body, nested);
+        }
+    }
+}

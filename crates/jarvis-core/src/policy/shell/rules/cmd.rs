@@ -1,0 +1,101 @@
+//! A command as the rules see it: its real program and arguments.
+
+use super::*;
+
+/// A command reduced to its real program and arguments.
+pub(in crate::policy::shell) struct Cmd<'a> {
+    /// The program's base name, as written (`python3`, `Remove-Item`).
+    pub base: String,
+    /// Lower-case base name.
+    pub lb: String,
+    /// The program's words (`words[0]` is the program).
+    pub words: Vec<Word>,
+    pub args: Vec<String>,
+    pub src: &'a Command,
+    pub script: &'a Script,
+    pub depth: usize,
+}
+
+impl Cmd<'_> {
+    pub fn cwd(&self) -> Option<&str> {
+        self.src.cwd.as_deref()
+    }
+    pub fn has(&self, flag: &str) -> bool {
+        self.args
+            .iter()
+            .any(|x| x == flag || x.starts_with(&format!("{flag}=")))
+    }
+    /// A short flag, alone or bundled (`-rf` has `r`).
+    pub fn short(&self, c: char) -> bool {
+        self.args.iter().any(|x| {
+            x.starts_with('-') && !x.starts_with("--") && x.len() > 1 && x[1..].contains(c)
+        })
+    }
+    /// The value after `flag` (`-o F`, `--output F`, `--output=F`).
+    pub fn value(&self, flag: &str) -> Option<&Word> {
+        let i = self
+            .args
+            .iter()
+            .position(|x| x == flag || x.starts_with(&format!("{flag}=")))?;
+        if self.args[i].contains('=') && flag.starts_with("--") {
+            None
+        } else {
+            self.words.get(i + 2)
+        }
+    }
+    /// The arguments that are not options, lower-case, in order.
+    pub fn operands_lower(&self) -> Vec<String> {
+        self.args
+            .iter()
+            .filter(|x| !x.starts_with('-'))
+            .map(|x| lower(x))
+            .collect()
+    }
+    pub fn arg_word(&self, i: usize) -> Option<&Word> {
+        self.words.get(i + 1)
+    }
+    /// The arguments that are not options.
+    pub fn operand_words(&self) -> Vec<Word> {
+        self.words[1..]
+            .iter()
+            .filter(|w| !w.text.starts_with('-'))
+            .cloned()
+            .collect()
+    }
+}
+
+pub(in crate::policy::shell) fn base_name(word: &str) -> String {
+    let w = word.trim_start_matches('\\').replace('\\', "/");
+    let b = w.rsplit('/').next().unwrap_or(&w).to_string();
+    let lower = b.to_ascii_lowercase();
+    let b = lower
+        .strip_suffix(".exe")
+        .map(|_| b[..b.len() - 4].to_string())
+        .unwrap_or(b);
+    // `mkfs.ext4` → `mkfs`, `python3.12` → `python3`.
+    match b.split_once('.') {
+        Some((head, tail))
+            if !head.is_empty()
+                && (head == "mkfs"
+                    || head == "fsck"
+                    || (!tail.is_empty()
+                        && tail.chars().all(|c| c.is_ascii_digit() || c == '.'))) =>
+        {
+            head.to_string()
+        }
+        _ => b,
+    }
+}
+
+pub(in crate::policy::shell) fn is_shell(b: &str) -> bool {
+    tables::SHELLS.contains(&b)
+}
+
+pub(in crate::policy::shell) fn lower(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+/// How a word may be shown in a reason.
+pub(in crate::policy::shell) fn shown(s: &str) -> String {
+    s.replace(HOME, "~")
+}

@@ -1,0 +1,486 @@
+//! One command: aliases and functions followed, wrappers peeled, and
+//! the real program judged by the rule for it.
+
+use super::*;
+
+impl Analyzer<'_> {
+    pub(super) fn command(&mut self, c: &Command, script: &Script, depth: usize) {
+        self.redirects(c, script, depth);
+        self.assigns(&c.assigns, c, script, depth);
+        if c.argv.is_empty() {
+            return;
+        }
+        self.any = true;
+        self.masquerade(c);
+        let name = c.argv[0].text.clone();
+        if !c.argv[0].dynamic {
+            if let Some(body) = self
+                .aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == name)
+                .map(|(_, b)| b.clone())
+            {
+                let rest = Word::join(&c.argv[1..]);
+                self.script(&format!("{body} {rest}"), &[], depth + 1);
+                return;
+            }
+            if let Some(body) = self
+                .bodies_now
+                .iter()
+                .chain(self.functions.iter().rev())
+                .find(|(n, _)| *n == name)
+                .map(|(_, b)| b.clone())
+                .filter(|_| !self.hidden_fns.contains(&name))
+            {
+                if self.calls >= 8 {
+                    // Past the budget, the body as if its arguments were unknown.
+                    self.script(&body, &[], depth + 1);
+                    return;
+                }
+                self.calls += 1;
+                let mut positional = vec![name.clone()];
+                positional.extend(c.argv[1..].iter().map(|w| w.text.clone()));
+                let body = if c.argv[1..].iter().any(|w| w.dynamic) || !functions::plain_body(&body)
+                {
+                    body
+                } else {
+                    functions::with_arguments(&body, &positional[1..])
+                };
+                // Called after a `cd`: the body runs there.
+                let body = match &c.cwd {
+                    Some(d) => format!("cd '{}' || exit\n{body}", d.replace('\'', "'\\''")),
+                    None => body,
+                };
+                self.script(&body, &positional, depth + 1);
+                return;
+            }
+        }
+        self.run_words(c.argv.clone(), c, script, depth);
+    }
+
+    /// Peels wrappers and judges the real program.
+    pub(super) fn run_words(
+        &mut self,
+        mut words: Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) {
+        if self.peel_to_program(&mut words, c, script, depth) {
+            self.judge_program(words, c, script, depth);
+        }
+    }
+
+    /// Peels `env`, `sudo` on a remote host and other wrappers off `words`;
+    /// false when what is left was judged already (a name only known at run
+    /// time, an obfuscated one, a downloaded file, privilege).
+    fn peel_to_program(
+        &mut self,
+        words: &mut Vec<Word>,
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) -> bool {
+        loop {
+            let Some(first) = words.first() else {
+                return false;
+            };
+            if first.dynamic {
+                // `$cmd …`, `$(…) …`: the program is only known at run time.
+                self.bases.push(shown(&first.text));
+                if self.fetched(first, script) {
+                    self.block("download and execute (a fetched command is run)");
+                } else {
+                    self.block(format!(
+                        "runs a program whose name is only known at run time ({})",
+                        shown(&first.text)
+                    ));
+                }
+                return false;
+            }
+            if first.text.is_empty() {
+                return false;
+            }
+            if first.computed || first.spliced || first.glob {
+                self.bases.push(shown(&first.text));
+                let how = if first.glob {
+                    "a wildcard"
+                } else if first.computed {
+                    "variables, substitutions or escapes"
+                } else {
+                    "quotes or escapes inside the name"
+                };
+                self.block(format!(
+                    "obfuscated program name ({} spelled with {how})",
+                    shown(&first.text)
+                ));
+                return false;
+            }
+            let mut base = base_name(&first.text);
+            let as_path = paths::normalize(&paths::word_path(&first.text, false), c.cwd.as_deref());
+            if let Some((_, real)) = self
+                .renamed
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == first.text || *n == as_path)
+            {
+                base = real.clone();
+            }
+            let lb = lower(&base);
+            // A downloaded file run by its path, whatever it is named
+            // (`./kit/start` is a file, not Windows's `start`).
+            if first.text.contains('/') && self.is_tainted(first, c.cwd.as_deref()) {
+                self.bases.push(shown(&first.text));
+                self.block(format!(
+                    "download and execute ({} was downloaded or decoded, then run)",
+                    shown(&first.text)
+                ));
+                return false;
+            }
+            if tables::PRIVILEGE.contains(&lb.as_str()) && self.remote {
+                // `sudo` on another machine: judge what it runs there.
+                words.remove(0);
+                while words.first().is_some_and(|w| w.text.starts_with('-')) {
+                    let flag = words.remove(0).text;
+                    if matches!(flag.as_str(), "-u" | "-g" | "-U" | "-C" | "-h" | "-p")
+                        && !words.is_empty()
+                    {
+                        words.remove(0);
+                    }
+                }
+                continue;
+            }
+            if tables::PRIVILEGE.contains(&lb.as_str()) {
+                self.bases.push(base.clone());
+                self.block(format!("privilege escalation ({base})"));
+                return false;
+            }
+            if lb == "env" {
+                match self.env_wrapper(words, c, script, depth) {
+                    Some(true) => continue,
+                    _ => return false,
+                }
+            }
+            if let Some(takes) = tables::wrapper(&lb) {
+                if !self.peel_wrapper(&lb, takes, words, c, script, depth) {
+                    return false;
+                }
+                continue;
+            }
+            return true;
+        }
+    }
+
+    /// The program at `words[0]`, with its arguments: run from a file this
+    /// line wrote or downloaded, and judged by its own rule.
+    fn judge_program(&mut self, words: Vec<Word>, c: &Command, script: &Script, depth: usize) {
+        let base = {
+            let first = &words[0].text;
+            let b = base_name(first);
+            let as_path = paths::normalize(&paths::word_path(first, false), c.cwd.as_deref());
+            self.renamed
+                .iter()
+                .rev()
+                .find(|(n, _)| n == first || *n == as_path)
+                .map(|(_, r)| r.clone())
+                .unwrap_or(b)
+        };
+        if words[0].text.contains('/')
+            && let Some(text) = self.written_text(&words[0], c.cwd.as_deref())
+        {
+            self.script(&text, &[], depth + 1);
+        }
+        if words[0].text.contains('/') && depth > 0 {
+            let staged = Cmd {
+                lb: lower(&base),
+                base: base.clone(),
+                args: vec![],
+                words: vec![words[0].clone()],
+                src: c,
+                script,
+                depth,
+            };
+            self.staged_from_inside(&words[0], &staged);
+        }
+        if words[0].text.contains('/') && self.is_tainted(&words[0], c.cwd.as_deref()) {
+            self.block(format!(
+                "download and execute ({} was downloaded or decoded, then run)",
+                shown(&words[0].text)
+            ));
+        }
+        let cmd = Cmd {
+            lb: lower(&base),
+            base: base.clone(),
+            args: words[1..].iter().map(|w| w.text.clone()).collect(),
+            words,
+            src: c,
+            script,
+            depth,
+        };
+        let mine = self.judged(|a| {
+            let handled = positions::handled_positions(&cmd);
+            a.words_secrets(&cmd, &handled);
+            let read_only = a.program(&cmd);
+            if !read_only {
+                a.ask(format!("runs {}", shown(&cmd.base)));
+            }
+        });
+        if mine >= Verdict::Ask {
+            self.bases.push(base);
+        }
+    }
+
+    /// Judges the program itself; true when this invocation is provably read-only.
+    fn program(&mut self, c: &Cmd<'_>) -> bool {
+        self.written_code(c);
+        self.command_options(c);
+        let lb = c.lb.as_str();
+        if only_asks_for_help(c) {
+            return true;
+        }
+        self.subscript_code(c);
+        // `bash -n script.sh`: the script is parsed, never run (in the
+        // POSIX family; Nushell's `-n` only skips its config).
+        if matches!(
+            lb,
+            "sh" | "bash" | "dash" | "ksh" | "mksh" | "zsh" | "yash" | "posh" | "fish"
+        ) && c.args.len() == 2
+            && c.args[0] == "-n"
+            && let Some(f) = c.arg_word(1).cloned()
+            && !f.text.starts_with('-')
+        {
+            return self.read_path(&f, c.cwd());
+        }
+        if is_shell(lb) {
+            self.shell(c);
+            return false;
+        }
+        if let Some(read_only) = self
+            .python_inspects(c)
+            .or_else(|| self.go_inspects(c))
+            .or_else(|| self.tool_inspects(c))
+        {
+            return read_only;
+        }
+        if tables::interpreter(lb).is_some() && !matches!(lb, "gawk") {
+            self.interpreter(c);
+            return false;
+        }
+        if let Some(decided) = self.executor(c) {
+            return decided;
+        }
+        if let Some(decided) = self.system_program(c) {
+            return decided;
+        }
+        if let Some(decided) = self.file_program(c) {
+            return decided;
+        }
+        if let Some(decided) = self.net_program(c) {
+            return decided;
+        }
+        if lb == "git" {
+            return self.git(c);
+        }
+        if lb == "openssl" {
+            return self.openssl(c);
+        }
+        if let Some(role) = tables::read_only(lb) {
+            let read_only = self.read_only(c, role);
+            // Settings tools read and write: a value they store may be a
+            // command something runs later (a keybinding's `command`).
+            if !read_only && matches!(lb, "gsettings" | "xdg-mime" | "udevadm") {
+                self.unknown(c);
+            }
+            return read_only;
+        }
+        self.unknown(c);
+        false
+    }
+
+    /// A program the rules do not know: anything it names that is a
+    /// credential, a disk or Jarvis's state counts against it.
+    fn unknown(&mut self, c: &Cmd<'_>) {
+        let text = positions::text_positions(c);
+        let mut suffixes = 0;
+        for (k, w) in c.words.iter().enumerate().skip(1) {
+            if w.dynamic || text.contains(&(k - 1)) {
+                continue;
+            }
+            for cand in path_candidates(&w.text) {
+                if paths::device(&cand) {
+                    self.block(format!("{} touches the disk device {cand}", c.base));
+                }
+            }
+            // What an unknown program may run: an argument that is a command
+            // line (`--exec 'curl … | sh'`), or the rest of the line from a
+            // program's name (`tool rm -rf ~`). Only what blocks counts.
+            if w.text.contains(' ') && !w.text.starts_with('-') {
+                let code = w.text.clone();
+                self.block_only(|a| a.script(&code, &[], c.depth + 1));
+            }
+            // A bare interpreter's name is a word like any other (`apt-cache
+            // policy nodejs`): nothing says this program starts it. Fed
+            // from a download or a decoder, the input is code for it
+            // (`curl … | dumb-init sh`).
+            let interpreter_name = k + 1 == c.words.len() && {
+                let n = lower(&base_name(&w.text));
+                is_shell(&n) || tables::interpreter(&n).is_some()
+            };
+            let fed = c
+                .src
+                .stdin_from
+                .and_then(|i| c.script.commands.get(i))
+                .map(|p| self.producer(p));
+            if interpreter_name && fed.is_some_and(|p| p != Producer::Other) {
+                self.block(format!(
+                    "download and execute ({} hands its input, from a download or a decoder, to {})",
+                    c.base,
+                    shown(&w.text)
+                ));
+            }
+            let bare_interpreter = interpreter_name && c.src.stdin_from.is_none();
+            if suffixes < 3
+                && !w.text.starts_with('-')
+                && !bare_interpreter
+                && known_program(&lower(&base_name(&w.text)))
+            {
+                suffixes += 1;
+                let rest: Vec<Word> = c.words[k..].to_vec();
+                self.block_only(|a| a.run_words(rest, c.src, c.script, c.depth + 1));
+            }
+        }
+    }
+}
+
+/// `gdb --version`, `meson --help`: a program asked only for its version
+/// or help.
+fn only_asks_for_help(c: &Cmd<'_>) -> bool {
+    let lb = c.lb.as_str();
+    const ASKS_FOR_HELP: &[&str] = &[
+        "--version",
+        "-V",
+        "--help",
+        "-h",
+        "version",
+        "-v",
+        "help",
+        "-vV",
+        "-version",
+    ];
+    let help_only = !c.args.is_empty()
+        && c.args.len() <= 2
+        && c.args.iter().any(|x| ASKS_FOR_HELP.contains(&x.as_str()))
+        && c.args
+            .iter()
+            .all(|x| ASKS_FOR_HELP.contains(&x.as_str()) || x == "--verbose");
+    // Any program on the PATH asked only for its version or help in the
+    // long spelling (`gdb --version`, `meson --help`); the short ones
+    // (`-v`, `-h`) mean other things to programs the rules do not know.
+    let long_help = c
+        .args
+        .iter()
+        .all(|x| matches!(x.as_str(), "--version" | "--help" | "-version" | "-help"));
+    help_only
+        && !c.words[0].text.contains('/')
+        && (tables::KNOWN_TOOLS.contains(&lb)
+            || tables::read_only(lb).is_some()
+            || tables::interpreter(lb).is_some()
+            || is_shell(lb)
+            || long_help)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::policy::shell) enum Producer {
+    Net,
+    Decode,
+    Other,
+}
+
+/// A program whose name in another program's arguments suggests it runs.
+pub(in crate::policy::shell) fn known_program(b: &str) -> bool {
+    tables::PRIVILEGE.contains(&b)
+        || is_shell(b)
+        || tables::interpreter(b).is_some()
+        || tables::wrapper(b).is_some()
+        || tables::FETCHERS.contains(&b)
+        || matches!(
+            b,
+            "rm" | "rmdir"
+                | "shred"
+                | "remove-item"
+                | "ri"
+                | "del"
+                | "rd"
+                | "erase"
+                | "dd"
+                | "mkfs"
+                | "wipefs"
+                | "chmod"
+                | "chown"
+                | "mv"
+                | "cp"
+                | "kill"
+                | "pkill"
+                | "killall"
+                | "crontab"
+                | "systemctl"
+                | "at"
+                | "eval"
+                | "source"
+                | "xargs"
+                | "find"
+                | "tar"
+                | "tee"
+                | "truncate"
+                | "ln"
+                | "install"
+                | "env"
+                | "cat"
+                | "git"
+                | "docker"
+                | "shutdown"
+                | "reboot"
+                | "usermod"
+                | "passwd"
+                | "setcap"
+        )
+}
+
+/// The path-like parts of an argument: itself, after `=`, after `@`, after `:`.
+pub(in crate::policy::shell) fn path_candidates(w: &str) -> Vec<String> {
+    let mut v = vec![w.to_string()];
+    if let Some((_, r)) = w.split_once('=') {
+        v.push(r.to_string());
+        if let Some(r2) = r.strip_prefix('@') {
+            v.push(r2.to_string());
+        }
+        if let Some(r2) = r.strip_prefix('<') {
+            v.push(r2.to_string());
+        }
+    }
+    if let Some(r) = w.strip_prefix('@') {
+        v.push(r.to_string());
+    }
+    // HTTPie's `field@FILE`, `field=@FILE`, `field:=@FILE`: a file sent.
+    if let Some((k, r)) = w.split_once('@')
+        && !k.is_empty()
+        && !k.contains('/')
+        && (r.starts_with(['/', '~', '.']) || r.starts_with(HOME) || r.starts_with("$HOME"))
+    {
+        v.push(r.to_string());
+    }
+    if let Some(r) = w.strip_prefix("file://") {
+        v.push(r.to_string());
+    }
+    // `-fPATH`, `-iPATH` (short option glued to its value).
+    if w.starts_with('-') && !w.starts_with("--") && w.len() > 2 {
+        let rest = &w[2..];
+        if rest.starts_with(['/', '~', HOME]) || rest.starts_with("$HOME") {
+            v.push(rest.to_string());
+        }
+    }
+    // `host:path` (scp/rsync) — only the local form matters here.
+    v.retain(|x| !x.is_empty() && !x.starts_with("http://") && !x.starts_with("https://"));
+    v
+}

@@ -1,0 +1,284 @@
+//! A whole script: parsed, salvaged where the grammar fails, and each
+//! command judged in order with what the line wrote and defined before it.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// Analyses a whole script; `positional` are `$0`, `$1`, … for `sh -c`.
+    pub fn script(&mut self, src: &str, positional: &[String], depth: usize) {
+        // Nothing lowers a block and its first reason is the one kept: the
+        // rest of the line cannot change the verdict.
+        if self.verdict == Verdict::Block {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            self.ask("nested too deeply to analyse");
+            return;
+        }
+        if src
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+        {
+            self.ask("contains control characters that can hide what runs");
+        }
+        // `{rm,-rf,~}`: a leading brace list is the command bash runs once
+        // expanded (the grammar rejects it, slowly). Judged expanded first;
+        // a block there needs no more.
+        if let Some(first) = src.split_whitespace().next()
+            && first.starts_with('{')
+            && first.contains(',')
+            && let Some(words) = crate::policy::shell::eval::brace_expand(first)
+        {
+            let rest = &src.trim_start()[first.len()..];
+            self.block_only(|a| {
+                a.script(&format!("{}{rest}", words.join(" ")), positional, depth + 1)
+            });
+            if self.verdict == Verdict::Block {
+                return;
+            }
+        }
+        let script = parse::parse(src, positional);
+        self.dormant_code(&script, depth);
+        if script.parse_error {
+            self.salvage(src, positional, depth);
+        }
+        for c in &script.commands {
+            match self.producer(c) {
+                Producer::Net => self.fetches = true,
+                Producer::Decode => self.decodes = true,
+                Producer::Other => {}
+            }
+        }
+        self.track_written(&script);
+        for f in &script.recursive_functions {
+            self.block(format!("fork bomb (function {} calls itself)", shown(f)));
+        }
+        if script.spawning_loop {
+            self.block("fork bomb (an endless loop that starts background jobs)");
+        }
+        self.functions.extend(script.functions.iter().cloned());
+        self.judge_each(src, &script, depth);
+    }
+
+    /// Text the grammar could not fully parse: judged again in the
+    /// spellings it would parse, for what blocks.
+    fn salvage(&mut self, src: &str, positional: &[String], depth: usize) {
+        self.ask("the shell text could not be fully parsed");
+        // Brace lists the parser rejects, like `{rm,-rf,~}`.
+        let expanded: Vec<String> = src
+            .split_whitespace()
+            .map(|t| {
+                crate::policy::shell::eval::brace_expand(t)
+                    .map(|i| i.join(" "))
+                    .unwrap_or_else(|| t.to_string())
+            })
+            .collect();
+        let expanded = expanded.join(" ");
+        if expanded != src.split_whitespace().collect::<Vec<_>>().join(" ") {
+            self.script(&expanded, positional, depth + 1);
+        }
+        // Text the grammar rejects (PowerShell's `(…)`): judge its words
+        // without the grouping, for what blocks.
+        let flat: String = src
+            .chars()
+            .map(|ch| {
+                if matches!(ch, '(' | ')' | '{' | '}') {
+                    ' '
+                } else {
+                    ch
+                }
+            })
+            .collect();
+        if flat != src {
+            self.block_only(|a| a.script(&flat, positional, depth + 1));
+        }
+        // Redirections bash takes and the grammar rejects (`3<>file`,
+        // descriptors of two digits, zsh's `=(…)`): judged in the
+        // spelling the grammar knows, for what blocks.
+        let plain = plain_redirects(src);
+        if plain != src {
+            self.block_only(|a| a.script(&plain, positional, depth + 1));
+        }
+        // A line that goes on after `<<EOF`, which the grammar rejects:
+        // the command lines again, bodies left out, for what blocks.
+        if let Some(lines) = parse::without_heredocs(src) {
+            self.block_only(|a| a.script(&lines, positional, depth + 1));
+        }
+        // Another shell's blocks (fish's `function …; …; end`, `begin;
+        // …; end`): each statement on its own, for what blocks. One
+        // with a variable depends on the block it was cut from (a loop's
+        // `$f`), and is left to the question.
+        let statements = statements(src);
+        if statements.len() > 1 {
+            for st in statements.into_iter().filter(|st| !st.contains('$')) {
+                self.block_only(|a| a.script(&st, positional, depth + 1));
+            }
+        }
+        // cmd.exe and PowerShell paths: `\` separates, it does not escape.
+        let l = lower(src);
+        if src.contains('\\') && (l.contains('%') || l.contains(":\\") || l.contains("$env:")) {
+            let slashed = src.replace('\\', "/");
+            self.block_only(|a| a.script(&slashed, positional, depth + 1));
+        }
+    }
+
+    /// What this line writes to files, and with what text: a download's or
+    /// a decoder's output is tainted, a printed text is kept for a later
+    /// read of that file.
+    fn track_written(&mut self, script: &Script) {
+        for (i, full) in script.commands.iter().enumerate() {
+            // What runs past `env`, `timeout`, `nice`… decides what is written.
+            let view = Command {
+                argv: peeled(&full.argv).to_vec(),
+                ..full.clone()
+            };
+            let c = &view;
+            if self.passes_on(i, script) != Producer::Other {
+                let outs = pipes::output_files(c);
+                self.tainted.extend(outs);
+            }
+            // `echo CODE | tee FILE`: tee writes what the pipe carries.
+            if c.argv.first().is_some_and(|w| base_name(&w.text) == "tee")
+                && let Some(text) =
+                    c.stdin_from
+                        .and_then(|p| script.commands.get(p))
+                        .and_then(|p| {
+                            crate::policy::shell::eval::printed(&Command {
+                                argv: peeled(&p.argv).to_vec(),
+                                ..p.clone()
+                            })
+                        })
+            {
+                for w in c.argv.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                    let t = self.norm(w, c.cwd.as_deref());
+                    self.written.push((t, text.clone()));
+                }
+            }
+            if let Some(text) = crate::policy::shell::eval::printed(c) {
+                let mut targets: Vec<String> = c
+                    .redirects
+                    .iter()
+                    .filter(|r| r.op.contains('>') && !r.op.starts_with("<<"))
+                    .map(|r| self.norm(&r.target, c.cwd.as_deref()))
+                    .collect();
+                if c.argv.first().is_some_and(|w| w.text == "tee") {
+                    targets.extend(
+                        c.argv
+                            .iter()
+                            .skip(1)
+                            .filter(|w| !w.text.starts_with('-'))
+                            .map(|w| self.norm(w, c.cwd.as_deref())),
+                    );
+                }
+                for t in targets {
+                    self.written.push((t, text.clone()));
+                }
+            }
+        }
+    }
+
+    /// Each command in order, with this script's listers and functions as
+    /// they stand at it; the outer script's are restored after.
+    fn judge_each(&mut self, src: &str, script: &Script, depth: usize) {
+        let followed = functions::followed_bodies(src, script);
+        let outer_listers = std::mem::replace(&mut self.listers, listers::project_listers(script));
+        let outer_places =
+            std::mem::replace(&mut self.place_listers, listers::place_listers(script));
+        let outer_hidden = std::mem::take(&mut self.hidden_fns);
+        let outer_bodies = std::mem::take(&mut self.bodies_now);
+        for (i, c) in script.commands.iter().enumerate() {
+            if self.verdict == Verdict::Block {
+                return;
+            }
+            // A body judged at each of its calls, with their arguments, is
+            // not judged again with arguments unknown.
+            if followed.iter().any(|r| r.contains(&i)) {
+                continue;
+            }
+            self.hidden_fns = functions::hidden_at(script, i);
+            self.bodies_now = functions::bodies_at(script, i);
+            let before = self.state_reads;
+            self.command(c, script, depth);
+            if self.state_reads > before {
+                self.sensitive.push(std::ptr::from_ref(c) as usize);
+            }
+        }
+        self.pipes(script);
+        self.planted(script);
+        self.listers = outer_listers;
+        self.place_listers = outer_places;
+        self.hidden_fns = outer_hidden;
+        self.bodies_now = outer_bodies;
+    }
+}
+
+/// `196<>f` as `9>f`, `<>` as `>`, ` =(` as ` <(`: the same effect for the
+/// analysis (a read-write open writes), in words the grammar parses.
+fn plain_redirects(src: &str) -> String {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let starts_word = i == 0 || chars[i - 1].is_whitespace() || ";|&(".contains(chars[i - 1]);
+        if c.is_ascii_digit() && starts_word {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j - i >= 2 && chars.get(j).is_some_and(|n| matches!(n, '<' | '>')) {
+                out.push('9');
+                i = j;
+                continue;
+            }
+        }
+        if c == '<' && chars.get(i + 1) == Some(&'>') {
+            out.push('>');
+            i += 2;
+            continue;
+        }
+        if c == '=' && chars.get(i + 1) == Some(&'(') && starts_word {
+            out.push('<');
+            i += 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// `src` cut at the `;` and line ends outside quotes.
+fn statements(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = src.chars();
+    while let Some(ch) = chars.next() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (None, '\\') => {
+                cur.push(ch);
+                cur.extend(chars.next());
+            }
+            (None, '\'' | '"') => {
+                quote = Some(ch);
+                cur.push(ch);
+            }
+            (None, ';' | '\n') => {
+                if !cur.trim().is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+            }
+            _ => cur.push(ch),
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out
+}
