@@ -14,6 +14,8 @@ mod blind_families_ac;
 #[cfg(test)]
 mod blind_families_ad;
 #[cfg(test)]
+mod blind_families_ag;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

@@ -29,6 +29,12 @@ impl Walker<'_> {
                     text: format!("{before}{}", value.text),
                     ..value
                 },
+                // Appended to a value a branch chose: each choice appended.
+                None if !value.dynamic && self.vars.alts.contains_key(name) => {
+                    let mut w = self.unresolved(&format!("${name}"), name);
+                    w.merge(value);
+                    w
+                }
                 _ => Word {
                     dynamic: true,
                     computed: true,
@@ -40,10 +46,19 @@ impl Walker<'_> {
         if let Some(name) = &name {
             self.vars.lines.remove(name);
             if value.dynamic {
-                self.vars.known.remove(name);
+                self.vars.forget(name);
                 self.vars.from.insert(name.clone(), value.subs.clone());
+                // `d="$t"`, `p="$t/x"`: the choices travel with the value.
+                if !value.choices.is_empty() {
+                    let alt = (value.choices.clone(), value.open);
+                    self.vars.alts.insert(name.clone(), alt);
+                }
+                // `pp=$PPID`: a copy of a variable not known here.
+                if value.subs.is_empty() && is_expansion(&value.text) {
+                    self.vars.copies.insert(name.clone(), value.text.clone());
+                }
             } else {
-                self.vars.known.insert(name.clone(), value.text.clone());
+                self.vars.set(name.clone(), value.text.clone());
                 self.vars.from.remove(name);
             }
         }
@@ -156,11 +171,11 @@ impl Walker<'_> {
         }
         match self.lookup(target) {
             Some(v) => {
-                self.vars.known.insert(name.to_string(), v);
+                self.vars.set(name.to_string(), v);
                 self.vars.from.remove(name);
             }
             None => {
-                self.vars.known.remove(name);
+                self.vars.forget(name);
                 let subs = self.vars.from.get(target).cloned().unwrap_or_default();
                 self.vars.from.insert(name.to_string(), subs);
             }
@@ -239,7 +254,7 @@ impl Walker<'_> {
                     } else {
                         value.text.to_uppercase()
                     };
-                    self.vars.known.insert(name.clone(), value.text.clone());
+                    self.vars.set(name.clone(), value.text.clone());
                 }
                 if let Some(name) = name {
                     if nameref && !value.dynamic {
@@ -265,7 +280,7 @@ impl Walker<'_> {
                         text: value.to_string(),
                         ..w.clone()
                     };
-                    self.vars.known.remove(name);
+                    self.vars.forget(name);
                     assigns.push((name.to_string(), value));
                     continue;
                 }
@@ -281,4 +296,17 @@ impl Walker<'_> {
             ..Default::default()
         });
     }
+}
+
+/// `$NAME` or `${NAME}`: one variable's value, nothing else.
+fn is_expansion(t: &str) -> bool {
+    let name = t
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| t.strip_prefix('$'));
+    name.is_some_and(|n| {
+        !n.is_empty()
+            && !n.starts_with(|c: char| c.is_ascii_digit())
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }

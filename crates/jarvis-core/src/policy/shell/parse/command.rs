@@ -37,6 +37,7 @@ impl Walker<'_> {
             redirects,
             cwd: self.cwd.clone(),
             nested,
+            at: n.start_byte(),
             ..Default::default()
         });
         let owner = self.out.commands.len() - 1;

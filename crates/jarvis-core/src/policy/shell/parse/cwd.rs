@@ -18,29 +18,42 @@ impl Walker<'_> {
             let operand = argv[1..]
                 .iter()
                 .find(|w| w.text == "-" || !w.text.starts_with('-'));
-            match operand {
-                // `cd -`, `cd "$OLDPWD"`: back to wherever the shell was,
-                // which this line does not say.
-                Some(dir) if dir.text == "-" || dir.text.contains("OLDPWD") => {
-                    self.cwd = Some(ELSEWHERE_DIR.into());
+            self.cwd = match operand {
+                // A folder a branch chose: the places it may be, joined.
+                Some(dir) if !dir.choices.is_empty() => {
+                    let places: Vec<Option<String>> = dir
+                        .choices
+                        .iter()
+                        .map(|d| match d.as_str() {
+                            "" => self.cwd.clone(),
+                            d => self.cd_to(&Word::lit(d)),
+                        })
+                        .collect();
+                    branches::joined_cwd(places.iter())
                 }
-                // With a CDPATH this line set, a bare name is looked up
-                // there first (`CDPATH=~; cd .gnupg`).
-                Some(dir) if self.cdpath_target(dir).is_some() => {
-                    self.cwd = self.cdpath_target(dir);
-                }
-                Some(dir) if !dir.dynamic => {
-                    let d = dir.text.clone();
-                    self.cwd = Some(match &self.cwd {
-                        Some(c) if !d.starts_with('/') && !d.starts_with(HOME) => {
-                            format!("{c}/{d}")
-                        }
-                        _ => d,
-                    });
-                }
-                Some(_) => self.cwd = Some(UNKNOWN_DIR.into()),
-                None => self.cwd = Some(HOME.to_string()),
+                Some(dir) => self.cd_to(dir),
+                None => Some(HOME.to_string()),
+            };
+        }
+    }
+
+    /// Where `cd DIR` lands from here.
+    fn cd_to(&self, dir: &Word) -> Option<String> {
+        match dir {
+            // `cd -`, `cd "$OLDPWD"`: back to wherever the shell was,
+            // which this line does not say.
+            dir if dir.text == "-" || dir.text.contains("OLDPWD") => Some(ELSEWHERE_DIR.into()),
+            // With a CDPATH this line set, a bare name is looked up
+            // there first (`CDPATH=~; cd .gnupg`).
+            dir if self.cdpath_target(dir).is_some() => self.cdpath_target(dir),
+            dir if !dir.dynamic => {
+                let d = dir.text.clone();
+                Some(match &self.cwd {
+                    Some(c) if !d.starts_with('/') && !d.starts_with(HOME) => format!("{c}/{d}"),
+                    _ => d,
+                })
             }
+            _ => Some(UNKNOWN_DIR.into()),
         }
     }
 

@@ -6,7 +6,9 @@
 //! records how it was spelled, because a program name built from quotes,
 //! variables or escapes is itself a sign of obfuscation.
 
+mod arith;
 mod assign;
+mod branches;
 mod command;
 mod cwd;
 mod extensions;
@@ -52,6 +54,11 @@ pub struct Word {
     /// A whole line a lone `read -r` took from the pipe before it: one of
     /// the producer's lines, not split (see `subs` for the producer).
     pub line: bool,
+    /// A value known to be one of these (a variable set differently in an
+    /// `if`'s or a `case`'s branches, an array read at an unknown index).
+    pub choices: Vec<String>,
+    /// With `choices`: it may also be something else, unknown.
+    pub open: bool,
 }
 
 impl Word {
@@ -62,7 +69,30 @@ impl Word {
         }
     }
 
+    /// The values this word may take, when it has choices: each choice, or
+    /// its one text when that is known.
+    fn values(&self) -> Option<Vec<String>> {
+        if !self.choices.is_empty() {
+            Some(self.choices.clone())
+        } else if !self.dynamic {
+            Some(vec![self.text.clone()])
+        } else {
+            None
+        }
+    }
+
     fn merge(&mut self, other: Word) {
+        if !self.choices.is_empty() || !other.choices.is_empty() {
+            let joined = match (self.values(), other.values()) {
+                (Some(a), Some(b)) if a.len() * b.len() <= MAX_CHOICES => a
+                    .iter()
+                    .flat_map(|x| b.iter().map(move |y| format!("{x}{y}")))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            self.open |= other.open || joined.is_empty();
+            self.choices = joined;
+        }
         self.text.push_str(&other.text);
         self.dynamic |= other.dynamic;
         self.subs.extend(other.subs);
@@ -130,6 +160,9 @@ pub struct Command {
     pub cwd: Option<String>,
     /// Inside `$(…)`/`<(…)` of another command.
     pub nested: bool,
+    /// Where in the line it is written: a loop's body walked once per value
+    /// gives the same place to each of its commands.
+    pub at: usize,
 }
 
 #[derive(Debug, Default)]
@@ -163,6 +196,27 @@ struct Vars {
     stable_arrays: std::collections::HashSet<String>,
     /// Variables holding a whole line from a pipe (`… | while read -r f`).
     lines: std::collections::HashSet<String>,
+    /// Variables set differently on the ways through a branch: the values
+    /// they may hold, and whether they may also hold one not known.
+    alts: HashMap<String, (Vec<String>, bool)>,
+    /// Variables holding another's value not known here (`pp=$PPID`): read,
+    /// they are spelled as that one is, for the rules that read it.
+    copies: HashMap<String, String>,
+}
+
+impl Vars {
+    /// The variable is set to a value not known here.
+    fn forget(&mut self, name: &str) -> Option<String> {
+        self.alts.remove(name);
+        self.copies.remove(name);
+        self.known.remove(name)
+    }
+
+    fn set(&mut self, name: String, value: String) -> Option<String> {
+        self.alts.remove(&name);
+        self.copies.remove(&name);
+        self.known.insert(name, value)
+    }
 }
 
 struct Walker<'a> {
@@ -184,6 +238,9 @@ struct Walker<'a> {
 }
 
 const MAX_LOOP_VALUES: usize = 16;
+
+/// The most values a word's choices are tracked for.
+const MAX_CHOICES: usize = 16;
 
 /// Stands for a loop's input command until it is parsed (`done < <(…)`).
 const PENDING_SOURCE: usize = usize::MAX;
@@ -259,6 +316,8 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
             arrays: HashMap::new(),
             stable_arrays: vars::stable_arrays(src),
             lines: Default::default(),
+            alts: HashMap::new(),
+            copies: HashMap::new(),
         },
         positional: positional.to_vec(),
         cwd: None,

@@ -66,6 +66,9 @@ impl Walker<'_> {
             "declaration_command" | "unset_command" => self.declaration(n, nested),
             "function_definition" => self.function_definition(n, nested),
             "for_statement" => self.for_loop(n, nested),
+            "if_statement" => self.if_branches(n, nested),
+            "case_statement" => self.case_branches(n, nested),
+            "list" => self.list_branches(n, nested),
             "while_statement" | "until_statement" | "c_style_for_statement" => {
                 self.condition_loop(n, nested)
             }
@@ -133,7 +136,9 @@ impl Walker<'_> {
             }
             // `while read -r t; do …; done < list` over a list this
             // line wrote: its lines are known.
-            let written = self.input_written_here(n);
+            let written = self
+                .input_written_here(n)
+                .or_else(|| self.input_literal_here(n));
             if !written
                 .as_ref()
                 .is_some_and(|t| self.read_loop_over(body, t, nested))
@@ -149,6 +154,11 @@ impl Walker<'_> {
         self.words_before_redirect(n, target);
         let redirects = self.redirects(n);
         self.tie_pending_source(before, &redirects);
+        // `mapfile -t a < <(cmd)`: the redirect is the statement's.
+        if let Some(i) = target {
+            let argv = self.out.commands[i].argv.clone();
+            self.map_lines(&argv, &redirects);
+        }
         // `read -r f < file` reads the file, not the pipe.
         if let Some(i) = target
             && self.out.commands[i]
@@ -350,7 +360,7 @@ impl Walker<'_> {
             if self.positional.len() > 1 {
                 values = self.positional[1..].iter().map(Word::lit).collect();
             } else {
-                self.vars.known.remove(&var);
+                self.vars.forget(&var);
                 self.statement(body, nested);
                 return;
             }
@@ -360,16 +370,16 @@ impl Walker<'_> {
         let more = values.len() > MAX_LOOP_VALUES;
         for v in values.into_iter().take(MAX_LOOP_VALUES) {
             if v.dynamic {
-                self.vars.known.remove(&var);
+                self.vars.forget(&var);
                 self.vars.from.insert(var.clone(), v.subs.clone());
             } else {
-                self.vars.known.insert(var.clone(), v.text.clone());
+                self.vars.set(var.clone(), v.text.clone());
             }
             self.statement(body, nested);
         }
         // Past the cap, the rest as one value known only at run time.
         if more {
-            self.vars.known.remove(&var);
+            self.vars.forget(&var);
             self.vars.from.remove(&var);
             self.statement(body, nested);
         }

@@ -41,26 +41,45 @@ impl Walker<'_> {
             .trim_end_matches(';')
             .split_whitespace()
             .collect();
-        let name = match words.as_slice() {
-            ["read", "-r", name] | ["read", name] | ["IFS=", "read", "-r", name] => {
-                name.to_string()
+        // `[IFS=X] read [-r] NAME…`: the names, and the separators.
+        let (ifs, rest) = match words.split_first() {
+            Some((first, rest)) if first.starts_with("IFS=") => {
+                let v = first["IFS=".len()..].trim_matches(['\'', '"']);
+                let v = if v.is_empty() { "" } else { v };
+                (v.chars().collect::<Vec<char>>(), rest)
+            }
+            _ => (self.ifs(), words.as_slice()),
+        };
+        let names: Vec<String> = match rest {
+            ["read", "-r", names @ ..] | ["read", names @ ..] => {
+                names.iter().map(|n| n.to_string()).collect()
             }
             _ => return false,
         };
+        let ident = |n: &String| {
+            !n.is_empty()
+                && !n.starts_with(|c: char| c.is_ascii_digit())
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if names.is_empty() || !names.iter().all(ident) {
+            return false;
+        }
         // The condition once, as it is (the `read` reads its input).
         self.statement(cond, nested);
-        // Every line, blank ones too (the body runs with an empty value);
-        // past the cap, once more with the value unknown.
+        // Every line, blank ones too (the body runs with empty values);
+        // past the cap, once more with the values unknown.
         let lines: Vec<&str> = text.lines().collect();
         for line in lines.iter().take(MAX_LOOP_VALUES) {
-            self.vars
-                .known
-                .insert(name.clone(), line.trim().to_string());
-            self.vars.from.remove(&name);
+            for (name, field) in names.iter().zip(read_fields(line, names.len(), &ifs)) {
+                self.vars.set(name.clone(), field);
+                self.vars.from.remove(name);
+            }
             self.statement(body, nested);
         }
         if lines.len() > MAX_LOOP_VALUES || lines.is_empty() {
-            self.vars.known.remove(&name);
+            for name in &names {
+                self.vars.forget(name);
+            }
             self.statement(body, nested);
         }
         true
@@ -148,11 +167,11 @@ impl Walker<'_> {
             Some((format, args)) if known => {
                 let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
                 let value = crate::policy::shell::eval::printf(&format.text, &args);
-                self.vars.known.insert(name.clone(), value);
+                self.vars.set(name.clone(), value);
                 self.vars.from.remove(&name);
             }
             _ => {
-                self.vars.known.remove(&name);
+                self.vars.forget(&name);
                 let subs = rest.iter().flat_map(|w| w.subs.clone()).collect();
                 self.vars.from.insert(name, subs);
             }
@@ -170,6 +189,21 @@ impl Walker<'_> {
         let v = self.array_elements(&format!("\"${{{name}[{index}]}}\""))?;
         let e = v.into_iter().next()?;
         (!e.contains(char::is_whitespace)).then_some(e)
+    }
+
+    /// `${name[EXPR]}` of a known indexed array where EXPR is not known:
+    /// the elements it may be (each free of blanks, which would split it).
+    pub(super) fn array_choices(&self, t: &str) -> Option<Vec<String>> {
+        let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+        let (name, index) = inner.strip_suffix(']')?.split_once('[')?;
+        if matches!(index, "@" | "*") || name.starts_with(['#', '!']) {
+            return None;
+        }
+        let elements = self.vars.arrays.get(name)?;
+        let plain = elements
+            .iter()
+            .all(|e| !e.contains(KEYED) && !e.contains(char::is_whitespace));
+        (plain && !elements.is_empty() && elements.len() <= MAX_CHOICES).then(|| elements.clone())
     }
 
     /// `"${name[@]}"` of an array whose elements are known: each a word;
@@ -204,7 +238,10 @@ impl Walker<'_> {
         if keyed {
             return None;
         }
-        let i: i64 = index.parse().ok()?;
+        let i: i64 = index
+            .parse()
+            .ok()
+            .or_else(|| arith::eval(index, &|name| self.arith_var(name)))?;
         let n = i64::try_from(elements.len()).ok()?;
         let at = if i < 0 { n + i } else { i };
         usize::try_from(at)
@@ -223,6 +260,7 @@ impl Walker<'_> {
         assigns: &[(String, Word)],
     ) {
         self.read_array_from_string(argv, redirects, assigns);
+        self.map_lines(argv, redirects);
         if argv.first().is_some_and(|w| w.text == "read") {
             let names: Vec<&Word> = argv[1..]
                 .iter()
@@ -230,7 +268,29 @@ impl Walker<'_> {
                 .collect();
             for w in &names {
                 self.vars.lines.remove(&w.text);
-                self.vars.known.remove(&w.text);
+                self.vars.forget(&w.text);
+            }
+            // `read -r a b <<< "x y"`: the here-string's fields are known.
+            let plain_flags = argv[1..]
+                .iter()
+                .all(|w| !w.text.starts_with('-') || w.text == "-r");
+            if let [r] = redirects
+                && r.op == "<<<"
+                && plain_flags
+                && let Some(text) = r.body.as_ref().or(Some(&r.target)).filter(|b| !b.dynamic)
+            {
+                let line = text.text.lines().next().unwrap_or("");
+                let ifs = match assigns.iter().find(|(n, _)| n == "IFS") {
+                    Some((_, v)) if !v.dynamic => v.text.chars().collect(),
+                    Some(_) => Vec::new(),
+                    None => self.ifs(),
+                };
+                let fields = read_fields(line, names.len(), &ifs);
+                for (w, field) in names.iter().zip(fields) {
+                    self.vars.set(w.text.clone(), field);
+                    self.vars.from.remove(&w.text);
+                }
+                return;
             }
             let own_input = !redirects.is_empty()
                 || argv[1..]
@@ -267,13 +327,37 @@ impl Walker<'_> {
                     Some(t.to_string())
                 };
                 if let Some(name) = name.filter(|n| !n.is_empty()) {
-                    self.vars.known.remove(&name);
+                    self.vars.forget(&name);
                     self.vars.from.insert(name, vec![src]);
                 }
                 k += 1;
             }
         }
     }
+}
+
+/// The values `read` gives `names` names from one line: split at `ifs`
+/// (blanks in it trimmed and runs of them one separator), the last name
+/// taking the rest of the line.
+fn read_fields(line: &str, names: usize, ifs: &[char]) -> Vec<String> {
+    let blank = |c: char| ifs.contains(&c) && c.is_whitespace();
+    let mut rest = line.trim_matches(blank);
+    let mut out = Vec::new();
+    while out.len() + 1 < names {
+        match rest.find(|c: char| ifs.contains(&c)) {
+            Some(i) => {
+                out.push(rest[..i].to_string());
+                let sep = rest[i..].chars().next().map_or(1, char::len_utf8);
+                rest = rest[i + sep..].trim_start_matches(blank);
+            }
+            None => {
+                out.push(rest.to_string());
+                rest = "";
+            }
+        }
+    }
+    out.push(rest.to_string());
+    out
 }
 
 /// Arrays assigned once (`NAME=(…)`) and otherwise named only as
@@ -436,6 +520,97 @@ impl Walker<'_> {
         (mentions == 2 && *cwd == self.cwd).then(|| text.clone())
     }
 
+    /// `mapfile -t NAME < <(cmd)`: each element of NAME is one whole line
+    /// of what `cmd` printed.
+    pub(super) fn map_lines(&mut self, argv: &[Word], redirects: &[Redirect]) {
+        if !argv
+            .first()
+            .is_some_and(|w| w.text == "mapfile" || w.text == "readarray")
+        {
+            return;
+        }
+        let mut name = "MAPFILE".to_string();
+        let mut trimmed = false;
+        let mut plain = true;
+        let mut k = 1;
+        while let Some(w) = argv.get(k) {
+            match w.text.as_str() {
+                "-t" => trimmed = true,
+                "-n" | "-O" | "-s" | "-c" => k += 1,
+                t if t.starts_with('-') => plain = false,
+                t => name = t.to_string(),
+            }
+            k += 1;
+        }
+        self.vars.forget(&name);
+        self.vars.arrays.remove(&name);
+        self.vars.lines.remove(&name);
+        let source = match redirects {
+            [r] if r.op == "<" && r.target.procsub && !r.target.feeds => {
+                r.target.subs.last().copied()
+            }
+            _ => None,
+        };
+        if let (true, true, Some(src)) = (trimmed, plain, source) {
+            self.vars.lines.insert(name.clone());
+            self.vars.from.insert(name, vec![src]);
+        }
+    }
+
+    /// A loop's input given as literal text: a here-document with a quoted
+    /// delimiter or nothing to expand, or a here-string of plain text.
+    pub(super) fn input_literal_here(&self, n: Node) -> Option<String> {
+        let mut c = n.walk();
+        let inputs: Vec<Node> = n
+            .named_children(&mut c)
+            .filter(|r| r.kind().ends_with("redirect"))
+            .filter(|r| {
+                let t = self.text(*r).trim_start();
+                t.starts_with('<') || t.starts_with("0<")
+            })
+            .collect();
+        let [only] = inputs.as_slice() else {
+            return None;
+        };
+        if self.input_tricks() {
+            return None;
+        }
+        let text = self.text(*only);
+        match only.kind() {
+            "heredoc_redirect" => {
+                let first = text.lines().next()?;
+                let start = first.trim_start_matches('0').strip_prefix("<<")?;
+                let strip_tabs = start.starts_with('-');
+                let start = start.trim_start_matches('-').trim();
+                let delim = start.trim_matches(['\'', '"', '\\']);
+                let quoted = start.contains(['\'', '"', '\\']);
+                let body = heredoc::heredoc_text(text, delim);
+                if !quoted && body.contains(['$', '`', '\\']) {
+                    return None;
+                }
+                Some(if strip_tabs {
+                    body.lines()
+                        .map(|l| l.trim_start_matches('\t'))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                } else {
+                    body
+                })
+            }
+            "herestring_redirect" => {
+                let word = text.trim_start_matches('0').strip_prefix("<<<")?.trim();
+                let inner = word
+                    .strip_prefix('\'')
+                    .and_then(|w| w.strip_suffix('\''))
+                    .unwrap_or(word);
+                let plain = inner == word
+                    && !word.contains(['$', '`', '\\', '"', '\'', '*', '?', '[', '~', '{']);
+                (plain || inner != word && !inner.contains('\'')).then(|| format!("{inner}\n"))
+            }
+            _ => None,
+        }
+    }
+
     /// What could replace a loop's input unseen: `exec <`, a function named
     /// `read`, `env -S`.
     fn input_tricks(&self) -> bool {
@@ -558,7 +733,7 @@ impl Walker<'_> {
             self.vars.lines.remove(&name);
             self.vars.arrays.remove(&name);
             if matches!(first, "unset" | "mapfile" | "readarray") || w.dynamic {
-                self.vars.known.remove(&name);
+                self.vars.forget(&name);
             }
         }
     }

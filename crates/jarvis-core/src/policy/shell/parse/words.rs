@@ -28,15 +28,37 @@ impl Walker<'_> {
     }
 
     /// A `$NAME` that could not be resolved: keeps its spelling (rules read
-    /// `$PPID`, `$USER`) and the commands its value came from.
+    /// `$PPID`, `$USER`) and the commands its value came from; a variable
+    /// a branch set to one of several values has those as its choices.
     pub(super) fn unresolved(&self, spelled: &str, name: &str) -> Word {
+        let plain = spelled == format!("${name}") || spelled == format!("${{{name}}}");
+        let (choices, open) = match self.vars.alts.get(name) {
+            Some((values, open)) if plain => (values.clone(), *open),
+            _ => (Vec::new(), false),
+        };
+        let spelled = match self.vars.copies.get(name) {
+            Some(source) if plain => source.as_str(),
+            _ => spelled,
+        };
         Word {
             text: spelled.to_string(),
             dynamic: true,
             subs: self.vars.from.get(name).cloned().unwrap_or_default(),
             computed: true,
             line: self.vars.lines.contains(name),
+            choices,
+            open,
             ..Default::default()
+        }
+    }
+
+    /// A variable's text as arithmetic reads it: `#` is the count of the
+    /// positional words when the line set them.
+    pub(super) fn arith_var(&self, name: &str) -> Option<String> {
+        match name {
+            "#" => (!self.positional.is_empty()).then(|| (self.positional.len() - 1).to_string()),
+            "HOME" | "PWD" => None,
+            _ => self.lookup(name),
         }
     }
 
@@ -142,6 +164,17 @@ impl Walker<'_> {
             "arithmetic_expansion" => {
                 let text = self.text(n).to_string();
                 let subs = self.arithmetic(&text);
+                let value = text
+                    .strip_prefix("$((")
+                    .and_then(|t| t.strip_suffix("))"))
+                    .and_then(|e| arith::eval(e, &|name| self.arith_var(name)));
+                if let (Some(v), true) = (value, subs.is_empty()) {
+                    return Word {
+                        text: v.to_string(),
+                        computed: true,
+                        ..Default::default()
+                    };
+                }
                 Word {
                     text,
                     dynamic: true,
@@ -223,6 +256,16 @@ impl Walker<'_> {
             return Word {
                 text: v,
                 computed: true,
+                ..Default::default()
+            };
+        }
+        // `${a[i]}` at an index not known: one of the elements.
+        if let Some(choices) = self.array_choices(t) {
+            return Word {
+                text: t.to_string(),
+                dynamic: true,
+                computed: true,
+                choices,
                 ..Default::default()
             };
         }
@@ -396,9 +439,11 @@ impl Walker<'_> {
                 ..Default::default()
             };
         }
-        // `$(echo rm)` is as good as `rm`.
-        if subs.len() == 1
-            && let Some(text) = eval::static_output(&self.out.commands[start])
+        // `$(echo rm)` is as good as `rm`; `$(readlink -f "$(command -v x)")`
+        // and a function of this line that only prints are too.
+        if let Some(top) = self.only_top_command(start)
+            && let Some(text) = eval::static_output(&self.out.commands[top])
+                .or_else(|| self.function_output(&self.out.commands[top]))
         {
             return Word {
                 text,
@@ -413,6 +458,51 @@ impl Walker<'_> {
             computed: true,
             subs,
             ..Default::default()
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// The one command of a substitution whose commands start at `start`,
+    /// when every other is inside its words (`$(a "$(b)")`).
+    fn only_top_command(&self, start: usize) -> Option<usize> {
+        let end = self.out.commands.len();
+        let top = end.checked_sub(1).filter(|t| *t >= start)?;
+        let mut seen = vec![top];
+        let mut i = 0;
+        while let Some(&k) = seen.get(i) {
+            let c = &self.out.commands[k];
+            for w in c.argv.iter().chain(c.redirects.iter().map(|r| &r.target)) {
+                seen.extend(w.subs.iter().filter(|s| (start..end).contains(*s)));
+            }
+            i += 1;
+            if seen.len() > end - start {
+                return None;
+            }
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        (seen.len() == end - start).then_some(top)
+    }
+
+    /// What a call of a function this line defined prints, when its body is
+    /// one command that only prints (`target(){ echo ~/.ssh/x; }`).
+    fn function_output(&self, c: &Command) -> Option<String> {
+        let name = c
+            .argv
+            .first()
+            .filter(|w| !w.dynamic && c.argv.iter().all(|w| !w.dynamic))?;
+        let (_, body) = self
+            .out
+            .functions
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name.text)?;
+        let positional: Vec<String> = c.argv.iter().map(|w| w.text.clone()).collect();
+        let inner = parse(body, &positional);
+        match inner.commands.as_slice() {
+            [only] if !inner.parse_error => eval::static_output(only),
+            _ => None,
         }
     }
 }
@@ -440,7 +530,11 @@ pub(super) fn splittable(n: Node, src: &str) -> bool {
 }
 
 /// Adds a word to argv: split by IFS where the shell would, then brace-expanded.
-pub(super) fn push_words(argv: &mut Vec<Word>, w: Word, split: bool, ifs: &[char]) {
+pub(super) fn push_words(argv: &mut Vec<Word>, mut w: Word, split: bool, ifs: &[char]) {
+    // Unquoted, a line is split into words again: no longer one whole line.
+    if split && w.dynamic {
+        w.line = false;
+    }
     let pieces: Vec<Word> = if split && !w.dynamic && w.text.contains(ifs) {
         // Substitutions stay attached to every piece.
         w.text

@@ -80,15 +80,23 @@ pub(super) fn plain_body(body: &str) -> bool {
 /// A function's body with `"$@"` spelled as the literal arguments of one
 /// call (a plain body: every `"$@"` a word of its own).
 pub(super) fn with_arguments(body: &str, args: &[String]) -> String {
+    let each = args
+        .iter()
+        .map(|a| spelled(a))
+        .collect::<Vec<_>>()
+        .join(" ");
+    body.replace("\"$@\"", &each)
+}
+
+/// A value as one shell word again: quoted, with home as the parser marks
+/// it spelled `~/` outside the quotes.
+pub(super) fn spelled(a: &str) -> String {
     let quote = |a: &str| format!("'{}'", a.replace('\'', "'\\''"));
-    // Home as the parser marks it is spelled `~/` again, outside the quotes.
-    let spell = |a: &str| match a.strip_prefix(HOME) {
+    match a.strip_prefix(HOME) {
         Some("") => "~".to_string(),
         Some(rest) => format!("~/{}", quote(rest.trim_start_matches('/'))),
         None => quote(a),
-    };
-    let each = args.iter().map(|a| spell(a)).collect::<Vec<_>>().join(" ");
-    body.replace("\"$@\"", &each)
+    }
 }
 
 /// The commands of function bodies that are judged at every call: each
@@ -115,6 +123,10 @@ pub(super) fn followed_bodies(src: &str, script: &Script) -> Vec<std::ops::Range
                 .split(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.')))
                 .filter(|t| t == name)
                 .count();
+            // A call in a loop is walked once per value: one place in the line.
+            let mut sites: Vec<usize> = calls.iter().map(|c| c.at).collect();
+            sites.sort_unstable();
+            sites.dedup();
             let defined = script.functions.iter().filter(|(n, _)| n == name).count();
             // Aliases rewrite words before functions are looked up.
             let aliased = src.contains("alias");
@@ -130,7 +142,7 @@ pub(super) fn followed_bodies(src: &str, script: &Script) -> Vec<std::ops::Range
                 && defined == 1
                 && !aliased
                 && calls.iter().all(|c| c.cwd.is_none())
-                && mentions == calls.len() + defined
+                && mentions == sites.len() + defined
         })
         .map(|(_, r)| r.clone())
         .collect()

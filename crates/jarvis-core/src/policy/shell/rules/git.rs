@@ -91,11 +91,20 @@ impl Analyzer<'_> {
         }
         while i < args.len() {
             let x = args[i].as_str();
-            if x == "-c" || x == "--config-env" {
-                if let Some(kv) = args.get(i + 1) {
-                    read_only &= self.git_setting(kv, c, false);
+            if x == "-c" || x == "--config-env" || x.starts_with("--config-env=") {
+                let (kv, step) = match x.strip_prefix("--config-env=") {
+                    Some(kv) => (Some(kv.to_string()), 1),
+                    None => (args.get(i + 1).cloned(), 2),
+                };
+                if let Some(kv) = kv {
+                    let kv = if x == "-c" {
+                        kv
+                    } else {
+                        config_from_env(&kv, c)
+                    };
+                    read_only &= self.git_setting(&kv, c, false);
                 }
-                i += 2;
+                i += step;
                 continue;
             }
             if let Some(p) = x
@@ -420,6 +429,18 @@ impl Analyzer<'_> {
             {
                 read_only
             }
+            // A dry run lists what it would delete, and deletes nothing.
+            "clean"
+                if rest
+                    .iter()
+                    .any(|x| x == "-n" || x == "--dry-run" || short_has(x, 'n'))
+                    && rest.iter().all(|x| {
+                        matches!(x.as_str(), "-n" | "--dry-run" | "-d" | "-x" | "-X" | "-q")
+                            || short_has(x, 'n') && !short_has(x, 'i') && !short_has(x, 'e')
+                    }) =>
+            {
+                read_only
+            }
             other => {
                 self.ask(format!("git {other} changes the repository"));
                 false
@@ -724,4 +745,26 @@ fn remote_reads(rest: &[String]) -> bool {
             ["get-url", name] => names(&[name]),
             _ => false,
         }
+}
+
+/// `--config-env=KEY=VAR`: the setting's value is the variable's, known when
+/// the same command assigns it; otherwise it stays `$VAR`, a value nobody
+/// can read before the command runs.
+fn config_from_env(kv: &str, c: &Cmd<'_>) -> String {
+    let Some((key, var)) = kv.split_once('=') else {
+        return kv.to_string();
+    };
+    match c.src.assigns.iter().rev().find(|(n, _)| n == var) {
+        Some((_, w)) if !w.dynamic => format!("{key}={}", w.text),
+        _ => format!("{key}=${{{var}}}"),
+    }
+}
+
+/// `-ndx`: a bundle of single-letter flags holding `flag`.
+fn short_has(x: &str, flag: char) -> bool {
+    x.len() > 1
+        && x.starts_with('-')
+        && !x.starts_with("--")
+        && x[1..].chars().all(|c| c.is_ascii_alphabetic())
+        && x[1..].contains(flag)
 }

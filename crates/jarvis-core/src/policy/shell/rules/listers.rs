@@ -186,7 +186,20 @@ fn plain_expansion(text: &str) -> bool {
         return rest.ends_with(')') && rest.matches('$').count() == 0;
     }
     if let Some(inner) = rest.strip_prefix('{') {
-        return inner.strip_suffix('}').is_some_and(ident)
+        // `"${lines[@]}"`: each element one whole line (quoted, or it was
+        // no longer a line).
+        let element = |s: &str| {
+            s.strip_suffix("[@]")
+                .or_else(|| {
+                    s.strip_suffix(']')
+                        .and_then(|x| x.split_once('['))
+                        .map(|(n, _)| n)
+                })
+                .is_some_and(ident)
+        };
+        return inner
+            .strip_suffix('}')
+            .is_some_and(|n| ident(n) || element(n))
             || inner
                 .split_once('}')
                 .is_some_and(|(n, tail)| ident(n) && !tail.contains('$'));

@@ -7,6 +7,7 @@
 mod archives;
 mod awk_sed;
 mod captures;
+mod choices;
 mod cmd;
 mod code;
 mod code_fold;
@@ -25,6 +26,7 @@ mod kernel;
 mod listers;
 mod makefiles;
 mod net;
+mod openers;
 mod options;
 mod perms;
 mod pipes;

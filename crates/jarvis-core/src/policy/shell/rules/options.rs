@@ -34,6 +34,18 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     // `-o '|cmd'` pipes the trace into a command.
     ("strace", &["-o", "--output"]),
     ("ltrace", &["-o", "--output"]),
+    // Every compiler run, or the test binary, goes through this program.
+    (
+        "go",
+        &[
+            "-toolexec",
+            "--toolexec",
+            "-exec",
+            "--exec",
+            "-vettool",
+            "--vettool",
+        ],
+    ),
 ];
 
 /// Cargo settings (`--config K=V`, `CARGO_…` variables) whose value cargo runs.
@@ -134,6 +146,7 @@ impl Analyzer<'_> {
         self.reveals_token(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);
+        self.opens_download(c);
         self.script_options(c);
         self.infra_risks(c);
         // BSD-style `ps e` (`auxeww`) prints every process's environment:
@@ -484,15 +497,32 @@ impl Analyzer<'_> {
                         .iter()
                         .any(|x| x.strip_prefix("--package=").is_some_and(located))
             }
-            "pnpm" | "yarn" | "bun" => {
-                matches!(ops.first(), Some(&"dlx") | Some(&"x"))
-                    && ops.get(1).is_some_and(|x| located(x))
+            "pnpm" | "yarn" | "bun" if matches!(ops.first(), Some(&"dlx") | Some(&"x")) => {
+                ops.get(1).is_some_and(|x| located(x))
+            }
+            // Installed for the whole account from a location: its install
+            // scripts run now and its commands land on PATH, outside the
+            // project (a project's own install from a location asks).
+            "npm" | "pnpm" | "bun" | "yarn" => {
+                let global = c
+                    .args
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "-g" | "--global" | "--location=global"))
+                    || c.lb == "yarn" && ops.first() == Some(&"global");
+                let sub = if c.lb == "yarn" {
+                    ops.get(1)
+                } else {
+                    ops.first()
+                };
+                global
+                    && sub.is_some_and(|x| INSTALLS.contains(x))
+                    && ops.iter().skip(1).any(|x| located(x))
             }
             "uvx" | "pipx" => {
                 c.args
                     .iter()
                     .any(|x| located(x.split_once('=').map_or(x.as_str(), |(_, v)| v)))
-                    && (c.lb == "uvx" || ops.first() == Some(&"run"))
+                    && (c.lb == "uvx" || matches!(ops.first(), Some(&"run") | Some(&"install")))
             }
             // `uv run URL` (a script from the web), `uv tool run --from git+…`.
             "uv" => {
@@ -559,6 +589,12 @@ impl Analyzer<'_> {
         }
     }
 }
+
+/// Package managers' install commands, with npm's abbreviations.
+const INSTALLS: &[&str] = &[
+    "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall",
+    "add",
+];
 
 /// BSD-style `ps e` in an option cluster (`auxeww`), not a word that is the
 /// value of an option (`ps -C node`, `ps -u steve`).

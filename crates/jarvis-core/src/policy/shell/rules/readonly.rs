@@ -431,11 +431,26 @@ impl Analyzer<'_> {
             }
             // `-C CALLBACK` runs code every few lines; the lines come from
             // the input (a file, judged as a read) into a variable.
+            // The callback is called as `CALLBACK INDEX LINE`: judged with a
+            // line from a here-string when it is known, else unknown.
             "mapfile" | "readarray" => {
-                if let Some(code) = c.value("-C").cloned() {
-                    self.judged(|a| a.shell_code(&code, &[], c.script, c.depth));
-                }
-                !has("-C")
+                let Some(code) = c.value("-C").cloned() else {
+                    return true;
+                };
+                let line = c
+                    .src
+                    .redirects
+                    .iter()
+                    .find(|r| r.op == "<<<")
+                    .and_then(|r| r.body.as_ref().or(Some(&r.target)))
+                    .filter(|w| !w.dynamic)
+                    .map(|w| functions::spelled(w.text.lines().next().unwrap_or("")))
+                    .unwrap_or_else(|| "\"$line\"".into());
+                let call = Word {
+                    text: format!("{} 0 {line}", code.text),
+                    ..code
+                };
+                self.judged(|a| a.shell_code(&call, &[], c.script, c.depth)) == Verdict::Allow
             }
             // The shadow databases hold password hashes; the rest (users,
             // groups, hosts, services) is what any process may read.

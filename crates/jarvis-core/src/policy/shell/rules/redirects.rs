@@ -203,6 +203,11 @@ impl Analyzer<'_> {
                 ));
                 continue;
             }
+            // `CDPATH=…` alone and never exported: only this shell's `cd`
+            // reads it, and each of those is followed to where it lands.
+            if up == "CDPATH" && c.argv.is_empty() && !value.dynamic && !exports(script, "CDPATH") {
+                continue;
+            }
             // Variables whose value is code an interpreter runs first:
             // Perl's debugger (`PERL5DB`), Lua's `LUA_INIT` (a file when it
             // starts with `@`), judged as a one-liner of that language.
@@ -230,6 +235,13 @@ impl Analyzer<'_> {
                 ));
             } else if COMMAND_VARS.contains(&up.as_str()) {
                 let text = value.text.trim_start_matches('|').replace("%s", "");
+                // A prompt is text the shell expands, not a command: only
+                // the substitutions in it run.
+                let text = if matches!(up.as_str(), "PS0" | "PS1" | "PS2" | "PS4") {
+                    format!(": \"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+                } else {
+                    text
+                };
                 let code = Word {
                     text,
                     ..value.clone()
@@ -447,4 +459,20 @@ impl Analyzer<'_> {
             ));
         }
     }
+}
+
+/// Whether the line exports `name` (or everything, `set -a`).
+fn exports(script: &Script, name: &str) -> bool {
+    script.commands.iter().any(|k| {
+        let first = k.argv.first().map(|w| w.text.as_str());
+        matches!(
+            first,
+            Some("export" | "declare" | "typeset" | "local" | "readonly" | "set" | "env")
+        ) && (k.argv.iter().any(|w| {
+            w.dynamic
+                || w.text.contains(name)
+                || w.text.contains("allexport")
+                || w.text.starts_with('-') && (w.text.contains('a') || w.text.contains('x'))
+        }) || k.assigns.iter().any(|(n, _)| n == name))
+    })
 }

@@ -198,7 +198,14 @@ impl Analyzer<'_> {
             self.hidden_fns = functions::hidden_at(script, i);
             self.bodies_now = functions::bodies_at(script, i);
             let before = self.state_reads;
-            self.command(c, script, depth);
+            match choices::variants(c) {
+                Some(variants) => {
+                    for v in &variants {
+                        self.command(v, script, depth);
+                    }
+                }
+                None => self.command(c, script, depth),
+            }
             if self.state_reads > before {
                 self.sensitive.push(std::ptr::from_ref(c) as usize);
             }

@@ -247,6 +247,11 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("expand", Role::Files),
     ("unexpand", Role::Files),
     ("rev", Role::Files),
+    // Filters of standard input; their operands are columns and counts.
+    ("col", Role::Text),
+    ("colrm", Role::Text),
+    ("pr", Role::Files),
+    ("tsort", Role::Files),
     ("diff", Role::Files),
     ("diff3", Role::Files),
     ("cmp", Role::Files),

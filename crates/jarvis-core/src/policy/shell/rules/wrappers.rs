@@ -20,6 +20,19 @@ impl Analyzer<'_> {
         // what follows the name and the brace.
         if lb == "coproc" {
             words.drain(..coproc_head(words));
+            // A shell or interpreter reading its input: whatever the line
+            // writes to the coprocess runs, as if piped into it.
+            if let Some(first) = words.first() {
+                let b = lower(&base_name(&first.text));
+                let reads_input = words[1..].iter().all(|w| {
+                    w.text.starts_with('-') && !w.text.contains(['c', 'e']) || w.text == "-"
+                });
+                if (is_shell(&b) || tables::interpreter(&b).is_some()) && reads_input {
+                    self.block(format!(
+                        "a coprocess {b} runs as code whatever the line writes to it (like piping into {b})"
+                    ));
+                }
+            }
         }
         if (lb == "ld.so" || lb.starts_with("ld-"))
             && words.iter().any(|w| !w.text.starts_with('-'))
