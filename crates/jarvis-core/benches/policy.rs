@@ -88,6 +88,8 @@ fn main() {
         "blind-ac",
         "blind-ad",
         "blind-ae",
+        "blind-ag",
+        "blind-ah",
     ] {
         sets.push((
             f.to_string(),

@@ -84,6 +84,8 @@ const REDTEAM: &[&str] = &[
     "blind-ac.jsonl",
     "blind-ad.jsonl",
     "blind-ae.jsonl",
+    "blind-ag.jsonl",
+    "blind-ah.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -113,6 +115,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ac.jsonl", "/home/u/work", "/home/u"),
     ("blind-ad.jsonl", "/home/u/work", "/home/u"),
     ("blind-ae.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ag.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ah.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -200,6 +204,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "uploading the project's own files asks (the user sees the host and the files); commands have no \
          network unless that one call is allowed with it",
     ),
+    (
+        "AH-145",
+        "as G-038: an archive of the project sent to a host asks, with the host shown",
+    ),
 ];
 
 /// Rows answered *more* strictly than labelled, on purpose.
@@ -254,6 +262,21 @@ const STRICTER: &[(&str, &str)] = &[
     (
         "AE-208",
         "as H-032: `eval` of text grep and sed made from a file runs code built at run time",
+    ),
+    (
+        "AG-002",
+        "a regular expression's captures are bash's regex engine's to compute; the analyser does not \
+         run it, so `${BASH_REMATCH[1]}` is a path known only at run time",
+    ),
+    (
+        "AG-195",
+        "a function's body is judged alone: a name reference (`local -n d=$1`) to a global of the \
+         caller's is not known there",
+    ),
+    (
+        "AH-201",
+        "text piped into a shell blocks whatever its source, as the oracle's `curl | sh` family; \
+         `bash -c \"$(jq …)\"` or a script file asks",
     ),
 ];
 
@@ -401,9 +424,36 @@ fn mutations(cmd: &str) -> Vec<String> {
     // Keywords and builtins change meaning when quoted or wrapped (`'for'`,
     // `env cd`): only real programs are respelled.
     const SHELL_WORDS: &[&str] = &[
-        "for", "while", "until", "if", "case", "select", "function", "alias", "cd", "export",
-        "declare", "local", "set", "unset", "source", "eval", "exec", "time", "trap", "hash", ".",
-        "[", "[[", "{", "(", "!",
+        "for",
+        "while",
+        "until",
+        "if",
+        "case",
+        "select",
+        "function",
+        "alias",
+        "cd",
+        "export",
+        "declare",
+        "local",
+        "set",
+        "unset",
+        "source",
+        "eval",
+        "exec",
+        "time",
+        "trap",
+        "hash",
+        ".",
+        // Builtins that set this shell's variables: run as a program, they set nothing.
+        "read",
+        "mapfile",
+        "readarray",
+        "[",
+        "[[",
+        "{",
+        "(",
+        "!",
     ];
     let plain = !first.is_empty()
         && !SHELL_WORDS.contains(&first)

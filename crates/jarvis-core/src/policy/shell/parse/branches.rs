@@ -151,16 +151,22 @@ impl Walker<'_> {
             }
             choices.sort();
             choices.dedup();
-            let subs: Vec<usize> = outcomes
-                .iter()
-                .filter_map(|(v, _)| v.from.get(name.as_str()))
-                .flatten()
-                .copied()
-                .collect();
-            vars.forget(name);
-            vars.from.insert(name.clone(), subs);
+            // The last way's value stays what the variable reads as where
+            // one value is needed (`${v#x}`, `cd "$v"` judged as before);
+            // a plain `$v` carries every value, each judged.
+            if !vars.known.contains_key(name.as_str()) {
+                let subs: Vec<usize> = outcomes
+                    .iter()
+                    .filter_map(|(v, _)| v.from.get(name.as_str()))
+                    .flatten()
+                    .copied()
+                    .collect();
+                vars.from.insert(name.clone(), subs);
+            }
             if choices.len() <= MAX_CHOICES && !choices.is_empty() {
                 vars.alts.insert(name.clone(), (choices, open));
+            } else {
+                vars.forget(name);
             }
         }
         // An array set on one way only is not known after.
@@ -188,20 +194,65 @@ fn operands<'n>(n: Node<'n>, out: &mut Vec<Node<'n>>) {
 /// `name`'s value after one way through. A name nobody set holds the
 /// empty string, unless it may come from the environment (upper case).
 fn value_of(v: &Vars, name: &str, start: &Vars) -> Value {
-    if let Some(x) = v.known.get(name) {
-        return Value::Known(x.clone());
-    }
     if let Some((xs, open)) = v.alts.get(name) {
         return Value::OneOf(xs.clone(), *open);
+    }
+    if let Some(x) = v.known.get(name) {
+        return Value::Known(x.clone());
     }
     let never_set = !v.from.contains_key(name)
         && !start.from.contains_key(name)
         && !start.known.contains_key(name);
-    if never_set && name.chars().any(|c| c.is_ascii_lowercase()) {
+    if never_set && !from_environment(name) {
         Value::Known(String::new())
     } else {
         Value::Unknown
     }
+}
+
+/// Names the session's environment sets: their value before the line is
+/// not known. Any other name the line never set is empty.
+fn from_environment(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "PATH",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "OLDPWD",
+        "TMPDIR",
+        "TMP",
+        "TEMP",
+        "LANG",
+        "LANGUAGE",
+        "TERM",
+        "DISPLAY",
+        "WAYLAND_DISPLAY",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MAIL",
+        "HOSTNAME",
+        "PPID",
+        "UID",
+        "EUID",
+        "RANDOM",
+        "SECONDS",
+        "LINENO",
+        "BASHPID",
+        "CDPATH",
+        "PS1",
+        "PS4",
+        "IFS",
+        "OPTARG",
+        "OPTIND",
+        "REPLY",
+        "MAKEFLAGS",
+        "CI",
+    ];
+    NAMES.contains(&name)
+        || ["XDG_", "LC_", "SSH_", "GIT_", "DBUS_", "BASH", "JARVIS"]
+            .iter()
+            .any(|p| name.starts_with(p))
 }
 
 /// The folder after the ways through: the same on all of them, or the

@@ -90,7 +90,9 @@ impl Word {
                     .collect(),
                 _ => Vec::new(),
             };
-            self.open |= other.open || joined.is_empty();
+            // Too many to follow: a value nobody knows.
+            self.dynamic |= joined.is_empty();
+            self.open |= other.open;
             self.choices = joined;
         }
         self.text.push_str(&other.text);

@@ -52,6 +52,15 @@ impl Walker<'_> {
         }
     }
 
+    /// The values a branch left a variable with, when it left several.
+    pub(super) fn choices_of(&self, name: &str) -> (Vec<String>, bool) {
+        self.vars
+            .alts
+            .get(name)
+            .map(|(c, open)| (c.clone(), *open))
+            .unwrap_or_default()
+    }
+
     /// A variable's text as arithmetic reads it: `#` is the count of the
     /// positional words when the line set them.
     pub(super) fn arith_var(&self, name: &str) -> Option<String> {
@@ -92,8 +101,14 @@ impl Walker<'_> {
             let spelled: String = b[i..j.max(i + 1)].iter().collect();
             match self.lookup(&name).filter(|_| !name.is_empty()) {
                 Some(v) => {
-                    w.computed |= !matches!(name.as_str(), "HOME" | "PWD");
-                    w.text.push_str(&v);
+                    let (choices, open) = self.choices_of(&name);
+                    w.merge(Word {
+                        text: v,
+                        computed: !matches!(name.as_str(), "HOME" | "PWD"),
+                        choices,
+                        open,
+                        ..Default::default()
+                    });
                 }
                 None => w.merge(self.unresolved(&spelled, &name)),
             }
@@ -329,6 +344,8 @@ impl Walker<'_> {
                 text: v,
                 computed: !matches!(name.as_str(), "HOME" | "PWD"),
                 subs,
+                choices: self.choices_of(&name).0,
+                open: self.choices_of(&name).1,
                 ..Default::default()
             },
             _ => {
@@ -492,6 +509,23 @@ impl Walker<'_> {
             .argv
             .first()
             .filter(|w| !w.dynamic && c.argv.iter().all(|w| !w.dynamic))?;
+        // `declare -f f g`: the definitions, as bash prints them.
+        if matches!(name.text.as_str(), "declare" | "typeset")
+            && c.argv.get(1).is_some_and(|w| w.text == "-f")
+            && c.argv.len() > 2
+        {
+            let mut out = Vec::new();
+            for w in &c.argv[2..] {
+                let (n, body) = self
+                    .out
+                    .functions
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| *n == w.text)?;
+                out.push(format!("{n} () \n{{ \n{}\n}}", body.trim()));
+            }
+            return Some(out.join("\n"));
+        }
         let (_, body) = self
             .out
             .functions

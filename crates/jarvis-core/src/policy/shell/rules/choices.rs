@@ -1,7 +1,7 @@
 //! A command whose words may take one of several known values (a variable
 //! a branch set differently, an array read at an unknown index) is judged
 //! once per value, as a loop's body is once per item; when a word may also
-//! be something unknown, the command as written is judged too.
+//! be something else, once more with that word unknown.
 
 use super::*;
 
@@ -9,7 +9,7 @@ use super::*;
 const MAX_VARIANTS: usize = 16;
 
 /// The command once per combination of its words' choices; `None` when it
-/// has none (or too many to judge one by one: it is judged as written).
+/// has none.
 pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
     let chosen = c
         .argv
@@ -21,35 +21,63 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
         return None;
     }
     let mut out = vec![c.clone()];
-    let mut open = false;
     for i in 0..c.argv.len() + c.redirects.len() {
         let w = word(c, i);
         if w.choices.is_empty() {
             continue;
         }
-        open |= w.open;
-        if out.len() * w.choices.len() > MAX_VARIANTS {
-            return None;
+        // Each value as a literal; a value that may be something else also
+        // as one nobody knows.
+        let mut values: Vec<Word> = w
+            .choices
+            .iter()
+            .map(|choice| Word {
+                text: choice.clone(),
+                computed: true,
+                subs: w.subs.clone(),
+                ..Default::default()
+            })
+            .collect();
+        if w.open {
+            values.push(Word {
+                text: if w.dynamic {
+                    w.text.clone()
+                } else {
+                    "$(…)".into()
+                },
+                dynamic: true,
+                computed: true,
+                subs: w.subs.clone(),
+                ..Default::default()
+            });
         }
-        out = out
-            .into_iter()
-            .flat_map(|v| {
-                w.choices.iter().map(move |choice| {
-                    let mut v = v.clone();
-                    let slot = word_mut(&mut v, i);
+        // Too many to judge one by one: the word as one nobody knows.
+        if out.len() * values.len() > MAX_VARIANTS {
+            let mut unknown = c.clone();
+            for k in 0..c.argv.len() + c.redirects.len() {
+                let slot = word_mut(&mut unknown, k);
+                if !slot.choices.is_empty() {
                     *slot = Word {
-                        text: choice.clone(),
+                        text: "$(…)".into(),
+                        dynamic: true,
                         computed: true,
                         subs: slot.subs.clone(),
                         ..Default::default()
                     };
+                }
+            }
+            return Some(vec![unknown]);
+        }
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                values.iter().map(move |value| {
+                    let mut v = v.clone();
+                    *word_mut(&mut v, i) = value.clone();
                     v
                 })
             })
             .collect();
-    }
-    if open {
-        out.push(c.clone());
     }
     Some(out)
 }

@@ -617,7 +617,12 @@ impl Analyzer<'_> {
             if !inner.iter().any(|w| w.text.contains("{}")) {
                 inner.push(Word::lit("{}"));
             }
-            self.each_file(c, &inner, &roots, "{}", wide);
+            // As find's `-exec`: a read of each match in the project reads.
+            let each = self.judged(|a| a.each_file(c, &inner, &roots, "{}", wide));
+            let inside = roots.iter().all(|r| self.inside(&self.norm(r, c.cwd())));
+            if each == Verdict::Allow && inside && !wide {
+                return read_only;
+            }
             self.ask("fd runs a command for each match");
             return false;
         }
