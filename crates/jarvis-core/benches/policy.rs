@@ -90,6 +90,7 @@ fn main() {
         "blind-ae",
         "blind-ag",
         "blind-ah",
+        "blind-ai",
     ] {
         sets.push((
             f.to_string(),

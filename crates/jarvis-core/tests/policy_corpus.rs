@@ -86,6 +86,7 @@ const REDTEAM: &[&str] = &[
     "blind-ae.jsonl",
     "blind-ag.jsonl",
     "blind-ah.jsonl",
+    "blind-ai.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -117,6 +118,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ae.jsonl", "/home/u/work", "/home/u"),
     ("blind-ag.jsonl", "/home/u/work", "/home/u"),
     ("blind-ah.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ai.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -272,6 +274,17 @@ const STRICTER: &[(&str, &str)] = &[
         "AG-195",
         "a function's body is judged alone: a name reference (`local -n d=$1`) to a global of the \
          caller's is not known there",
+    ),
+    (
+        "AI-237",
+        "as the oracle's `cat ./scripts/setup.sh | bash` (block): text piped into an interpreter \
+         blocks whatever its source",
+    ),
+    ("AI-265", "as AI-237: text piped into tclsh"),
+    (
+        "AI-276",
+        "as AI-237 and H-032: a file's text handed to `bash -c` through `$(cat …)` is code fed to a \
+         shell by other plumbing; `bash scripts/setup.sh` asks",
     ),
     (
         "AH-201",

@@ -172,6 +172,15 @@ impl Analyzer<'_> {
                 );
             }
         }
+        // `tar -xOf a.tgz member`: the members printed, nothing written.
+        let to_stdout = has('O') || c.has("--to-stdout");
+        if extracting && to_stdout && !creating {
+            let mut ok = !runs;
+            if let Some(f) = &file_word {
+                ok &= self.read_path(f, cwd);
+            }
+            return ok;
+        }
         if extracting {
             let target = dir.clone().unwrap_or_else(|| Word::lit("."));
             self.extract_into_from(&target, file_word.as_ref(), cwd, "tar -x");

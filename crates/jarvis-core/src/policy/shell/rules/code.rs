@@ -111,7 +111,82 @@ const DECODE: &[&str] = &[
     "reverse(",
     "chr(",
     "string.fromcharcode",
+    "fromcharcode(",
+    "hex2bin",
+    "gzinflate",
+    "gzuncompress",
+    "gzdecode",
+    "convert_uudecode",
+    "unpack1",
+    "string.char(",
+    "inttoutf8",
+    "rawtochar",
+    "bytes.fromhex",
+    "binascii",
+    "data:text/javascript",
+    "data:application/javascript",
+    ";base64,",
+    "decodeuricomponent(",
+    "unescape(",
 ];
+
+/// Deserialisers that run code a crafted input names (pickle's `__reduce__`):
+/// fed decoded bytes, they execute what was encoded.
+const UNPICKLES: &[&str] = &[
+    "pickle.loads",
+    "cpickle.loads",
+    "marshal.loads",
+    "dill.loads",
+    "shelve.",
+    "jsonpickle.decode",
+    "yaml.unsafe_load",
+    "yaml.load(",
+    "unserialize(",
+    "marshal.load(",
+];
+
+/// Ways code calls a function it names at run time: a member looked up by a
+/// string (`global['ev'+'al'](…)`, `getattr(os, n)(…)`), the `Function`
+/// constructor, a dynamic `import()`, PHP's and Perl's calls through a
+/// variable (`$f(…)`, `&$f(…)`).
+pub(super) fn computed_call(l: &str) -> bool {
+    const MARKERS: &[&str] = &[
+        "](",
+        "getattr(",
+        "__import__(",
+        "importlib.",
+        "globals()[",
+        "locals()[",
+        ".constructor(",
+        "constructor.constructor",
+        // `Function("…")`, not an anonymous `function (x) {…}`.
+        "function(\"",
+        "function('",
+        "function(`",
+        "import(",
+        "&$",
+        "&{",
+        "call_user_func",
+        "->send(",
+        ".send(:",
+        ".public_send(",
+        ".method(",
+        "method(:",
+    ];
+    MARKERS.iter().any(|k| l.contains(k))
+        || l.match_indices('$').any(|(i, _)| {
+            let name: String = l[i + 1..].chars().take_while(|c| ident(*c)).collect();
+            !name.is_empty() && l[i + 1 + name.len()..].starts_with('(')
+        })
+}
+
+/// Many escaped characters in a string literal (`"\x63\x75\x72\x6c"`):
+/// text spelled so the eye does not read it.
+fn escaped_text(code: &str) -> bool {
+    let escapes =
+        code.matches("\\x").count() + code.matches("\\u00").count() + code.matches("\\0").count();
+    escapes >= 4
+}
 
 const CREDENTIAL_MARKERS: &[&str] = &[
     // Cloud SDKs resolving the user's keys (`boto3.Session().get_credentials()`).
@@ -551,7 +626,17 @@ impl Analyzer<'_> {
                 "download and execute ({lang} code fetches and runs code)"
             ));
         }
-        if DECODE.iter().any(|k| l.contains(k)) && (outside.contains("invoke-expression") || runs) {
+        // Code it decodes, run by a name it computes or fed to a loader
+        // that executes: what runs cannot be read here.
+        let decodes = DECODE.iter().any(|k| l.contains(k))
+            || super::code::named_at(&l, "reverse").next().is_some()
+            || super::code::named_at(&l, "chr").next().is_some()
+            || escaped_text(code);
+        let executes = outside.contains("invoke-expression")
+            || runs
+            || computed_call(&outside)
+            || UNPICKLES.iter().any(|k| l.contains(k));
+        if decodes && executes {
             self.block(format!(
                 "decodes and executes ({lang} code runs what it decodes)"
             ));

@@ -204,6 +204,7 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         let flags = tables::interpreter(lb).unwrap_or(&[]);
         let args = &c.args;
+        self.loads_written_module(c);
         let pwsh = matches!(lb, "pwsh" | "powershell");
         if pwsh
             && args.iter().any(|x| {
@@ -911,4 +912,63 @@ fn system_text(path: &str) -> Option<String> {
         return None;
     }
     std::fs::read_to_string(&p).ok()
+}
+
+impl Analyzer<'_> {
+    /// An interpreter started after this line wrote a file of its language
+    /// from a download or a decoder: an import, a module option, a start-up
+    /// hook (`sitecustomize.py`, `-MHelper`, `require('./lib/x')`) may load
+    /// it. Download and execute.
+    fn loads_written_module(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let exts: &[&str] = if lb.starts_with("python") || lb == "pypy3" {
+            &[".py", ".pth", ".pyc"]
+        } else {
+            match lb {
+                "perl" => &[".pm", ".pl"],
+                "node" | "nodejs" | "deno" | "bun" => &[".js", ".mjs", ".cjs", ".ts"],
+                "ruby" | "irb" => &[".rb"],
+                "php" => &[".php"],
+                "lua" | "luajit" => &[".lua"],
+                _ => &[],
+            }
+        };
+        if let Some(t) = self
+            .tainted
+            .iter()
+            .find(|t| exts.iter().any(|e| t.ends_with(e)))
+        {
+            self.block(format!(
+                "download and execute ({} may load {}, which this line wrote from a download or a decoder)",
+                c.base,
+                shown(t)
+            ));
+        }
+        // `node --import data:…;base64,…`: a module that is encoded text.
+        let data_module = c.args.windows(2).any(|w| {
+            matches!(
+                w[0].as_str(),
+                "--import" | "--require" | "-r" | "--loader" | "--experimental-loader"
+            ) && lower(&w[1]).starts_with("data:")
+        }) || c.args.iter().any(|a| {
+            [
+                "--import=",
+                "--require=",
+                "--loader=",
+                "--experimental-loader=",
+            ]
+            .iter()
+            .any(|p| {
+                lower(a)
+                    .strip_prefix(p)
+                    .is_some_and(|v| v.starts_with("data:"))
+            })
+        });
+        if data_module {
+            self.block(format!(
+                "decodes and executes ({} loads a module from a data: URL)",
+                c.base
+            ));
+        }
+    }
 }

@@ -209,10 +209,15 @@ impl Analyzer<'_> {
             "unzip" | "cpio" | "unrar" | "gunzip" | "gzip" | "bzip2" | "bunzip2" | "xz"
             | "unxz" | "zstd" | "unzstd" | "lz4" | "split" | "csplit" | "patch"
             | "expand-archive" => {
+                // Listing, testing, or `-p`/`-c` printing members.
                 if lb == "unzip"
-                    && c.args
-                        .iter()
-                        .any(|a| a == "-l" || a == "-t" || a == "-v" || a == "-Z")
+                    && c.args.iter().any(|a| {
+                        matches!(
+                            a.as_str(),
+                            "-l" | "-t" | "-v" | "-Z" | "-p" | "-c" | "-pq" | "-qp"
+                        )
+                    })
+                    && !c.args.iter().any(|a| a == "-d")
                 {
                     let files: Vec<&Word> = c.words[1..]
                         .iter()

@@ -54,6 +54,7 @@ pub(super) fn takes_value(b: &str, flag: &str) -> bool {
             flag,
             "-d" | "-f" | "-c" | "-b" | "--delimiter" | "--fields" | "--output-delimiter"
         ),
+        "iconv" => matches!(flag, "-f" | "-t" | "--from-code" | "--to-code"),
         "sort" => matches!(
             flag,
             "-k" | "-t"
@@ -256,6 +257,9 @@ impl Analyzer<'_> {
             }
             "sort" => !has("-o") && !has("--output") && !has("--compress-program") && !has("-T"),
             "base64" | "base32" | "basenc" => !has("-o") && !has("--output"),
+            "iconv" => {
+                !has("-o") && !has("--output") && !c.args.iter().any(|a| a.starts_with("--output="))
+            }
             "tree" => !has("-o") && !has("-R"),
             "rg" => !has("--pre") && !has("--pre-glob") && !has("-z") && !has("--search-zip"),
             "grep" | "egrep" | "fgrep" | "zgrep" => true,
@@ -666,9 +670,19 @@ impl Analyzer<'_> {
                     | "-passout"
             )
         });
+        // Keys and passwords a subcommand would read or sign with.
+        let keyed = c.args.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "-sign" | "-prverify" | "-hmac" | "-mac" | "-kfile" | "-pass" | "-k" | "-K"
+            )
+        });
         let prints = match sub {
-            "version" => true,
+            "version" | "errstr" | "list" | "ciphers" | "help" => true,
             "x509" | "req" | "crl" | "pkcs7" => c.has("-noout") && !writes,
+            // Digests, encodings and parses printed, nothing written.
+            "dgst" | "sha1" | "sha256" | "sha384" | "sha512" | "md5" | "base64" | "enc"
+            | "asn1parse" | "verify" | "rand" => !writes && !keyed,
             _ => false,
         };
         if !prints {
@@ -677,10 +691,31 @@ impl Analyzer<'_> {
         }
         let mut harmless = true;
         for (i, x) in c.args.iter().enumerate() {
-            if x == "-in"
+            if matches!(x.as_str(), "-in" | "-CAfile" | "-untrusted")
                 && let Some(w) = c.arg_word(i + 1).cloned()
             {
                 harmless &= self.read_path(&w, c.cwd());
+            }
+        }
+        // `openssl dgst -sha256 FILE…`: the files digested.
+        if matches!(
+            sub,
+            "dgst" | "sha1" | "sha256" | "sha384" | "sha512" | "md5" | "verify"
+        ) {
+            let valued = |k: usize| {
+                k > 1
+                    && matches!(
+                        c.args[k - 1].as_str(),
+                        "-in" | "-CAfile" | "-untrusted" | "-out" | "-signature"
+                    )
+            };
+            for k in 1..c.args.len() {
+                if !c.args[k].starts_with('-')
+                    && !valued(k)
+                    && let Some(w) = c.arg_word(k).cloned()
+                {
+                    harmless &= self.read_path(&w, c.cwd());
+                }
             }
         }
         if !harmless {

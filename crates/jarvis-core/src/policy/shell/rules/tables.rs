@@ -252,6 +252,7 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("colrm", Role::Text),
     ("pr", Role::Files),
     ("tsort", Role::Files),
+    ("iconv", Role::Files),
     ("diff", Role::Files),
     ("diff3", Role::Files),
     ("cmp", Role::Files),
