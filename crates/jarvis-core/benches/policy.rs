@@ -91,6 +91,7 @@ fn main() {
         "blind-ag",
         "blind-ah",
         "blind-ai",
+        "blind-aj",
     ] {
         sets.push((
             f.to_string(),

@@ -87,6 +87,7 @@ const REDTEAM: &[&str] = &[
     "blind-ag.jsonl",
     "blind-ah.jsonl",
     "blind-ai.jsonl",
+    "blind-aj.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -119,6 +120,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ag.jsonl", "/home/u/work", "/home/u"),
     ("blind-ah.jsonl", "/home/u/work", "/home/u"),
     ("blind-ai.jsonl", "/home/u/work", "/home/u"),
+    ("blind-aj.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -205,6 +207,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "E-191",
         "uploading the project's own files asks (the user sees the host and the files); commands have no \
          network unless that one call is allowed with it",
+    ),
+    (
+        "AJ-252",
+        "as G-038: the project synced to a host asks, with the host shown",
     ),
     (
         "AH-145",

@@ -17,6 +17,17 @@ pub(super) fn eval(expr: &str, var: &dyn Fn(&str) -> Option<String>) -> Option<i
     (p.at == p.toks.len()).then_some(v)
 }
 
+/// Whether `expr` assigns (`i++`, `n=3`, `i+=1`): the variables in it then
+/// change when the shell evaluates it.
+pub(super) fn assigns_anything(expr: &str) -> bool {
+    let b: Vec<char> = expr.chars().collect();
+    (0..b.len()).any(|i| {
+        let rest: String = b[i..b.len().min(i + 3)].iter().collect();
+        let after_op = i > 0 && "=<>!+-*/%&|^".contains(b[i - 1]);
+        rest.starts_with("++") || rest.starts_with("--") || (!after_op && assigns(&rest))
+    })
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Num(i64),

@@ -199,6 +199,7 @@ impl Walker<'_> {
         self.out.commands.push(Command {
             argv: vec![Word::lit("eval"), code],
             cwd: self.cwd.clone(),
+            cwd_choices: self.vars.cwd_alts.clone(),
             nested: true,
             ..Default::default()
         });
@@ -214,6 +215,13 @@ impl Walker<'_> {
             .filter(|s| !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()))
             .map(str::to_string)
             .collect();
+        // `((i++))`, `let n=3`: what it assigns is not known from here on.
+        if arith::assigns_anything(text) {
+            for name in &names {
+                self.vars.forget(name);
+                self.vars.from.remove(name);
+            }
+        }
         for name in names {
             if let Some(v) = self.vars.known.get(&name).cloned()
                 && (v.contains("$(") || v.contains('`'))
@@ -292,6 +300,7 @@ impl Walker<'_> {
             argv,
             assigns,
             cwd: self.cwd.clone(),
+            cwd_choices: self.vars.cwd_alts.clone(),
             nested,
             ..Default::default()
         });

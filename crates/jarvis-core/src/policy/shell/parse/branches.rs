@@ -45,13 +45,34 @@ impl Walker<'_> {
             self.statement(k, nested);
         }
         outcomes.push(self.outcome(&start));
+        // Each `elif`'s condition runs after the ones before it failed: the
+        // conditions add up; each body starts from them.
+        let mut tested = start.clone();
         for c in clauses {
-            self.children(c, nested);
-            outcomes.push(self.outcome(&start));
+            let mut cursor = c.walk();
+            let kids: Vec<Node> = c.children(&mut cursor).collect();
+            let mut in_body = c.kind() == "else_clause";
+            let mut bodies = Vec::new();
+            for k in kids {
+                if !k.is_named() {
+                    in_body |= k.kind() == "then";
+                } else if in_body {
+                    bodies.push(k);
+                } else {
+                    self.statement(k, nested);
+                }
+            }
+            tested = self.outcome(&tested);
+            (self.vars, self.cwd) = tested.clone();
+            for k in bodies {
+                self.statement(k, nested);
+            }
+            outcomes.push(self.outcome(&tested));
         }
         if !has_else {
-            outcomes.push(start.clone());
+            outcomes.push(tested.clone());
         }
+        (self.vars, self.cwd) = start.clone();
         self.join(&start, outcomes);
     }
 
@@ -70,14 +91,22 @@ impl Walker<'_> {
         let start = (self.vars.clone(), self.cwd.clone());
         let mut outcomes = Vec::new();
         let mut default = false;
+        // `;&` and `;;&` go on into the next item: walked one after the
+        // other, as they may run.
+        let falls = self.text(n).contains(";&");
         for item in items {
             let mut c = item.walk();
             default |= item
                 .children_by_field_name("value", &mut c)
                 .any(|v| self.text(v) == "*");
             self.children(item, nested);
-            outcomes.push(self.outcome(&start));
+            if falls {
+                outcomes.push((self.vars.clone(), self.cwd.clone()));
+            } else {
+                outcomes.push(self.outcome(&start));
+            }
         }
+        (self.vars, self.cwd) = start.clone();
         if !default {
             outcomes.push(start.clone());
         }
@@ -102,6 +131,64 @@ impl Walker<'_> {
         if let Some(start) = start {
             self.join(&start, outcomes);
         }
+    }
+
+    /// After code that runs any number of times (a loop's body, a
+    /// function's at its calls): each variable it changed may hold the
+    /// value before or the one it left, and one it changed from a value
+    /// set before may hold another (`i=$((i+1))` twice).
+    pub(super) fn join_open(&mut self, before: &Outcome) {
+        let after = (self.vars.clone(), self.cwd.clone());
+        let changed: Vec<String> = after
+            .0
+            .seen
+            .iter()
+            // A name set before may be changed again and again (a count);
+            // one set only here holds the value before or this one.
+            .filter(|n| before.0.seen.contains(*n))
+            .filter(|n| {
+                after.0.known.get(*n) != before.0.known.get(*n)
+                    || after.0.from.get(*n) != before.0.from.get(*n)
+                    || after.0.alts.get(*n) != before.0.alts.get(*n)
+            })
+            .cloned()
+            .collect();
+        self.join(before, vec![before.clone(), after]);
+        for name in changed {
+            match self.vars.alts.get_mut(&name) {
+                Some((_, open)) => *open = true,
+                None => {
+                    if self.vars.known.contains_key(&name) {
+                        let v = self.vars.known.get(&name).cloned().unwrap_or_default();
+                        self.vars.alts.insert(name, (vec![v], true));
+                    }
+                }
+            }
+        }
+    }
+
+    /// After code the parser cannot see into (a sourced file, an `eval`):
+    /// every variable may still hold its value, or another.
+    pub(super) fn loosen_all(&mut self) {
+        let known: Vec<(String, String)> = self
+            .vars
+            .known
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (name, value) in known {
+            let alt = self
+                .vars
+                .alts
+                .entry(name)
+                .or_insert_with(|| (vec![value], true));
+            alt.1 = true;
+        }
+        for (_, open) in self.vars.alts.values_mut() {
+            *open = true;
+        }
+        self.vars.arrays.clear();
+        self.vars.lines.clear();
     }
 
     /// What this way left, with the walker set back to `start` for the next.
@@ -135,7 +222,9 @@ impl Walker<'_> {
                     .iter()
                     .all(|v| matches!(v, Value::Known(x) if x == f))
             });
-            if same {
+            // The same on every way, or known on none: as the last way left it.
+            let none_known = values.iter().all(|v| matches!(v, Value::Unknown));
+            if same || none_known {
                 continue;
             }
             let (mut choices, mut open) = (Vec::new(), false);
@@ -169,12 +258,23 @@ impl Walker<'_> {
                 vars.forget(name);
             }
         }
-        // An array set on one way only is not known after.
+        // An array set on one way only is not known after; a variable is a
+        // listing's whole line only when it is one on every way.
         for (v, _) in &outcomes {
             vars.arrays.retain(|k, e| v.arrays.get(k) == Some(e));
+            vars.lines.retain(|k| v.lines.contains(k));
+            vars.seen.extend(v.seen.iter().cloned());
         }
-        self.cwd = joined_cwd(outcomes.iter().map(|(_, c)| c));
+        let mut places: Vec<Option<String>> = Vec::new();
+        for (v, c) in &outcomes {
+            if v.cwd_alts.is_empty() {
+                places.push(c.clone());
+            } else {
+                places.extend(v.cwd_alts.iter().cloned());
+            }
+        }
         self.vars = vars;
+        self.set_places(places);
     }
 }
 
@@ -200,9 +300,7 @@ fn value_of(v: &Vars, name: &str, start: &Vars) -> Value {
     if let Some(x) = v.known.get(name) {
         return Value::Known(x.clone());
     }
-    let never_set = !v.from.contains_key(name)
-        && !start.from.contains_key(name)
-        && !start.known.contains_key(name);
+    let never_set = !v.seen.contains(name) && !start.seen.contains(name);
     if never_set && !from_environment(name) {
         Value::Known(String::new())
     } else {

@@ -31,11 +31,26 @@ impl Walker<'_> {
             }
         }
         self.track_cd(&argv);
+        // A sourced file or an `eval` may set any variable, or move.
+        if let Some(first) = argv.first().map(|w| w.text.as_str())
+            && matches!(first, "." | "source" | "eval")
+        {
+            self.loosen_all();
+            if first == "eval"
+                && argv[1..].iter().any(|w| {
+                    w.dynamic || ["cd", "pushd", "popd"].iter().any(|k| w.text.contains(k))
+                })
+            {
+                self.cwd = Some(UNKNOWN_DIR.into());
+                self.vars.cwd_alts.clear();
+            }
+        }
         self.out.commands.push(Command {
             argv,
             assigns,
             redirects,
             cwd: self.cwd.clone(),
+            cwd_choices: self.vars.cwd_alts.clone(),
             nested,
             at: n.start_byte(),
             ..Default::default()

@@ -18,27 +18,47 @@ impl Walker<'_> {
             let operand = argv[1..]
                 .iter()
                 .find(|w| w.text == "-" || !w.text.starts_with('-'));
-            self.cwd = match operand {
-                // A folder a branch chose: the places it may be, joined.
-                Some(dir) if !dir.choices.is_empty() => {
-                    let places: Vec<Option<String>> = dir
-                        .choices
-                        .iter()
-                        .map(|d| match d.as_str() {
-                            "" => self.cwd.clone(),
-                            d => self.cd_to(&Word::lit(d)),
-                        })
-                        .collect();
-                    branches::joined_cwd(places.iter())
-                }
-                Some(dir) => self.cd_to(dir),
-                None => Some(HOME.to_string()),
+            // From each place a branch may have left the line in, to each
+            // folder a branch may have chosen.
+            let bases: Vec<Option<String>> = if self.vars.cwd_alts.is_empty() {
+                vec![self.cwd.clone()]
+            } else {
+                self.vars.cwd_alts.clone()
             };
+            let mut places: Vec<Option<String>> = Vec::new();
+            for base in &bases {
+                match operand {
+                    Some(dir) if !dir.choices.is_empty() => {
+                        for d in &dir.choices {
+                            places.push(match d.as_str() {
+                                "" => base.clone(),
+                                d => self.cd_from(base, &Word::lit(d)),
+                            });
+                        }
+                    }
+                    Some(dir) => places.push(self.cd_from(base, dir)),
+                    None => places.push(Some(HOME.to_string())),
+                }
+            }
+            self.set_places(places);
         }
     }
 
-    /// Where `cd DIR` lands from here.
-    fn cd_to(&self, dir: &Word) -> Option<String> {
+    /// The folder the line is in from here, one of `places`.
+    pub(super) fn set_places(&mut self, mut places: Vec<Option<String>>) {
+        places.sort();
+        places.dedup();
+        if places.len() > MAX_CHOICES {
+            self.cwd = Some(UNKNOWN_DIR.into());
+            self.vars.cwd_alts = Vec::new();
+            return;
+        }
+        self.cwd = branches::joined_cwd(places.iter());
+        self.vars.cwd_alts = if places.len() > 1 { places } else { Vec::new() };
+    }
+
+    /// Where `cd DIR` lands from `base`.
+    fn cd_from(&self, base: &Option<String>, dir: &Word) -> Option<String> {
         match dir {
             // `cd -`, `cd "$OLDPWD"`: back to wherever the shell was,
             // which this line does not say.
@@ -48,7 +68,7 @@ impl Walker<'_> {
             dir if self.cdpath_target(dir).is_some() => self.cdpath_target(dir),
             dir if !dir.dynamic => {
                 let d = dir.text.clone();
-                Some(match &self.cwd {
+                Some(match base {
                     Some(c) if !d.starts_with('/') && !d.starts_with(HOME) => format!("{c}/{d}"),
                     _ => d,
                 })
@@ -70,7 +90,7 @@ impl Walker<'_> {
         if !bare {
             return None;
         }
-        if self.vars.from.contains_key("CDPATH") {
+        if self.vars.from.contains_key("CDPATH") || self.vars.alts.contains_key("CDPATH") {
             return Some(UNKNOWN_DIR.into());
         }
         let path = self.vars.known.get("CDPATH").filter(|p| !p.is_empty())?;

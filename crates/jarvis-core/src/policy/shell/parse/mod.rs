@@ -165,6 +165,9 @@ pub struct Command {
     /// Where in the line it is written: a loop's body walked once per value
     /// gives the same place to each of its commands.
     pub at: usize,
+    /// The folders it may run in, when a branch left several (`cwd` is
+    /// the one judged where only one can be).
+    pub cwd_choices: Vec<Option<String>>,
 }
 
 #[derive(Debug, Default)]
@@ -204,17 +207,29 @@ struct Vars {
     /// Variables holding another's value not known here (`pp=$PPID`): read,
     /// they are spelled as that one is, for the rules that read it.
     copies: HashMap<String, String>,
+    /// The folders a branch may have left the line in, when several.
+    cwd_alts: Vec<Option<String>>,
+    /// Every name the line has set or changed so far.
+    seen: std::collections::HashSet<String>,
 }
 
 impl Vars {
-    /// The variable is set to a value not known here.
+    /// The variable is set to a value not known here. An element written
+    /// (`a[0]`) changes its array: no longer known, nor a listing's lines.
     fn forget(&mut self, name: &str) -> Option<String> {
+        let base = name.split('[').next().unwrap_or(name);
+        if base != name {
+            self.arrays.remove(base);
+            self.lines.remove(base);
+        }
+        self.seen.insert(base.to_string());
         self.alts.remove(name);
         self.copies.remove(name);
         self.known.remove(name)
     }
 
     fn set(&mut self, name: String, value: String) -> Option<String> {
+        self.seen.insert(name.clone());
         self.alts.remove(&name);
         self.copies.remove(&name);
         self.known.insert(name, value)
@@ -320,6 +335,8 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
             lines: Default::default(),
             alts: HashMap::new(),
             copies: HashMap::new(),
+            cwd_alts: Vec::new(),
+            seen: Default::default(),
         },
         positional: positional.to_vec(),
         cwd: None,

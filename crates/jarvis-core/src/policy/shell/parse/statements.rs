@@ -58,6 +58,7 @@ impl Walker<'_> {
                     self.out.commands.push(Command {
                         assigns: vec![(name, value)],
                         cwd: self.cwd.clone(),
+                        cwd_choices: self.vars.cwd_alts.clone(),
                         nested,
                         ..Default::default()
                     });
@@ -77,6 +78,7 @@ impl Walker<'_> {
                 self.out.commands.push(Command {
                     redirects: vec![r],
                     cwd: self.cwd.clone(),
+                    cwd_choices: self.vars.cwd_alts.clone(),
                     nested,
                     ..Default::default()
                 });
@@ -154,8 +156,13 @@ impl Walker<'_> {
         self.words_before_redirect(n, target);
         let redirects = self.redirects(n);
         self.tie_pending_source(before, &redirects);
-        // `mapfile -t a < <(cmd)`: the redirect is the statement's.
-        if let Some(i) = target {
+        // `mapfile -t a < <(cmd)`: the redirect is the statement's (on a
+        // list, `x || mapfile …`, the grammar hangs it there too: the
+        // branch is behind it, and the lines are not bound).
+        let simple = n
+            .child_by_field_name("body")
+            .is_some_and(|b| b.kind() == "command");
+        if let Some(i) = target.filter(|_| simple) {
             let argv = self.out.commands[i].argv.clone();
             self.map_lines(&argv, &redirects);
         }
@@ -182,6 +189,7 @@ impl Walker<'_> {
                 self.out.commands.push(Command {
                     redirects,
                     cwd: self.cwd.clone(),
+                    cwd_choices: self.vars.cwd_alts.clone(),
                     nested,
                     ..Default::default()
                 });
@@ -282,7 +290,11 @@ impl Walker<'_> {
             }
             self.current_fn.push(name.clone());
             let start = self.out.commands.len();
+            // The body runs at its calls, as often as it is called: what it
+            // sets may hold its value or the one before, or another.
+            let before = (self.vars.clone(), self.cwd.clone());
             self.statement(body, nested);
+            self.join_open(&before);
             let end = self.out.commands.len();
             if sure {
                 self.out.function_spans.push((name.clone(), start..end));
@@ -309,8 +321,21 @@ impl Walker<'_> {
         if endless && n.child_by_field_name("body").is_some_and(has_background) {
             self.out.spawning_loop = true;
         }
+        if n.kind() == "c_style_for_statement" {
+            // `for ((i=0; i<n; i++))`: the header assigns.
+            let header: Vec<String> = ["initializer", "condition", "update"]
+                .iter()
+                .filter_map(|f| n.child_by_field_name(f))
+                .map(|k| self.text(k).to_string())
+                .collect();
+            self.arithmetic(&header.join(";"));
+        }
         if !self.read_loop_over_printed(n, nested) {
+            // Run any number of times: what the body sets may hold any of
+            // its values.
+            let before = (self.vars.clone(), self.cwd.clone());
             self.children(n, nested);
+            self.join_open(&before);
         }
     }
 
@@ -325,9 +350,22 @@ impl Walker<'_> {
 
     pub(super) fn children(&mut self, n: Node, nested: bool) {
         let mut cursor = n.walk();
-        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-        for k in kids {
-            self.statement(k, nested);
+        let kids: Vec<Node> = n.children(&mut cursor).collect();
+        for (i, k) in kids.iter().enumerate() {
+            if !k.is_named() {
+                continue;
+            }
+            // `read x <<< v &`: a background job runs in a subshell.
+            let background = kids
+                .get(i + 1)
+                .is_some_and(|next| !next.is_named() && next.kind() == "&");
+            if background {
+                let saved = (self.vars.clone(), self.cwd.clone());
+                self.statement(*k, nested);
+                (self.vars, self.cwd) = saved;
+            } else {
+                self.statement(*k, nested);
+            }
         }
     }
 

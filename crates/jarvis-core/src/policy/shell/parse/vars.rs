@@ -41,19 +41,24 @@ impl Walker<'_> {
             .trim_end_matches(';')
             .split_whitespace()
             .collect();
-        // `[IFS=X] read [-r] NAME…`: the names, and the separators.
+        // `[IFS=X] read [-r] NAME…`: the names, and the separators (plain
+        // characters only: `$'\t'` and `$sep` are left unknown).
         let (ifs, rest) = match words.split_first() {
             Some((first, rest)) if first.starts_with("IFS=") => {
                 let v = first["IFS=".len()..].trim_matches(['\'', '"']);
-                let v = if v.is_empty() { "" } else { v };
+                if v.contains(['$', '\\', '`']) {
+                    return false;
+                }
                 (v.chars().collect::<Vec<char>>(), rest)
             }
-            _ => (self.ifs(), words.as_slice()),
+            _ => match self.ifs_known() {
+                Some(ifs) => (ifs, words.as_slice()),
+                None => return false,
+            },
         };
-        let names: Vec<String> = match rest {
-            ["read", "-r", names @ ..] | ["read", names @ ..] => {
-                names.iter().map(|n| n.to_string()).collect()
-            }
+        let (raw, names): (bool, Vec<String>) = match rest {
+            ["read", "-r", names @ ..] => (true, names.iter().map(|n| n.to_string()).collect()),
+            ["read", names @ ..] => (false, names.iter().map(|n| n.to_string()).collect()),
             _ => return false,
         };
         let ident = |n: &String| {
@@ -70,7 +75,12 @@ impl Walker<'_> {
         // past the cap, once more with the values unknown.
         let lines: Vec<&str> = text.lines().collect();
         for line in lines.iter().take(MAX_LOOP_VALUES) {
-            for (name, field) in names.iter().zip(read_fields(line, names.len(), &ifs)) {
+            let line = if raw {
+                line.to_string()
+            } else {
+                unbackslash(line)
+            };
+            for (name, field) in names.iter().zip(read_fields(&line, names.len(), &ifs)) {
                 self.vars.set(name.clone(), field);
                 self.vars.from.remove(name);
             }
@@ -127,7 +137,8 @@ impl Walker<'_> {
             return;
         }
         let zero = self.positional.first().cloned().unwrap_or_default();
-        self.positional = if rest.iter().all(|w| !w.dynamic) {
+        // A wildcard is as many words as it matches.
+        self.positional = if rest.iter().all(|w| !w.dynamic && !w.glob) {
             std::iter::once(zero)
                 .chain(rest.iter().map(|w| w.text.clone()))
                 .collect()
@@ -203,7 +214,12 @@ impl Walker<'_> {
         let plain = elements
             .iter()
             .all(|e| !e.contains(KEYED) && !e.contains(char::is_whitespace));
-        (plain && !elements.is_empty() && elements.len() <= MAX_CHOICES).then(|| elements.clone())
+        // An index past the end, or unset, reads as empty.
+        (plain && !elements.is_empty() && elements.len() < MAX_CHOICES).then(|| {
+            let mut e = elements.clone();
+            e.push(String::new());
+            e
+        })
     }
 
     /// `"${name[@]}"` of an array whose elements are known: each a word;
@@ -279,13 +295,22 @@ impl Walker<'_> {
                 && plain_flags
                 && let Some(text) = r.body.as_ref().or(Some(&r.target)).filter(|b| !b.dynamic)
             {
-                let line = text.text.lines().next().unwrap_or("");
-                let ifs = match assigns.iter().find(|(n, _)| n == "IFS") {
-                    Some((_, v)) if !v.dynamic => v.text.chars().collect(),
-                    Some(_) => Vec::new(),
-                    None => self.ifs(),
+                let first = text.text.lines().next().unwrap_or("");
+                let raw = argv[1..].iter().any(|w| w.text == "-r");
+                let line = if raw {
+                    first.to_string()
+                } else {
+                    unbackslash(first)
                 };
-                let fields = read_fields(line, names.len(), &ifs);
+                let ifs = match assigns.iter().find(|(n, _)| n == "IFS") {
+                    Some((_, v)) if !v.dynamic => Some(v.text.chars().collect()),
+                    Some(_) => None,
+                    None => self.ifs_known(),
+                };
+                let Some(ifs) = ifs else {
+                    return;
+                };
+                let fields = read_fields(&line, names.len(), &ifs);
                 for (w, field) in names.iter().zip(fields) {
                     self.vars.set(w.text.clone(), field);
                     self.vars.from.remove(&w.text);
@@ -334,6 +359,21 @@ impl Walker<'_> {
             }
         }
     }
+}
+
+/// A line as `read` without `-r` takes it: each `\\` escapes the next
+/// character.
+fn unbackslash(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.extend(chars.next());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The values `read` gives `names` names from one line: split at `ifs`
@@ -536,7 +576,12 @@ impl Walker<'_> {
         while let Some(w) = argv.get(k) {
             match w.text.as_str() {
                 "-t" => trimmed = true,
-                "-n" | "-O" | "-s" | "-c" => k += 1,
+                // Into elements past others (`-O`), or by lines skipped
+                // or counted: not the listing's lines alone.
+                "-n" | "-O" | "-s" | "-c" => {
+                    plain = false;
+                    k += 1;
+                }
                 t if t.starts_with('-') => plain = false,
                 t => name = t.to_string(),
             }

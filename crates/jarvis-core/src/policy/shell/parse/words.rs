@@ -8,6 +8,24 @@ use super::*;
 
 impl Walker<'_> {
     pub(super) fn lookup(&self, name: &str) -> Option<String> {
+        // Bash gives these a new value at each read, whatever was assigned.
+        const LIVE: &[&str] = &[
+            "RANDOM",
+            "SRANDOM",
+            "BASHPID",
+            "EPOCHSECONDS",
+            "EPOCHREALTIME",
+            "SECONDS",
+            "LINENO",
+            "BASH_COMMAND",
+            "BASH_SUBSHELL",
+            "PPID",
+            "UID",
+            "EUID",
+        ];
+        if LIVE.contains(&name) {
+            return None;
+        }
         match name {
             "HOME" => Some(HOME.to_string()),
             "PWD" => Some(".".into()),
@@ -64,6 +82,10 @@ impl Walker<'_> {
     /// A variable's text as arithmetic reads it: `#` is the count of the
     /// positional words when the line set them.
     pub(super) fn arith_var(&self, name: &str) -> Option<String> {
+        // A branch or a loop left it one of several values.
+        if self.vars.alts.contains_key(name) {
+            return None;
+        }
         match name {
             "#" => (!self.positional.is_empty()).then(|| (self.positional.len() - 1).to_string()),
             "HOME" | "PWD" => None,
@@ -115,6 +137,17 @@ impl Walker<'_> {
             i = j.max(i + 1);
         }
         w
+    }
+
+    /// IFS as `read` splits with it, when known: not after a branch or a
+    /// value the line cannot read.
+    pub(super) fn ifs_known(&self) -> Option<Vec<char>> {
+        if self.vars.alts.contains_key("IFS")
+            || !self.vars.known.contains_key("IFS") && self.vars.seen.contains("IFS")
+        {
+            return None;
+        }
+        Some(self.ifs())
     }
 
     pub(super) fn ifs(&self) -> Vec<char> {
@@ -211,7 +244,10 @@ impl Walker<'_> {
                     return Word::default();
                 }
                 let mut pieces = 0;
-                let mut last_end = n.start_byte();
+                let quoted = n.kind() == "string";
+                // Inside `"…"`, text between the named pieces (a newline the
+                // grammar leaves out of them) is part of the value.
+                let mut last_end = n.start_byte() + usize::from(quoted);
                 for (j, k) in kids.iter().enumerate() {
                     if matches!(k.kind(), "heredoc_content" | "heredoc_end") {
                         continue;
@@ -221,10 +257,18 @@ impl Walker<'_> {
                         let gap = &self.src[last_end..k.start_byte()];
                         w.text.push_str(&unescape_word(gap));
                     }
+                    if quoted && k.start_byte() > last_end {
+                        let gap = self.src.get(last_end..k.start_byte()).unwrap_or("");
+                        w.text.push_str(&unescape_dq(gap));
+                    }
                     let part = self.word_at_start(*k, nested, start && j == 0);
                     w.merge(part);
                     last_end = k.end_byte();
                     pieces += 1;
+                }
+                if quoted && last_end + 1 < n.end_byte() {
+                    let gap = self.src.get(last_end..n.end_byte() - 1).unwrap_or("");
+                    w.text.push_str(&unescape_dq(gap));
                 }
                 if n.kind() == "concatenation" {
                     if last_end < n.end_byte() {
@@ -284,12 +328,8 @@ impl Walker<'_> {
                 ..Default::default()
             };
         }
-        if let Some(v) = self.operated(t) {
-            return Word {
-                text: v,
-                computed: true,
-                ..Default::default()
-            };
+        if let Some(w) = self.operated(t) {
+            return w;
         }
         // `${!ref}` with `ref` known to name a variable whose value is not:
         // the same as writing that variable (`v=AWS_SECRET_ACCESS_KEY;
@@ -358,8 +398,50 @@ impl Walker<'_> {
 
     /// `${!ref}` (the variable `ref` names) and `${NAME:offset:length}`,
     /// resolved when the variables are known: `${PATH:0:1}` is a `/`.
-    fn operated(&self, t: &str) -> Option<String> {
+    /// `${v…}` worked on, with the values a branch left `v` with as its
+    /// choices (the last one is its text, as a plain `$v` has).
+    fn operated(&self, t: &str) -> Option<Word> {
+        let text = self.operated_with(t, None)?;
         let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+        let name: String = inner
+            .trim_start_matches(['!', '#'])
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (choices, open) = match self.vars.alts.get(&name) {
+            Some((values, open)) => {
+                let each: Option<Vec<String>> = values
+                    .iter()
+                    .map(|v| self.operated_with(t, Some((&name, v))))
+                    .collect();
+                match each {
+                    Some(c) => (c, *open),
+                    // Worked on, a value may be anything: not known.
+                    None => return None,
+                }
+            }
+            None => (Vec::new(), false),
+        };
+        Some(Word {
+            text,
+            computed: true,
+            choices,
+            open,
+            ..Default::default()
+        })
+    }
+
+    /// `${v…}` worked on, `over` standing in for one variable's value.
+    fn operated_with(&self, t: &str, over: Option<(&str, &str)>) -> Option<String> {
+        let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+        let known = |n: &str| match over {
+            Some((o, v)) if o == n => Some(v.to_string()),
+            _ => self.vars.known.get(n).cloned(),
+        };
+        let lookup = |n: &str| match over {
+            Some((o, v)) if o == n => Some(v.to_string()),
+            _ => self.lookup(n),
+        };
         let ident = |s: &str| {
             !s.is_empty()
                 && s.chars().all(|c| c.is_alphanumeric() || c == '_')
@@ -369,8 +451,8 @@ impl Walker<'_> {
             if !ident(r) {
                 return None;
             }
-            let target = self.lookup(r)?;
-            return ident(&target).then(|| self.lookup(&target)).flatten();
+            let target = lookup(r)?;
+            return ident(&target).then(|| lookup(&target)).flatten();
         }
         // `${n^^}`, `${n,,}`, `${n^}`, `${n,}`: the value with its case changed.
         for (op, f) in [
@@ -390,7 +472,7 @@ impl Walker<'_> {
             }),
         ] {
             if let Some(name) = inner.strip_suffix(op).filter(|n| ident(n)) {
-                return self.vars.known.get(name).map(|v| f(v));
+                return known(name).map(|v| f(&v));
             }
         }
         // `${p%/cache}`, `${t#IGNORE}`, `${d:?msg}` with a literal pattern:
@@ -401,7 +483,7 @@ impl Walker<'_> {
                 // `$PWD` and `$HOME` are placeholders here, not their text.
                 && !matches!(name, "PWD" | "HOME" | "OLDPWD")
                 && !pat.contains(['*', '?', '[', '$', '\\', '"', '\'', '(', '+', '@', '!'])
-                && let Some(v) = self.lookup(name).as_ref()
+                && let Some(v) = lookup(name).as_ref()
                 // A pattern (a loop over `/proc/[0-9]*`) is not a value.
                 && !v.contains(['*', '?', '['])
             {
@@ -428,7 +510,7 @@ impl Walker<'_> {
         // A value this line assigned is known exactly. Of the environment's,
         // only the first character is: HOME, PWD, PATH and SHELL start
         // with `/`, whatever else they hold.
-        let Some(value) = self.vars.known.get(name).cloned() else {
+        let Some(value) = known(name) else {
             let rooted = matches!(name, "HOME" | "PWD" | "PATH" | "SHELL");
             return (rooted && off == 0 && len == Some(1)).then(|| "/".to_string());
         };
@@ -441,9 +523,10 @@ impl Walker<'_> {
 
     pub(super) fn substitution(&mut self, n: Node) -> Word {
         let start = self.out.commands.len();
-        let saved_cwd = self.cwd.clone();
+        // A substitution runs in a subshell: what it sets stays there.
+        let saved = (self.vars.clone(), self.cwd.clone());
         self.children(n, true);
-        self.cwd = saved_cwd;
+        (self.vars, self.cwd) = saved;
         let subs: Vec<usize> = (start..self.out.commands.len()).collect();
         if n.kind() == "process_substitution" {
             return Word {
@@ -459,8 +542,7 @@ impl Walker<'_> {
         // `$(echo rm)` is as good as `rm`; `$(readlink -f "$(command -v x)")`
         // and a function of this line that only prints are too.
         if let Some(top) = self.only_top_command(start)
-            && let Some(text) = eval::static_output(&self.out.commands[top])
-                .or_else(|| self.function_output(&self.out.commands[top]))
+            && let Some(text) = self.output_of(&self.out.commands[top])
         {
             return Word {
                 text,
@@ -500,6 +582,20 @@ impl Walker<'_> {
         seen.sort_unstable();
         seen.dedup();
         (seen.len() == end - start).then_some(top)
+    }
+
+    /// What a command prints, when known: a function of the line's by its
+    /// body (it shadows `echo`), anything else by what it is.
+    fn output_of(&self, c: &Command) -> Option<String> {
+        let shadowed = c
+            .argv
+            .first()
+            .is_some_and(|w| self.out.functions.iter().any(|(n, _)| *n == w.text));
+        if shadowed {
+            self.function_output(c)
+        } else {
+            eval::static_output(c).or_else(|| self.function_output(c))
+        }
     }
 
     /// What a call of a function this line defined prints, when its body is

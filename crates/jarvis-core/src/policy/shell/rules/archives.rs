@@ -172,6 +172,25 @@ impl Analyzer<'_> {
                 );
             }
         }
+        // A download or a decoder's output piped in, or a file that was one:
+        // unpacked into a folder on PATH, its programs run as commands later.
+        let piped = file_word.as_ref().is_none_or(|f| f.text == "-")
+            && c.src
+                .stdin_from
+                .is_some_and(|p| self.passes_on(p, c.script) != Producer::Other);
+        let untrusted = piped || file_word.as_ref().is_some_and(|f| self.is_tainted(f, cwd));
+        if extracting && untrusted {
+            let target = self.norm(&dir.clone().unwrap_or_else(|| Word::lit(".")), cwd);
+            if paths::user_bin(&format!("{}/x", target.trim_end_matches('/'))) {
+                self.block(format!(
+                    "download and execute (unpacks a download into {target}, a folder on PATH: its programs run as commands)"
+                ));
+            }
+            if piped {
+                self.tainted
+                    .push(format!("{}/", target.trim_end_matches('/')));
+            }
+        }
         // `tar -xOf a.tgz member`: the members printed, nothing written.
         let to_stdout = has('O') || c.has("--to-stdout");
         if extracting && to_stdout && !creating {

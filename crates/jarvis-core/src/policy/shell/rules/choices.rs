@@ -1,7 +1,8 @@
 //! A command whose words may take one of several known values (a variable
-//! a branch set differently, an array read at an unknown index) is judged
-//! once per value, as a loop's body is once per item; when a word may also
-//! be something else, once more with that word unknown.
+//! a branch set differently, an array read at an unknown index), or that
+//! may run in one of several folders, is judged once per value, as a loop's
+//! body is once per item; when a word may also be something else, once
+//! more with that word unknown.
 
 use super::*;
 
@@ -17,10 +18,22 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
         .chain(c.redirects.iter().map(|r| &r.target))
         .filter(|w| !w.choices.is_empty())
         .count();
-    if chosen == 0 {
+    if chosen == 0 && c.cwd_choices.is_empty() {
         return None;
     }
-    let mut out = vec![c.clone()];
+    // Once per folder a branch may have left the line in.
+    let mut out: Vec<Command> = if c.cwd_choices.is_empty() {
+        vec![c.clone()]
+    } else {
+        c.cwd_choices
+            .iter()
+            .map(|d| Command {
+                cwd: d.clone(),
+                cwd_choices: Vec::new(),
+                ..c.clone()
+            })
+            .collect()
+    };
     for i in 0..c.argv.len() + c.redirects.len() {
         let w = word(c, i);
         if w.choices.is_empty() {

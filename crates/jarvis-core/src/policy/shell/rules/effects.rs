@@ -252,6 +252,19 @@ impl Analyzer<'_> {
     /// Credentials block and Jarvis's state asks, whatever reads them; the
     /// normalised path when it is neither.
     pub(super) fn sensitive(&mut self, w: &Word, cwd: Option<&str>, verb: &str) -> Option<String> {
+        // A relative path in a folder the line left unknown (`cd "$1"`) may
+        // be anywhere: judged from home and from the root, where its name
+        // matters most, and never as the project's.
+        let relative = !w.text.starts_with(['/', '~', HOME, '$']);
+        if relative && cwd.is_some_and(|c| c.starts_with("$(")) {
+            for anchor in [HOME.to_string(), "/".to_string()] {
+                self.sensitive(w, Some(&anchor), verb);
+                if self.verdict == Verdict::Block {
+                    return None;
+                }
+            }
+            return Some(format!("{}/{}", parse::UNKNOWN_DIR, w.text));
+        }
         let p = self.norm(w, cwd);
         // Which input devices exist is no keystroke.
         let device_names = verb == "lists" && paths::keystroke_device(&p);

@@ -299,6 +299,57 @@ impl Analyzer<'_> {
                 false
             }
             s if READS.contains(&s) => {
+                // `git show HEAD~3:.env`, `git log -p -- .env`, `git blame F`:
+                // a file's text from history, printed. Judged as a read of it.
+                let names_only = rest.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "--stat"
+                            | "--name-only"
+                            | "--name-status"
+                            | "--numstat"
+                            | "--shortstat"
+                            | "--quiet"
+                            | "--exit-code"
+                            | "-s"
+                            | "--no-patch"
+                            | "-l"
+                            | "--files-with-matches"
+                            | "-c"
+                            | "--count"
+                    )
+                });
+                let patch = rest
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "-p" | "-u" | "--patch"));
+                let printed = !names_only
+                    && match s {
+                        "log" | "whatchanged" => patch,
+                        "show" | "cat-file" | "diff" | "grep" | "blame" | "annotate" => true,
+                        _ => false,
+                    };
+                let dashes = rest.iter().position(|x| x == "--");
+                for (k, x) in rest.iter().enumerate() {
+                    let path = match x.split_once(':') {
+                        Some((rev, path))
+                            if printed
+                                && !x.starts_with('-')
+                                && !path.is_empty()
+                                && !rev.contains('/')
+                                && !path.starts_with("//") =>
+                        {
+                            Some(path.to_string())
+                        }
+                        _ if printed && dashes.is_some_and(|d| k > d) => Some(x.clone()),
+                        _ if matches!(s, "blame" | "annotate") && !x.starts_with('-') => {
+                            Some(x.clone())
+                        }
+                        _ => None,
+                    };
+                    if let Some(p) = path {
+                        read_only &= self.read_path(&Word::lit(p), c.cwd());
+                    }
+                }
                 // `--output=F` writes F: judged as any write.
                 for (k, x) in rest.iter().enumerate() {
                     let out = x.strip_prefix("--output=").map(str::to_string).or_else(|| {

@@ -23,6 +23,8 @@ const OPENERS: &[(&str, Option<&str>)] = &[
     ("handlr", Some("open")),
     ("wslview", None),
     ("open", None),
+    ("gtk-launch", None),
+    ("handlr", Some("launch")),
 ];
 
 impl Analyzer<'_> {
@@ -39,7 +41,19 @@ impl Analyzer<'_> {
             return;
         }
         for w in c.operand_words() {
-            if self.is_tainted(&w, c.cwd()) {
+            // `file://$PWD/x.desktop` is the file; `*.desktop` any it matches.
+            let w = match w.text.strip_prefix("file://") {
+                Some(p) => Word {
+                    text: p.to_string(),
+                    ..w.clone()
+                },
+                None => w,
+            };
+            let matches_download = w.glob && {
+                let p = self.norm(&w, c.cwd());
+                self.tainted.iter().any(|t| paths::glob_match(&p, t))
+            };
+            if self.is_tainted(&w, c.cwd()) || matches_download {
                 self.block(format!(
                     "download and execute ({} opens {}, which this line downloaded or decoded, with the program the desktop runs it with)",
                     c.base,

@@ -508,7 +508,26 @@ impl Analyzer<'_> {
                     .args
                     .iter()
                     .any(|x| matches!(x.as_str(), "-g" | "--global" | "--location=global"))
-                    || c.lb == "yarn" && ops.first() == Some(&"global");
+                    || c.args
+                        .windows(2)
+                        .any(|w| w[0] == "--location" && w[1] == "global")
+                    || c.lb == "yarn" && ops.first() == Some(&"global")
+                    || c.src.assigns.iter().any(|(n, v)| {
+                        n.eq_ignore_ascii_case("npm_config_global") && lower(&v.text) != "false"
+                    });
+                // `user/repo`: a GitHub repository, not the registry's `@scope/pkg`.
+                let repo = |x: &str| {
+                    let mut parts = x.split('/');
+                    let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next())
+                    else {
+                        return false;
+                    };
+                    !a.is_empty()
+                        && !b.is_empty()
+                        && !a.starts_with(['@', '.', '~'])
+                        && a.chars()
+                            .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch))
+                };
                 let sub = if c.lb == "yarn" {
                     ops.get(1)
                 } else {
@@ -516,7 +535,7 @@ impl Analyzer<'_> {
                 };
                 global
                     && sub.is_some_and(|x| INSTALLS.contains(x))
-                    && ops.iter().skip(1).any(|x| located(x))
+                    && ops.iter().skip(1).any(|x| located(x) || repo(x))
             }
             "uvx" | "pipx" => {
                 c.args

@@ -132,6 +132,11 @@ impl Analyzer<'_> {
                 if network_sink && outputs {
                     self.block("sends infrastructure outputs (passwords and keys among them) over the network (exfiltration)");
                 }
+                // A trace of a program's own network traffic (`GIT_TRACE_CURL=1
+                // git push 2>&1 | curl …`): its headers carry the tokens.
+                if network_sink && p.assigns.iter().any(|(n, v)| traces_wire(n, v)) {
+                    self.block("sends a trace of network traffic, its tokens with it, over the network (exfiltration)");
+                }
                 if network_sink && (dumps_env || reads_state) {
                     self.block(format!(
                         "sends {} over the network (exfiltration)",
@@ -483,4 +488,17 @@ pub(super) fn reads_clipboard(argv: &[Word]) -> bool {
         "copyq" => has(&["read", "clipboard"]),
         _ => false,
     }
+}
+
+/// A variable that makes a program trace its network traffic, set on.
+fn traces_wire(name: &str, value: &Word) -> bool {
+    let up = name.to_ascii_uppercase();
+    let v = lower(value.text.trim_matches(['"', '\'']));
+    let on = value.dynamic || !matches!(v.as_str(), "0" | "false" | "no" | "off" | "");
+    on && (up.starts_with("GIT_TRACE") && !up.contains("REDACT")
+        || matches!(
+            up.as_str(),
+            "GIT_CURL_VERBOSE" | "CURL_VERBOSE" | "NODE_DEBUG" | "HTTPS_DEBUG"
+        )
+        || up == "GODEBUG" && v.contains("http"))
 }

@@ -441,20 +441,25 @@ impl Analyzer<'_> {
                 let Some(code) = c.value("-C").cloned() else {
                     return true;
                 };
-                let line = c
+                let lines: Vec<String> = c
                     .src
                     .redirects
                     .iter()
                     .find(|r| r.op == "<<<")
                     .and_then(|r| r.body.as_ref().or(Some(&r.target)))
                     .filter(|w| !w.dynamic)
-                    .map(|w| functions::spelled(w.text.lines().next().unwrap_or("")))
-                    .unwrap_or_else(|| "\"$line\"".into());
-                let call = Word {
-                    text: format!("{} 0 {line}", code.text),
-                    ..code
-                };
-                self.judged(|a| a.shell_code(&call, &[], c.script, c.depth)) == Verdict::Allow
+                    .map(|w| w.text.lines().take(16).map(functions::spelled).collect())
+                    .unwrap_or_else(|| vec!["\"$line\"".into()]);
+                let mut harmless = true;
+                for line in lines {
+                    let call = Word {
+                        text: format!("{} 0 {line}", code.text),
+                        ..code.clone()
+                    };
+                    harmless &= self.judged(|a| a.shell_code(&call, &[], c.script, c.depth))
+                        == Verdict::Allow;
+                }
+                harmless
             }
             // The shadow databases hold password hashes; the rest (users,
             // groups, hosts, services) is what any process may read.

@@ -135,6 +135,13 @@ impl Analyzer<'_> {
             let c = &view;
             if self.passes_on(i, script) != Producer::Other {
                 let outs = pipes::output_files(c);
+                // Written into a folder on PATH, a download runs as a command.
+                if let Some(o) = outs.iter().find(|o| paths::user_bin(o)) {
+                    self.block(format!(
+                        "download and execute ({} is written into a folder on PATH, where it runs as a command)",
+                        shown(o)
+                    ));
+                }
                 self.tainted.extend(outs);
             }
             // `echo CODE | tee FILE`: tee writes what the pipe carries.
@@ -154,7 +161,12 @@ impl Analyzer<'_> {
                     self.written.push((t, text.clone()));
                 }
             }
-            if let Some(text) = crate::policy::shell::eval::printed(c) {
+            // A function of the line's named `echo` prints what it likes.
+            let shadowed = c
+                .argv
+                .first()
+                .is_some_and(|w| script.functions.iter().any(|(n, _)| *n == w.text));
+            if let Some(text) = crate::policy::shell::eval::printed(c).filter(|_| !shadowed) {
                 let mut targets: Vec<String> = c
                     .redirects
                     .iter()

@@ -98,6 +98,46 @@ impl Analyzer<'_> {
                                 "alias makes `{name}` run {first}, which hides what runs"
                             ));
                         }
+                        // One that changes this shell (`cd ..`, `CDPATH=..`,
+                        // `set --`) changes what follows its use.
+                        const SHELL_STATE: &[&str] = &[
+                            "cd",
+                            "pushd",
+                            "popd",
+                            "export",
+                            "set",
+                            "unset",
+                            "shopt",
+                            "source",
+                            ".",
+                            "eval",
+                            "exec",
+                            "read",
+                            "declare",
+                            "typeset",
+                            "local",
+                            "alias",
+                            "unalias",
+                            "hash",
+                            "trap",
+                            "builtin",
+                            "enable",
+                            "readonly",
+                            "mapfile",
+                            "readarray",
+                            "let",
+                            "shift",
+                            "getopts",
+                            "printf",
+                            "command",
+                        ];
+                        let assigns = body
+                            .split_whitespace()
+                            .next()
+                            .is_some_and(|t| t.contains('='));
+                        let one_command = !body.contains([';', '&', '|', '\n', '`', '(']);
+                        harmless &=
+                            one_command && !assigns && !SHELL_STATE.contains(&first.as_str());
                         self.renamed.push((name.to_string(), first));
                         harmless &=
                             self.judged(|a| a.script(body, &[], c.depth + 1)) == Verdict::Allow;

@@ -21,13 +21,33 @@ impl Analyzer<'_> {
         if lb == "coproc" {
             words.drain(..coproc_head(words));
             // A shell or interpreter reading its input: whatever the line
-            // writes to the coprocess runs, as if piped into it.
-            if let Some(first) = words.first() {
-                let b = lower(&base_name(&first.text));
-                let reads_input = words[1..].iter().all(|w| {
-                    w.text.starts_with('-') && !w.text.contains(['c', 'e']) || w.text == "-"
-                });
-                if (is_shell(&b) || tables::interpreter(&b).is_some()) && reads_input {
+            // writes to the coprocess runs, as if piped into it. Past
+            // wrappers (`env`, `nice`, `stdbuf -oL`, `busybox`) to the
+            // program, then its options: long ones and `-o NAME` keep it
+            // reading its input; `-c` or a script file do not.
+            let at = words.iter().position(|w| {
+                let b = lower(&base_name(&w.text));
+                is_shell(&b) || tables::interpreter(&b).is_some()
+            });
+            if let Some(at) = at {
+                let b = lower(&base_name(&words[at].text));
+                let mut reads_input = true;
+                let mut k = at + 1;
+                while let Some(w) = words.get(k) {
+                    let t = w.text.as_str();
+                    if t == "-o" || t == "+o" {
+                        k += 2;
+                        continue;
+                    }
+                    let short_code = t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t[1..].contains(['c', 'e', 'E']);
+                    if short_code || !t.starts_with(['-', '+']) {
+                        reads_input = false;
+                    }
+                    k += 1;
+                }
+                if reads_input {
                     self.block(format!(
                         "a coprocess {b} runs as code whatever the line writes to it (like piping into {b})"
                     ));
