@@ -18,6 +18,16 @@ impl Walker<'_> {
             }
             None => Word::lit(""),
         };
+        // An integer's value is arithmetic, evaluated with its side effects
+        // (`declare -i n; n=i=1` sets `i`).
+        let value = match (&name, n.child_by_field_name("value")) {
+            (Some(name), Some(v)) if self.vars.integers.contains(name) => {
+                let text = self.text(v).to_string();
+                self.arithmetic(&text);
+                value
+            }
+            _ => value,
+        };
         // `J+=vis` appends to what J held.
         let appends = self
             .text(n)
@@ -215,9 +225,15 @@ impl Walker<'_> {
             .filter(|s| !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()))
             .map(str::to_string)
             .collect();
-        // `((i++))`, `let n=3`: what it assigns is not known from here on.
+        // `((i++))`, `let n=3`, `(( $j = 1 ))`: what it assigns, and the
+        // variables the names in it hold, are not known from here on.
         if arith::assigns_anything(text) {
-            for name in &names {
+            let held: Vec<String> = names
+                .iter()
+                .filter_map(|n| self.vars.known.get(n).cloned())
+                .filter(|v| v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                .collect();
+            for name in names.iter().chain(held.iter()) {
                 self.vars.forget(name);
                 self.vars.from.remove(name);
             }
@@ -242,6 +258,7 @@ impl Walker<'_> {
         // `declare -n d=HOME`: `$d` is `$HOME` from here on.
         let mut nameref = false;
         let (mut case_lower, mut case_upper) = (false, false);
+        let mut integer = false;
         for k in kids {
             if !k.is_named() {
                 let t = self.text(k);
@@ -273,6 +290,7 @@ impl Walker<'_> {
             } else {
                 let t = self.text(k);
                 nameref |= t.starts_with('-') && !t.starts_with("--") && t.contains('n');
+                integer |= t.starts_with('-') && !t.starts_with("--") && t.contains('i');
                 case_lower |= t.starts_with('-') && !t.starts_with("--") && t.contains('l');
                 case_upper |= t.starts_with('-') && !t.starts_with("--") && t.contains('u');
                 let w = self.word(k, nested);
@@ -294,6 +312,14 @@ impl Walker<'_> {
                 }
                 argv.push(w);
             }
+        }
+        if integer {
+            let names = argv[1..]
+                .iter()
+                .filter(|w| !w.text.starts_with(['-', '+']))
+                .map(|w| w.text.clone())
+                .chain(assigns.iter().map(|(n, _)| n.clone()));
+            self.vars.integers.extend(names);
         }
         self.forget_set_names(&argv);
         self.out.commands.push(Command {

@@ -191,6 +191,28 @@ impl Walker<'_> {
         self.vars.lines.clear();
     }
 
+    /// As [`Self::loosen_all`], for the named variables only.
+    pub(super) fn loosen_names(&mut self, names: &[String]) {
+        for name in names {
+            self.vars.seen.insert(name.clone());
+            match self.vars.known.get(name).cloned() {
+                Some(v) => {
+                    let alt = self
+                        .vars
+                        .alts
+                        .entry(name.clone())
+                        .or_insert_with(|| (vec![v], true));
+                    alt.1 = true;
+                }
+                None => {
+                    if let Some(alt) = self.vars.alts.get_mut(name) {
+                        alt.1 = true;
+                    }
+                }
+            }
+        }
+    }
+
     /// What this way left, with the walker set back to `start` for the next.
     fn outcome(&mut self, start: &Outcome) -> Outcome {
         (
@@ -252,6 +274,13 @@ impl Walker<'_> {
                     .collect();
                 vars.from.insert(name.clone(), subs);
             }
+            // A way that left it a copy (`t=$GITHUB_TOKEN`) is still spelled so.
+            if let Some(copy) = outcomes
+                .iter()
+                .find_map(|(v, _)| v.copies.get(name.as_str()))
+            {
+                vars.copies.insert(name.clone(), copy.clone());
+            }
             if choices.len() <= MAX_CHOICES && !choices.is_empty() {
                 vars.alts.insert(name.clone(), (choices, open));
             } else {
@@ -301,10 +330,14 @@ fn value_of(v: &Vars, name: &str, start: &Vars) -> Value {
         return Value::Known(x.clone());
     }
     let never_set = !v.seen.contains(name) && !start.seen.contains(name);
-    if never_set && !from_environment(name) {
-        Value::Known(String::new())
-    } else {
-        Value::Unknown
+    match name {
+        "HOME" if never_set => Value::Known(HOME.to_string()),
+        "PWD" if never_set => Value::Known(".".into()),
+        // A secret's name may hold the session's secret.
+        _ if never_set && !from_environment(name) && !secret_name(name) => {
+            Value::Known(String::new())
+        }
+        _ => Value::Unknown,
     }
 }
 
@@ -399,4 +432,22 @@ pub(super) fn joined_cwd<'a>(cwds: impl Iterator<Item = &'a Option<String>>) -> 
             }
         }
     }
+}
+
+/// A name a token or a key is kept under (`GITHUB_TOKEN`, `AWS_SECRET_…`).
+fn secret_name(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    [
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "KEY",
+        "CREDENTIAL",
+        "AUTH",
+        "COOKIE",
+        "SESSION",
+    ]
+    .iter()
+    .any(|k| up.contains(k))
 }

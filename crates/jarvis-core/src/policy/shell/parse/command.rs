@@ -31,18 +31,16 @@ impl Walker<'_> {
             }
         }
         self.track_cd(&argv);
-        // A sourced file or an `eval` may set any variable, or move.
-        if let Some(first) = argv.first().map(|w| w.text.as_str())
-            && matches!(first, "." | "source" | "eval")
-        {
-            self.loosen_all();
-            if first == "eval"
-                && argv[1..].iter().any(|w| {
-                    w.dynamic || ["cd", "pushd", "popd"].iter().any(|k| w.text.contains(k))
-                })
+        let moves = self.code_elsewhere(&argv);
+        // `getopts SPEC NAME`: sets NAME (and OPTARG, OPTIND).
+        if argv.first().is_some_and(|w| w.text == "getopts") {
+            for name in argv
+                .get(2)
+                .map(|w| w.text.clone())
+                .into_iter()
+                .chain(["OPTARG".into(), "OPTIND".into()])
             {
-                self.cwd = Some(UNKNOWN_DIR.into());
-                self.vars.cwd_alts.clear();
+                self.vars.forget(&name);
             }
         }
         self.out.commands.push(Command {
@@ -55,6 +53,12 @@ impl Walker<'_> {
             at: n.start_byte(),
             ..Default::default()
         });
+        // After it runs, the line may be anywhere (the command itself
+        // starts where it is).
+        if moves {
+            self.cwd = Some(UNKNOWN_DIR.into());
+            self.vars.cwd_alts.clear();
+        }
         let owner = self.out.commands.len() - 1;
         for h in tails {
             self.heredoc_tail(h, owner, nested);
@@ -132,6 +136,15 @@ impl Walker<'_> {
                 });
             if !glued_fd {
                 let ifs = self.ifs();
+                let mut w = w;
+                // Split by an IFS a branch may have changed: the words it
+                // makes are not known.
+                if split
+                    && self.ifs_known().is_none()
+                    && w.text.chars().any(|c| !c.is_alphanumeric())
+                {
+                    w.dynamic = true;
+                }
                 push_words(&mut argv, w, split, &ifs);
             }
             i = end + 1;
@@ -195,4 +208,84 @@ struct Parts<'n> {
     assigns: Vec<(String, Word)>,
     redirects: Vec<Redirect>,
     tails: Vec<Node<'n>>,
+}
+
+impl Walker<'_> {
+    /// Code the walk does not see into, run in this shell: a sourced file,
+    /// an `eval`, a trap, a call of a function defined elsewhere in the
+    /// line. It may set any variable it names, or move.
+    fn code_elsewhere(&mut self, argv: &[Word]) -> bool {
+        let peeled: Vec<&Word> = argv
+            .iter()
+            .skip_while(|w| matches!(w.text.as_str(), "builtin" | "command"))
+            .collect();
+        let Some(first) = peeled.first().map(|w| w.text.as_str()) else {
+            return false;
+        };
+        let moves = |text: &str| {
+            ["cd", "pushd", "popd", "CDPATH"].iter().any(|k| {
+                text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|t| t == *k)
+            })
+        };
+        let body = self
+            .out
+            .functions
+            .iter()
+            .rev()
+            .find(|(n, _)| n == first)
+            .map(|(_, b)| b.clone());
+        let (code, everything) = match first {
+            "." | "source" => (Word::join(&argv[1..]), true),
+            "eval" | "trap" => (
+                peeled[1..]
+                    .iter()
+                    .map(|w| w.text.clone())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                true,
+            ),
+            _ => match body {
+                Some(b) => (b, false),
+                None => return false,
+            },
+        };
+        let dynamic = peeled[1..].iter().any(|w| w.dynamic) && first != ".";
+        if everything {
+            self.loosen_all();
+        } else {
+            // A function's body at its call: what it assigns may be anything.
+            self.loosen_names(&assigned_names(&code));
+        }
+        (first == "eval" && dynamic) || moves(&code)
+    }
+}
+
+/// The names `code` assigns a value it computes (`n=$((n+1))`, `d=$1`): at
+/// each call that value may differ. A literal (`R=./cache`) is the same at
+/// every call, and the definition's walk already gave it.
+fn assigned_names(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices('=') {
+        let value: String = code[i + 1..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != ';')
+            .collect();
+        if !value.contains(['$', '`', '(']) {
+            continue;
+        }
+        let before = code[..i].trim_end_matches('+');
+        let name: String = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push(name);
+        }
+    }
+    out
 }

@@ -8,8 +8,20 @@ impl Walker<'_> {
         // `builtin cd DIR`, `command cd DIR`: the same move.
         let argv_cd: Vec<Word> = match argv.first().map(|w| w.text.as_str()) {
             Some("builtin" | "command") => argv[1..].to_vec(),
+            // `time` is a keyword: `time cd ~` moves this shell.
+            Some("time") => argv[1..]
+                .iter()
+                .skip_while(|w| w.text.starts_with('-'))
+                .cloned()
+                .collect(),
             _ => argv.to_vec(),
         };
+        // `popd` goes back to a place this line may not say.
+        if argv_cd.first().is_some_and(|w| w.text == "popd") {
+            self.cwd = Some(ELSEWHERE_DIR.into());
+            self.vars.cwd_alts.clear();
+            return;
+        }
         if let Some(first) = argv_cd.first().map(|w| w.text.clone())
             && (first == "cd" || first == "pushd")
         {

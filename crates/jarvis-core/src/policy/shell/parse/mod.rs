@@ -59,6 +59,9 @@ pub struct Word {
     pub choices: Vec<String>,
     /// With `choices`: it may also be something else, unknown.
     pub open: bool,
+    /// How that something else is spelled (`$GITHUB_TOKEN`), for the rules
+    /// that read a variable's name.
+    pub open_as: String,
 }
 
 impl Word {
@@ -94,6 +97,9 @@ impl Word {
             self.dynamic |= joined.is_empty();
             self.open |= other.open;
             self.choices = joined;
+            if self.open_as.is_empty() {
+                self.open_as = other.open_as.clone();
+            }
         }
         self.text.push_str(&other.text);
         self.dynamic |= other.dynamic;
@@ -211,6 +217,8 @@ struct Vars {
     cwd_alts: Vec<Option<String>>,
     /// Every name the line has set or changed so far.
     seen: std::collections::HashSet<String>,
+    /// Names declared integers (`declare -i n`): an assignment evaluates.
+    integers: std::collections::HashSet<String>,
 }
 
 impl Vars {
@@ -219,8 +227,11 @@ impl Vars {
     fn forget(&mut self, name: &str) -> Option<String> {
         let base = name.split('[').next().unwrap_or(name);
         if base != name {
+            // `i[0]=1` sets the scalar `i` too.
             self.arrays.remove(base);
             self.lines.remove(base);
+            self.known.remove(base);
+            self.alts.remove(base);
         }
         self.seen.insert(base.to_string());
         self.alts.remove(name);
@@ -229,6 +240,10 @@ impl Vars {
     }
 
     fn set(&mut self, name: String, value: String) -> Option<String> {
+        // An element (`a[0]=x`): its array, or the scalar, is not known.
+        if name.contains('[') {
+            return self.forget(&name);
+        }
         self.seen.insert(name.clone());
         self.alts.remove(&name);
         self.copies.remove(&name);
@@ -337,6 +352,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
             copies: HashMap::new(),
             cwd_alts: Vec::new(),
             seen: Default::default(),
+            integers: Default::default(),
         },
         positional: positional.to_vec(),
         cwd: None,

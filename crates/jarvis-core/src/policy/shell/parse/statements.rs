@@ -93,6 +93,7 @@ impl Walker<'_> {
             {
                 let t = self.text(n).to_string();
                 let arith = t.starts_with("((")
+                    || n.kind() == "arithmetic_expansion"
                     || ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
                         .iter()
                         .any(|op| t.split_whitespace().any(|w| w == *op));

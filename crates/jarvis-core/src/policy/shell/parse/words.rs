@@ -66,6 +66,7 @@ impl Walker<'_> {
             line: self.vars.lines.contains(name),
             choices,
             open,
+            open_as: spelled.to_string(),
             ..Default::default()
         }
     }
@@ -77,6 +78,16 @@ impl Walker<'_> {
             .get(name)
             .map(|(c, open)| (c.clone(), *open))
             .unwrap_or_default()
+    }
+
+    /// How a variable's value not known here is spelled: as the variable
+    /// it copies (`t=$GITHUB_TOKEN`), or as itself.
+    pub(super) fn spelled_open(&self, name: &str) -> String {
+        self.vars
+            .copies
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| format!("${name}"))
     }
 
     /// A variable's text as arithmetic reads it: `#` is the count of the
@@ -129,6 +140,7 @@ impl Walker<'_> {
                         computed: !matches!(name.as_str(), "HOME" | "PWD"),
                         choices,
                         open,
+                        open_as: self.spelled_open(&name),
                         ..Default::default()
                     });
                 }
@@ -296,6 +308,15 @@ impl Walker<'_> {
 
     pub(super) fn expansion(&mut self, n: Node, nested: bool) -> Word {
         let t = self.text(n);
+        // `${a[i++]}`, `${#a[i=1]}`: the subscript is arithmetic, run.
+        if let Some(open) = t.find('[')
+            && let Some(close) = t.rfind(']')
+            && close > open
+            && arith::assigns_anything(&t[open + 1..close])
+        {
+            let index = t[open + 1..close].to_string();
+            self.arithmetic(&index);
+        }
         // `${p@P}` expands the value as a prompt, running the `$(…)` in it.
         if let Some(name) = t.strip_prefix("${").and_then(|x| x.strip_suffix("@P}")) {
             let value = match self.vars.known.get(name) {
@@ -334,6 +355,23 @@ impl Walker<'_> {
         // `${!ref}` with `ref` known to name a variable whose value is not:
         // the same as writing that variable (`v=AWS_SECRET_ACCESS_KEY;
         // echo "${!v}"` prints the key).
+        // `${!v}` where a branch left `v` naming one of several variables:
+        // read as the one whose name marks a secret, if any.
+        if let Some(r) = t.strip_prefix("${!").and_then(|x| x.strip_suffix('}'))
+            && let Some((names, _)) = self.vars.alts.get(r)
+        {
+            let secret = names.iter().find(|n| {
+                let up = n.to_ascii_uppercase();
+                ["TOKEN", "SECRET", "PASSWORD", "KEY", "CREDENTIAL", "AUTH"]
+                    .iter()
+                    .any(|k| up.contains(k))
+            });
+            let spelled = match secret {
+                Some(n) => format!("${n}"),
+                None => t.to_string(),
+            };
+            return self.unresolved(&spelled, r);
+        }
         if let Some(target) = t
             .strip_prefix("${!")
             .and_then(|x| x.strip_suffix('}'))
@@ -374,7 +412,21 @@ impl Walker<'_> {
             }
             w.computed = true;
             w.subs.extend(subs);
+            // `${P:=default}` also sets P when it was unset: P may now hold
+            // the default, or the value it had.
+            if t.contains(":=") && !name.is_empty() {
+                self.vars.forget(&name);
+                if !w.dynamic && w.choices.is_empty() {
+                    self.vars
+                        .alts
+                        .insert(name.clone(), (vec![w.text.clone()], true));
+                }
+            }
             if !(name.starts_with("XDG_") || name == "HOME" || name == "TMPDIR") {
+                if !w.dynamic && w.choices.is_empty() {
+                    w.choices = vec![w.text.clone()];
+                    w.open = true;
+                }
                 w.dynamic = true;
             }
             return w;
@@ -386,6 +438,7 @@ impl Walker<'_> {
                 subs,
                 choices: self.choices_of(&name).0,
                 open: self.choices_of(&name).1,
+                open_as: self.spelled_open(&name),
                 ..Default::default()
             },
             _ => {
@@ -591,8 +644,19 @@ impl Walker<'_> {
             .argv
             .first()
             .is_some_and(|w| self.out.functions.iter().any(|(n, _)| *n == w.text));
+        // `git rev-parse --show-toplevel` is the project only while nothing
+        // in the line moved git's repository or work tree.
+        let git_moved = ["GIT_DIR", "GIT_WORK_TREE"]
+            .iter()
+            .any(|v| self.vars.seen.contains(*v))
+            || c.argv
+                .iter()
+                .any(|w| w.text.starts_with("--git-dir") || w.text.starts_with("--work-tree"));
+        let asks_git = c.argv.first().is_some_and(|w| w.text == "git");
         if shadowed {
             self.function_output(c)
+        } else if asks_git && git_moved {
+            None
         } else {
             eval::static_output(c).or_else(|| self.function_output(c))
         }

@@ -625,7 +625,17 @@ pub fn user_bin(p: &str) -> bool {
         "~/.cargo/bin",
         "~/go/bin",
         "~/.npm-global/bin",
+        "~/.bun/bin",
+        "~/.deno/bin",
+        "~/.volta/bin",
+        "~/.pyenv/shims",
+        "~/.asdf/shims",
+        "~/.local/share/pnpm",
+        "~/.yarn/bin",
+        "~/.nix-profile/bin",
         "/usr/local/bin",
+        "/usr/local/sbin",
+        "/home/linuxbrew/.linuxbrew/bin",
         "/opt/homebrew/bin",
     ]
     .iter()

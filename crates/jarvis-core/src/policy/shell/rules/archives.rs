@@ -45,6 +45,11 @@ impl Analyzer<'_> {
         {
             let dir = self.norm(d, cwd);
             let dir = dir.trim_end_matches('/');
+            if paths::user_bin(&format!("{dir}/x")) {
+                self.block(format!(
+                    "download and execute ({what} unpacks a download into {dir}, a folder on PATH: its programs run as commands)"
+                ));
+            }
             self.tainted.push(if dir.is_empty() || dir == "." {
                 "./".to_string()
             } else {
@@ -172,6 +177,31 @@ impl Analyzer<'_> {
                 );
             }
         }
+        // Lists of names read from a file (`-T F`, `-X F`): a read of F;
+        // tar echoes the names it does not find.
+        for (i, x) in args.iter().enumerate() {
+            let listed = match x.as_str() {
+                "-T" | "--files-from" | "-X" | "--exclude-from" => c.arg_word(i + 1).cloned(),
+                _ => ["--files-from=", "--exclude-from="]
+                    .iter()
+                    .find_map(|p| x.strip_prefix(p))
+                    .map(Word::lit),
+            };
+            if let Some(f) = listed.filter(|f| f.text != "-") {
+                self.read_path(&f, cwd);
+            }
+            // Files tar writes beside the archive.
+            let written = match x.as_str() {
+                "--index-file" | "--volno-file" => c.arg_word(i + 1).cloned(),
+                _ => ["--index-file=", "--volno-file="]
+                    .iter()
+                    .find_map(|p| x.strip_prefix(p))
+                    .map(Word::lit),
+            };
+            if let Some(f) = written {
+                self.write_path(&f, cwd, "tar");
+            }
+        }
         // A download or a decoder's output piped in, or a file that was one:
         // unpacked into a folder on PATH, its programs run as commands later.
         let piped = file_word.as_ref().is_none_or(|f| f.text == "-")
@@ -193,7 +223,27 @@ impl Analyzer<'_> {
         }
         // `tar -xOf a.tgz member`: the members printed, nothing written.
         let to_stdout = has('O') || c.has("--to-stdout");
-        if extracting && to_stdout && !creating {
+        // Only options that choose what is printed: `-T FILE`, `--index-file`
+        // and the like read or write other files.
+        let printing_only = args.iter().all(|a| {
+            !a.starts_with('-')
+                || !a.starts_with("--") && a[1..].chars().all(|ch| "xOzjJvfpSkaC".contains(ch))
+                || matches!(
+                    a.as_str(),
+                    "--to-stdout"
+                        | "--extract"
+                        | "--get"
+                        | "--gzip"
+                        | "--xz"
+                        | "--bzip2"
+                        | "--zstd"
+                        | "--wildcards"
+                        | "--no-same-owner"
+                        | "--directory"
+                )
+                || a.starts_with("--directory=")
+        });
+        if extracting && to_stdout && !creating && printing_only {
             let mut ok = !runs;
             if let Some(f) = &file_word {
                 ok &= self.read_path(f, cwd);

@@ -55,6 +55,8 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
             values.push(Word {
                 text: if w.dynamic {
                     w.text.clone()
+                } else if !w.open_as.is_empty() {
+                    w.open_as.clone()
                 } else {
                     "$(…)".into()
                 },

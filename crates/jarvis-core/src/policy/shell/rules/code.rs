@@ -109,7 +109,19 @@ const DECODE: &[&str] = &[
     "bz2.",
     "[::-1]",
     "reverse(",
+    "scalar reverse",
     "chr(",
+    "map(chr",
+    "chr,",
+    "pack q",
+    "pack(\"h",
+    "pack('h",
+    "n-za-m",
+    "decodeuri(",
+    "bytes([",
+    ".to_bytes(",
+    "quopri",
+    "textconnection",
     "string.fromcharcode",
     "fromcharcode(",
     "hex2bin",
@@ -134,27 +146,32 @@ const DECODE: &[&str] = &[
 /// fed decoded bytes, they execute what was encoded.
 const UNPICKLES: &[&str] = &[
     "pickle.loads",
+    "pickle.load(",
     "cpickle.loads",
     "marshal.loads",
     "dill.loads",
-    "shelve.",
     "jsonpickle.decode",
     "yaml.unsafe_load",
-    "yaml.load(",
     "unserialize(",
     "marshal.load(",
+    "types.functiontype(",
+    "runinthiscontext",
+    "runinnewcontext",
+    "._compile(",
+    "settimeout(atob",
+    "setinterval(atob",
 ];
 
 /// Ways code calls a function it names at run time: a member looked up by a
 /// string (`global['ev'+'al'](…)`, `getattr(os, n)(…)`), the `Function`
 /// constructor, a dynamic `import()`, PHP's and Perl's calls through a
 /// variable (`$f(…)`, `&$f(…)`).
-pub(super) fn computed_call(l: &str) -> bool {
+pub(super) fn computed_call(l: &str, code: &str) -> bool {
     const MARKERS: &[&str] = &[
-        "](",
         "getattr(",
         "__import__(",
-        "importlib.",
+        "importlib.import_module",
+        "__dict__",
         "globals()[",
         "locals()[",
         ".constructor(",
@@ -163,6 +180,9 @@ pub(super) fn computed_call(l: &str) -> bool {
         "function(\"",
         "function('",
         "function(`",
+        "function(atob",
+        "function(buffer",
+        "function(decode",
         "import(",
         "&$",
         "&{",
@@ -174,17 +194,58 @@ pub(super) fn computed_call(l: &str) -> bool {
         "method(:",
     ];
     MARKERS.iter().any(|k| l.contains(k))
+        || member_called(code)
         || l.match_indices('$').any(|(i, _)| {
             let name: String = l[i + 1..].chars().take_while(|c| ident(*c)).collect();
             !name.is_empty() && l[i + 1 + name.len()..].starts_with('(')
         })
 }
 
+/// `obj[…](…)` where what is looked up is built (`['ev'+'al']`, a
+/// variable) or names a runner (`['eval']`); a plain name (`handlers['build']`)
+/// is an ordinary call.
+fn member_called(code: &str) -> bool {
+    code.match_indices("](").any(|(end, _)| {
+        let Some(open) = code[..end].rfind('[') else {
+            return false;
+        };
+        let inside = code[open + 1..end].trim();
+        let literal = inside.len() >= 2
+            && (inside.starts_with('\'') && inside.ends_with('\'')
+                || inside.starts_with('"') && inside.ends_with('"'))
+            && !inside[1..inside.len() - 1].contains(['\'', '"', '+']);
+        if !literal {
+            return true;
+        }
+        let name = &inside[1..inside.len() - 1];
+        [
+            "eval",
+            "exec",
+            "function",
+            "system",
+            "require",
+            "constructor",
+        ]
+        .iter()
+        .any(|k| name.contains(k))
+    })
+}
+
 /// Many escaped characters in a string literal (`"\x63\x75\x72\x6c"`):
 /// text spelled so the eye does not read it.
 fn escaped_text(code: &str) -> bool {
-    let escapes =
-        code.matches("\\x").count() + code.matches("\\u00").count() + code.matches("\\0").count();
+    let b = code.as_bytes();
+    // `\x63`, `\u0063`, octal `\143` (not `\033` nor `\u001b`: a
+    // terminal's colours).
+    let escapes = (0..b.len().saturating_sub(3))
+        .filter(|&i| b[i] == b'\\')
+        .filter(|&i| match b[i + 1] {
+            b'x' => b[i + 2].is_ascii_hexdigit(),
+            b'u' => code[i + 2..].starts_with("00") && !code[i + 2..].starts_with("001b"),
+            b'1'..=b'3' => b[i + 2].is_ascii_digit() && b[i + 3].is_ascii_digit(),
+            _ => false,
+        })
+        .count();
     escapes >= 4
 }
 
@@ -628,14 +689,16 @@ impl Analyzer<'_> {
         }
         // Code it decodes, run by a name it computes or fed to a loader
         // that executes: what runs cannot be read here.
-        let decodes = DECODE.iter().any(|k| l.contains(k))
-            || super::code::named_at(&l, "reverse").next().is_some()
-            || super::code::named_at(&l, "chr").next().is_some()
-            || escaped_text(code);
+        let decodes = DECODE.iter().any(|k| l.contains(k)) || escaped_text(code);
         let executes = outside.contains("invoke-expression")
             || runs
-            || computed_call(&outside)
-            || UNPICKLES.iter().any(|k| l.contains(k));
+            || computed_call(&outside, &l)
+            || UNPICKLES.iter().any(|k| l.contains(k))
+            || l.contains("yaml.load(") && !l.contains("safeloader")
+            || lang == "lua" && named_at(&l, "load(").next().is_some()
+            || matches!(lang, "rscript" | "r") && (l.contains("source(") || l.contains("eval(parse("))
+            // `import 'data:…'`: a module that is the encoded text.
+            || l.contains("import") && l.contains("data:");
         if decodes && executes {
             self.block(format!(
                 "decodes and executes ({lang} code runs what it decodes)"

@@ -22,7 +22,8 @@ impl Analyzer<'_> {
                 .map(|(_, b)| b.clone())
             {
                 let rest = Word::join(&c.argv[1..]);
-                self.script(&format!("{body} {rest}"), &[], depth + 1);
+                let text = self.where_it_runs(&format!("{body} {rest}"));
+                self.script(&text, &[], depth + 1);
                 return;
             }
             if let Some(body) = self
@@ -48,10 +49,7 @@ impl Analyzer<'_> {
                     functions::with_arguments(&body, &positional[1..])
                 };
                 // Called after a `cd`: the body runs there.
-                let body = match &c.cwd {
-                    Some(d) => format!("cd '{}' || exit\n{body}", d.replace('\'', "'\\''")),
-                    None => body,
-                };
+                let body = self.where_it_runs(&body);
                 self.script(&body, &positional, depth + 1);
                 return;
             }

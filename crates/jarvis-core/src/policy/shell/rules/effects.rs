@@ -113,6 +113,9 @@ pub(super) const LOADER_VARS: &[&str] = &[
     "LESSKEY",
     "KUBECONFIG",
     "GNUPGHOME",
+    "OPENSSL_CONF",
+    "OPENSSL_MODULES",
+    "OPENSSL_ENGINES",
 ];
 
 /// Variables that inject a library into every program started.

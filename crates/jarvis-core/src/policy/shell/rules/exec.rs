@@ -27,7 +27,20 @@ impl Analyzer<'_> {
         if code.dynamic {
             self.ask("runs shell code built at run time");
         }
-        self.script(&code.text, positional, depth + 1);
+        let text = self.where_it_runs(&code.text);
+        self.script(&text, positional, depth + 1);
+    }
+
+    /// Code handed on by a command after a `cd`: it starts in that folder.
+    pub(super) fn where_it_runs(&self, code: &str) -> String {
+        match self.cwd_now.as_deref() {
+            None => code.to_string(),
+            Some(d) if d.starts_with(parse::UNKNOWN_DIR) => {
+                format!("cd \"$__unknown_folder\" || exit\n{code}")
+            }
+            Some(d) if d.starts_with(parse::ELSEWHERE_DIR) => format!("cd - || exit\n{code}"),
+            Some(d) => format!("cd {} || exit\n{code}", functions::spelled(d)),
+        }
     }
 
     /// `sh`, `bash`, …: `-c CODE`, a script file, or stdin. True when it
@@ -204,7 +217,6 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         let flags = tables::interpreter(lb).unwrap_or(&[]);
         let args = &c.args;
-        self.loads_written_module(c);
         let pwsh = matches!(lb, "pwsh" | "powershell");
         if pwsh
             && args.iter().any(|x| {
@@ -919,24 +931,33 @@ impl Analyzer<'_> {
     /// from a download or a decoder: an import, a module option, a start-up
     /// hook (`sitecustomize.py`, `-MHelper`, `require('./lib/x')`) may load
     /// it. Download and execute.
-    fn loads_written_module(&mut self, c: &Cmd<'_>) {
+    pub(super) fn loads_written_module(&mut self, c: &Cmd<'_>) {
         let lb = c.lb.as_str();
-        let exts: &[&str] = if lb.starts_with("python") || lb == "pypy3" {
-            &[".py", ".pth", ".pyc"]
+        const PYTHON: &[&str] = &[".py", ".pth", ".pyc", ".so"];
+        const NODE: &[&str] = &[
+            ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".node",
+        ];
+        let exts: &[&str] = if lb.starts_with("python") || lb.starts_with("pypy") {
+            PYTHON
         } else {
             match lb {
-                "perl" => &[".pm", ".pl"],
-                "node" | "nodejs" | "deno" | "bun" => &[".js", ".mjs", ".cjs", ".ts"],
-                "ruby" | "irb" => &[".rb"],
-                "php" => &[".php"],
+                // Tools that import the project's code as they run.
+                "ipython" | "pytest" | "py.test" | "tox" | "nox" | "pip" | "pip3" | "uv"
+                | "poetry" | "pdm" | "hatch" => PYTHON,
+                "node" | "nodejs" | "deno" | "bun" | "npm" | "npx" | "yarn" | "pnpm" | "jest"
+                | "vitest" | "tsx" | "ts-node" | "mocha" => NODE,
+                "perl" | "prove" => &[".pm", ".pl"],
+                "ruby" | "irb" | "rake" | "bundle" | "rspec" => &[".rb"],
+                "php" | "composer" => &[".php", ".inc", ".phar"],
                 "lua" | "luajit" => &[".lua"],
-                _ => &[],
+                _ => return,
             }
         };
+        // A folder a download was unpacked into holds modules of any kind.
         if let Some(t) = self
             .tainted
             .iter()
-            .find(|t| exts.iter().any(|e| t.ends_with(e)))
+            .find(|t| exts.iter().any(|e| t.ends_with(e)) || t.ends_with('/'))
         {
             self.block(format!(
                 "download and execute ({} may load {}, which this line wrote from a download or a decoder)",

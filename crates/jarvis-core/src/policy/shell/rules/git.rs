@@ -329,25 +329,42 @@ impl Analyzer<'_> {
                         _ => false,
                     };
                 let dashes = rest.iter().position(|x| x == "--");
+                // Paths name files in the work tree, wherever that is.
+                // (As a folder, home is spelled as the parser marks it.)
+                let base = match &tree {
+                    Some(t) => Some(match t.strip_prefix('~') {
+                        Some(rest) => format!("{HOME}{rest}"),
+                        None => t.clone(),
+                    }),
+                    None => Some(parse::UNKNOWN_DIR.to_string()),
+                };
                 for (k, x) in rest.iter().enumerate() {
-                    let path = match x.split_once(':') {
-                        Some((rev, path))
-                            if printed
-                                && !x.starts_with('-')
-                                && !path.is_empty()
-                                && !rev.contains('/')
-                                && !path.starts_with("//") =>
-                        {
-                            Some(path.to_string())
-                        }
-                        _ if printed && dashes.is_some_and(|d| k > d) => Some(x.clone()),
-                        _ if matches!(s, "blame" | "annotate") && !x.starts_with('-') => {
+                    // `REV:PATH` (any revision, `:0:PATH` from the index, and
+                    // `-L1,5:PATH`): git prints that file's text, whatever
+                    // else the options say.
+                    let blob = x
+                        .strip_prefix("-L")
+                        .and_then(|r| r.rsplit_once(':').map(|(_, p)| p))
+                        .or_else(|| {
+                            x.split_once(':')
+                                .filter(|_| !x.starts_with('-'))
+                                .map(|(_, p)| {
+                                    p.strip_prefix(['0', '1', '2', '3'])
+                                        .and_then(|p| p.strip_prefix(':'))
+                                        .unwrap_or(p)
+                                })
+                        })
+                        .filter(|p| !p.is_empty() && !p.starts_with("//"));
+                    let path = match blob {
+                        Some(p) => Some(p.to_string()),
+                        None if printed && dashes.is_some_and(|d| k > d) => Some(x.clone()),
+                        None if matches!(s, "blame" | "annotate") && !x.starts_with('-') => {
                             Some(x.clone())
                         }
-                        _ => None,
+                        None => None,
                     };
                     if let Some(p) = path {
-                        read_only &= self.read_path(&Word::lit(p), c.cwd());
+                        read_only &= self.read_path(&Word::lit(p), base.as_deref());
                     }
                 }
                 // `--output=F` writes F: judged as any write.
@@ -475,6 +492,9 @@ impl Analyzer<'_> {
                                 | "origin"
                                 | "--all"
                                 | "--verbose"
+                                | "-p"
+                                | "--patch"
+                                | "--stat"
                         )
                     }) =>
             {

@@ -100,6 +100,9 @@ pub struct Analyzer<'e> {
     links: Vec<(String, String)>,
     /// Commands (by address) that read Jarvis's state.
     sensitive: Vec<usize>,
+    /// The folder of the command being judged, where code it hands on
+    /// (`sh -c`, `eval`, an alias) starts.
+    cwd_now: Option<String>,
     state_reads: usize,
 }
 
@@ -126,6 +129,7 @@ impl<'e> Analyzer<'e> {
             remote: false,
             links: vec![],
             sensitive: vec![],
+            cwd_now: None,
             state_reads: 0,
         }
     }

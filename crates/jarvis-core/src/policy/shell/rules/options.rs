@@ -147,6 +147,7 @@ impl Analyzer<'_> {
         self.covers_tracks(c);
         self.runs_fetched_package(c);
         self.opens_download(c);
+        self.loads_written_module(c);
         self.script_options(c);
         self.infra_risks(c);
         // BSD-style `ps e` (`auxeww`) prints every process's environment:
@@ -504,13 +505,16 @@ impl Analyzer<'_> {
             // scripts run now and its commands land on PATH, outside the
             // project (a project's own install from a location asks).
             "npm" | "pnpm" | "bun" | "yarn" => {
-                let global = c
+                let global = c.args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "-g" | "--global" | "--location=global" | "--global=true"
+                    ) || x == "--prefix"
+                        || x.starts_with("--prefix=")
+                }) || c
                     .args
-                    .iter()
-                    .any(|x| matches!(x.as_str(), "-g" | "--global" | "--location=global"))
-                    || c.args
-                        .windows(2)
-                        .any(|w| w[0] == "--location" && w[1] == "global")
+                    .windows(2)
+                    .any(|w| w[0] == "--location" && w[1] == "global")
                     || c.lb == "yarn" && ops.first() == Some(&"global")
                     || c.src.assigns.iter().any(|(n, v)| {
                         n.eq_ignore_ascii_case("npm_config_global") && lower(&v.text) != "false"

@@ -56,6 +56,20 @@ impl Analyzer<'_> {
         for c in &script.commands {
             self.secrets_sent_or_kept(c, script);
         }
+        // A trace switched on for the rest of the line (`export
+        // GIT_TRACE_CURL=1`, `env GIT_TRACE=1 git …`).
+        let traced = script.commands.iter().any(|k| {
+            let exported = k
+                .argv
+                .first()
+                .is_some_and(|w| matches!(w.text.as_str(), "export" | "declare" | "typeset"));
+            exported && k.assigns.iter().any(|(n, v)| traces_wire(n, v))
+                || k.argv.iter().any(|w| {
+                    w.text
+                        .split_once('=')
+                        .is_some_and(|(n, v)| traces_wire(n, &Word::lit(v)))
+                })
+        });
         for c in &script.commands {
             let Some(from) = c.stdin_from else { continue };
             let src = &script.commands[from];
@@ -134,7 +148,7 @@ impl Analyzer<'_> {
                 }
                 // A trace of a program's own network traffic (`GIT_TRACE_CURL=1
                 // git push 2>&1 | curl …`): its headers carry the tokens.
-                if network_sink && p.assigns.iter().any(|(n, v)| traces_wire(n, v)) {
+                if network_sink && (traced || p.assigns.iter().any(|(n, v)| traces_wire(n, v))) {
                     self.block("sends a trace of network traffic, its tokens with it, over the network (exfiltration)");
                 }
                 if network_sink && (dumps_env || reads_state) {

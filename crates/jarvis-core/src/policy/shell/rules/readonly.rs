@@ -676,12 +676,33 @@ impl Analyzer<'_> {
             )
         });
         // Keys and passwords a subcommand would read or sign with.
+        // Keys it signs with, files it writes, modules it loads.
         let keyed = c.args.iter().any(|x| {
             matches!(
                 x.as_str(),
-                "-sign" | "-prverify" | "-hmac" | "-mac" | "-kfile" | "-pass" | "-k" | "-K"
+                "-sign"
+                    | "-prverify"
+                    | "-hmac"
+                    | "-mac"
+                    | "-kfile"
+                    | "-pass"
+                    | "-k"
+                    | "-K"
+                    | "-writerand"
+                    | "-provider"
+                    | "-provider-path"
+                    | "-config"
+                    | "-propquery"
             )
-        });
+        }) || c.src.assigns.iter().any(|(n, _)| n.starts_with("OPENSSL_"));
+        // What it writes is judged as any write (`-writerand ~/.bashrc`).
+        for (i, x) in c.args.iter().enumerate() {
+            if matches!(x.as_str(), "-out" | "-writerand" | "-keyout")
+                && let Some(w) = c.arg_word(i + 1).cloned()
+            {
+                self.write_path(&w, c.cwd(), "openssl");
+            }
+        }
         let prints = match sub {
             "version" | "errstr" | "list" | "ciphers" | "help" => true,
             "x509" | "req" | "crl" | "pkcs7" => c.has("-noout") && !writes,

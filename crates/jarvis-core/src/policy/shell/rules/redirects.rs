@@ -171,6 +171,19 @@ impl Analyzer<'_> {
     /// archive was unpacked into.
     pub(super) fn is_tainted(&self, w: &Word, cwd: Option<&str>) -> bool {
         let p = self.norm(w, cwd);
+        // `/home/u/work/x.sh` is the project's `x.sh`.
+        let p = match self
+            .env
+            .workdir
+            .as_deref()
+            .map(|wd| self.norm_text(wd, None))
+        {
+            Some(wd) => p
+                .strip_prefix(&format!("{}/", wd.trim_end_matches('/')))
+                .map(str::to_string)
+                .unwrap_or(p),
+            None => p,
+        };
         self.tainted.iter().any(|t| {
             *t == p
                     || (t.ends_with('/') && p.starts_with(t.as_str()))

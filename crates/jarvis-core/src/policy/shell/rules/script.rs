@@ -210,14 +210,20 @@ impl Analyzer<'_> {
             self.hidden_fns = functions::hidden_at(script, i);
             self.bodies_now = functions::bodies_at(script, i);
             let before = self.state_reads;
+            let outer_cwd = self.cwd_now.clone();
             match choices::variants(c) {
                 Some(variants) => {
                     for v in &variants {
+                        self.cwd_now = v.cwd.clone().or_else(|| outer_cwd.clone());
                         self.command(v, script, depth);
                     }
                 }
-                None => self.command(c, script, depth),
+                None => {
+                    self.cwd_now = c.cwd.clone().or_else(|| outer_cwd.clone());
+                    self.command(c, script, depth);
+                }
             }
+            self.cwd_now = outer_cwd;
             if self.state_reads > before {
                 self.sensitive.push(std::ptr::from_ref(c) as usize);
             }

@@ -35,7 +35,7 @@ impl Analyzer<'_> {
                 let mut k = at + 1;
                 while let Some(w) = words.get(k) {
                     let t = w.text.as_str();
-                    if t == "-o" || t == "+o" {
+                    if matches!(t, "-o" | "+o" | "-O" | "+O") {
                         k += 2;
                         continue;
                     }
