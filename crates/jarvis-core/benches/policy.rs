@@ -92,6 +92,7 @@ fn main() {
         "blind-ah",
         "blind-ai",
         "blind-aj",
+        "blind-ak",
     ] {
         sets.push((
             f.to_string(),

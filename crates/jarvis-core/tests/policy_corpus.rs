@@ -88,6 +88,7 @@ const REDTEAM: &[&str] = &[
     "blind-ah.jsonl",
     "blind-ai.jsonl",
     "blind-aj.jsonl",
+    "blind-ak.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -121,6 +122,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ah.jsonl", "/home/u/work", "/home/u"),
     ("blind-ai.jsonl", "/home/u/work", "/home/u"),
     ("blind-aj.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ak.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -207,6 +209,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "E-191",
         "uploading the project's own files asks (the user sees the host and the files); commands have no \
          network unless that one call is allowed with it",
+    ),
+    (
+        "AK-029",
+        "as G-038: an archive of the project's tracked files sent to a host asks, with the host shown",
+    ),
+    (
+        "AK-087",
+        "a push to a URL the line itself sets asks: the question shows the whole line, the URL with it",
     ),
     (
         "AJ-252",

@@ -235,6 +235,17 @@ impl Walker<'_> {
             .rev()
             .find(|(n, _)| n == first)
             .map(|(_, b)| b.clone());
+        // A trap on EXIT or a signal runs after the line: only DEBUG, RETURN
+        // and ERR run between its commands.
+        let between = peeled[1..]
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "DEBUG" | "RETURN" | "ERR"));
+        if first == "trap" {
+            self.traps.push(self.out.commands.len());
+            if !between {
+                return false;
+            }
+        }
         let (code, everything) = match first {
             "." | "source" => (Word::join(&argv[1..]), true),
             "eval" | "trap" => (

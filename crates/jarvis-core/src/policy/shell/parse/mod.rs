@@ -13,6 +13,8 @@ mod command;
 mod cwd;
 mod extensions;
 mod heredoc;
+mod operators;
+mod reads;
 mod statements;
 mod vars;
 mod words;
@@ -267,6 +269,9 @@ struct Walker<'a> {
     written: HashMap<String, (String, Option<String>)>,
     /// The stage before the one being read is one simple command.
     pipe_source_simple: bool,
+    /// `trap` commands: their code runs later, with the values the line
+    /// has then.
+    traps: Vec<usize>,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
@@ -362,10 +367,26 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         pipe_input_replaced: false,
         written: HashMap::new(),
         pipe_source_simple: false,
+        traps: Vec::new(),
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();
     w.statement(root, false);
+    // An EXIT trap runs at the end: with the variables as the line left them
+    // (`trap 'rm -f "$tmp"' EXIT; tmp=$(mktemp)`).
+    for i in std::mem::take(&mut w.traps) {
+        let words: Vec<String> = w.out.commands.get(i).map_or_else(Vec::new, |c| {
+            c.argv.iter().map(|a| a.text.clone()).collect()
+        });
+        for (k, text) in words.iter().enumerate().skip(1) {
+            let known = w.with_known(text);
+            if let Some(a) = w.out.commands.get_mut(i).and_then(|c| c.argv.get_mut(k))
+                && !a.dynamic
+            {
+                a.text = known;
+            }
+        }
+    }
     w.out
 }
 

@@ -3,251 +3,11 @@
 //! what it visibly reaches for — credentials, sockets, fetch-and-run, the
 //! home folder's deletion, disks, startup files, Jarvis — blocks.
 
+use super::code_markers::{DECODE, NETWORK, RUNS, UNPICKLES, computed_call, escaped_text};
 use super::code_shapes::{
     allocates_forever, allocates_huge, delete_calls, deletes_by_name, opens_for_writing,
 };
 use super::*;
-
-const NETWORK: &[&str] = &[
-    "urlopen",
-    "urllib",
-    "requests.",
-    "httpx",
-    "http.get",
-    "https.get",
-    "http.request",
-    "https.request",
-    "require('http",
-    "require(\"http",
-    "from 'http",
-    "fetch(",
-    "axios",
-    "uri.open",
-    "open-uri",
-    "net::http",
-    "lwp::",
-    "lwp/",
-    "http::tiny",
-    "file_get_contents(\"http",
-    "file_get_contents('http",
-    "curl_exec",
-    "curl_init",
-    "http://",
-    "https://",
-    "ftp://",
-    "iwr ",
-    "invoke-webrequest",
-    "invoke-restmethod",
-    "downloadstring",
-    "downloadfile",
-    "net.webclient",
-    "system.net.http",
-    "socket",
-    "wget ",
-    "curl ",
-];
-
-const RUNS: &[&str] = &[
-    "os.system",
-    "command::new",
-    "exec.command",
-    "processbuilder",
-    "subprocess",
-    "popen",
-    "child_process",
-    "execsync",
-    "execfile",
-    "exec_command",
-    "invoke-expression",
-    "kernel.exec",
-    "instance_eval",
-    "new function(",
-    "vm.run",
-    "runpy",
-    "pty.",
-    "/bin/sh",
-    "/bin/bash",
-    "sh -c",
-    "bash -c",
-    "do shell script",
-    "loadstring(",
-    "dofile(",
-    "proc_open",
-    "passthru",
-    "shell_exec",
-    "io.popen",
-    "os.execute",
-    "start-process",
-    "shell-command",
-    "call-process",
-    "make-process",
-    "async-shell-command",
-];
-
-const DECODE: &[&str] = &[
-    "b64decode",
-    "base64",
-    "fromhex",
-    "unhexlify",
-    "decode('hex",
-    "decode(\"hex",
-    "codecs.decode",
-    "zlib.decompress",
-    "marshal.loads",
-    "pickle.loads",
-    "atob(",
-    "buffer.from",
-    "pack(",
-    "unpack(",
-    "frombase64string",
-    "decode_base64",
-    "[convert]::",
-    "rot13",
-    "rot_13",
-    "gzip.decompress",
-    "lzma.",
-    "bz2.",
-    "[::-1]",
-    "reverse(",
-    "scalar reverse",
-    "chr(",
-    "map(chr",
-    "chr,",
-    "pack q",
-    "pack(\"h",
-    "pack('h",
-    "n-za-m",
-    "decodeuri(",
-    "bytes([",
-    ".to_bytes(",
-    "quopri",
-    "textconnection",
-    "string.fromcharcode",
-    "fromcharcode(",
-    "hex2bin",
-    "gzinflate",
-    "gzuncompress",
-    "gzdecode",
-    "convert_uudecode",
-    "unpack1",
-    "string.char(",
-    "inttoutf8",
-    "rawtochar",
-    "bytes.fromhex",
-    "binascii",
-    "data:text/javascript",
-    "data:application/javascript",
-    ";base64,",
-    "decodeuricomponent(",
-    "unescape(",
-];
-
-/// Deserialisers that run code a crafted input names (pickle's `__reduce__`):
-/// fed decoded bytes, they execute what was encoded.
-const UNPICKLES: &[&str] = &[
-    "pickle.loads",
-    "pickle.load(",
-    "cpickle.loads",
-    "marshal.loads",
-    "dill.loads",
-    "jsonpickle.decode",
-    "yaml.unsafe_load",
-    "unserialize(",
-    "marshal.load(",
-    "types.functiontype(",
-    "runinthiscontext",
-    "runinnewcontext",
-    "._compile(",
-    "settimeout(atob",
-    "setinterval(atob",
-];
-
-/// Ways code calls a function it names at run time: a member looked up by a
-/// string (`global['ev'+'al'](…)`, `getattr(os, n)(…)`), the `Function`
-/// constructor, a dynamic `import()`, PHP's and Perl's calls through a
-/// variable (`$f(…)`, `&$f(…)`).
-pub(super) fn computed_call(l: &str, code: &str) -> bool {
-    const MARKERS: &[&str] = &[
-        "getattr(",
-        "__import__(",
-        "importlib.import_module",
-        "__dict__",
-        "globals()[",
-        "locals()[",
-        ".constructor(",
-        "constructor.constructor",
-        // `Function("…")`, not an anonymous `function (x) {…}`.
-        "function(\"",
-        "function('",
-        "function(`",
-        "function(atob",
-        "function(buffer",
-        "function(decode",
-        "import(",
-        "&$",
-        "&{",
-        "call_user_func",
-        "->send(",
-        ".send(:",
-        ".public_send(",
-        ".method(",
-        "method(:",
-    ];
-    MARKERS.iter().any(|k| l.contains(k))
-        || member_called(code)
-        || l.match_indices('$').any(|(i, _)| {
-            let name: String = l[i + 1..].chars().take_while(|c| ident(*c)).collect();
-            !name.is_empty() && l[i + 1 + name.len()..].starts_with('(')
-        })
-}
-
-/// `obj[…](…)` where what is looked up is built (`['ev'+'al']`, a
-/// variable) or names a runner (`['eval']`); a plain name (`handlers['build']`)
-/// is an ordinary call.
-fn member_called(code: &str) -> bool {
-    code.match_indices("](").any(|(end, _)| {
-        let Some(open) = code[..end].rfind('[') else {
-            return false;
-        };
-        let inside = code[open + 1..end].trim();
-        let literal = inside.len() >= 2
-            && (inside.starts_with('\'') && inside.ends_with('\'')
-                || inside.starts_with('"') && inside.ends_with('"'))
-            && !inside[1..inside.len() - 1].contains(['\'', '"', '+']);
-        if !literal {
-            return true;
-        }
-        let name = &inside[1..inside.len() - 1];
-        [
-            "eval",
-            "exec",
-            "function",
-            "system",
-            "require",
-            "constructor",
-        ]
-        .iter()
-        .any(|k| name.contains(k))
-    })
-}
-
-/// Many escaped characters in a string literal (`"\x63\x75\x72\x6c"`):
-/// text spelled so the eye does not read it.
-fn escaped_text(code: &str) -> bool {
-    let b = code.as_bytes();
-    // `\x63`, `\u0063`, octal `\143` (not `\033` nor `\u001b`: a
-    // terminal's colours).
-    let escapes = (0..b.len().saturating_sub(3))
-        .filter(|&i| b[i] == b'\\')
-        .filter(|&i| match b[i + 1] {
-            b'x' => b[i + 2].is_ascii_hexdigit(),
-            b'u' => code[i + 2..].starts_with("00") && !code[i + 2..].starts_with("001b"),
-            b'1'..=b'3' => b[i + 2].is_ascii_digit() && b[i + 3].is_ascii_digit(),
-            _ => false,
-        })
-        .count();
-    escapes >= 4
-}
 
 const CREDENTIAL_MARKERS: &[&str] = &[
     // Cloud SDKs resolving the user's keys (`boto3.Session().get_credentials()`).
@@ -662,12 +422,20 @@ impl Analyzer<'_> {
         {
             self.block(format!("{lang} code aims at Jarvis's own state"));
         }
-        if SOCKETS.iter().any(|k| l.contains(k))
-            && !(l.contains("gethostname")
-                && !l.contains("connect")
-                && !l.contains("bind")
-                && !l.contains("listen"))
-        {
+        // Name lookups and address checks open nothing (`gethostname`,
+        // node's `net.isIP`).
+        let opens = [
+            "connect",
+            "bind",
+            "listen",
+            "createserver",
+            "socket(",
+            "send",
+        ]
+        .iter()
+        .any(|k| l.contains(k));
+        let inspects_only = (l.contains("gethostname") || l.contains(").isip")) && !opens;
+        if SOCKETS.iter().any(|k| l.contains(k)) && !inspects_only {
             self.block(format!(
                 "{lang} code opens a network connection or listener (remote shell risk)"
             ));

@@ -136,6 +136,14 @@ impl Analyzer<'_> {
                 ));
                 return false;
             }
+            // `sudo --version`: the program asked only what it is.
+            let asks_version = words.len() > 1
+                && words[1..]
+                    .iter()
+                    .all(|w| matches!(w.text.as_str(), "--version" | "-V" | "--help"));
+            if tables::PRIVILEGE.contains(&lb.as_str()) && asks_version {
+                return true;
+            }
             if tables::PRIVILEGE.contains(&lb.as_str()) && self.remote {
                 // `sudo` on another machine: judge what it runs there.
                 words.remove(0);

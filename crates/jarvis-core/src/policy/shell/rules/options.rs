@@ -147,6 +147,7 @@ impl Analyzer<'_> {
         self.covers_tracks(c);
         self.runs_fetched_package(c);
         self.opens_download(c);
+        self.batch_uploads(c);
         self.loads_written_module(c);
         self.script_options(c);
         self.infra_risks(c);
@@ -741,6 +742,44 @@ impl Analyzer<'_> {
                     ));
                 }
                 i += if flags[i] == "-a" { 2 } else { 1 };
+            }
+        }
+    }
+}
+
+impl Analyzer<'_> {
+    /// `sftp -b <(echo 'put ~/.kube/config')`: a batch the line spells out,
+    /// each file it puts judged as read and sent.
+    fn batch_uploads(&mut self, c: &Cmd<'_>) {
+        let flag = match c.lb.as_str() {
+            "sftp" => "-b",
+            "lftp" => "-f",
+            "ftp" | "smbclient" => "-c",
+            _ => return,
+        };
+        let Some(batch) = c.value(flag).cloned() else {
+            return;
+        };
+        let text = if batch.procsub {
+            batch
+                .subs
+                .last()
+                .and_then(|&s| c.script.commands.get(s))
+                .and_then(crate::policy::shell::eval::printed)
+        } else if c.lb == "smbclient" || c.lb == "ftp" {
+            Some(batch.text.clone())
+        } else {
+            self.written_text(&batch, c.cwd())
+        };
+        let Some(text) = text else { return };
+        for line in text.lines().flat_map(|l| l.split(';')) {
+            let mut words = line.split_whitespace();
+            if words
+                .next()
+                .is_some_and(|w| matches!(w, "put" | "mput" | "reput" | "append"))
+                && let Some(f) = words.next()
+            {
+                self.read_path(&Word::lit(f), c.cwd());
             }
         }
     }

@@ -205,6 +205,15 @@ impl Analyzer<'_> {
     /// `kill`, `pkill`, `killall`: everyone's processes, or Jarvis's, are off-limits.
     pub(super) fn signals(&mut self, c: &Cmd<'_>) {
         let args = &c.args;
+        // Signal 0 only asks whether the process is there.
+        let probe = c.lb == "kill"
+            && (args.iter().any(|x| x == "-0")
+                || args
+                    .windows(2)
+                    .any(|w| matches!(w[0].as_str(), "-s" | "-n") && w[1] == "0"));
+        if probe {
+            return;
+        }
         let a = |s: &str| args.iter().any(|x| x == s);
         let targets: Vec<&Word> = c.words[1..]
             .iter()
