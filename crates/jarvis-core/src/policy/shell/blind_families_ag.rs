@@ -363,3 +363,40 @@ fn set_ak_batches_probes_and_exit_traps() {
         Verdict::Block
     );
 }
+
+#[test]
+fn a_code_review_found_these() {
+    let home = at_work();
+    let v = |c: &str| analyze(c, &home).verdict;
+    for c in [
+        // A call sets what the body sets, at the call.
+        "f(){ d=~; }; d=/tmp/x; f; rm -rf \"$d\"",
+        // eval and arithmetic read every value a branch left.
+        "if c; then d=~; else d=/tmp/x; fi; eval \"rm -rf $d\"",
+        // read with no name reads into REPLY.
+        "REPLY=/tmp/x; read -r <<< \"$HOME\"; rm -rf \"$REPLY\"",
+        // A file printed from history by an operand.
+        "git log -p .env",
+        "git log -p --stat -- .env",
+    ] {
+        assert_eq!(v(c), Verdict::Block, "{c}");
+    }
+    // git stash alone, with -p or --all, changes the work tree.
+    for c in ["git stash -p", "git stash --all"] {
+        assert_ne!(v(c), Verdict::Allow, "{c}");
+    }
+    for c in ["git stash show -p", "git stash list"] {
+        assert_eq!(v(c), Verdict::Allow, "{c}");
+    }
+    // A function setting a literal sets that literal at its call.
+    assert_eq!(
+        v("pick(){ R=./node_modules/.cache; }; pick; rm -rf \"$R\""),
+        Verdict::Ask
+    );
+    // Arithmetic nested past any real use is judged without overflowing
+    // the stack (printing it stays read-only).
+    let deep = format!("echo $(({}1))", "!".repeat(100_000));
+    assert_eq!(v(&deep), Verdict::Allow);
+    let deep = format!("rm -rf \"${{a[{}1]}}\"", "!".repeat(100_000));
+    assert_ne!(v(&deep), Verdict::Allow);
+}

@@ -7,15 +7,23 @@
 /// `var` gives a variable's text (`#` is the count of positional words).
 pub(super) fn eval(expr: &str, var: &dyn Fn(&str) -> Option<String>) -> Option<i64> {
     let toks = tokens(expr)?;
+    let budget = std::cell::Cell::new(MAX_STEPS);
     let mut p = Parser {
         toks,
         at: 0,
         var,
         depth: 0,
+        nesting: 0,
+        budget: &budget,
     };
     let v = p.ternary()?;
     (p.at == p.toks.len()).then_some(v)
 }
+
+/// Past these, an expression is not worked out (nested too deep for the
+/// stack, or variables expanding into too much work).
+const MAX_NESTING: usize = 64;
+const MAX_STEPS: usize = 10_000;
 
 /// Whether `expr` assigns (`i++`, `n=3`, `i+=1`): the variables in it then
 /// change when the shell evaluates it.
@@ -133,6 +141,10 @@ struct Parser<'a> {
     at: usize,
     var: &'a dyn Fn(&str) -> Option<String>,
     depth: usize,
+    /// Unary operators, parentheses and `?:` open now.
+    nesting: usize,
+    /// Steps left for the whole expression, its variables included.
+    budget: &'a std::cell::Cell<usize>,
 }
 
 /// Binary operators by precedence, loosest first (bash's table).
@@ -157,7 +169,22 @@ impl Parser<'_> {
         }
     }
 
+    /// One more step and one more level open, or `None` past the limits.
+    fn enter(&mut self) -> Option<()> {
+        let left = self.budget.get().checked_sub(1)?;
+        self.budget.set(left);
+        self.nesting += 1;
+        (self.nesting <= MAX_NESTING).then_some(())
+    }
+
     fn ternary(&mut self) -> Option<i64> {
+        self.enter()?;
+        let v = self.ternary_inner();
+        self.nesting -= 1;
+        v
+    }
+
+    fn ternary_inner(&mut self) -> Option<i64> {
         let c = self.binary(0)?;
         if self.peek_op() != Some("?") {
             return Some(c);
@@ -197,6 +224,13 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Option<i64> {
+        self.enter()?;
+        let v = self.unary_inner();
+        self.nesting -= 1;
+        v
+    }
+
+    fn unary_inner(&mut self) -> Option<i64> {
         match self.toks.get(self.at).cloned()? {
             Tok::Op(o @ ("-" | "+" | "!" | "~")) => {
                 self.at += 1;
@@ -240,6 +274,8 @@ impl Parser<'_> {
                     at: 0,
                     var: self.var,
                     depth: self.depth + 1,
+                    nesting: self.nesting,
+                    budget: self.budget,
                 };
                 let v = inner.ternary()?;
                 (inner.at == inner.toks.len()).then_some(v)
@@ -307,6 +343,28 @@ mod tests {
         for (e, want) in cases {
             assert_eq!(eval(e, &known), want, "{e}");
         }
+    }
+
+    #[test]
+    fn deep_or_wide_expressions_are_left_not_overflowed() {
+        let deep = format!("{}1", "!".repeat(100_000));
+        assert_eq!(eval(&deep, &known), None);
+        let parens = format!("{}1{}", "(".repeat(50_000), ")".repeat(50_000));
+        assert_eq!(eval(&parens, &known), None);
+        let wide = |name: &str| match name {
+            "z" => Some("1".to_string()),
+            n if n.starts_with('v') => {
+                let k: usize = n[1..].parse().ok()?;
+                let below = if k == 0 {
+                    "z".to_string()
+                } else {
+                    format!("v{}", k - 1)
+                };
+                Some(vec![below; 10].join("+"))
+            }
+            _ => None,
+        };
+        assert_eq!(eval("v8", &wide), None);
     }
 
     #[test]

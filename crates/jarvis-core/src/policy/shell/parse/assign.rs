@@ -155,7 +155,14 @@ impl Walker<'_> {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
             let closed = !braced || body[name.len()..].starts_with('}');
-            match self.vars.known.get(&name).filter(|v| closed && plain(v)) {
+            // A value a branch chose among several stays a variable.
+            let chosen = self.vars.alts.contains_key(&name);
+            match self
+                .vars
+                .known
+                .get(&name)
+                .filter(|v| closed && plain(v) && !chosen)
+            {
                 Some(v) if !name.is_empty() => {
                     out.push_str(v);
                     rest = &body[name.len() + usize::from(braced)..];
@@ -239,10 +246,15 @@ impl Walker<'_> {
             }
         }
         for name in names {
-            if let Some(v) = self.vars.known.get(&name).cloned()
-                && (v.contains("$(") || v.contains('`'))
-            {
-                out.push(self.evaluated_value(Word::lit(v)));
+            // Every value the variable may hold, a branch's others too.
+            let mut values: Vec<String> = self.vars.known.get(&name).cloned().into_iter().collect();
+            if let Some((alts, _)) = self.vars.alts.get(&name) {
+                values.extend(alts.iter().cloned());
+            }
+            for v in values {
+                if v.contains("$(") || v.contains('`') {
+                    out.push(self.evaluated_value(Word::lit(v)));
+                }
             }
         }
         out

@@ -72,7 +72,6 @@ impl Walker<'_> {
         if !has_else {
             outcomes.push(tested.clone());
         }
-        (self.vars, self.cwd) = start.clone();
         self.join(&start, outcomes);
     }
 
@@ -246,7 +245,12 @@ impl Walker<'_> {
             });
             // The same on every way, or known on none: as the last way left it.
             let none_known = values.iter().all(|v| matches!(v, Value::Unknown));
-            if same || none_known {
+            if same {
+                continue;
+            }
+            if none_known {
+                // Unknown on every way: the substitutions of all of them.
+                keep_sources(&mut vars, &outcomes, name);
                 continue;
             }
             let (mut choices, mut open) = (Vec::new(), false);
@@ -266,19 +270,12 @@ impl Walker<'_> {
             // one value is needed (`${v#x}`, `cd "$v"` judged as before);
             // a plain `$v` carries every value, each judged.
             if !vars.known.contains_key(name.as_str()) {
-                let subs: Vec<usize> = outcomes
-                    .iter()
-                    .filter_map(|(v, _)| v.from.get(name.as_str()))
-                    .flatten()
-                    .copied()
-                    .collect();
-                vars.from.insert(name.clone(), subs);
-            }
-            // A way that left it a copy (`t=$GITHUB_TOKEN`) is still spelled so.
-            if let Some(copy) = outcomes
+                keep_sources(&mut vars, &outcomes, name);
+            } else if let Some(copy) = outcomes
                 .iter()
                 .find_map(|(v, _)| v.copies.get(name.as_str()))
             {
+                // A way that left it a copy (`t=$GITHUB_TOKEN`) is still spelled so.
                 vars.copies.insert(name.clone(), copy.clone());
             }
             if choices.len() <= MAX_CHOICES && !choices.is_empty() {
@@ -317,6 +314,20 @@ fn operands<'n>(n: Node<'n>, out: &mut Vec<Node<'n>>) {
         } else {
             out.push(k);
         }
+    }
+}
+
+/// The substitutions every way took `name` from, and a copy's spelling.
+fn keep_sources(vars: &mut Vars, outcomes: &[Outcome], name: &str) {
+    let subs: Vec<usize> = outcomes
+        .iter()
+        .filter_map(|(v, _)| v.from.get(name))
+        .flatten()
+        .copied()
+        .collect();
+    vars.from.insert(name.to_string(), subs);
+    if let Some(copy) = outcomes.iter().find_map(|(v, _)| v.copies.get(name)) {
+        vars.copies.insert(name.to_string(), copy.clone());
     }
 }
 
@@ -435,7 +446,7 @@ pub(super) fn joined_cwd<'a>(cwds: impl Iterator<Item = &'a Option<String>>) -> 
 }
 
 /// A name a token or a key is kept under (`GITHUB_TOKEN`, `AWS_SECRET_…`).
-fn secret_name(name: &str) -> bool {
+pub(super) fn secret_name(name: &str) -> bool {
     let up = name.to_ascii_uppercase();
     [
         "TOKEN",

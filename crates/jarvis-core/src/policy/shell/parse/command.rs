@@ -235,6 +235,19 @@ impl Walker<'_> {
             .rev()
             .find(|(n, _)| n == first)
             .map(|(_, b)| b.clone());
+        // A call of a function of the line: what its body sets, set.
+        if body.is_some()
+            && let Some(sets) = self.fn_sets.get(first).cloned()
+        {
+            for (name, value) in sets {
+                match value {
+                    Some(v) => {
+                        self.vars.set(name, v);
+                    }
+                    None => self.loosen_names(&[name]),
+                }
+            }
+        }
         // A trap on EXIT or a signal runs after the line: only DEBUG, RETURN
         // and ERR run between its commands.
         let between = peeled[1..]
@@ -261,42 +274,31 @@ impl Walker<'_> {
                 None => return false,
             },
         };
-        let dynamic = peeled[1..].iter().any(|w| w.dynamic) && first != ".";
+        let dynamic = peeled[1..].iter().any(|w| w.dynamic);
         if everything {
             self.loosen_all();
-        } else {
-            // A function's body at its call: what it assigns may be anything.
-            self.loosen_names(&assigned_names(&code));
         }
         (first == "eval" && dynamic) || moves(&code)
     }
 }
 
-/// The names `code` assigns a value it computes (`n=$((n+1))`, `d=$1`): at
-/// each call that value may differ. A literal (`R=./cache`) is the same at
-/// every call, and the definition's walk already gave it.
-fn assigned_names(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (i, _) in code.match_indices('=') {
-        let value: String = code[i + 1..]
+/// Whether every assignment of `name` in `code` is a literal (`R=./cache`,
+/// the same at every call), and there is one.
+pub(super) fn assigns_literally(code: &str, name: &str) -> bool {
+    let mut found = false;
+    for (i, _) in code.match_indices(&format!("{name}=")) {
+        let before = code[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let value: String = code[i + name.len() + 1..]
             .chars()
             .take_while(|c| !c.is_whitespace() && *c != ';')
             .collect();
-        if !value.contains(['$', '`', '(']) {
-            continue;
+        if value.contains(['$', '`', '(']) {
+            return false;
         }
-        let before = code[..i].trim_end_matches('+');
-        let name: String = before
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) {
-            out.push(name);
-        }
+        found = true;
     }
-    out
+    found
 }

@@ -99,9 +99,16 @@ impl Word {
             self.dynamic |= joined.is_empty();
             self.open |= other.open;
             self.choices = joined;
-            if self.open_as.is_empty() {
-                self.open_as = other.open_as.clone();
-            }
+            // The unknown way spelled whole: each side as the variable it
+            // reads, or its text.
+            let spell = |w: &Word| {
+                if w.open_as.is_empty() {
+                    w.text.clone()
+                } else {
+                    w.open_as.clone()
+                }
+            };
+            self.open_as = format!("{}{}", spell(self), spell(&other));
         }
         self.text.push_str(&other.text);
         self.dynamic |= other.dynamic;
@@ -272,6 +279,9 @@ struct Walker<'a> {
     /// `trap` commands: their code runs later, with the values the line
     /// has then.
     traps: Vec<usize>,
+    /// Each function's effect at a call: the variables it sets, to a
+    /// literal or to a value not known.
+    fn_sets: HashMap<String, Vec<(String, Option<String>)>>,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
@@ -368,6 +378,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         written: HashMap::new(),
         pipe_source_simple: false,
         traps: Vec::new(),
+        fn_sets: HashMap::new(),
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();

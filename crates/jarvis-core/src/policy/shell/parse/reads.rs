@@ -64,7 +64,13 @@ impl Walker<'_> {
                 && !n.starts_with(|c: char| c.is_ascii_digit())
                 && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         };
-        if names.is_empty() || !names.iter().all(ident) {
+        // `read` with no name reads into REPLY.
+        let names = if names.is_empty() {
+            vec!["REPLY".to_string()]
+        } else {
+            names
+        };
+        if !names.iter().all(ident) {
             return false;
         }
         // The condition once, as it is (the `read` reads its input).
@@ -90,6 +96,12 @@ impl Walker<'_> {
             }
             self.statement(body, nested);
         }
+        // The `read` that ends the loop, at the end of the input, empties them.
+        for name in &names {
+            if self.vars.known.contains_key(name) {
+                self.vars.set(name.clone(), String::new());
+            }
+        }
         true
     }
 
@@ -105,10 +117,14 @@ impl Walker<'_> {
         self.read_array_from_string(argv, redirects, assigns);
         self.map_lines(argv, redirects);
         if argv.first().is_some_and(|w| w.text == "read") {
-            let names: Vec<&Word> = argv[1..]
+            let reply = Word::lit("REPLY");
+            let mut names: Vec<&Word> = argv[1..]
                 .iter()
                 .filter(|w| !w.text.starts_with('-'))
                 .collect();
+            if names.is_empty() {
+                names.push(&reply);
+            }
             for w in &names {
                 self.vars.lines.remove(&w.text);
                 self.vars.forget(&w.text);

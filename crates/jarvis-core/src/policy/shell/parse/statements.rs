@@ -295,6 +295,28 @@ impl Walker<'_> {
             // sets may hold its value or the one before, or another.
             let before = (self.vars.clone(), self.cwd.clone());
             self.statement(body, nested);
+            // What a call sets: a literal the same at every call, anything
+            // else not known.
+            let sets: Vec<(String, Option<String>)> = self
+                .vars
+                .seen
+                .iter()
+                .filter(|n| {
+                    self.vars.known.get(*n) != before.0.known.get(*n)
+                        || self.vars.from.get(*n) != before.0.from.get(*n)
+                        || !before.0.seen.contains(*n)
+                })
+                .map(|n| {
+                    let literal = command::assigns_literally(&stored, n);
+                    (
+                        n.clone(),
+                        self.vars.known.get(n).cloned().filter(|_| literal),
+                    )
+                })
+                .collect();
+            if sure {
+                self.fn_sets.insert(name.clone(), sets);
+            }
             self.join_open(&before);
             let end = self.out.commands.len();
             if sure {

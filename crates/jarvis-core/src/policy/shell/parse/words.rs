@@ -360,12 +360,7 @@ impl Walker<'_> {
         if let Some(r) = t.strip_prefix("${!").and_then(|x| x.strip_suffix('}'))
             && let Some((names, _)) = self.vars.alts.get(r)
         {
-            let secret = names.iter().find(|n| {
-                let up = n.to_ascii_uppercase();
-                ["TOKEN", "SECRET", "PASSWORD", "KEY", "CREDENTIAL", "AUTH"]
-                    .iter()
-                    .any(|k| up.contains(k))
-            });
+            let secret = names.iter().find(|n| branches::secret_name(n));
             let spelled = match secret {
                 Some(n) => format!("${n}"),
                 None => t.to_string(),
@@ -400,7 +395,6 @@ impl Walker<'_> {
                 subs.extend(self.substitution(*k).subs);
             }
         }
-        let _ = nested;
         // `${XDG_CONFIG_HOME:-$HOME/.config}`: unset on most machines, so the
         // default is where it points.
         if self.lookup(&name).is_none() && (t.contains(":-") || t.contains(":=")) && kids.len() > 1
@@ -489,6 +483,11 @@ impl Walker<'_> {
     }
 }
 
+thread_local! {
+    /// How many function bodies are being parsed for their output now.
+    static OUTPUT_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl Walker<'_> {
     /// The one command of a substitution whose commands start at `start`,
     /// when every other is inside its words (`$(a "$(b)")`).
@@ -568,7 +567,14 @@ impl Walker<'_> {
             .rev()
             .find(|(n, _)| *n == name.text)?;
         let positional: Vec<String> = c.argv.iter().map(|w| w.text.clone()).collect();
+        // A body that calls functions that call functions: parsed two
+        // levels deep at most.
+        if OUTPUT_DEPTH.with(|d| d.get()) >= 2 {
+            return None;
+        }
+        OUTPUT_DEPTH.with(|d| d.set(d.get() + 1));
         let inner = parse(body, &positional);
+        OUTPUT_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
         match inner.commands.as_slice() {
             [only] if !inner.parse_error => eval::static_output(only),
             _ => None,

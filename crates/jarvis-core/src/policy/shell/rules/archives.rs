@@ -192,8 +192,10 @@ impl Analyzer<'_> {
             }
             // Files tar writes beside the archive.
             let written = match x.as_str() {
-                "--index-file" | "--volno-file" => c.arg_word(i + 1).cloned(),
-                _ => ["--index-file=", "--volno-file="]
+                "--index-file" | "--volno-file" | "-g" | "--listed-incremental" => {
+                    c.arg_word(i + 1).cloned()
+                }
+                _ => ["--index-file=", "--volno-file=", "--listed-incremental="]
                     .iter()
                     .find_map(|p| x.strip_prefix(p))
                     .map(Word::lit),

@@ -73,7 +73,11 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
                 let slot = word_mut(&mut unknown, k);
                 if !slot.choices.is_empty() {
                     *slot = Word {
-                        text: "$(…)".into(),
+                        text: if slot.dynamic || slot.open_as.is_empty() {
+                            slot.text.clone()
+                        } else {
+                            slot.open_as.clone()
+                        },
                         dynamic: true,
                         computed: true,
                         subs: slot.subs.clone(),

@@ -205,6 +205,11 @@ pub(super) fn member_called(code: &str) -> bool {
         let Some(open) = code[..end].rfind('[') else {
             return false;
         };
+        // A member of something (`obj[…]`, `f()[…]`), not a character class.
+        let owner = code[..open].chars().next_back();
+        if !owner.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ']' | ')' | '$')) {
+            return false;
+        }
         let inside = code[open + 1..end].trim();
         let literal = inside.len() >= 2
             && (inside.starts_with('\'') && inside.ends_with('\'')
@@ -236,7 +241,10 @@ pub(super) fn escaped_text(code: &str) -> bool {
     let escapes = (0..b.len().saturating_sub(3))
         .filter(|&i| b[i] == b'\\')
         .filter(|&i| match b[i + 1] {
-            b'x' => b[i + 2].is_ascii_hexdigit(),
+            b'x' => {
+                b[i + 2].is_ascii_hexdigit()
+                    && !code[i + 2..].to_ascii_lowercase().starts_with("1b")
+            }
             b'u' => code[i + 2..].starts_with("00") && !code[i + 2..].starts_with("001b"),
             b'1'..=b'3' => b[i + 2].is_ascii_digit() && b[i + 3].is_ascii_digit(),
             _ => false,

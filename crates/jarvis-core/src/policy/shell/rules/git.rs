@@ -322,12 +322,13 @@ impl Analyzer<'_> {
                 let patch = rest
                     .iter()
                     .any(|x| matches!(x.as_str(), "-p" | "-u" | "--patch"));
-                let printed = !names_only
-                    && match s {
-                        "log" | "whatchanged" => patch,
-                        "show" | "cat-file" | "diff" | "grep" | "blame" | "annotate" => true,
-                        _ => false,
-                    };
+                let printed = match s {
+                    "log" | "whatchanged" => patch,
+                    "show" | "cat-file" | "diff" | "grep" | "blame" | "annotate" => {
+                        patch || !names_only
+                    }
+                    _ => false,
+                };
                 let dashes = rest.iter().position(|x| x == "--");
                 // Paths name files in the work tree, wherever that is.
                 // (As a folder, home is spelled as the parser marks it.)
@@ -357,7 +358,12 @@ impl Analyzer<'_> {
                         .filter(|p| !p.is_empty() && !p.starts_with("//"));
                     let path = match blob {
                         Some(p) => Some(p.to_string()),
-                        None if printed && dashes.is_some_and(|d| k > d) => Some(x.clone()),
+                        // Pathspecs after `--`, and operands of a printing
+                        // command (`git log -p .env`; a revision read as a
+                        // project path is harmless).
+                        None if printed && dashes.is_none_or(|d| k > d) && !x.starts_with('-') => {
+                            Some(x.clone())
+                        }
                         None if matches!(s, "blame" | "annotate") && !x.starts_with('-') => {
                             Some(x.clone())
                         }
@@ -471,32 +477,36 @@ impl Analyzer<'_> {
                 }
                 ro
             }
+            // `git stash` alone pushes; only `show` and `list` read.
             "branch" | "tag" | "remote" | "stash" | "worktree" | "notes" | "config-list"
-                if rest.is_empty()
-                    || rest.iter().all(|x| {
-                        matches!(
-                            x.as_str(),
-                            "-v" | "-vv"
-                                | "-a"
-                                | "-r"
-                                | "-l"
-                                | "--list"
-                                | "list"
-                                | "show"
-                                | "--show-current"
-                                | "--merged"
-                                | "--no-merged"
-                                | "--contains"
-                                | "--sort=-committerdate"
-                                | "get-url"
-                                | "origin"
-                                | "--all"
-                                | "--verbose"
-                                | "-p"
-                                | "--patch"
-                                | "--stat"
-                        )
-                    }) =>
+                if (sub != "stash" || rest.first().is_some_and(|x| x == "show" || x == "list"))
+                    && (sub == "stash"
+                        || !rest.iter().any(|x| matches!(x.as_str(), "-p" | "--patch")))
+                    && (rest.is_empty()
+                        || rest.iter().all(|x| {
+                            matches!(
+                                x.as_str(),
+                                "-v" | "-vv"
+                                    | "-a"
+                                    | "-r"
+                                    | "-l"
+                                    | "--list"
+                                    | "list"
+                                    | "show"
+                                    | "--show-current"
+                                    | "--merged"
+                                    | "--no-merged"
+                                    | "--contains"
+                                    | "--sort=-committerdate"
+                                    | "get-url"
+                                    | "origin"
+                                    | "--all"
+                                    | "--verbose"
+                                    | "-p"
+                                    | "--patch"
+                                    | "--stat"
+                            )
+                        })) =>
             {
                 read_only
             }

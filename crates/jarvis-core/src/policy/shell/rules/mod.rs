@@ -67,6 +67,10 @@ pub(super) use dispatch::{Producer, known_program, path_candidates};
 
 const MAX_DEPTH: usize = 8;
 
+/// Scripts one line may make the analyser judge (each nested script, call
+/// and value a branch left counts): a line past it is built to exhaust it.
+const MAX_WORK: usize = 4_000;
+
 pub struct Analyzer<'e> {
     env: &'e ShellEnv,
     verdict: Verdict,
@@ -106,6 +110,8 @@ pub struct Analyzer<'e> {
     /// (`sh -c`, `eval`, an alias) starts.
     cwd_now: Option<String>,
     state_reads: usize,
+    /// Scripts judged so far for this line, nested ones included.
+    work: usize,
 }
 
 impl<'e> Analyzer<'e> {
@@ -133,6 +139,7 @@ impl<'e> Analyzer<'e> {
             sensitive: vec![],
             cwd_now: None,
             state_reads: 0,
+            work: 0,
         }
     }
 

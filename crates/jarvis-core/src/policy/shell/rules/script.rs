@@ -15,6 +15,11 @@ impl Analyzer<'_> {
             self.ask("nested too deeply to analyse");
             return;
         }
+        self.work += 1;
+        if self.work > MAX_WORK {
+            self.block("too much nested code to analyse (a line built to exhaust the analyser)");
+            return;
+        }
         if src
             .chars()
             .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
