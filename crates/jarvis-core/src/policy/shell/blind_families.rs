@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::*;
 
-fn at_work() -> ShellEnv {
+/// The shell every family test runs in: the project at `/home/u/work`.
+pub(super) fn at_work() -> ShellEnv {
     ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")))
 }
 

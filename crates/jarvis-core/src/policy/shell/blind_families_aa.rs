@@ -3,13 +3,8 @@
 //! scripts, fish, PowerShell, code that assembles its calls), each in other
 //! spellings that must block, beside harmless twins that must not.
 
-use std::path::Path;
-
+use super::blind_families::at_work;
 use super::*;
-
-fn at_work() -> ShellEnv {
-    ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")))
-}
 
 #[test]
 fn code_in_a_tools_own_language_is_judged_by_what_it_runs() {

@@ -2,13 +2,8 @@
 //! code, virtual machines, cloud CLIs and CI runners), each in other
 //! spellings that must block, beside the reads that must be allowed.
 
-use std::path::Path;
-
+use super::blind_families::at_work;
 use super::*;
-
-fn at_work() -> ShellEnv {
-    ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")))
-}
 
 #[test]
 fn infrastructure_tools_are_judged_by_what_they_do_to_this_machine() {

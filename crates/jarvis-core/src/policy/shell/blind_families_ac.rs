@@ -3,13 +3,8 @@
 //! tools keep), each in other spellings that must block, beside the reads
 //! that must be allowed.
 
-use std::path::Path;
-
+use super::blind_families::at_work;
 use super::*;
-
-fn at_work() -> ShellEnv {
-    ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")))
-}
 
 #[test]
 fn data_that_leaves_is_judged_by_what_it_carries() {

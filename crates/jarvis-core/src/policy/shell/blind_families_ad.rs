@@ -3,13 +3,8 @@
 //! carried through functions, arrays, loops, expansions and files to a
 //! later command), each in other spellings, beside what must still block.
 
-use std::path::Path;
-
+use super::blind_families::at_work;
 use super::*;
-
-fn at_work() -> ShellEnv {
-    ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")))
-}
 
 #[test]
 fn functions_arrays_and_listings_are_followed_to_their_values() {

@@ -2,13 +2,8 @@
 //! (the channels and places a guard forgets to list), each in other
 //! spellings that must block, beside harmless twins that must not.
 
-use std::path::Path;
-
+use super::blind_families::at_work;
 use super::*;
-
-fn at_work() -> ShellEnv {
-    ShellEnv::default().at(Path::new("/home/u/work"), Some(Path::new("/home/u")))
-}
 
 #[test]
 fn code_kept_in_strings_names_and_history_blocks_and_plain_uses_do_not() {

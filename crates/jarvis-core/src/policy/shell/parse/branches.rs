@@ -22,7 +22,7 @@ impl Walker<'_> {
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.children(&mut cursor).collect();
         let (mut then_seen, mut has_else) = (false, false);
-        let (mut body, mut clauses) = (Vec::new(), Vec::new());
+        let (mut conditions, mut body, mut clauses) = (Vec::new(), Vec::new(), Vec::new());
         for k in kids {
             if !k.is_named() {
                 then_seen |= k.kind() == "then";
@@ -34,45 +34,68 @@ impl Walker<'_> {
                     has_else = true;
                     clauses.push(k);
                 }
-                // The condition always runs.
-                _ if !then_seen => self.statement(k, nested),
+                _ if !then_seen => conditions.push(k),
                 _ => body.push(k),
             }
         }
         let start = (self.vars.clone(), self.cwd.clone());
+        // The condition always runs; the body only when it succeeded.
+        let failed = self.condition(&conditions, nested);
         let mut outcomes = Vec::new();
         for k in body {
             self.statement(k, nested);
         }
-        outcomes.push(self.outcome(&start));
+        outcomes.push(self.outcome(&failed));
         // Each `elif`'s condition runs after the ones before it failed: the
         // conditions add up; each body starts from them.
-        let mut tested = start.clone();
+        let mut tested = failed;
         for c in clauses {
             let mut cursor = c.walk();
             let kids: Vec<Node> = c.children(&mut cursor).collect();
             let mut in_body = c.kind() == "else_clause";
-            let mut bodies = Vec::new();
+            let (mut conditions, mut bodies) = (Vec::new(), Vec::new());
             for k in kids {
                 if !k.is_named() {
                     in_body |= k.kind() == "then";
                 } else if in_body {
                     bodies.push(k);
                 } else {
-                    self.statement(k, nested);
+                    conditions.push(k);
                 }
             }
-            tested = self.outcome(&tested);
-            (self.vars, self.cwd) = tested.clone();
+            let failed = self.condition(&conditions, nested);
             for k in bodies {
                 self.statement(k, nested);
             }
-            outcomes.push(self.outcome(&tested));
+            outcomes.push(self.outcome(&failed));
+            tested = failed;
         }
         if !has_else {
-            outcomes.push(tested.clone());
+            outcomes.push(tested);
         }
         self.join(&start, outcomes);
+    }
+
+    /// Walks a condition, leaving the walker where a body that runs on its
+    /// success starts; returns where the next clause starts on its
+    /// failure, which may have come before or after any of its effects.
+    fn condition(&mut self, conditions: &[Node], nested: bool) -> Outcome {
+        let before = (self.vars.clone(), self.cwd.clone());
+        for &k in conditions {
+            self.cd_success = None;
+            self.statement(k, nested);
+        }
+        let landed = self.cd_success.take();
+        let after = (self.vars.clone(), self.cwd.clone());
+        self.join(&before, vec![before.clone(), after.clone()]);
+        let failed = (
+            std::mem::replace(&mut self.vars, after.0),
+            std::mem::replace(&mut self.cwd, after.1),
+        );
+        if let Some(landed) = landed {
+            self.set_places(landed);
+        }
+        failed
     }
 
     pub(super) fn case_branches(&mut self, n: Node, nested: bool) {
@@ -90,17 +113,18 @@ impl Walker<'_> {
         let start = (self.vars.clone(), self.cwd.clone());
         let mut outcomes = Vec::new();
         let mut default = false;
-        // `;&` and `;;&` go on into the next item: walked one after the
-        // other, as they may run.
-        let falls = self.text(n).contains(";&");
         for item in items {
             let mut c = item.walk();
             default |= item
                 .children_by_field_name("value", &mut c)
                 .any(|v| self.text(v) == "*");
             self.children(item, nested);
-            if falls {
-                outcomes.push((self.vars.clone(), self.cwd.clone()));
+            // `;&` and `;;&` go on into the next item, which starts either
+            // from the values before the case or from this item's.
+            if item.child_by_field_name("fallthrough").is_some() {
+                let fell = (self.vars.clone(), self.cwd.clone());
+                outcomes.push(fell.clone());
+                self.join(&start, vec![start.clone(), fell]);
             } else {
                 outcomes.push(self.outcome(&start));
             }
@@ -115,16 +139,31 @@ impl Walker<'_> {
     /// `a && b || c`: walked in order (each part sees the parts before it,
     /// as on the way where all run); after the list, the line may have
     /// stopped after any part.
+    ///
+    /// After `&&` the next part runs only if the one before succeeded (a
+    /// `cd` landed); after `||` only if it failed, which may have been
+    /// before or after any of its effects: it starts from either state.
     pub(super) fn list_branches(&mut self, n: Node, nested: bool) {
         let mut parts = Vec::new();
-        operands(n, &mut parts);
+        operands(n, &mut parts, false);
         let mut outcomes = Vec::new();
-        for (i, part) in parts.iter().enumerate() {
-            self.statement(*part, nested);
-            if i + 1 < parts.len() {
-                outcomes.push((self.vars.clone(), self.cwd.clone()));
+        for (i, &(part, _)) in parts.iter().enumerate() {
+            let next_or = parts.get(i + 1).map(|&(_, or)| or);
+            let before = (next_or == Some(true)).then(|| (self.vars.clone(), self.cwd.clone()));
+            self.cd_success = None;
+            self.statement(part, nested);
+            let Some(or) = next_or else { break };
+            outcomes.push((self.vars.clone(), self.cwd.clone()));
+            match (before, self.cd_success.take()) {
+                (Some(before), _) => {
+                    let after = (self.vars.clone(), self.cwd.clone());
+                    self.join(&before, vec![before.clone(), after]);
+                }
+                (None, Some(landed)) if !or => self.set_places(landed),
+                _ => {}
             }
         }
+        self.cd_success = None;
         let start = outcomes.first().cloned();
         outcomes.push((self.vars.clone(), self.cwd.clone()));
         if let Some(start) = start {
@@ -305,14 +344,16 @@ impl Walker<'_> {
 }
 
 /// The commands of a list, left to right (`a && b || c` nests as
-/// `(a && b) || c`).
-fn operands<'n>(n: Node<'n>, out: &mut Vec<Node<'n>>) {
+/// `(a && b) || c`), each with whether `||` comes before it.
+fn operands<'n>(n: Node<'n>, out: &mut Vec<(Node<'n>, bool)>, mut or: bool) {
     let mut cursor = n.walk();
-    for k in n.named_children(&mut cursor) {
-        if k.kind() == "list" {
-            operands(k, out);
+    for k in n.children(&mut cursor) {
+        if !k.is_named() {
+            or = k.kind() == "||";
+        } else if k.kind() == "list" {
+            operands(k, out, or);
         } else {
-            out.push(k);
+            out.push((k, or));
         }
     }
 }

@@ -52,6 +52,11 @@ impl Walker<'_> {
                     None => places.push(Some(HOME.to_string())),
                 }
             }
+            self.cd_success = Some(places.clone());
+            // A missing folder leaves the shell where it was.
+            if operand.is_some() {
+                places.extend(bases);
+            }
             self.set_places(places);
         }
     }

@@ -282,6 +282,10 @@ struct Walker<'a> {
     /// Each function's effect at a call: the variables it sets, to a
     /// literal or to a value not known.
     fn_sets: HashMap<String, Vec<(String, Option<String>)>>,
+    /// Where the last `cd` lands when it succeeds. A `cd` may fail (the
+    /// folder is missing) and the shell stays where it was: after it, the
+    /// line is in either place, unless `&&` goes on only on success.
+    cd_success: Option<Vec<Option<String>>>,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
@@ -379,6 +383,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         pipe_source_simple: false,
         traps: Vec::new(),
         fn_sets: HashMap::new(),
+        cd_success: None,
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();

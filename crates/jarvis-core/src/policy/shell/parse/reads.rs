@@ -320,14 +320,23 @@ fn unbackslash(line: &str) -> String {
 /// taking the rest of the line.
 fn read_fields(line: &str, names: usize, ifs: &[char]) -> Vec<String> {
     let blank = |c: char| ifs.contains(&c) && c.is_whitespace();
+    // One delimiter: a run of IFS whitespace, or one other IFS character
+    // with the whitespace around it.
+    let past_delimiter = |s: &str| -> usize {
+        let t = s.trim_start_matches(blank);
+        let t = match t.chars().next() {
+            Some(c) if ifs.contains(&c) && !c.is_whitespace() => &t[c.len_utf8()..],
+            _ => t,
+        };
+        s.len() - t.trim_start_matches(blank).len()
+    };
     let mut rest = line.trim_matches(blank);
     let mut out = Vec::new();
     while out.len() + 1 < names {
         match rest.find(|c: char| ifs.contains(&c)) {
             Some(i) => {
                 out.push(rest[..i].to_string());
-                let sep = rest[i..].chars().next().map_or(1, char::len_utf8);
-                rest = rest[i + sep..].trim_start_matches(blank);
+                rest = &rest[i + past_delimiter(&rest[i..])..];
             }
             None => {
                 out.push(rest.to_string());
@@ -335,6 +344,35 @@ fn read_fields(line: &str, names: usize, ifs: &[char]) -> Vec<String> {
             }
         }
     }
+    // The last name takes the rest of the line, less one delimiter that
+    // only ends a single field (`2,` reads as `2`, `2,3,` stays).
+    match rest.find(|c: char| ifs.contains(&c)) {
+        Some(i) if i + past_delimiter(&rest[i..]) == rest.len() => rest = &rest[..i],
+        _ => {}
+    }
     out.push(rest.to_string());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_fields;
+
+    /// Each case as bash 5 splits it (`IFS=… read a b … <<< LINE`).
+    #[test]
+    fn read_splits_fields_as_bash_does() {
+        let cases: [(&str, &str, usize, &[&str]); 7] = [
+            (" ,", "x , y , z", 3, &["x", "y", "z"]),
+            (",", "1,2,", 2, &["1", "2"]),
+            (" ,", "1 ,  2 , ", 2, &["1", "2"]),
+            (" :", "p : :q r", 3, &["p", "", "q r"]),
+            (",", "1,2,3,", 2, &["1", "2,3,"]),
+            (":", "x::", 1, &["x::"]),
+            (" \t\n", "  a   b c  ", 2, &["a", "b c"]),
+        ];
+        for (ifs, line, names, want) in cases {
+            let ifs: Vec<char> = ifs.chars().collect();
+            assert_eq!(read_fields(line, names, &ifs), want, "IFS={ifs:?} {line:?}");
+        }
+    }
 }

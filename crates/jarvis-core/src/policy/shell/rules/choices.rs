@@ -21,19 +21,7 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
     if chosen == 0 && c.cwd_choices.is_empty() {
         return None;
     }
-    // Once per folder a branch may have left the line in.
-    let mut out: Vec<Command> = if c.cwd_choices.is_empty() {
-        vec![c.clone()]
-    } else {
-        c.cwd_choices
-            .iter()
-            .map(|d| Command {
-                cwd: d.clone(),
-                cwd_choices: Vec::new(),
-                ..c.clone()
-            })
-            .collect()
-    };
+    let mut out = in_folders(c);
     for i in 0..c.argv.len() + c.redirects.len() {
         let w = word(c, i);
         if w.choices.is_empty() {
@@ -85,7 +73,7 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
                     };
                 }
             }
-            return Some(vec![unknown]);
+            return Some(in_folders(&unknown));
         }
         out = out
             .into_iter()
@@ -99,6 +87,23 @@ pub(super) fn variants(c: &Command) -> Option<Vec<Command>> {
             .collect();
     }
     Some(out)
+}
+
+/// The command once per folder a branch may have left the line in (the
+/// parser keeps at most `MAX_CHOICES` of them, past which the folder is
+/// unknown).
+fn in_folders(c: &Command) -> Vec<Command> {
+    if c.cwd_choices.is_empty() {
+        return vec![c.clone()];
+    }
+    c.cwd_choices
+        .iter()
+        .map(|d| Command {
+            cwd: d.clone(),
+            cwd_choices: Vec::new(),
+            ..c.clone()
+        })
+        .collect()
 }
 
 fn word(c: &Command, i: usize) -> &Word {

@@ -27,9 +27,7 @@ impl Cmd<'_> {
     }
     /// A short flag, alone or bundled (`-rf` has `r`).
     pub fn short(&self, c: char) -> bool {
-        self.args.iter().any(|x| {
-            x.starts_with('-') && !x.starts_with("--") && x.len() > 1 && x[1..].contains(c)
-        })
+        self.args.iter().any(|x| short_has(x, c))
     }
     /// The value after `flag` (`-o F`, `--output F`, `--output=F`).
     pub fn value(&self, flag: &str) -> Option<&Word> {
@@ -98,4 +96,22 @@ pub(in crate::policy::shell) fn lower(s: &str) -> String {
 /// How a word may be shown in a reason.
 pub(in crate::policy::shell) fn shown(s: &str) -> String {
     s.replace(HOME, "~")
+}
+
+/// The letters of a word of short flags (`-rf` → `rf`); `--long` and a
+/// lone `-` are not.
+pub fn short_flags(x: &str) -> Option<&str> {
+    x.strip_prefix('-')
+        .filter(|b| !b.is_empty() && !b.starts_with('-'))
+}
+
+/// A short flag, alone or bundled with others (`-rf` has `r`).
+pub fn short_has(x: &str, c: char) -> bool {
+    short_flags(x).is_some_and(|b| b.contains(c))
+}
+
+/// A bundle of single-letter switches only (`-ndx`), no value attached
+/// (`-n5`, `-ofile`): the form in which every letter is a flag.
+pub fn letter_flags(x: &str) -> Option<&str> {
+    short_flags(x).filter(|b| b.chars().all(|c| c.is_ascii_alphabetic()))
 }

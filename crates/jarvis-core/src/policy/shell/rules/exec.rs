@@ -49,11 +49,8 @@ impl Analyzer<'_> {
         let args = &c.args;
         if args.iter().any(|a| {
             a == "-p"
-                || (a.starts_with('-')
-                    && !a.starts_with("--")
-                    && a.len() <= 4
-                    && a.contains('p')
-                    && !a.contains('c'))
+                || short_flags(a)
+                    .is_some_and(|b| b.len() <= 3 && b.contains('p') && !b.contains('c'))
         }) {
             self.block(format!(
                 "{} -p keeps elevated privileges (privilege escalation)",
@@ -234,10 +231,7 @@ impl Analyzer<'_> {
             let a = args[i].as_str();
             let la = lower(a);
             let perl_bundle = lb == "perl"
-                && a.starts_with('-')
-                && !a.starts_with("--")
-                && (a.ends_with('e') || a.ends_with('E'))
-                && a.len() <= 5;
+                && short_flags(a).is_some_and(|b| b.len() <= 4 && b.ends_with(['e', 'E']));
             if flags.contains(&la.as_str()) || perl_bundle {
                 if pwsh {
                     // PowerShell takes the rest of the line as the command.
@@ -294,9 +288,7 @@ impl Analyzer<'_> {
         }
         if let Some(code) = code.as_ref()
             && matches!(lb, "perl" | "ruby")
-            && args
-                .iter()
-                .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains('i'))
+            && args.iter().any(|x| short_has(x, 'i'))
         {
             // In-place edits: the files after the code are written.
             let at = c
@@ -471,9 +463,7 @@ impl Analyzer<'_> {
             }
             "script" => {
                 for (i, a) in c.args.iter().enumerate() {
-                    if a == "--command"
-                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-                    {
+                    if a == "--command" || (short_has(a, 'c')) {
                         if let Some(code) = c.arg_word(i + 1).cloned() {
                             self.shell_code(&code, &[], script, depth);
                         }
@@ -553,11 +543,8 @@ impl Analyzer<'_> {
                 self.editor_writes(c);
                 for (i, x) in c.args.iter().enumerate() {
                     // `-sc CMD`: single-letter flags bundled, the last one `-c`.
-                    let bundled_c = x.len() > 2
-                        && x.starts_with('-')
-                        && !x.starts_with("--")
-                        && x.ends_with('c')
-                        && x[1..].chars().all(|ch| ch.is_ascii_alphabetic());
+                    let bundled_c =
+                        letter_flags(x).is_some_and(|b| b.len() > 1 && b.ends_with('c'));
                     let cmd = if x == "-c" || x == "--cmd" || bundled_c {
                         c.args.get(i + 1).map(String::as_str)
                     } else {

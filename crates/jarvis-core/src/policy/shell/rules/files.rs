@@ -197,9 +197,7 @@ impl Analyzer<'_> {
                         || a == "-p"
                         || a == "--create"
                         || a == "--pass-through"
-                        || (a.starts_with('-')
-                            && !a.starts_with("--")
-                            && (a.contains('o') || a.contains('p')))
+                        || short_flags(a).is_some_and(|b| b.contains(['o', 'p']))
                 }) =>
             {
                 self.names_on_stdin(c);
@@ -314,10 +312,7 @@ impl Analyzer<'_> {
                     x == "-i"
                         || x.starts_with("-i")
                         || x == "--in-place"
-                        || (x.starts_with('-')
-                            && !x.starts_with("--")
-                            && x.contains('i')
-                            && lb != "sed")
+                        || (short_has(x, 'i') && lb != "sed")
                 }) =>
             {
                 if lb == "sed" {

@@ -512,13 +512,13 @@ impl Analyzer<'_> {
             }
             // A dry run lists what it would delete, and deletes nothing.
             "clean"
-                if rest
-                    .iter()
-                    .any(|x| x == "-n" || x == "--dry-run" || short_has(x, 'n'))
-                    && rest.iter().all(|x| {
-                        matches!(x.as_str(), "-n" | "--dry-run" | "-d" | "-x" | "-X" | "-q")
-                            || short_has(x, 'n') && !short_has(x, 'i') && !short_has(x, 'e')
-                    }) =>
+                if rest.iter().any(|x| {
+                    x == "--dry-run" || letter_flags(x).is_some_and(|b| b.contains('n'))
+                }) && rest.iter().all(|x| {
+                    matches!(x.as_str(), "--dry-run" | "-d" | "-x" | "-X" | "-q")
+                        || letter_flags(x)
+                            .is_some_and(|b| b.contains('n') && !b.contains(['i', 'e']))
+                }) =>
             {
                 read_only
             }
@@ -703,10 +703,7 @@ fn url_host(url: &str) -> Option<String> {
 /// uncommitted changes, the files themselves).
 fn destroys_tree(sub: &str, rest: &[String]) -> bool {
     let has = |f: &str| rest.iter().any(|x| x == f);
-    let short = |ch: char| {
-        rest.iter()
-            .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains(ch))
-    };
+    let short = |ch: char| rest.iter().any(|x| short_has(x, ch));
     match sub {
         "clean" => short('f') || has("--force"),
         "reset" => has("--hard") || has("--merge") || has("--keep"),
@@ -839,13 +836,4 @@ fn config_from_env(kv: &str, c: &Cmd<'_>) -> String {
         Some((_, w)) if !w.dynamic => format!("{key}={}", w.text),
         _ => format!("{key}=${{{var}}}"),
     }
-}
-
-/// `-ndx`: a bundle of single-letter flags holding `flag`.
-fn short_has(x: &str, flag: char) -> bool {
-    x.len() > 1
-        && x.starts_with('-')
-        && !x.starts_with("--")
-        && x[1..].chars().all(|c| c.is_ascii_alphabetic())
-        && x[1..].contains(flag)
 }

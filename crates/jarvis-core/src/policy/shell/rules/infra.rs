@@ -518,9 +518,7 @@ impl Analyzer<'_> {
     /// `ssh -g -L 0.0.0.0:9000:127.0.0.1:7420`: Jarvis's port forwarded to
     /// whoever reaches this machine.
     fn ssh_forwards(&mut self, c: &Cmd<'_>, args: &[&str]) {
-        let gateway = args
-            .iter()
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('g'));
+        let gateway = args.iter().any(|a| short_has(a, 'g'));
         for w in super::script_opts::values(c, &["-L"]) {
             let parts: Vec<&str> = w.text.split(':').collect();
             let target_port = parts.last().copied().unwrap_or("");

@@ -433,7 +433,7 @@ impl Analyzer<'_> {
         let kept = c.args.iter().any(|x| {
             matches!(x.as_str(), "-d" | "--detach")
                 || (x.starts_with("--restart") && !x.ends_with("=no"))
-                || (x.starts_with('-') && !x.starts_with("--") && x.contains('d') && x.len() <= 4)
+                || (short_has(x, 'd') && x.len() <= 4)
         });
         if !kept {
             return;

@@ -48,6 +48,7 @@ mod startup;
 mod subscripts;
 mod system;
 mod tables;
+mod tar;
 mod toolchains;
 mod traces;
 mod tunnels;
@@ -62,7 +63,9 @@ use pipes::reads_stdin_only;
 use positions::operands;
 use wrappers::peeled;
 
-pub(super) use cmd::{Cmd, base_name, is_shell, lower, shown};
+pub(super) use cmd::{
+    Cmd, base_name, is_shell, letter_flags, lower, short_flags, short_has, shown,
+};
 pub(super) use dispatch::{Producer, known_program, path_candidates};
 
 const MAX_DEPTH: usize = 8;

@@ -368,10 +368,7 @@ impl Analyzer<'_> {
             let a = args[i].as_str();
             if a == "-R"
                 || (a.starts_with("-R") && a.len() > 2)
-                || (a.starts_with('-')
-                    && !a.starts_with("--")
-                    && a[1..].contains('R')
-                    && a.len() <= 4)
+                || (short_has(a, 'R') && a.len() <= 4)
             {
                 self.block("remote shell (ssh -R opens this machine to the other end through a reverse tunnel)");
             }

@@ -11,7 +11,7 @@ impl Analyzer<'_> {
                 || x == "--recursive"
                 || lower(x) == "/r"
                 || lower(x) == "/t"
-                || x.starts_with('-') && !x.starts_with("--") && x.contains('R')
+                || short_has(x, 'R')
         });
         let ops: Vec<&Word> = c.words[1..]
             .iter()

@@ -237,15 +237,12 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
         let stdin_file =
             |x: &&str| matches!(*x, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
         if is_shell(&b) {
-            let has_code = rest
-                .iter()
-                .any(|x| x.starts_with('-') && !x.starts_with("--") && x[1..].contains('c'));
+            let has_code = rest.iter().any(|x| short_has(x, 'c'));
             let file = rest
                 .iter()
                 .find(|x| !x.starts_with('-') && !x.starts_with('+'));
-            let explicit = rest.iter().any(|x| {
-                *x == "-s" || (x.starts_with('-') && !x.starts_with("--") && x.contains('s'))
-            }) || rest.iter().any(stdin_file);
+            let explicit = rest.iter().any(|x| *x == "-s" || (short_has(x, 's')))
+                || rest.iter().any(stdin_file);
             return (!has_code && (file.is_none() || explicit || file.is_some_and(stdin_file)))
                 .then(|| b.clone());
         }
@@ -353,8 +350,8 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
         let names_file = *a == "-o"
             || *a == "--output"
             || *a == "--output-document"
-            || (b == "wget" && a.starts_with('-') && !a.starts_with("--") && a.ends_with('O'))
-            || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('o') && a.len() > 2);
+            || (b == "wget" && short_flags(a).is_some_and(|f| f.ends_with('O')))
+            || short_flags(a).is_some_and(|f| f.len() > 1 && f.ends_with('o'));
         if names_file && i + 1 < argv.len() && argv[i + 1] != "-" {
             out.push(norm(argv[i + 1]));
         } else if let Some(f) = a
@@ -364,7 +361,7 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
             out.push(norm(f));
         } else if (*a == "-O"
             || *a == "--remote-name"
-            || (b == "curl" && a.starts_with('-') && !a.starts_with("--") && a.contains('O'))
+            || (b == "curl" && short_has(a, 'O'))
             || (b == "wget" && a.starts_with("http")))
             && let Some(url) = argv.iter().find(|x| x.starts_with("http"))
         {

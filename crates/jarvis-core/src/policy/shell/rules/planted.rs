@@ -133,11 +133,7 @@ impl Analyzer<'_> {
                 .map(|w| lower(&base_name(&w.text)))
                 .unwrap_or_default();
             let has = |f: &[&str]| pa.iter().skip(1).any(|w| f.contains(&w.text.as_str()));
-            let short = |ch: char| {
-                pa.iter().skip(1).any(|w| {
-                    w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains(ch)
-                })
-            };
+            let short = |ch: char| pa.iter().skip(1).any(|w| short_has(&w.text, ch));
             match b.as_str() {
                 "find" => has(&["-L", "-follow"]),
                 "cp" => short('L') || has(&["--dereference"]),

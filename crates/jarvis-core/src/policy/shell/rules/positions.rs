@@ -141,11 +141,8 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
         // replace.
         "ssh-keygen"
             if !args.iter().any(|x| {
-                x.starts_with('-')
-                    && !x.starts_with("--")
-                    && x[1..]
-                        .chars()
-                        .any(|ch| "ypeilcBRFHDsLYKkQrMAG".contains(ch))
+                short_flags(x)
+                    .is_some_and(|b| b.contains(|ch| "ypeilcBRFHDsLYKkQrMAG".contains(ch)))
             }) =>
         {
             value_of(&["-f"])

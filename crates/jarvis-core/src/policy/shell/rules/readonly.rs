@@ -228,7 +228,7 @@ impl Analyzer<'_> {
                     x == "-i"
                         || x.starts_with("-i")
                         || x.starts_with("--in-place")
-                        || (x.starts_with('-') && !x.starts_with("--") && x.contains('i'))
+                        || (short_has(x, 'i'))
                 });
                 if has("-f") || has("--file") {
                     ok = false;
@@ -287,11 +287,9 @@ impl Analyzer<'_> {
             }
             "uniq" => operands(c).len() <= 1,
             // Batch mode, often bundled (`top -bn1`).
-            "top" | "htop" | "btop" => args.iter().any(|x| {
-                x.starts_with('-')
-                    && !x.starts_with("--")
-                    && (x.contains('b') || x.contains('n') || x.contains('l'))
-            }),
+            "top" | "htop" | "btop" => args
+                .iter()
+                .any(|x| short_flags(x).is_some_and(|b| b.contains(['b', 'n', 'l']))),
             "date" => {
                 if has("-s") || has("--set") || args.iter().any(|x| x.starts_with("--set=")) {
                     self.block("changes the system clock (date -s): certificates, logs and schedules depend on it");
@@ -370,10 +368,9 @@ impl Analyzer<'_> {
                     && !has("-l")
                     && !has("--line-numbers")
                     && !has("-I")
-                    && !args.iter().any(|x| {
-                        x.starts_with("--include")
-                            || (x.starts_with('-') && !x.starts_with("--") && x.contains('S'))
-                    })
+                    && !args
+                        .iter()
+                        .any(|x| x.starts_with("--include") || (short_has(x, 'S')))
             }
             // `-x` follows `source` lines to other files and quotes them.
             "shellcheck" => {
@@ -398,12 +395,7 @@ impl Analyzer<'_> {
             }
             "ps" | "pgrep" | "pidof" | "pstree" => true,
             // `ss -K` closes the sockets its filter matches.
-            "ss" if has("-K")
-                || has("--kill")
-                || args
-                    .iter()
-                    .any(|x| x.starts_with('-') && !x.starts_with("--") && x.contains('K')) =>
-            {
+            "ss" if has("-K") || has("--kill") || args.iter().any(|x| short_has(x, 'K')) => {
                 let port = crate::policy::url::JARVIS_PORT.to_string();
                 if args
                     .iter()

@@ -144,16 +144,13 @@ impl Analyzer<'_> {
         }
         if tables::DECODERS.contains(&real.as_str()) {
             let decoding = match real.as_str() {
-                "base64" | "base32" | "basenc" => args.iter().any(|a| {
-                    matches!(*a, "-d" | "-D" | "--decode")
-                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('d'))
-                }),
+                "base64" | "base32" | "basenc" => args
+                    .iter()
+                    .any(|a| matches!(*a, "-d" | "-D" | "--decode") || (short_has(a, 'd'))),
                 "xxd" => args.iter().any(|a| a.starts_with('-') && a.contains('r')),
-                "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "brotli" => args.iter().any(|a| {
-                    a.starts_with('-') && !a.starts_with("--") && a.contains('d')
-                        || *a == "--decompress"
-                        || *a == "--stdout"
-                }),
+                "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "brotli" => args
+                    .iter()
+                    .any(|a| short_has(a, 'd') || *a == "--decompress" || *a == "--stdout"),
                 // Layout escapes (`\n`, `\t`) show what they print; octal,
                 // hex and unicode ones spell characters the text hides.
                 "printf" => {

@@ -121,11 +121,7 @@ impl Analyzer<'_> {
                 Some(false)
             }
             // `fuser -k 7420/tcp`: whatever listens on a port, by the port.
-            "fuser"
-                if c.args
-                    .iter()
-                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('k')) =>
-            {
+            "fuser" if c.args.iter().any(|a| short_has(a, 'k')) => {
                 let admin = c.args.iter().any(|a| {
                     let port = a.trim_start_matches(':').split('/').next().unwrap_or("");
                     port.parse::<u16>()
@@ -396,12 +392,7 @@ impl Analyzer<'_> {
                 self.block("persistence (funcsave keeps a function every fish session loads)");
                 Some(false)
             }
-            "set"
-                if args.iter().any(|x| {
-                    x.starts_with('-') && !x.starts_with("--") && x.contains('U')
-                        || x == "--universal"
-                }) =>
-            {
+            "set" if args.iter().any(|x| short_has(x, 'U') || x == "--universal") => {
                 let name = args
                     .iter()
                     .find(|x| !x.starts_with('-'))

@@ -39,9 +39,7 @@ impl Analyzer<'_> {
                         k += 2;
                         continue;
                     }
-                    let short_code = t.starts_with('-')
-                        && !t.starts_with("--")
-                        && t[1..].contains(['c', 'e', 'E']);
+                    let short_code = short_flags(t).is_some_and(|b| b.contains(['c', 'e', 'E']));
                     if short_code || !t.starts_with(['-', '+']) {
                         reads_input = false;
                     }
