@@ -93,6 +93,7 @@ fn main() {
         "blind-ai",
         "blind-aj",
         "blind-ak",
+        "blind-am",
     ] {
         sets.push((
             f.to_string(),

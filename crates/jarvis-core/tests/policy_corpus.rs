@@ -89,6 +89,7 @@ const REDTEAM: &[&str] = &[
     "blind-ai.jsonl",
     "blind-aj.jsonl",
     "blind-ak.jsonl",
+    "blind-am.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -123,6 +124,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ai.jsonl", "/home/u/work", "/home/u"),
     ("blind-aj.jsonl", "/home/u/work", "/home/u"),
     ("blind-ak.jsonl", "/home/u/work", "/home/u"),
+    ("blind-am.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -223,6 +225,11 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "as G-038: the project synced to a host asks, with the host shown",
     ),
     (
+        "AM-292",
+        "as Y-161: a name remapped with `hash -p` runs the file it names, judged as that file; a binary \
+         in /tmp asks as running it by its path does (`hash -p /bin/rm ls; ls -rf ~` blocks as rm)",
+    ),
+    (
         "AH-145",
         "as G-038: an archive of the project sent to a host asks, with the host shown",
     ),
@@ -306,6 +313,16 @@ const STRICTER: &[(&str, &str)] = &[
         "AH-201",
         "text piped into a shell blocks whatever its source, as the oracle's `curl | sh` family; \
          `bash -c \"$(jq …)\"` or a script file asks",
+    ),
+    (
+        "AM-010",
+        "as AB-085, M-271 and V-069: `go run host/path@version` fetches a module from wherever its \
+         path names and runs it, download and execute; `go run ./cmd/x` asks",
+    ),
+    (
+        "AM-299",
+        "an admin port (a debugger's 9229, Docker's 2375) on a private address blocks, as it does for \
+         http_request: the local network's admin endpoints are a request-forgery target",
     ),
 ];
 

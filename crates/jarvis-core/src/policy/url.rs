@@ -199,7 +199,7 @@ fn finish(t: Target, dec: Decision) -> Result<(Target, Decision), Decision> {
         return Err(d(
             Verdict::Block,
             format!(
-                "port {} on this machine is an admin endpoint (debugger, Docker API or Jarvis itself)",
+                "port {} on this machine or the local network is an admin endpoint (debugger, Docker API or Jarvis itself)",
                 t.port
             ),
         ));

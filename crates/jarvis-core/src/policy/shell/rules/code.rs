@@ -449,7 +449,10 @@ impl Analyzer<'_> {
         // Backticks run commands in Perl, Ruby and PHP (in JavaScript they are strings).
         // What runs is read outside the strings: a string that says
         // "Invoke-Expression" is text the code writes.
-        let runs = runs_code_in(lang, &outside);
+        // R's `source(…)` and `eval(parse(…))` run the script they read.
+        let runs = runs_code_in(lang, &outside)
+            || matches!(lang, "rscript" | "r")
+                && (outside.contains("source(") || outside.contains("eval(parse("));
         if net && runs {
             self.block(format!(
                 "download and execute ({lang} code fetches and runs code)"

@@ -78,6 +78,8 @@ pub(super) const RUNS: &[&str] = &[
     "call-process",
     "make-process",
     "async-shell-command",
+    // R's system2 runs a program.
+    "system2(",
 ];
 
 pub(super) const DECODE: &[&str] = &[

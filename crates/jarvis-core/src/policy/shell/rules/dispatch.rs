@@ -273,6 +273,9 @@ impl Analyzer<'_> {
             self.interpreter(c);
             return false;
         }
+        if let Some(decided) = self.long_tail(c) {
+            return decided;
+        }
         if let Some(decided) = self.executor(c) {
             return decided;
         }

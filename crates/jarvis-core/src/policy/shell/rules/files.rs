@@ -207,6 +207,17 @@ impl Analyzer<'_> {
             "unzip" | "cpio" | "unrar" | "gunzip" | "gzip" | "bzip2" | "bunzip2" | "xz"
             | "unxz" | "zstd" | "unzstd" | "lz4" | "split" | "csplit" | "patch"
             | "expand-archive" => {
+                // `cpio -t`: the archive on its input (or `-F FILE`) listed.
+                if lb == "cpio"
+                    && (c.short('t') || c.has("--list"))
+                    && !c
+                        .args
+                        .iter()
+                        .any(|a| a.starts_with("--to") || a == "--rsh-command")
+                {
+                    let archive = c.value("-F").or_else(|| c.value("--file")).cloned();
+                    return Some(archive.is_none_or(|f| self.read_path(&f, cwd)));
+                }
                 // Listing, testing, or `-p`/`-c` printing members.
                 if lb == "unzip"
                     && c.args.iter().any(|a| {
@@ -257,7 +268,7 @@ impl Analyzer<'_> {
                 let archive = c.operand_words().into_iter().next();
                 match dest {
                     Some(d) => self.extract_into_from(&d, archive.as_ref(), cwd, lb),
-                    None if lb == "unzip" || lb == "7z" => {
+                    None if matches!(lb, "unzip" | "7z" | "cpio") => {
                         self.extract_into_from(&Word::lit("."), archive.as_ref(), cwd, lb)
                     }
                     None => {}

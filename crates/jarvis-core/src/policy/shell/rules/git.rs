@@ -292,6 +292,20 @@ impl Analyzer<'_> {
                 self.ask("git submodule foreach runs a command in every submodule");
                 false
             }
+            // Shown, not changed: each submodule's commit and what changed in it.
+            "submodule"
+                if rest
+                    .first()
+                    .is_some_and(|x| x == "status" || x == "summary")
+                    && rest[1..].iter().all(|x| {
+                        matches!(
+                            x.as_str(),
+                            "--recursive" | "--cached" | "--quiet" | "-q" | "--"
+                        ) || !x.starts_with('-')
+                    }) =>
+            {
+                read_only
+            }
             "bisect" if rest.first().is_some_and(|x| x == "run") => {
                 let words: Vec<Word> = c.words[si + 3..].to_vec();
                 self.run_words(words, c.src, c.script, c.depth + 1);

@@ -25,6 +25,7 @@ mod infra;
 mod inspectors;
 mod kernel;
 mod listers;
+mod long_tail;
 mod makefiles;
 mod modules;
 mod net;

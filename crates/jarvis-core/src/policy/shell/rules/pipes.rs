@@ -465,17 +465,20 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
                 .any(|w| super::servers::jq_env(&w.text).whole)
 }
 
-/// The shell's history printed (`history`, `fc -l`).
+/// The shell's history printed (`history`, `fc -l`), or the command line
+/// running now (`$BASH_COMMAND`: in a DEBUG trap, every later line).
 pub(super) fn reads_history(pa: &[Word]) -> bool {
     let pb = pa
         .first()
         .map(|w| lower(&base_name(&w.text)))
         .unwrap_or_default();
-    pb == "history"
-        && pa
-            .iter()
-            .skip(1)
-            .all(|w| !matches!(w.text.as_str(), "-c" | "-d"))
+    matches!(pb.as_str(), "echo" | "printf" | "print")
+        && pa.iter().skip(1).any(|w| w.text.contains("BASH_COMMAND"))
+        || pb == "history"
+            && pa
+                .iter()
+                .skip(1)
+                .all(|w| !matches!(w.text.as_str(), "-c" | "-d"))
         || pb == "fc"
             && pa
                 .iter()

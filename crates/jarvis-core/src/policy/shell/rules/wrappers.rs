@@ -69,15 +69,19 @@ impl Analyzer<'_> {
             "busybox" | "toybox" if words.first().is_some_and(|w| w.text.starts_with('-')) => {
                 return false;
             }
-            "strace" | "ltrace"
-                if words
-                    .iter()
-                    .any(|w| w.text == "-p" || w.text.starts_with("-p")) =>
+            "strace" | "ltrace" => self.tracer_options(lb, takes, words, c, script, depth),
+            // `taskset -p [MASK] PID`, `chrt -p [PRIO] PID`: a running
+            // process's settings, shown, or changed when a value is given.
+            "taskset" | "chrt"
+                if words.iter().any(|w| {
+                    w.text == "--pid" || letter_flags(&w.text).is_some_and(|b| b.contains('p'))
+                }) =>
             {
-                if words.iter().any(|w| self.aims_at_self(w, script)) {
-                    self.block(format!("{lb} attaches to Jarvis's own process"));
+                let values = words.iter().filter(|w| !w.text.starts_with('-')).count();
+                if values > 1 {
+                    self.ask(format!("{lb} changes a running process's scheduling"));
                 }
-                self.ask(format!("{lb} attaches to a running process"));
+                return false;
             }
             _ => {}
         }
@@ -104,6 +108,11 @@ impl Analyzer<'_> {
             }
             return !words.is_empty();
         }
+        if lb == "unshare" && unshare_root_mounts(words) {
+            self.block(
+                "privilege escalation (unshare maps the user to root in a new mount namespace, where it can mount over any folder)",
+            );
+        }
         while let Some(w) = words.first() {
             let t = w.text.clone();
             if t == "--" {
@@ -123,16 +132,6 @@ impl Analyzer<'_> {
                         ));
                 // New namespaces with the user mapped to root: mount and
                 // network powers the sandbox took away, regained inside.
-                if lb == "unshare"
-                    && (matches!(
-                        t.as_str(),
-                        "--map-root-user" | "--map-auto" | "--map-current-user"
-                    ) || !t.starts_with("--") && flag.contains('r'))
-                {
-                    self.block(
-                        "privilege escalation (unshare maps the user to root in new namespaces)",
-                    );
-                }
                 if lb == "time"
                     && (t == "-o" || t == "--output")
                     && let Some(f) = words.first().cloned()
@@ -164,7 +163,11 @@ impl Analyzer<'_> {
                 if lb == "chroot" {
                     self.ask("chroot runs a command in another root");
                 }
-                words.remove(0);
+                let operand = words.remove(0);
+                // flock opens its lock file for writing, creating it.
+                if lb == "flock" {
+                    self.write_path(&operand, c.cwd.as_deref(), "flock");
+                }
                 break;
             } else if matches!(
                 lb,
@@ -207,6 +210,73 @@ impl Analyzer<'_> {
         !words.is_empty()
     }
 
+    /// A tracer's own options: the process it attaches to, and where its
+    /// trace goes (`-o FILE`, or `-o '|CMD'` piped into a command).
+    fn tracer_options(
+        &mut self,
+        lb: &str,
+        takes: &str,
+        words: &[Word],
+        c: &Command,
+        script: &Script,
+        depth: usize,
+    ) {
+        let (mut pending_output, mut value) = (false, false);
+        for (i, w) in words.iter().enumerate() {
+            if !pending_output && !value && !w.text.starts_with('-') {
+                break;
+            }
+            // The value of another option (`-e trace=open`).
+            value = !pending_output
+                && !value
+                && w.text.len() == 2
+                && takes.contains(&w.text[1..])
+                && w.text != "-o";
+            let output = if pending_output {
+                Some(w.clone())
+            } else {
+                w.text
+                    .strip_prefix("--output=")
+                    .or_else(|| w.text.strip_prefix("-o"))
+                    .filter(|v| !v.is_empty())
+                    .map(|v| Word {
+                        text: v.to_string(),
+                        ..w.clone()
+                    })
+            };
+            pending_output = matches!(w.text.as_str(), "-o" | "--output");
+            if let Some(out) = output {
+                match out.text.strip_prefix(['|', '!']) {
+                    Some(cmd) => {
+                        let code = Word {
+                            text: cmd.to_string(),
+                            ..out.clone()
+                        };
+                        self.shell_code(&code, &[], script, depth);
+                        self.ask(format!("{lb} -o pipes its trace into a command"));
+                    }
+                    None => self.write_path(&out, c.cwd.as_deref(), lb),
+                }
+            }
+            if w.text.starts_with("-p") || w.text.starts_with("--attach") {
+                let pid = words
+                    .get(i + 1)
+                    .filter(|_| matches!(w.text.as_str(), "-p" | "--attach"));
+                if words.iter().any(|w| self.aims_at_self(w, script)) {
+                    self.block(format!("{lb} attaches to Jarvis's own process"));
+                }
+                if pid.is_some_and(|p| self.aims_at_secret_holder(p, script))
+                    || self.aims_at_secret_holder(w, script)
+                {
+                    self.block(format!(
+                        "{lb} attaches to a process that holds secrets (it reads what passes through it)"
+                    ));
+                }
+                self.ask(format!("{lb} attaches to a running process"));
+            }
+        }
+    }
+
     /// `env [-i] [-u N] [-C DIR] [-S STR] [N=V]… CMD`: Some(true) when a
     /// program is left to judge.
     pub(super) fn env_wrapper(
@@ -219,6 +289,7 @@ impl Analyzer<'_> {
         let alone = words.len() == 1;
         words.remove(0);
         let mut assigns = Vec::new();
+        let mut chdir: Option<Word> = None;
         while let Some(w) = words.first().cloned() {
             let t = w.text.clone();
             if t == "-S" || t == "--split-string" {
@@ -238,7 +309,22 @@ impl Analyzer<'_> {
                 }
                 self.script(&text, &[], depth + 1);
                 return None;
-            } else if matches!(t.as_str(), "-u" | "--unset" | "-C" | "--chdir") {
+            } else if matches!(t.as_str(), "-C" | "--chdir") {
+                words.remove(0);
+                if !words.is_empty() {
+                    chdir = Some(words.remove(0));
+                }
+            } else if let Some(d) = t
+                .strip_prefix("--chdir=")
+                .or_else(|| t.strip_prefix("-C"))
+                .filter(|d| !d.is_empty())
+            {
+                chdir = Some(Word {
+                    text: d.to_string(),
+                    ..w.clone()
+                });
+                words.remove(0);
+            } else if matches!(t.as_str(), "-u" | "--unset") {
                 words.remove(0);
                 if !words.is_empty() {
                     words.remove(0);
@@ -271,12 +357,60 @@ impl Analyzer<'_> {
             }
             return None;
         }
+        // `env -C DIR CMD`: the program runs in DIR.
+        if let Some(dir) = chdir {
+            let moved = Command {
+                cwd: Some(if dir.dynamic {
+                    parse::UNKNOWN_DIR.to_string()
+                } else {
+                    // In the parser's spelling of home, as `cd ~` leaves it.
+                    let d = self.norm(&dir, c.cwd.as_deref());
+                    match d.strip_prefix('~') {
+                        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                            format!("{HOME}{rest}")
+                        }
+                        _ => d,
+                    }
+                }),
+                cwd_choices: Vec::new(),
+                ..c.clone()
+            };
+            let outer = std::mem::replace(&mut self.cwd_now, moved.cwd.clone());
+            self.run_words(std::mem::take(words), &moved, script, depth);
+            self.cwd_now = outer;
+            return None;
+        }
         Some(true)
     }
 }
 
 /// The words of the program that really runs, past `env`, `timeout`,
 /// `nice` and other wrappers.
+/// `unshare`'s words map the user to root in a namespace where it can
+/// also mount over folders the sandbox guards (a network namespace alone
+/// takes powers away).
+fn unshare_root_mounts(words: &[Word]) -> bool {
+    let options: Vec<&str> = words
+        .iter()
+        .map(|w| w.text.as_str())
+        .take_while(|x| x.starts_with('-'))
+        .collect();
+    let root = options.iter().any(|x| {
+        matches!(*x, "--map-root-user" | "--map-auto" | "--map-current-user")
+            || short_flags(x).is_some_and(|b| b.contains('r'))
+    });
+    let mounts = options.iter().any(|x| {
+        *x == "--mount"
+            || x.starts_with("--mount=")
+            || short_flags(x).is_some_and(|b| b.contains('m'))
+    });
+    // Without `-m`, a shell it runs may still `unshare -m` inside.
+    let runs_shell = words
+        .get(options.len())
+        .is_none_or(|w| is_shell(&lower(&base_name(&w.text))) || lower(&w.text).contains("mount"));
+    root && (mounts || runs_shell)
+}
+
 /// How many words after `coproc` name it and open its braces:
 /// `coproc NAME { cmd; }` 2, `coproc { cmd; }` 1, `coproc cmd` 0.
 fn coproc_head(words: &[Word]) -> usize {
@@ -296,7 +430,14 @@ pub(super) fn peeled(argv: &[Word]) -> &[Word] {
         last = i;
         let b = lower(&base_name(&argv[i].text));
         let takes = match tables::wrapper(&b) {
-            Some(_) if matches!(b.as_str(), "busybox" | "toybox") => break,
+            // `busybox APPLET …` is the applet; `busybox --list` is busybox.
+            Some(_) if matches!(b.as_str(), "busybox" | "toybox") => {
+                if argv.get(i + 1).is_none_or(|w| w.text.starts_with('-')) {
+                    break;
+                }
+                i += 1;
+                continue;
+            }
             Some(t) => t,
             None if b == "env" => "uC",
             None => break,
