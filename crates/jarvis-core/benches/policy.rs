@@ -129,4 +129,28 @@ fn main() {
             pct(&parse, 99),
         );
     }
+    // `JARVIS_BENCH_SLOWEST=N`: the N slowest lines, to see what the tail is.
+    let slowest: usize = std::env::var("JARVIS_BENCH_SLOWEST")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    if slowest > 0 {
+        let all = &sets[sets.len() - 1].1;
+        let mut timed: Vec<(f64, &String)> = all
+            .iter()
+            .map(|c| {
+                let t = per_command(std::slice::from_ref(c), iters, |c| {
+                    std::hint::black_box(analyze(c, &env));
+                });
+                (t[0], c)
+            })
+            .collect();
+        timed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (t, c) in timed.iter().take(slowest) {
+            println!(
+                "{t:8.1} µs  {}",
+                c.replace('\n', "\\n").chars().take(150).collect::<String>()
+            );
+        }
+    }
 }

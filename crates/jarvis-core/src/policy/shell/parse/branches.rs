@@ -85,13 +85,19 @@ impl Walker<'_> {
             self.cd_success = None;
             self.statement(k, nested);
         }
-        let landed = self.cd_success.take();
+        let only_cd = conditions.len() == 1 && self.is_cd(conditions[0]);
+        let landed = self.cd_success.take().filter(|_| only_cd);
         let after = (self.vars.clone(), self.cwd.clone());
-        self.join(&before, vec![before.clone(), after.clone()]);
-        let failed = (
-            std::mem::replace(&mut self.vars, after.0),
-            std::mem::replace(&mut self.cwd, after.1),
-        );
+        // A `cd` that failed did not move.
+        let failed = if landed.is_some() {
+            before
+        } else {
+            self.join(&before, vec![before.clone(), after.clone()]);
+            (
+                std::mem::replace(&mut self.vars, after.0),
+                std::mem::replace(&mut self.cwd, after.1),
+            )
+        };
         if let Some(landed) = landed {
             self.set_places(landed);
         }
@@ -136,39 +142,75 @@ impl Walker<'_> {
         self.join(&start, outcomes);
     }
 
-    /// `a && b || c`: walked in order (each part sees the parts before it,
-    /// as on the way where all run); after the list, the line may have
-    /// stopped after any part.
-    ///
-    /// After `&&` the next part runs only if the one before succeeded (a
-    /// `cd` landed); after `||` only if it failed, which may have been
-    /// before or after any of its effects: it starts from either state.
+    /// `a && b || c`: each part runs from the states in which the parts
+    /// before it let it run: after `&&`, where they succeeded; after `||`,
+    /// where they failed. A `cd` that succeeded landed; one that failed
+    /// did not move; another part may have failed after its effects. After
+    /// the list, the line is in any state it may have ended in.
     pub(super) fn list_branches(&mut self, n: Node, nested: bool) {
         let mut parts = Vec::new();
         operands(n, &mut parts, false);
-        let mut outcomes = Vec::new();
-        for (i, &(part, _)) in parts.iter().enumerate() {
-            let next_or = parts.get(i + 1).map(|&(_, or)| or);
-            let before = (next_or == Some(true)).then(|| (self.vars.clone(), self.cwd.clone()));
+        // Where the list so far has failed, and where it succeeded before
+        // an `||` (the current state is where it succeeded last).
+        let mut fails: Vec<Outcome> = Vec::new();
+        let mut oks: Vec<Outcome> = Vec::new();
+        for (i, &(part, or_before)) in parts.iter().enumerate() {
+            if i > 0 && or_before {
+                // Runs where the list failed; where it succeeded, it skips.
+                oks.push((self.vars.clone(), self.cwd.clone()));
+                let failed = std::mem::take(&mut fails);
+                if let Some(start) = failed.first().cloned() {
+                    self.join(&start, failed);
+                }
+            } else if i > 0 && !oks.is_empty() {
+                // Runs wherever the list succeeded, on either way.
+                oks.push((self.vars.clone(), self.cwd.clone()));
+                let succeeded = std::mem::take(&mut oks);
+                if let Some(start) = succeeded.first().cloned() {
+                    self.join(&start, succeeded);
+                }
+            }
+            let before = self
+                .is_cd(part)
+                .then(|| (self.vars.clone(), self.cwd.clone()));
             self.cd_success = None;
             self.statement(part, nested);
-            let Some(or) = next_or else { break };
-            outcomes.push((self.vars.clone(), self.cwd.clone()));
-            match (before, self.cd_success.take()) {
-                (Some(before), _) => {
-                    let after = (self.vars.clone(), self.cwd.clone());
-                    self.join(&before, vec![before.clone(), after]);
+            let landed = self.cd_success.take().filter(|_| before.is_some());
+            match (before, landed) {
+                (Some(before), Some(landed)) => {
+                    fails.push(before);
+                    self.set_places(landed);
                 }
-                (None, Some(landed)) if !or => self.set_places(landed),
-                _ => {}
+                _ => fails.push((self.vars.clone(), self.cwd.clone())),
             }
         }
         self.cd_success = None;
-        let start = outcomes.first().cloned();
-        outcomes.push((self.vars.clone(), self.cwd.clone()));
-        if let Some(start) = start {
-            self.join(&start, outcomes);
+        let mut ends = oks;
+        ends.push((self.vars.clone(), self.cwd.clone()));
+        ends.extend(fails);
+        if let Some(start) = ends.first().cloned() {
+            self.join(&start, ends);
         }
+    }
+
+    /// A plain `cd`/`pushd` in this shell (not in a pipeline, a subshell
+    /// or a substitution, where the move is gone after).
+    pub(super) fn is_cd(&self, n: Node) -> bool {
+        let n = if n.kind() == "redirected_statement" {
+            match n.named_child(0) {
+                Some(body) => body,
+                None => return false,
+            }
+        } else {
+            n
+        };
+        if n.kind() != "command" {
+            return false;
+        }
+        let t = self.text(n).trim_start();
+        ["cd", "pushd", "builtin cd", "command cd"]
+            .iter()
+            .any(|p| t == *p || t.starts_with(&format!("{p} ")) || t.starts_with(&format!("{p}\t")))
     }
 
     /// After code that runs any number of times (a loop's body, a

@@ -236,6 +236,19 @@ impl Walker<'_> {
             .find(|(n, _)| n == first)
             .map(|(_, b)| b.clone());
         // A call of a function of the line: what its body sets, set.
+        let placed = body.is_some() && self.fn_cwds.contains_key(first);
+        if body.is_some()
+            && let Some(places) = self.fn_cwds.get(first).cloned()
+        {
+            // Where the body moves, or here if its `cd` failed.
+            let mut places = places;
+            if self.vars.cwd_alts.is_empty() {
+                places.push(self.cwd.clone());
+            } else {
+                places.extend(self.vars.cwd_alts.iter().cloned());
+            }
+            self.set_places(places);
+        }
         if body.is_some()
             && let Some(sets) = self.fn_sets.get(first).cloned()
         {
@@ -278,7 +291,7 @@ impl Walker<'_> {
         if everything {
             self.loosen_all();
         }
-        (first == "eval" && dynamic) || moves(&code)
+        (first == "eval" && dynamic) || (moves(&code) && !placed)
     }
 }
 
@@ -301,4 +314,27 @@ pub(super) fn assigns_literally(code: &str, name: &str) -> bool {
         found = true;
     }
     found
+}
+
+/// The names a function body declares local (`local x`, `declare x`,
+/// `typeset x` without `-g`): they do not outlive a call.
+pub(super) fn declared_locals(body: &str) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for stmt in body.split(['\n', ';', '&', '|', '{', '}', '(', ')']) {
+        let mut words = stmt.split_whitespace();
+        if !matches!(words.next(), Some("local" | "declare" | "typeset")) {
+            continue;
+        }
+        let rest: Vec<&str> = words.collect();
+        if rest.iter().any(|w| w.starts_with('-') && w.contains('g')) {
+            continue;
+        }
+        for w in rest.iter().filter(|w| !w.starts_with('-')) {
+            let name = w.split(['=', '[']).next().unwrap_or(w);
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                out.insert(name.to_string());
+            }
+        }
+    }
+    out
 }

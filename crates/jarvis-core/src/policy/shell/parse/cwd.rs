@@ -53,8 +53,14 @@ impl Walker<'_> {
                 }
             }
             self.cd_success = Some(places.clone());
-            // A missing folder leaves the shell where it was.
-            if operand.is_some() {
+            // A missing folder leaves the shell where it was (home, the
+            // root, the parent and /tmp are always there).
+            let always_there = |w: &Word| {
+                !w.dynamic
+                    && (matches!(w.text.as_str(), "/" | ".." | "." | "/tmp" | "../")
+                        || w.text.trim_end_matches('/') == HOME.to_string())
+            };
+            if operand.is_some_and(|w| !always_there(w)) {
                 places.extend(bases);
             }
             self.set_places(places);

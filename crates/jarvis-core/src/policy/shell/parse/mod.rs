@@ -248,6 +248,37 @@ impl Vars {
         self.known.remove(name)
     }
 
+    /// `name` as it was in `before` (a function's local, gone after it).
+    fn restore(&mut self, name: &str, before: &Vars) {
+        match before.known.get(name) {
+            Some(v) => {
+                self.known.insert(name.to_string(), v.clone());
+            }
+            None => {
+                self.known.remove(name);
+            }
+        }
+        match before.from.get(name) {
+            Some(v) => self.from.insert(name.to_string(), v.clone()),
+            None => self.from.remove(name),
+        };
+        match before.alts.get(name) {
+            Some(v) => self.alts.insert(name.to_string(), v.clone()),
+            None => self.alts.remove(name),
+        };
+        match before.copies.get(name) {
+            Some(v) => self.copies.insert(name.to_string(), v.clone()),
+            None => self.copies.remove(name),
+        };
+        match before.arrays.get(name) {
+            Some(v) => self.arrays.insert(name.to_string(), v.clone()),
+            None => self.arrays.remove(name),
+        };
+        if !before.seen.contains(name) {
+            self.seen.remove(name);
+        }
+    }
+
     fn set(&mut self, name: String, value: String) -> Option<String> {
         // An element (`a[0]=x`): its array, or the scalar, is not known.
         if name.contains('[') {
@@ -282,6 +313,8 @@ struct Walker<'a> {
     /// Each function's effect at a call: the variables it sets, to a
     /// literal or to a value not known.
     fn_sets: HashMap<String, Vec<(String, Option<String>)>>,
+    /// Each function whose body moves: the places it may leave the line in.
+    fn_cwds: HashMap<String, Vec<Option<String>>>,
     /// Where the last `cd` lands when it succeeds. A `cd` may fail (the
     /// folder is missing) and the shell stays where it was: after it, the
     /// line is in either place, unless `&&` goes on only on success.
@@ -383,6 +416,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         pipe_source_simple: false,
         traps: Vec::new(),
         fn_sets: HashMap::new(),
+        fn_cwds: HashMap::new(),
         cd_success: None,
     };
     let root = tree.root_node();

@@ -295,12 +295,18 @@ impl Walker<'_> {
             // sets may hold its value or the one before, or another.
             let before = (self.vars.clone(), self.cwd.clone());
             self.statement(body, nested);
+            let locals = command::declared_locals(&stored);
+            // What the body declares `local` is gone after it.
+            for name in &locals {
+                self.vars.restore(name, &before.0);
+            }
             // What a call sets: a literal the same at every call, anything
             // else not known.
             let sets: Vec<(String, Option<String>)> = self
                 .vars
                 .seen
                 .iter()
+                .filter(|n| !locals.contains(*n))
                 .filter(|n| {
                     self.vars.known.get(*n) != before.0.known.get(*n)
                         || self.vars.from.get(*n) != before.0.from.get(*n)
@@ -316,6 +322,19 @@ impl Walker<'_> {
                 .collect();
             if sure {
                 self.fn_sets.insert(name.clone(), sets);
+                // A body that moves moves its caller: the places it may
+                // leave the line in.
+                // (Only a body whose moves are literal: `cd "$d"` goes where
+                // `d` is at the call.)
+                let literal = !stored.contains(['$', '`']);
+                if literal && (self.cwd != before.1 || !self.vars.cwd_alts.is_empty()) {
+                    let places = if self.vars.cwd_alts.is_empty() {
+                        vec![self.cwd.clone()]
+                    } else {
+                        self.vars.cwd_alts.clone()
+                    };
+                    self.fn_cwds.insert(name.clone(), places);
+                }
             }
             self.join_open(&before);
             let end = self.out.commands.len();

@@ -460,7 +460,15 @@ impl Walker<'_> {
             }
             self.vars.lines.remove(&name);
             self.vars.arrays.remove(&name);
-            if matches!(first, "unset" | "mapfile" | "readarray") || w.dynamic {
+            // `unset NAME` (not `-f`, not an element): NAME is empty now,
+            // as `${NAME:-default}` then reads the default.
+            let unset_var = first == "unset"
+                && !w.dynamic
+                && w.text == name
+                && !argv[1..].iter().any(|o| o.text == "-f" || o.text == "-n");
+            if unset_var {
+                self.vars.set(name, String::new());
+            } else if matches!(first, "unset" | "mapfile" | "readarray") || w.dynamic {
                 self.vars.forget(&name);
             }
         }

@@ -395,17 +395,23 @@ impl Walker<'_> {
                 subs.extend(self.substitution(*k).subs);
             }
         }
+        // Known empty (`unset OUT`, `OUT=`): `${OUT:-build/out}` is the default.
+        if self.lookup(&name).is_some_and(|v| v.is_empty())
+            && self.choices_of(&name).0.is_empty()
+            && (t.contains(":-") || t.contains(":="))
+            && kids.len() > 1
+        {
+            let w = self.default_word(&kids, nested, subs);
+            if t.contains(":=") && !name.is_empty() && !w.dynamic {
+                self.vars.set(name, w.text.clone());
+            }
+            return w;
+        }
         // `${XDG_CONFIG_HOME:-$HOME/.config}`: unset on most machines, so the
         // default is where it points.
         if self.lookup(&name).is_none() && (t.contains(":-") || t.contains(":=")) && kids.len() > 1
         {
-            let mut w = Word::default();
-            for (j, k) in kids.iter().skip(1).enumerate() {
-                let part = self.word_at_start(*k, nested, j == 0);
-                w.merge(part);
-            }
-            w.computed = true;
-            w.subs.extend(subs);
+            let mut w = self.default_word(&kids, nested, subs);
             // `${P:=default}` also sets P when it was unset: P may now hold
             // the default, or the value it had.
             if t.contains(":=") && !name.is_empty() {
@@ -448,8 +454,38 @@ impl Walker<'_> {
         // A substitution runs in a subshell: what it sets stays there.
         let saved = (self.vars.clone(), self.cwd.clone());
         self.children(n, true);
+        // `$(cd build && pwd)`: the folder the substitution moved to, when
+        // it is one known place and the line is at the project's top.
+        let moved_to = self
+            .out
+            .commands
+            .last()
+            .filter(|_| self.out.commands.len() > start)
+            .filter(|c| {
+                c.argv.first().is_some_and(|w| w.text == "pwd")
+                    && c.argv[1..]
+                        .iter()
+                        .all(|w| matches!(w.text.as_str(), "-P" | "-L"))
+                    && c.cwd_choices.is_empty()
+            })
+            .and_then(|c| c.cwd.clone())
+            .filter(|d| {
+                saved.1.is_none()
+                    && !d.starts_with(['/', '$', HOME])
+                    && !d.contains(UNKNOWN_DIR)
+                    && !d.contains(ELSEWHERE_DIR)
+                    && !d.split('/').any(|p| p == "..")
+            });
         (self.vars, self.cwd) = saved;
         let subs: Vec<usize> = (start..self.out.commands.len()).collect();
+        if let Some(dir) = moved_to {
+            return Word {
+                text: dir,
+                computed: true,
+                subs,
+                ..Default::default()
+            };
+        }
         if n.kind() == "process_substitution" {
             return Word {
                 text: "/dev/fd/63".into(),
@@ -489,6 +525,18 @@ thread_local! {
 }
 
 impl Walker<'_> {
+    /// The default of `${v:-DEFAULT}` (the expansion's words after the name).
+    fn default_word(&mut self, kids: &[Node], nested: bool, subs: Vec<usize>) -> Word {
+        let mut w = Word::default();
+        for (j, k) in kids.iter().skip(1).enumerate() {
+            let part = self.word_at_start(*k, nested, j == 0);
+            w.merge(part);
+        }
+        w.computed = true;
+        w.subs.extend(subs);
+        w
+    }
+
     /// The one command of a substitution whose commands start at `start`,
     /// when every other is inside its words (`$(a "$(b)")`).
     fn only_top_command(&self, start: usize) -> Option<usize> {

@@ -107,7 +107,20 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         let c = normalize(&word_path(c, false), None);
         p = format!("{}/{p}", c.trim_end_matches('/'));
     }
-    fold(&p)
+    let folded = fold(&p);
+    // `/tmp/../home/u/.ssh` is home only once folded.
+    let l = folded.to_ascii_lowercase();
+    if folded != p
+        && (l.starts_with("/home/")
+            || l.starts_with("/users/")
+            || l.starts_with("c:/users/")
+            || l == "/root"
+            || l.starts_with("/root/")
+            || l.starts_with("/var/root"))
+    {
+        return normalize(&folded, None);
+    }
+    folded
 }
 
 /// `/proc/self/cwd/…` is the command's own directory and `/proc/self/root/…`

@@ -23,7 +23,7 @@ impl Cmd<'_> {
     pub fn has(&self, flag: &str) -> bool {
         self.args
             .iter()
-            .any(|x| x == flag || x.starts_with(&format!("{flag}=")))
+            .any(|x| x == flag || eq_value(x, flag).is_some())
     }
     /// A short flag, alone or bundled (`-rf` has `r`).
     pub fn short(&self, c: char) -> bool {
@@ -34,7 +34,7 @@ impl Cmd<'_> {
         let i = self
             .args
             .iter()
-            .position(|x| x == flag || x.starts_with(&format!("{flag}=")))?;
+            .position(|x| x == flag || eq_value(x, flag).is_some())?;
         if self.args[i].contains('=') && flag.starts_with("--") {
             None
         } else {
@@ -63,13 +63,17 @@ impl Cmd<'_> {
 }
 
 pub(in crate::policy::shell) fn base_name(word: &str) -> String {
-    let w = word.trim_start_matches('\\').replace('\\', "/");
-    let b = w.rsplit('/').next().unwrap_or(&w).to_string();
-    let lower = b.to_ascii_lowercase();
-    let b = lower
-        .strip_suffix(".exe")
-        .map(|_| b[..b.len() - 4].to_string())
-        .unwrap_or(b);
+    // One allocation: this runs for every word of every command judged.
+    let w = word.trim_start_matches('\\');
+    let b = w.rsplit(['/', '\\']).next().unwrap_or(w);
+    let b = match b
+        .len()
+        .checked_sub(4)
+        .and_then(|k| b.get(k..).map(|t| (k, t)))
+    {
+        Some((k, t)) if t.eq_ignore_ascii_case(".exe") => &b[..k],
+        _ => b,
+    };
     // `mkfs.ext4` → `mkfs`, `python3.12` → `python3`.
     match b.split_once('.') {
         Some((head, tail))
@@ -81,8 +85,13 @@ pub(in crate::policy::shell) fn base_name(word: &str) -> String {
         {
             head.to_string()
         }
-        _ => b,
+        _ => b.to_string(),
     }
+}
+
+/// The value of `--flag=VALUE` when `x` is that flag with a value.
+pub(in crate::policy::shell) fn eq_value<'a>(x: &'a str, flag: &str) -> Option<&'a str> {
+    x.strip_prefix(flag)?.strip_prefix('=')
 }
 
 pub(in crate::policy::shell) fn is_shell(b: &str) -> bool {

@@ -449,10 +449,11 @@ impl Analyzer<'_> {
         // Backticks run commands in Perl, Ruby and PHP (in JavaScript they are strings).
         // What runs is read outside the strings: a string that says
         // "Invoke-Expression" is text the code writes.
-        // R's `source(…)` and `eval(parse(…))` run the script they read.
+        // R's `source`, `source_url`, `sys.source` (by name too, as in
+        // `do.call(source, …)`) and `eval(parse(…))` run what they read.
         let runs = runs_code_in(lang, &outside)
             || matches!(lang, "rscript" | "r")
-                && (outside.contains("source(") || outside.contains("eval(parse("));
+                && (outside.contains("source") || outside.contains("eval(parse"));
         if net && runs {
             self.block(format!(
                 "download and execute ({lang} code fetches and runs code)"

@@ -222,6 +222,28 @@ impl Analyzer<'_> {
         p
     }
 
+    /// A file this line wrote itself, with text it shows and no expansion
+    /// in it (`cat > .env.test <<'EOF'`): reading it back reveals nothing.
+    pub(super) fn wrote_plainly(&self, p: &str) -> bool {
+        self.inside(p)
+            && self
+                .written
+                .iter()
+                .rev()
+                .find(|(f, _)| f == p)
+                .is_some_and(|(_, t)| !t.contains(['$', '`']))
+    }
+
+    /// The working directory itself (`.` from it, or its own path).
+    pub(super) fn is_workdir(&self, p: &str) -> bool {
+        let p = if p == "/" { p } else { p.trim_end_matches('/') };
+        p == "."
+            || self.env.workdir.as_deref().is_some_and(|wd| {
+                let wd = self.norm_text(wd, None);
+                p == wd.trim_end_matches('/')
+            })
+    }
+
     pub(super) fn inside(&self, p: &str) -> bool {
         paths::inside(p, self.env.workdir.as_deref())
     }
@@ -271,7 +293,9 @@ impl Analyzer<'_> {
         let p = self.norm(w, cwd);
         // Which input devices exist is no keystroke.
         let device_names = verb == "lists" && paths::keystroke_device(&p);
-        if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
+        if let Some(why) = paths::credential_normalized(&p, &w.text)
+            .filter(|_| !device_names && !self.wrote_plainly(&p))
+        {
             self.block(format!("touches a credential: {why}"));
             return None;
         }
@@ -471,6 +495,17 @@ impl Analyzer<'_> {
             self.block(format!("{what} deletes Jarvis's own state ({text})"));
         } else if paths::device(&p) {
             self.block(format!("{what} destroys the disk device {text}"));
+        } else if recursive
+            && !w.glob
+            && !w.text.is_empty()
+            && !what.starts_with("find")
+            && self.is_workdir(&p)
+        {
+            // `rm -rf .`, `rm -rf "$PWD"`: the project itself, as
+            // `rm -rf /home/u/work` or `rm -rf ../work` are.
+            self.block(format!(
+                "recursive delete of {text}: the working directory itself"
+            ));
         } else if (recursive || w.glob)
             && (paths::catastrophic_normalized(&dir)
                 || (w.glob && paths::catastrophic(&w.text, cwd)))
@@ -594,6 +629,22 @@ impl Analyzer<'_> {
             || c.src.pipes_out;
         let network = super::tables::FETCHERS.contains(&c.lb.as_str());
         let reader = super::readonly::pure_reader(&c.lb);
+        // `$BASH_COMMAND` is the line running now: in a DEBUG trap, every
+        // later line, with whatever secrets it spells out.
+        let current_line = |t: &str| t.contains("BASH_COMMAND");
+        if network
+            && (c.words[1..]
+                .iter()
+                .any(|w| w.dynamic && current_line(&w.text))
+                || c.src.redirects.iter().any(|r| {
+                    current_line(&r.target.text)
+                        || r.body.as_ref().is_some_and(|b| current_line(&b.text))
+                }))
+        {
+            self.block(
+                "exfiltration (the command line running, $BASH_COMMAND, is sent over the network)",
+            );
+        }
         for (i, w) in c.words.iter().enumerate().skip(1) {
             let mut names: Vec<String> = dollar_names(&w.text)
                 .into_iter()
@@ -640,7 +691,9 @@ impl Analyzer<'_> {
             }
             for cand in path_candidates(&w.text) {
                 let p = self.norm_text(&paths::word_path(&cand, false), c.cwd());
-                if let Some(why) = paths::credential_normalized(&p, &cand) {
+                if let Some(why) =
+                    paths::credential_normalized(&p, &cand).filter(|_| !self.wrote_plainly(&p))
+                {
                     // The metadata of the system's own secret files (`stat
                     // /etc/shadow`) is public; their content stays out of
                     // reach. The user's own stores are not even listed.

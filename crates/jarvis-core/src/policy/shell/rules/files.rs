@@ -213,10 +213,28 @@ impl Analyzer<'_> {
                     && !c
                         .args
                         .iter()
-                        .any(|a| a.starts_with("--to") || a == "--rsh-command")
+                        .any(|a| a.starts_with("--to") || a.starts_with("--rsh"))
                 {
                     let archive = c.value("-F").or_else(|| c.value("--file")).cloned();
+                    // `-F host:file` is read over the network.
+                    let remote = archive.as_ref().is_some_and(|f| {
+                        f.text
+                            .split_once(':')
+                            .is_some_and(|(h, _)| !h.is_empty() && !h.contains('/'))
+                    });
+                    if remote {
+                        self.ask("cpio reads an archive from another host");
+                        return Some(false);
+                    }
                     return Some(archive.is_none_or(|f| self.read_path(&f, cwd)));
+                }
+                if lb == "cpio"
+                    && c.args.iter().any(|a| a.starts_with("--absolute-filenames"))
+                    && (c.short('i') || c.has("--extract"))
+                {
+                    self.block(
+                        "cpio --absolute-filenames extracts to the absolute paths the archive names (anywhere on the machine)",
+                    );
                 }
                 // Listing, testing, or `-p`/`-c` printing members.
                 if lb == "unzip"

@@ -144,14 +144,11 @@ impl Analyzer<'_> {
         let Some(si) = sub else { return read_only };
         let sub = args[si].as_str();
         let rest = &args[si + 1..];
-        let has = |s: &str| {
-            rest.iter()
-                .any(|x| x == s || x.starts_with(&format!("{s}=")))
-        };
+        let has = |s: &str| rest.iter().any(|x| x == s || eq_value(x, s).is_some());
         // Options on any subcommand that run programs.
         for (k, x) in rest.iter().enumerate() {
             let value = |prefix: &str| -> Option<String> {
-                x.strip_prefix(&format!("{prefix}="))
+                eq_value(x, prefix)
                     .map(str::to_string)
                     .or_else(|| (x == prefix).then(|| rest.get(k + 1).cloned()).flatten())
                     // A short option's value may be glued on (`-u'cmd'`).

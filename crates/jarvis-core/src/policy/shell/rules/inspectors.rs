@@ -117,9 +117,9 @@ fn debugger_reads(c: &Cmd<'_>, batch: &[&str], options: &[&str]) -> Option<Vec<W
 /// validate`), in exactly these spellings.
 fn infra_reads(lb: &str, a: &[&str]) -> bool {
     let flags_ok = |from: usize, ok: &[&str]| {
-        a[from.min(a.len())..].iter().all(|x| {
-            !x.starts_with('-') || ok.iter().any(|o| x == o || x.starts_with(&format!("{o}=")))
-        })
+        a[from.min(a.len())..]
+            .iter()
+            .all(|x| !x.starts_with('-') || ok.iter().any(|o| x == o || eq_value(x, o).is_some()))
     };
     match (lb, a) {
         ("docker" | "podman" | "nerdctl", [sub, rest @ ..]) => match *sub {

@@ -41,18 +41,18 @@ impl Analyzer<'_> {
                 }) {
                     return Some(true);
                 }
-                // `--install LINK NAME PATH PRIO`, `--set NAME PATH`: every
-                // user's command NAME becomes PATH.
-                let target = args
-                    .iter()
-                    .position(|a| a == "--install")
-                    .and_then(|i| c.arg_word(i + 3))
-                    .or_else(|| {
-                        args.iter()
-                            .position(|a| a == "--set")
-                            .and_then(|i| c.arg_word(i + 2))
-                    });
-                if let Some(t) = target {
+                // `--install LINK NAME PATH PRIO`, `--slave LINK NAME PATH`,
+                // `--set NAME PATH`: every user's command NAME becomes PATH.
+                let mut targets: Vec<&Word> = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let at = match a.as_str() {
+                        "--install" | "--slave" => i + 3,
+                        "--set" => i + 2,
+                        _ => continue,
+                    };
+                    targets.extend(c.arg_word(at));
+                }
+                for t in targets {
                     let p = self.norm(t, c.cwd());
                     if t.dynamic || !system_program(&p) {
                         self.block(format!(
@@ -78,28 +78,35 @@ impl Analyzer<'_> {
             }
             "rpm2cpio" => Some(c.operand_words().iter().all(|f| self.read_path(f, c.cwd()))),
             "dpkg-deb" => {
+                // `-x DEB DIR`, `-R DEB DIR`: the package unpacked into DIR.
+                let extracts = args.iter().position(|a| {
+                    matches!(
+                        a.as_str(),
+                        "-x" | "-X"
+                            | "-R"
+                            | "-e"
+                            | "--extract"
+                            | "--vextract"
+                            | "--raw-extract"
+                            | "--control"
+                    )
+                });
+                if let Some(i) = extracts {
+                    if let Some(dir) = c.arg_word(i + 2) {
+                        let archive = c.arg_word(i + 1).cloned();
+                        self.extract_into_from(dir, archive.as_ref(), c.cwd(), "dpkg-deb");
+                        self.write_path(dir, c.cwd(), "dpkg-deb");
+                    }
+                    self.ask("dpkg-deb unpacks a package");
+                    return Some(false);
+                }
                 let reads = args.iter().any(|a| {
                     matches!(
                         a.as_str(),
                         "-c" | "--contents" | "-I" | "--info" | "-f" | "--field" | "-W" | "--show"
                     )
                 });
-                if !reads
-                    || args.iter().any(|a| {
-                        matches!(
-                            a.as_str(),
-                            "-x" | "-X"
-                                | "-R"
-                                | "-e"
-                                | "-b"
-                                | "--extract"
-                                | "--vextract"
-                                | "--raw-extract"
-                                | "--control"
-                                | "--build"
-                        )
-                    })
-                {
+                if !reads || args.iter().any(|a| matches!(a.as_str(), "-b" | "--build")) {
                     return None;
                 }
                 Some(c.operand_words().iter().all(|f| self.read_path(f, c.cwd())))
@@ -139,34 +146,107 @@ impl Analyzer<'_> {
     }
 
     fn multiplexer(&mut self, c: &Cmd<'_>) -> Option<bool> {
-        let sub = c.args.iter().find(|a| !a.starts_with('-'))?.as_str();
-        match sub {
-            // Everything the pane shows, typed passwords included, goes on
-            // to a command.
-            "pipe-pane" | "pipep" => {
-                self.block(format!(
-                    "{} pipe-pane records everything a terminal shows (typed passwords, tokens) into a command",
-                    c.base
-                ));
-                Some(false)
+        // Global options: `-c CMD` runs CMD as a shell would, `-f FILE`
+        // runs a configuration's commands; `-L`/`-S`/`-T` take a value.
+        let mut k = 1;
+        while let Some(w) = c.words.get(k) {
+            let t = w.text.as_str();
+            if !t.starts_with('-') || t == "--" {
+                k += usize::from(t == "--");
+                break;
             }
-            "list-sessions" | "ls" | "list-windows" | "lsw" | "list-panes" | "lsp"
-            | "list-clients" | "lsc" | "has-session" | "has" | "list-commands" | "lscm"
-            | "list-keys" | "lsk" | "show-options" | "show" | "info"
-                if c.args.iter().filter(|a| !a.starts_with('-')).count() == 1 =>
-            {
-                Some(true)
+            k += 1;
+            let Some(flag) =
+                short_flags(t).and_then(|b| b.chars().find(|ch| "cfLST".contains(*ch)))
+            else {
+                continue;
+            };
+            let value = match t.split_once(flag).map(|(_, r)| r) {
+                Some(r) if !r.is_empty() => Some(Word::lit(r)),
+                _ => {
+                    k += 1;
+                    c.words.get(k - 1).cloned()
+                }
+            };
+            match (flag, value) {
+                ('c', Some(code)) => {
+                    self.shell_code(&code, &[], c.script, c.depth);
+                    self.ask(format!("{} -c runs a shell command", c.base));
+                }
+                ('f', Some(file)) => {
+                    self.read_path(&file, c.cwd());
+                    self.ask(format!(
+                        "{} -f runs the commands of a configuration file",
+                        c.base
+                    ));
+                }
+                _ => {}
             }
-            _ => None,
         }
+        // Commands, separated by `;` (tmux accepts a unique prefix).
+        let rest: Vec<&str> = c.words[k.min(c.words.len())..]
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect();
+        let commands: Vec<&[&str]> = rest
+            .split(|t| matches!(*t, ";" | "\\;"))
+            .filter(|cmd| !cmd.is_empty())
+            .collect();
+        if commands.is_empty() {
+            return None;
+        }
+        // Everything the pane shows, typed passwords included, goes on to
+        // a command.
+        if commands.iter().any(|cmd| {
+            let name = cmd[0].trim_end_matches(';');
+            name.len() >= 2 && "pipe-pane".starts_with(name) || name == "pipep"
+        }) {
+            self.block(format!(
+                "{} pipe-pane records everything a terminal shows (typed passwords, tokens) into a command",
+                c.base
+            ));
+            return Some(false);
+        }
+        let lists = |cmd: &[&str]| {
+            matches!(
+                cmd[0],
+                "list-sessions"
+                    | "ls"
+                    | "list-windows"
+                    | "lsw"
+                    | "list-panes"
+                    | "lsp"
+                    | "list-clients"
+                    | "lsc"
+                    | "has-session"
+                    | "has"
+                    | "list-commands"
+                    | "lscm"
+                    | "list-keys"
+                    | "lsk"
+                    | "show-options"
+                    | "show"
+                    | "info"
+            ) && cmd[1..].iter().all(|a| a.starts_with('-'))
+        };
+        (k == 1 && commands.iter().all(|cmd| lists(cmd))).then_some(true)
     }
 
     /// A desktop setting whose value is a program the desktop runs later
     /// (the default terminal, a keybinding's command): a planted file there
     /// runs at the user's next keypress or login.
     fn desktop_setting(&mut self, c: &Cmd<'_>) {
-        let runs_later = c.args.iter().any(|a| {
-            let l = lower(a);
+        // `gsettings set SCHEMA KEY VALUE`, `dconf write KEY VALUE`;
+        // `dconf load DIR` reads the settings from its input.
+        if c.args.first().is_some_and(|a| a == "load") {
+            self.ask(format!("{} load sets settings from its input", c.base));
+            return;
+        }
+        let Some((value, place)) = c.words[2..].split_last() else {
+            return;
+        };
+        let runs_later = place.iter().any(|w| {
+            let l = lower(&w.text);
             [
                 "exec",
                 "command",
@@ -182,24 +262,31 @@ impl Analyzer<'_> {
         if !runs_later {
             return;
         }
-        for w in c.words.iter().skip(2) {
-            let t = w.text.trim_matches(['\'', '"']);
-            if t.contains('/') || w.dynamic {
-                let p = self.norm(
-                    &Word {
-                        text: t.to_string(),
-                        ..w.clone()
-                    },
-                    c.cwd(),
-                );
-                if w.dynamic || !system_program(&p) {
-                    self.block(format!(
-                        "{} makes the desktop run {} later (a setting that names a program)",
-                        c.base,
-                        shown(&w.text)
-                    ));
-                }
+        // Each path in the value: the program and what it is handed.
+        let tokens = value
+            .text
+            .split(|ch: char| ch.is_whitespace() || "'\"[],".contains(ch));
+        for t in tokens.filter(|t| t.contains('/')) {
+            let p = self.norm(
+                &Word {
+                    text: t.to_string(),
+                    ..value.clone()
+                },
+                c.cwd(),
+            );
+            if value.dynamic || !system_program(&p) {
+                self.block(format!(
+                    "{} makes the desktop run {} later (a setting that names a program)",
+                    c.base,
+                    shown(t)
+                ));
             }
+        }
+        if value.dynamic {
+            self.block(format!(
+                "{} makes the desktop run a program named at run time, later",
+                c.base
+            ));
         }
     }
 

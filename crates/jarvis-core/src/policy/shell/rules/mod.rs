@@ -65,7 +65,7 @@ use positions::operands;
 use wrappers::peeled;
 
 pub(super) use cmd::{
-    Cmd, base_name, is_shell, letter_flags, lower, short_flags, short_has, shown,
+    Cmd, base_name, eq_value, is_shell, letter_flags, lower, short_flags, short_has, shown,
 };
 pub(super) use dispatch::{Producer, known_program, path_candidates};
 
@@ -116,6 +116,10 @@ pub struct Analyzer<'e> {
     state_reads: usize,
     /// Scripts judged so far for this line, nested ones included.
     work: usize,
+    /// Each text parsed for this line, with its positional values: a
+    /// function's body at every call, a loop's body per value and each
+    /// variant of a command are often the same text again.
+    parsed: std::collections::HashMap<(String, Vec<String>), std::rc::Rc<Script>>,
 }
 
 impl<'e> Analyzer<'e> {
@@ -144,6 +148,7 @@ impl<'e> Analyzer<'e> {
             cwd_now: None,
             state_reads: 0,
             work: 0,
+            parsed: Default::default(),
         }
     }
 

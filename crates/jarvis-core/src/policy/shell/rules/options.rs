@@ -107,7 +107,7 @@ impl Analyzer<'_> {
                     let value = if w.text == *opt {
                         c.words.get(i + 1).cloned()
                     } else {
-                        w.text.strip_prefix(&format!("{opt}=")).map(|v| Word {
+                        eq_value(&w.text, opt).map(|v| Word {
                             text: v.to_string(),
                             ..w.clone()
                         })

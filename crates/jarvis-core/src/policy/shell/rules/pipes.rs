@@ -227,9 +227,25 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
         let first = *words.first()?;
         let b = lower(&base_name(first));
         if tables::PRIVILEGE.contains(&b.as_str()) || b == "env" || tables::wrapper(&b).is_some() {
-            let next = words.iter().skip(1).position(|x| {
-                !x.starts_with('-') && !x.contains('=') && !x.chars().all(|ch| ch.is_ascii_digit())
-            })?;
+            // A wrapper's option may take a value (`env -C /tmp sh`,
+            // `flock -n /tmp/l sh`, `strace -o x sh`): a shell or an
+            // interpreter anywhere after it is what runs, else the first
+            // word that is not an option.
+            let runs = |x: &&str| {
+                let b = lower(&base_name(x));
+                is_shell(&b) || tables::interpreter(&b).is_some()
+            };
+            let next = words
+                .iter()
+                .skip(1)
+                .position(|x| !x.starts_with('-') && runs(x))
+                .or_else(|| {
+                    words.iter().skip(1).position(|x| {
+                        !x.starts_with('-')
+                            && !x.contains('=')
+                            && !x.chars().all(|ch| ch.is_ascii_digit())
+                    })
+                })?;
             words = words[next + 1..].to_vec();
             continue;
         }

@@ -18,11 +18,7 @@ impl Analyzer<'_> {
         let ops = c.operands_lower();
         let seq = |a: &str, b: &str| ops.windows(2).any(|w| w[0] == a && w[1] == b);
         let any = |a: &str| ops.iter().any(|o| o == a);
-        let has = |f: &str| {
-            c.args
-                .iter()
-                .any(|x| x == f || x.starts_with(&format!("{f}=")))
-        };
+        let has = |f: &str| c.args.iter().any(|x| x == f || eq_value(x, f).is_some());
         let what = match c.lb.as_str() {
             // Everything the state manages in one call; `-target` names
             // what goes (and asks); `plan -destroy` only shows it.

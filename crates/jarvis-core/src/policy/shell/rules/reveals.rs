@@ -98,7 +98,7 @@ impl Analyzer<'_> {
             let l = lower(x);
             UNMASK_FLAGS
                 .iter()
-                .any(|u| l == *u || l.starts_with(&format!("{u}=")))
+                .any(|u| l == *u || eq_value(&l, u).is_some())
         }) {
             self.block(format!(
                 "reveals credentials ({} {f} prints what it otherwise masks)",

@@ -42,8 +42,17 @@ impl Analyzer<'_> {
                 return;
             }
         }
-        let script = parse::parse(src, positional);
-        self.dormant_code(&script, depth);
+        let key = (src.to_string(), positional.to_vec());
+        let script = match self.parsed.get(&key) {
+            Some(s) => std::rc::Rc::clone(s),
+            None => {
+                let s = std::rc::Rc::new(parse::parse(src, positional));
+                self.parsed.insert(key, std::rc::Rc::clone(&s));
+                s
+            }
+        };
+        let script = &*script;
+        self.dormant_code(script, depth);
         if script.parse_error {
             self.salvage(src, positional, depth);
         }
@@ -54,7 +63,7 @@ impl Analyzer<'_> {
                 Producer::Other => {}
             }
         }
-        self.track_written(&script);
+        self.track_written(script);
         for f in &script.recursive_functions {
             self.block(format!("fork bomb (function {} calls itself)", shown(f)));
         }
@@ -62,7 +71,7 @@ impl Analyzer<'_> {
             self.block("fork bomb (an endless loop that starts background jobs)");
         }
         self.functions.extend(script.functions.iter().cloned());
-        self.judge_each(src, &script, depth);
+        self.judge_each(src, script, depth);
     }
 
     /// Text the grammar could not fully parse: judged again in the

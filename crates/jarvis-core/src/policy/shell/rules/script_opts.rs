@@ -81,7 +81,7 @@ pub(super) fn values(c: &Cmd<'_>, opts: &[&str]) -> Vec<Word> {
             if w.text == *opt {
                 out.extend(c.words.get(i + 1).cloned());
             } else if opt.starts_with("--")
-                && let Some(v) = w.text.strip_prefix(&format!("{opt}="))
+                && let Some(v) = eq_value(&w.text, opt)
             {
                 out.push(Word {
                     text: v.to_string(),
@@ -195,7 +195,7 @@ impl Analyzer<'_> {
             .unwrap_or_default();
         let kv = |k: &str| {
             args.split_whitespace()
-                .find_map(|p| p.strip_prefix(&format!("{k}=")))
+                .find_map(|p| eq_value(p, k))
                 .map(|v| v.trim_matches(['"', '\'']).to_string())
         };
         let local = c.args.iter().any(|a| {

@@ -23,6 +23,7 @@ const SHORT_VALUES: &[(char, &str)] = &[
 
 /// Long options whose value may be the next word.
 const LONG_VALUES: &[&str] = &[
+    "add-file",
     "after-date",
     "blocking-factor",
     "checkpoint-action",
@@ -44,6 +45,7 @@ const LONG_VALUES: &[&str] = &[
     "newer-mtime",
     "owner",
     "record-size",
+    "rmt-command",
     "rsh-command",
     "starting-file",
     "strip-components",
@@ -60,10 +62,44 @@ const LONG_VALUES: &[&str] = &[
 const RUNS: &[&str] = &[
     "info-script",
     "new-volume-script",
+    "rmt-command",
     "rsh-command",
     "to-command",
     "use-compress-program",
 ];
+
+/// Long options without a value that change what tar does.
+const SWITCHES: &[&str] = &[
+    "absolute-names",
+    "append",
+    "catenate",
+    "concatenate",
+    "create",
+    "delete",
+    "extract",
+    "get",
+    "list",
+    "remove-files",
+    "to-stdout",
+    "update",
+];
+
+/// A long option as GNU tar reads it: the whole name, or a prefix of one.
+/// A prefix that could be an option running a program or naming a file is
+/// read as that one (the stricter reading).
+fn long_name(given: &str) -> Option<&'static str> {
+    let all = || LONG_VALUES.iter().chain(SWITCHES.iter());
+    if let Some(exact) = all().find(|l| **l == given) {
+        return Some(exact);
+    }
+    let matches: Vec<&'static str> = all().copied().filter(|l| l.starts_with(given)).collect();
+    matches
+        .iter()
+        .find(|l| RUNS.contains(l))
+        .or_else(|| matches.iter().find(|l| LONG_VALUES.contains(l)))
+        .or_else(|| matches.first())
+        .copied()
+}
 
 /// A tar command line, read once.
 #[derive(Default)]
@@ -96,18 +132,23 @@ impl TarLine {
             } else if t == "--" {
                 options_end = true;
             } else if let Some(long) = t.strip_prefix("--") {
-                match long.split_once('=') {
-                    Some((name, v)) => line.values.push((
+                let (given, inline) = match long.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (long, None),
+                };
+                let name = long_name(given);
+                match (name, inline) {
+                    (Some(name), Some(v)) => line.values.push((
                         name.to_string(),
                         Word {
                             text: v.to_string(),
                             ..w.clone()
                         },
                     )),
-                    None => match LONG_VALUES.iter().find(|l| **l == long) {
-                        Some(name) => pending.push(name),
-                        None => line.switches.push(long.to_string()),
-                    },
+                    (Some(name), None) if LONG_VALUES.contains(&name) => pending.push(name),
+                    (Some(name), None) => line.switches.push(name.to_string()),
+                    (None, Some(_)) => line.values.push((given.to_string(), w.clone())),
+                    (None, None) => line.switches.push(given.to_string()),
                 }
             } else {
                 // `-czf`, or the old-style first word `czf`: letters, each
@@ -135,6 +176,9 @@ impl TarLine {
                 }
             }
         }
+        // `--add-file=F` names a file to archive, as an operand does.
+        let added: Vec<Word> = line.all("add-file").cloned().collect();
+        line.operands.extend(added);
         line
     }
 
@@ -182,7 +226,18 @@ impl Analyzer<'_> {
                 "tar -P extracts to the absolute paths the archive names (anywhere on the machine)",
             );
         }
-        let dirs: Vec<Word> = line.all("directory").cloned().collect();
+        // Each `-C` is from the folder the one before it left tar in.
+        let mut dirs: Vec<Word> = Vec::new();
+        for d in line.all("directory") {
+            let from_last = dirs.last().filter(|_| !d.text.starts_with(['/', HOME]));
+            dirs.push(match from_last {
+                Some(prev) => Word {
+                    text: format!("{}/{}", prev.text.trim_end_matches('/'), d.text),
+                    ..d.clone()
+                },
+                None => d.clone(),
+            });
+        }
         let file = line.value("file").cloned();
         self.tar_side_files(c, &line, &dirs);
         self.tar_untrusted(c, file.as_ref(), dirs.first(), extracting);

@@ -67,15 +67,34 @@ impl Analyzer<'_> {
                 return false;
             }
             "busybox" | "toybox" if words.first().is_some_and(|w| w.text.starts_with('-')) => {
+                // `--install [-s] [DIR]`: a link per applet, in DIR or /bin.
+                if words[0].text == "--install" {
+                    match words[1..].iter().find(|w| !w.text.starts_with('-')) {
+                        Some(dir) => {
+                            let link = Word {
+                                text: format!("{}/ls", dir.text.trim_end_matches('/')),
+                                ..dir.clone()
+                            };
+                            self.write_path(&link, c.cwd.as_deref(), lb);
+                            self.ask(format!("{lb} --install writes a link for each applet"));
+                        }
+                        None => self.block(format!(
+                            "{lb} --install puts its applets over the system's programs"
+                        )),
+                    }
+                }
                 return false;
             }
             "strace" | "ltrace" => self.tracer_options(lb, takes, words, c, script, depth),
             // `taskset -p [MASK] PID`, `chrt -p [PRIO] PID`: a running
             // process's settings, shown, or changed when a value is given.
             "taskset" | "chrt"
-                if words.iter().any(|w| {
-                    w.text == "--pid" || letter_flags(&w.text).is_some_and(|b| b.contains('p'))
-                }) =>
+                if words
+                    .iter()
+                    .take_while(|w| w.text.starts_with('-') && w.text != "--")
+                    .any(|w| {
+                        w.text == "--pid" || letter_flags(&w.text).is_some_and(|b| b.contains('p'))
+                    }) =>
             {
                 let values = words.iter().filter(|w| !w.text.starts_with('-')).count();
                 if values > 1 {
@@ -122,8 +141,11 @@ impl Analyzer<'_> {
             let numeric = t.chars().next().is_some_and(|ch| ch.is_ascii_digit());
             if t.starts_with('-') && t.len() > 1 {
                 words.remove(0);
-                let flag = t.trim_start_matches('-');
-                let wants = !t.starts_with("--") && flag.len() == 1 && takes.contains(flag)
+                let wants = value_last(&t, takes)
+                    || lb == "flock"
+                        && ["--timeout", "--wait", "--conflict-exit-code"]
+                            .iter()
+                            .any(|l| t.len() >= 5 && l.starts_with(t.as_str()))
                     || (t.starts_with("--")
                         && !t.contains('=')
                         && matches!(
@@ -164,9 +186,16 @@ impl Analyzer<'_> {
                     self.ask("chroot runs a command in another root");
                 }
                 let operand = words.remove(0);
-                // flock opens its lock file for writing, creating it.
+                // flock opens its lock file for writing, creating it (the
+                // system's lock folders are where such files belong).
                 if lb == "flock" {
-                    self.write_path(&operand, c.cwd.as_deref(), "flock");
+                    let p = self.norm(&operand, c.cwd.as_deref());
+                    let lock_dir = ["/var/lock/", "/run/lock/", "/tmp/", "/dev/shm/"]
+                        .iter()
+                        .any(|d| p.starts_with(d) && !p[d.len()..].contains("/.."));
+                    if !lock_dir || operand.dynamic {
+                        self.write_path(&operand, c.cwd.as_deref(), "flock");
+                    }
                 }
                 break;
             } else if matches!(
@@ -221,58 +250,67 @@ impl Analyzer<'_> {
         script: &Script,
         depth: usize,
     ) {
-        let (mut pending_output, mut value) = (false, false);
-        for (i, w) in words.iter().enumerate() {
-            if !pending_output && !value && !w.text.starts_with('-') {
+        // getopt: a bundle's letters until one takes a value, which is the
+        // rest of the word or the next word (`-fo'|cmd'`, `-fo FILE`).
+        let mut values: Vec<(char, Word)> = Vec::new();
+        let mut k = 0;
+        while let Some(w) = words.get(k) {
+            k += 1;
+            let t = w.text.as_str();
+            if t == "--" || !t.starts_with('-') || t == "-" {
                 break;
             }
-            // The value of another option (`-e trace=open`).
-            value = !pending_output
-                && !value
-                && w.text.len() == 2
-                && takes.contains(&w.text[1..])
-                && w.text != "-o";
-            let output = if pending_output {
-                Some(w.clone())
-            } else {
-                w.text
-                    .strip_prefix("--output=")
-                    .or_else(|| w.text.strip_prefix("-o"))
-                    .filter(|v| !v.is_empty())
-                    .map(|v| Word {
-                        text: v.to_string(),
-                        ..w.clone()
-                    })
-            };
-            pending_output = matches!(w.text.as_str(), "-o" | "--output");
-            if let Some(out) = output {
-                match out.text.strip_prefix(['|', '!']) {
+            if let Some(long) = t.strip_prefix("--") {
+                let (name, inline) = long.split_once('=').unwrap_or((long, ""));
+                let letter = if "output".starts_with(name) && name.len() >= 2 {
+                    'o'
+                } else if "attach".starts_with(name) && name.len() >= 2 {
+                    'p'
+                } else {
+                    continue;
+                };
+                values.extend(glued_or_next(w, inline, words, &mut k).map(|v| (letter, v)));
+                continue;
+            }
+            for (at, ch) in t[1..].char_indices() {
+                if !takes.contains(ch) {
+                    continue;
+                }
+                let rest = &t[1 + at + ch.len_utf8()..];
+                values.extend(glued_or_next(w, rest, words, &mut k).map(|v| (ch, v)));
+                break;
+            }
+        }
+        if words.iter().any(|w| self.aims_at_self(w, script))
+            && values.iter().any(|(ch, _)| *ch == 'p')
+        {
+            self.block(format!("{lb} attaches to Jarvis's own process"));
+        }
+        for (ch, v) in values {
+            match ch {
+                'o' => match v.text.strip_prefix(['|', '!']) {
                     Some(cmd) => {
                         let code = Word {
                             text: cmd.to_string(),
-                            ..out.clone()
+                            ..v.clone()
                         };
                         self.shell_code(&code, &[], script, depth);
                         self.ask(format!("{lb} -o pipes its trace into a command"));
                     }
-                    None => self.write_path(&out, c.cwd.as_deref(), lb),
+                    None => self.write_path(&v, c.cwd.as_deref(), lb),
+                },
+                'p' => {
+                    if self.aims_at_self(&v, script) {
+                        self.block(format!("{lb} attaches to Jarvis's own process"));
+                    }
+                    if self.aims_at_secret_holder(&v, script) {
+                        self.block(format!(
+                            "{lb} attaches to a process that holds secrets (it reads what passes through it)"
+                        ));
+                    }
+                    self.ask(format!("{lb} attaches to a running process"));
                 }
-            }
-            if w.text.starts_with("-p") || w.text.starts_with("--attach") {
-                let pid = words
-                    .get(i + 1)
-                    .filter(|_| matches!(w.text.as_str(), "-p" | "--attach"));
-                if words.iter().any(|w| self.aims_at_self(w, script)) {
-                    self.block(format!("{lb} attaches to Jarvis's own process"));
-                }
-                if pid.is_some_and(|p| self.aims_at_secret_holder(p, script))
-                    || self.aims_at_secret_holder(w, script)
-                {
-                    self.block(format!(
-                        "{lb} attaches to a process that holds secrets (it reads what passes through it)"
-                    ));
-                }
-                self.ask(format!("{lb} attaches to a running process"));
+                _ => {}
             }
         }
     }
@@ -286,73 +324,54 @@ impl Analyzer<'_> {
         script: &Script,
         depth: usize,
     ) -> Option<bool> {
-        let alone = words.len() == 1;
         words.remove(0);
         let mut assigns = Vec::new();
         let mut chdir: Option<Word> = None;
+        let options = env_options(words);
+        // With no program, env prints the environment (empty after `-i`).
+        let cleared = options.iter().any(|(n, _)| *n == "ignore-environment");
+        // Options come first; the first word that is not one ends them.
+        for (name, value) in options {
+            match (name, value) {
+                ("chdir", Some(d)) => chdir = Some(d),
+                ("split-string", Some(s)) => {
+                    // The string is split into words and run, with the
+                    // words after it, in the folder `-C` named.
+                    let mut text = s.text.clone();
+                    for rest in words.iter() {
+                        text.push(' ');
+                        text.push_str(&rest.text);
+                    }
+                    let text = match &chdir {
+                        Some(d) if d.dynamic => format!("cd \"$__unknown_folder\" && {text}"),
+                        Some(d) => format!("cd {} && {text}", super::functions::spelled(&d.text)),
+                        None => text,
+                    };
+                    self.script(&text, &[], depth + 1);
+                    return None;
+                }
+                _ => {}
+            }
+        }
         while let Some(w) = words.first().cloned() {
-            let t = w.text.clone();
-            if t == "-S" || t == "--split-string" {
-                words.remove(0);
-                let text = Word::join(words);
-                self.script(&text, &[], depth + 1);
-                return None;
-            } else if let Some(s) = t
-                .strip_prefix("--split-string=")
-                .or_else(|| t.strip_prefix("-S"))
-                .filter(|s| !s.is_empty())
-            {
-                let mut text = s.to_string();
-                for rest in &words[1..] {
-                    text.push(' ');
-                    text.push_str(&rest.text);
-                }
-                self.script(&text, &[], depth + 1);
-                return None;
-            } else if matches!(t.as_str(), "-C" | "--chdir") {
-                words.remove(0);
-                if !words.is_empty() {
-                    chdir = Some(words.remove(0));
-                }
-            } else if let Some(d) = t
-                .strip_prefix("--chdir=")
-                .or_else(|| t.strip_prefix("-C"))
-                .filter(|d| !d.is_empty())
-            {
-                chdir = Some(Word {
-                    text: d.to_string(),
-                    ..w.clone()
-                });
-                words.remove(0);
-            } else if matches!(t.as_str(), "-u" | "--unset") {
-                words.remove(0);
-                if !words.is_empty() {
-                    words.remove(0);
-                }
-            } else if t == "--" {
-                words.remove(0);
-                break;
-            } else if t.starts_with('-') {
-                words.remove(0);
-            } else if let Some((k, v)) = t.split_once('=').filter(|(k, _)| {
+            let Some((k, v)) = w.text.split_once('=').filter(|(k, _)| {
                 // `env` passes any name, bash's exported functions too
                 // (`BASH_FUNC_ls%%`).
                 !k.is_empty()
                     && k.chars()
                         .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '%')
-            }) {
-                let mut value = w.clone();
-                value.text = v.to_string();
-                assigns.push((k.to_string(), value));
-                words.remove(0);
-            } else {
+            }) else {
                 break;
-            }
+            };
+            let mut value = w.clone();
+            value.text = v.to_string();
+            assigns.push((k.to_string(), value));
+            words.remove(0);
         }
         self.assigns(&assigns, c, script, depth);
         if words.is_empty() {
             self.bases.push("env".into());
-            if alone {
+            if !cleared {
                 self.ask("prints the whole environment");
             }
             return None;
@@ -386,6 +405,122 @@ impl Analyzer<'_> {
 
 /// The words of the program that really runs, past `env`, `timeout`,
 /// `nice` and other wrappers.
+/// An option's value: the text glued to it (`-ofile`, `--output=file`),
+/// else the next word, `words[*k]`, taken.
+fn glued_or_next(w: &Word, glued: &str, words: &[Word], k: &mut usize) -> Option<Word> {
+    if glued.is_empty() {
+        *k += 1;
+        return words.get(*k - 1).cloned();
+    }
+    Some(Word {
+        text: glued.to_string(),
+        ..w.clone()
+    })
+}
+
+/// `-x`, `-fo`: a bundle of short options whose first one taking a value
+/// (one of `takes`) ends it, so its value is the next word.
+fn value_last(t: &str, takes: &str) -> bool {
+    short_flags(t).is_some_and(|b| {
+        b.char_indices()
+            .find(|(_, ch)| takes.contains(*ch))
+            .is_some_and(|(i, ch)| i + ch.len_utf8() == b.len())
+    })
+}
+
+/// env's long options (GNU getopt takes any unique prefix), and whether
+/// each takes a value.
+const ENV_LONG: &[(&str, bool)] = &[
+    ("ignore-environment", false),
+    ("null", false),
+    ("unset", true),
+    ("chdir", true),
+    ("split-string", true),
+    ("argv0", true),
+    ("block-signal", false),
+    ("default-signal", false),
+    ("ignore-signal", false),
+    ("list-signal-handling", false),
+    ("debug", false),
+    ("help", false),
+    ("version", false),
+];
+
+/// Takes env's options off the front of `words` (`-iC DIR`, `-CDIR`,
+/// `--ch=DIR`, `--chdir DIR`, `--`), each by its long name with its value.
+fn env_options(words: &mut Vec<Word>) -> Vec<(&'static str, Option<Word>)> {
+    let short = |ch: char| match ch {
+        'i' => Some(("ignore-environment", false)),
+        '0' => Some(("null", false)),
+        'v' => Some(("debug", false)),
+        'u' => Some(("unset", true)),
+        'C' => Some(("chdir", true)),
+        'S' => Some(("split-string", true)),
+        'a' => Some(("argv0", true)),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    while let Some(w) = words.first().cloned() {
+        let t = w.text.as_str();
+        if t == "--" {
+            words.remove(0);
+            break;
+        }
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        words.remove(0);
+        let with = |text: &str| Word {
+            text: text.to_string(),
+            ..w.clone()
+        };
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(with(v))),
+                None => (long, None),
+            };
+            let found = ENV_LONG
+                .iter()
+                .find(|(l, _)| *l == name)
+                .or_else(|| ENV_LONG.iter().find(|(l, _)| l.starts_with(name)));
+            // An option env does not have: what follows is not known.
+            let Some(&(name, takes)) = found else {
+                out.push(("unknown", None));
+                continue;
+            };
+            let value = if takes && inline.is_none() && !words.is_empty() {
+                Some(words.remove(0))
+            } else {
+                inline
+            };
+            out.push((name, value));
+            continue;
+        }
+        let letters = &t[1..];
+        for (k, ch) in letters.char_indices() {
+            let Some((name, takes)) = short(ch) else {
+                out.push(("unknown", None));
+                continue;
+            };
+            if !takes {
+                out.push((name, None));
+                continue;
+            }
+            let rest = &letters[k + ch.len_utf8()..];
+            let value = if !rest.is_empty() {
+                Some(with(rest))
+            } else if !words.is_empty() {
+                Some(words.remove(0))
+            } else {
+                None
+            };
+            out.push((name, value));
+            break;
+        }
+    }
+    out
+}
+
 /// `unshare`'s words map the user to root in a namespace where it can
 /// also mount over folders the sandbox guards (a network namespace alone
 /// takes powers away).
@@ -393,21 +528,40 @@ fn unshare_root_mounts(words: &[Word]) -> bool {
     let options: Vec<&str> = words
         .iter()
         .map(|w| w.text.as_str())
-        .take_while(|x| x.starts_with('-'))
+        .take_while(|x| x.starts_with('-') && *x != "--")
         .collect();
+    // Long options by any prefix GNU getopt accepts.
+    let long = |x: &str, names: &[&str]| {
+        x.strip_prefix("--").is_some_and(|l| {
+            let l = l.split('=').next().unwrap_or(l);
+            l.len() >= 3 && names.iter().any(|n| n.starts_with(l))
+        })
+    };
     let root = options.iter().any(|x| {
-        matches!(*x, "--map-root-user" | "--map-auto" | "--map-current-user")
-            || short_flags(x).is_some_and(|b| b.contains('r'))
+        long(
+            x,
+            &[
+                "map-root-user",
+                "map-current-user",
+                "map-auto",
+                "map-user",
+                "map-users",
+            ],
+        ) || short_flags(x).is_some_and(|b| b.contains(['r', 'c']))
     });
     let mounts = options.iter().any(|x| {
-        *x == "--mount"
-            || x.starts_with("--mount=")
+        long(x, &["mount", "mount-proc", "mount-binfmt"])
             || short_flags(x).is_some_and(|b| b.contains('m'))
     });
-    // Without `-m`, a shell it runs may still `unshare -m` inside.
-    let runs_shell = words
-        .get(options.len())
-        .is_none_or(|w| is_shell(&lower(&base_name(&w.text))) || lower(&w.text).contains("mount"));
+    // Without `-m`, a shell it runs (through any wrapper) may still
+    // `unshare -m` inside.
+    let runs_shell = words.len() == options.len()
+        || words[options.len()..].iter().any(|w| {
+            let b = lower(&base_name(&w.text));
+            is_shell(&b)
+                || matches!(b.as_str(), "busybox" | "toybox")
+                || lower(&w.text).contains("mount")
+        });
     root && (mounts || runs_shell)
 }
 
@@ -450,9 +604,8 @@ pub(super) fn peeled(argv: &[Word]) -> &[Word] {
             let t = w.text.as_str();
             let numeric = !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == '.');
             if t.starts_with('-') && t.len() > 1 {
-                let flag = t.trim_start_matches('-');
                 i += 1;
-                if flag.len() == 1 && takes.contains(flag) {
+                if value_last(t, takes) {
                     i += 1;
                 }
             } else if (b == "env" && t.contains('=')) || numeric {
