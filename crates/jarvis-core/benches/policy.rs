@@ -94,6 +94,7 @@ fn main() {
         "blind-aj",
         "blind-ak",
         "blind-am",
+        "blind-an",
     ] {
         sets.push((
             f.to_string(),

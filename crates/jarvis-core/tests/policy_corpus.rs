@@ -90,6 +90,7 @@ const REDTEAM: &[&str] = &[
     "blind-aj.jsonl",
     "blind-ak.jsonl",
     "blind-am.jsonl",
+    "blind-an.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -125,6 +126,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-aj.jsonl", "/home/u/work", "/home/u"),
     ("blind-ak.jsonl", "/home/u/work", "/home/u"),
     ("blind-am.jsonl", "/home/u/work", "/home/u"),
+    ("blind-an.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -225,6 +227,24 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "as G-038: the project synced to a host asks, with the host shown",
     ),
     (
+        "AN-120",
+        "as AK-220: `rm -rf ./*` at the top of the project deletes what is inside it and asks, with the \
+         line shown; the folder itself (`rm -rf .`, `rm -rf \"$PWD\"`) blocks. The walk places the line \
+         there: a `cd` in a pipeline moves nothing",
+    ),
+    (
+        "AN-147",
+        "as AN-120: a `cd` in a subshell moves nothing; `rm -rf ./*` at the top asks",
+    ),
+    (
+        "AN-223",
+        "as AN-120: where a failed `cd` leaves the line, `rm -rf ./*` at the top asks",
+    ),
+    (
+        "AN-280",
+        "as AN-120: `cd \"\"` stays; `rm -rf ./*` at the top asks",
+    ),
+    (
         "AM-292",
         "as Y-161: a name remapped with `hash -p` runs the file it names, judged as that file; a binary \
          in /tmp asks as running it by its path does (`hash -p /bin/rm ls; ls -rf ~` blocks as rm)",
@@ -313,6 +333,15 @@ const STRICTER: &[(&str, &str)] = &[
         "AH-201",
         "text piped into a shell blocks whatever its source, as the oracle's `curl | sh` family; \
          `bash -c \"$(jq …)\"` or a script file asks",
+    ),
+    (
+        "AN-128",
+        "as H-032: `eval \"$(script)\"` runs text only known at run time and blocks",
+    ),
+    (
+        "AN-215",
+        "a program named by a variable is the obfuscation family (`c=rm; $c -rf ~`), even when the \
+         variable runs over literal names",
     ),
     (
         "AM-010",

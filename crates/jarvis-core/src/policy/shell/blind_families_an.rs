@@ -115,3 +115,33 @@ fn wrappers_options_are_read_as_their_programs_read_them() {
         assert_eq!(v(c), Verdict::Allow, "{c}");
     }
 }
+
+#[test]
+fn set_an_state_that_outlives_the_command_that_made_it() {
+    let home = at_work();
+    let v = |c: &str| analyze(c, &home).verdict;
+    for c in [
+        // An EXIT trap reads its variables at the end.
+        "tmp=build/tmp; trap 'rm -rf \"$tmp\"' EXIT; tmp=~",
+        // A substitution whose `cd` fails prints nothing; `local` hides it
+        // from `set -e`.
+        "d=$(cd build && pwd); rm -rf \"$d\"/*",
+        "set -e; wipe() { local dir=$(cd \"$1\" && pwd); rm -rf \"$dir\"/*; }; wipe dist",
+        // Variables named by decoded text; endless loops that fill or watch.
+        "export \"$(echo TERfUFJFTE9BRD0vdG1wL2guc28= | base64 -d)\"",
+        "i=0; while :; do head -c 1G /dev/zero > \"data/b_$i\"; i=$((i+1)); done",
+        "while sleep 2; do xclip -o >> data/clip.log; done & disown",
+        // "$*" joined by IFS.
+        "set -- home u .ssh id_rsa; IFS=/; key=\"/$*\"; cat \"$key\"",
+    ] {
+        assert_eq!(v(c), Verdict::Block, "{c}");
+    }
+    for c in [
+        "set -e; d=$(cd build && pwd); rm -rf \"$d\"/*",
+        "while true; do date >> log.txt; sleep 60; done",
+        "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; cp -r src \"$tmp\"",
+    ] {
+        assert_eq!(v(c), Verdict::Ask, "{c}");
+    }
+    assert_eq!(v("export VERSION=$(git describe)"), Verdict::Allow);
+}

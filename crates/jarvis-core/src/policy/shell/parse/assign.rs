@@ -70,6 +70,12 @@ impl Walker<'_> {
             } else {
                 self.vars.set(name.clone(), value.text.clone());
                 self.vars.from.remove(name);
+                // A value that may also be another (`d=$(cd x && pwd)`
+                // is empty when the `cd` fails).
+                if !value.choices.is_empty() {
+                    let alt = (value.choices.clone(), value.open);
+                    self.vars.alts.insert(name.clone(), alt);
+                }
             }
         }
         (name, value)

@@ -19,12 +19,17 @@ impl Walker<'_> {
         self.forget_set_names(&argv);
         self.printf_to_variable(&argv);
         self.set_positional(&argv, n);
-        // A trap's code runs later in this same shell, and `eval`'s now:
-        // with the values this line gave its variables
-        // (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`).
-        if argv
-            .first()
-            .is_some_and(|w| w.text == "trap" || w.text == "eval")
+        // `eval`'s code runs now, a DEBUG, RETURN or ERR trap's between the
+        // commands: with the values this line gave its variables. An EXIT
+        // trap's runs at the end, with the values then (see `parse`).
+        let at_end = argv.first().is_some_and(|w| w.text == "trap")
+            && !argv[1..]
+                .iter()
+                .any(|w| matches!(w.text.as_str(), "DEBUG" | "RETURN" | "ERR"));
+        if !at_end
+            && argv
+                .first()
+                .is_some_and(|w| w.text == "trap" || w.text == "eval")
         {
             for w in argv.iter_mut().skip(1).filter(|w| !w.dynamic) {
                 w.text = self.with_known(&w.text);

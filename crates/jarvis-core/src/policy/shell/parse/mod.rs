@@ -199,6 +199,12 @@ pub struct Script {
     pub function_defs: Vec<(String, usize, String)>,
     /// An endless loop that starts background jobs (`while true; do x & done`).
     pub spawning_loop: bool,
+    /// An endless loop that writes from an endless source or allocates
+    /// space each time round (`while :; do head -c 1G /dev/zero > f$i; …`).
+    pub filling_loop: bool,
+    /// An endless loop that keeps reading the clipboard, the screen or
+    /// the keyboard.
+    pub watching_loop: bool,
 }
 
 /// Expansions the parser resolves without running anything.

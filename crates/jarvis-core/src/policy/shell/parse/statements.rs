@@ -3,6 +3,42 @@
 
 use super::*;
 
+/// Text that writes a file from an endless source, or allocates space.
+fn fills(body: &str) -> bool {
+    let endless_source = ["/dev/zero", "/dev/urandom", "/dev/random", "yes "]
+        .iter()
+        .any(|s| body.contains(s));
+    let writes = body.contains('>') || body.contains("of=");
+    endless_source && writes
+        || ["fallocate", "truncate -s", "mkfile", "xfs_mkfile"]
+            .iter()
+            .any(|s| body.contains(s))
+}
+
+/// Text that reads the clipboard, the screen or the keyboard.
+fn watches(body: &str) -> bool {
+    let l = body.to_ascii_lowercase();
+    [
+        "xclip -o",
+        "xclip -out",
+        "xsel",
+        "wl-paste",
+        "pbpaste",
+        "get-clipboard",
+        "xdotool getwindow",
+        "import -window",
+        "scrot",
+        "gnome-screenshot",
+        "grim ",
+        "xinput test",
+        "xinput --test",
+        "showkey",
+        "logkeys",
+    ]
+    .iter()
+    .any(|s| l.contains(s))
+}
+
 fn has_background(n: Node) -> bool {
     let mut c = n.walk();
     n.children(&mut c)
@@ -362,6 +398,23 @@ impl Walker<'_> {
         };
         if endless && n.child_by_field_name("body").is_some_and(has_background) {
             self.out.spawning_loop = true;
+        }
+        // Sleeping between rounds, it fills the disk as surely, if slower.
+        let sleeps = n.child_by_field_name("condition").is_some_and(|c| {
+            let t = self.text(c).trim();
+            t.starts_with("sleep ") && n.kind() == "while_statement"
+        });
+        if (endless || sleeps)
+            && n.child_by_field_name("body")
+                .is_some_and(|b| fills(self.text(b)))
+        {
+            self.out.filling_loop = true;
+        }
+        if (endless || sleeps)
+            && n.child_by_field_name("body")
+                .is_some_and(|b| watches(self.text(b)))
+        {
+            self.out.watching_loop = true;
         }
         if n.kind() == "c_style_for_statement" {
             // `for ((i=0; i<n; i++))`: the header assigns.

@@ -308,6 +308,23 @@ impl Walker<'_> {
 
     pub(super) fn expansion(&mut self, n: Node, nested: bool) -> Word {
         let t = self.text(n);
+        // `"$*"`: the positional words the line set, joined by the first
+        // character of IFS (`set -- home u .ssh id_rsa; IFS=/; k="/$*"`).
+        if matches!(t, "$*" | "${*}")
+            && n.parent().is_some_and(|p| p.kind() == "string")
+            && self.positional.len() > 1
+            && !self.vars.alts.contains_key("IFS")
+            && !self.vars.from.contains_key("IFS")
+        {
+            let ifs = self.vars.known.get("IFS").map_or(" ".to_string(), |v| {
+                v.chars().next().map(String::from).unwrap_or_default()
+            });
+            return Word {
+                text: self.positional[1..].join(&ifs),
+                computed: true,
+                ..Default::default()
+            };
+        }
         // `${a[i++]}`, `${#a[i=1]}`: the subscript is arithmetic, run.
         if let Some(open) = t.find('[')
             && let Some(close) = t.rfind(']')
@@ -479,7 +496,24 @@ impl Walker<'_> {
         (self.vars, self.cwd) = saved;
         let subs: Vec<usize> = (start..self.out.commands.len()).collect();
         if let Some(dir) = moved_to {
+            // If the `cd` fails, it prints nothing: the value is empty
+            // (`rm -rf "$d"/*` is then `rm -rf /*`), unless `set -e` stops
+            // the line at a plain assignment (`local d=$(…)` hides the
+            // failure from it).
+            let mut up = n.parent();
+            let (mut masked, mut assigned) = (false, false);
+            while let Some(p) = up {
+                masked |= p.kind() == "declaration_command";
+                assigned |= p.kind() == "variable_assignment";
+                up = p.parent();
+            }
+            let stops = errexit(self.src) && assigned && !masked;
             return Word {
+                choices: if stops {
+                    Vec::new()
+                } else {
+                    vec![dir.clone(), String::new()]
+                },
                 text: dir,
                 computed: true,
                 subs,
@@ -517,6 +551,17 @@ impl Walker<'_> {
             ..Default::default()
         }
     }
+}
+
+/// The line turns on `set -e` (`set -e`, `set -euo pipefail`, `set -o
+/// errexit`): a failing plain assignment stops it.
+fn errexit(src: &str) -> bool {
+    src.contains("errexit")
+        || src.split(['\n', ';', '&', '|']).any(|stmt| {
+            let mut w = stmt.split_whitespace();
+            w.next() == Some("set")
+                && w.any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('e'))
+        })
 }
 
 thread_local! {

@@ -125,6 +125,31 @@ impl Analyzer<'_> {
                 Some(true)
             }
             "cmake" if first == "-E" => self.cmake_tool(c),
+            // `export "$(…)"`: the name and value of what is set are the
+            // text of a command (`LD_PRELOAD=…` decoded, then every later
+            // program loads it).
+            "declare" | "typeset" | "export" | "local" | "readonly" => {
+                for w in c.words[1..]
+                    .iter()
+                    .filter(|w| w.dynamic && !w.text.starts_with('-'))
+                {
+                    let named_later = !w.text.split('=').next().is_some_and(|n| {
+                        !n.is_empty() && n.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                    });
+                    if !named_later {
+                        continue;
+                    }
+                    if let Some(why) = self.code_source(w, c.script) {
+                        self.block(format!(
+                            "{why} ({} sets variables named by that text: `LD_PRELOAD`, `PATH`, `BASH_ENV` among them)",
+                            c.base
+                        ));
+                    }
+                    self.ask(format!("{} sets a variable named at run time", c.base));
+                    return Some(false);
+                }
+                None
+            }
             "cargo" if first == "install" => {
                 // `--root DIR`: the built programs are written into DIR/bin.
                 let root = c.value("--root").cloned().or_else(|| {

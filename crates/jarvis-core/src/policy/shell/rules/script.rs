@@ -70,6 +70,14 @@ impl Analyzer<'_> {
         if script.spawning_loop {
             self.block("fork bomb (an endless loop that starts background jobs)");
         }
+        if script.watching_loop {
+            self.block("surveillance (an endless loop keeps recording the clipboard, the screen or the keyboard)");
+        }
+        if script.filling_loop {
+            self.block(
+                "disk fill (an endless loop writes or allocates more space each time round)",
+            );
+        }
         self.functions.extend(script.functions.iter().cloned());
         self.judge_each(src, script, depth);
     }
