@@ -1,0 +1,221 @@
+//! Git's settings: `-c K=V`, `--config-env`, `GIT_CONFIG_*` and `git
+//! config`, judged by what git would run or where it would send data.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// `key=value` given to `git -c` or `git config`: true when harmless.
+    pub(super) fn git_setting(&mut self, kv: &str, c: &Cmd<'_>, global: bool) -> bool {
+        self.git_setting_in(kv, c.script, c.depth, global)
+    }
+
+    /// `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>` pairs in the
+    /// environment are `git -c key=value`, for every git the line starts.
+    pub(super) fn git_env_settings(
+        &mut self,
+        assigns: &[(String, Word)],
+        script: &Script,
+        depth: usize,
+    ) {
+        for (name, key) in assigns {
+            let Some(n) = name
+                .to_ascii_uppercase()
+                .strip_prefix("GIT_CONFIG_KEY_")
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            let value = assigns
+                .iter()
+                .find(|(v, _)| v.to_ascii_uppercase() == format!("GIT_CONFIG_VALUE_{n}"));
+            match value {
+                Some((_, v)) if !key.dynamic && !v.dynamic => {
+                    self.git_setting_in(&format!("{}={}", key.text, v.text), script, depth, false);
+                }
+                _ => self.ask("git configuration from the environment that cannot be read"),
+            }
+        }
+    }
+
+    fn git_setting_in(&mut self, kv: &str, script: &Script, depth: usize, global: bool) -> bool {
+        let Some((k, v)) = kv.split_once('=') else {
+            return !RUNS.iter().any(|r| lower(kv).starts_with(r));
+        };
+        let k = lower(k);
+        // Settings in the user's own config that send every later fetch
+        // and push, in every repository, somewhere else or past TLS.
+        let redirected_to = k.strip_prefix("url.").and_then(|r| {
+            r.strip_suffix(".insteadof")
+                .or_else(|| r.strip_suffix(".pushinsteadof"))
+        });
+        // `url.git@github.com:.insteadOf https://github.com/` only changes
+        // the protocol; another host is another place.
+        if global && redirected_to.is_some_and(|to| url_host(to) != url_host(&lower(v))) {
+            self.block(format!(
+                "persistence (git config {k} sends every later fetch or push, in every repository, to another place)"
+            ));
+        }
+        // Git refuses a repository another user owns, whose config and
+        // hooks would run as this user; `*` switches that off everywhere.
+        if global && k == "safe.directory" && v.trim_matches(['\'', '"']) == "*" {
+            self.block(
+                "disables security (safe.directory '*' makes git run any repository's config and hooks, whoever owns it)",
+            );
+        }
+        if global && (k.ends_with(".sslcainfo") || k.ends_with(".sslcapath")) {
+            self.block(format!(
+                "disables security (git config {k} makes git trust other certificates in every repository)"
+            ));
+        }
+        if !(RUNS.iter().any(|r| k.starts_with(r))
+            || k.ends_with(".textconv")
+            || k.ends_with(".command")
+            || k.ends_with(".cmd")
+            || k.ends_with(".clean")
+            || k.ends_with(".smudge")
+            || k.ends_with(".process"))
+        {
+            return true;
+        }
+        if k == "protocol.ext.allow" && lower(v) == "always"
+            || k == "protocol.allow" && lower(v) == "always"
+        {
+            self.ask("git allows the ext:: transport, which runs commands");
+            return false;
+        }
+        if k.starts_with("remote.")
+            && !(k.ends_with(".uploadpack") || k.ends_with(".receivepack") || k.ends_with(".proxy"))
+        {
+            return true;
+        }
+        let code = v.trim_start_matches('!');
+        if k.starts_with("alias.") && !v.starts_with('!') {
+            // An alias of another git subcommand runs nothing new.
+            return true;
+        }
+        let first = base_name(code.split_whitespace().next().unwrap_or(""));
+        let plain_tool = matches!(
+            first.as_str(),
+            "vim"
+                | "vi"
+                | "nvim"
+                | "nano"
+                | "emacs"
+                | "code"
+                | "subl"
+                | "micro"
+                | "hx"
+                | "less"
+                | "more"
+                | "cat"
+                | "delta"
+                | "diff-so-fancy"
+                | "bat"
+                | "meld"
+                | "kdiff3"
+                | "vimdiff"
+                | "opendiff"
+                | "store"
+                | "cache"
+                | "osxkeychain"
+                | "manager"
+                | "manager-core"
+                | "libsecret"
+        ) && !code.contains([';', '|', '&', '$', '`', '>', '<', '(']);
+        // Hooks kept in the project (`.githooks`, husky) are the project's
+        // code, like its build; anywhere else they outlive the project.
+        let hooks_elsewhere = k == "core.hookspath"
+            && (global || !self.inside(&self.norm_text(&paths::word_path(v, false), None)));
+        if hooks_elsewhere
+            || k == "core.fsmonitor" && global
+            || k.starts_with("include")
+            || (global && !plain_tool)
+        {
+            self.block(format!(
+                "persistence (git config {k} makes git run code later, in every repository)"
+            ));
+        }
+        // A credential helper is handed the user name and password on its
+        // input: one that talks to the network sends them away (the forges'
+        // own CLIs, `gh auth git-credential`, are the helpers they ship).
+        if k.starts_with("credential.")
+            && k.ends_with("helper")
+            && parse::parse(code, &[]).commands.iter().any(|x| {
+                x.argv.first().is_some_and(|p| {
+                    let b = base_name(&p.text);
+                    tables::FETCHERS.contains(&b.as_str()) && !matches!(b.as_str(), "gh" | "glab")
+                })
+            })
+        {
+            self.block(format!(
+                "exfiltration (git config {k} hands the credentials git asks for to a program that talks to the network)"
+            ));
+        }
+        let w = Word::lit(code);
+        let verdict = self.judged(|a| a.shell_code(&w, &[], script, depth));
+        if verdict != Verdict::Allow || k.starts_with("alias.") {
+            self.ask(format!("git -c {k} runs a program"));
+            return false;
+        }
+        true
+    }
+}
+
+/// `--config-env=KEY=VAR`: the setting's value is the variable's, known when
+/// the same command assigns it; otherwise it stays `$VAR`, a value nobody
+/// can read before the command runs.
+pub(super) fn config_from_env(kv: &str, c: &Cmd<'_>) -> String {
+    let Some((key, var)) = kv.split_once('=') else {
+        return kv.to_string();
+    };
+    match c.src.assigns.iter().rev().find(|(n, _)| n == var) {
+        Some((_, w)) if !w.dynamic => format!("{key}={}", w.text),
+        _ => format!("{key}=${{{var}}}"),
+    }
+}
+
+/// Keys whose value git runs as a command (or that point at code).
+const RUNS: &[&str] = &[
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.hookspath",
+    "core.gitproxy",
+    "core.askpass",
+    "diff.external",
+    "diff.tool",
+    "merge.tool",
+    "sequence.editor",
+    "gpg.program",
+    "gpg.ssh.program",
+    "gpg.x509.program",
+    "credential.helper",
+    "pager.",
+    "alias.",
+    "filter.",
+    "uploadpack.packobjectshook",
+    "receive.procreceiverefs",
+    "protocol.ext.allow",
+    "include.path",
+    "includeif.",
+    "http.proxy",
+    "sendemail.",
+    "web.browser",
+    "instaweb.",
+    "init.templatedir",
+    "remote.",
+];
+
+/// The host of a git remote: `https://host/…`, `ssh://user@host:22/…`,
+/// `user@host:path`; `None` when there is none (a local path).
+fn url_host(url: &str) -> Option<String> {
+    let url = url.trim_matches(['"', '\'']);
+    let rest = match url.split_once("://") {
+        Some((_, r)) => r.split('/').next().unwrap_or(""),
+        None => url.split_once(':').map(|(h, _)| h)?,
+    };
+    let host = rest.rsplit('@').next().unwrap_or(rest);
+    let host = host.split(':').next().unwrap_or(host);
+    (!host.is_empty() && !host.contains('/')).then(|| host.to_string())
+}

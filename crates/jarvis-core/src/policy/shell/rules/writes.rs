@@ -1,0 +1,252 @@
+//! What a command writes, deletes or changes the mode of: only what the
+//! analyser can place in the working directory or scratch space may even
+//! be asked.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// A file created or changed.
+    pub(super) fn write_path(&mut self, w: &Word, cwd: Option<&str>, what: &str) {
+        let text = shown(&w.text);
+        if w.dynamic || unplaced(w, cwd) {
+            let fixed = &w.text[..w.text.find('$').unwrap_or(w.text.len())];
+            let prefix = self.norm_text(&paths::word_path(fixed, false), cwd);
+            if self.mentions_self(w) {
+                self.block(format!("{what} writes over Jarvis's own files ({text})"));
+            } else if fixed.starts_with("/dev/")
+                && !fixed.starts_with("/dev/fd")
+                && !fixed.starts_with("/dev/std")
+            {
+                self.block(format!(
+                    "{what} writes to a device chosen at run time ({text})"
+                ));
+            } else if fixed.contains('/')
+                && (paths::system_normalized(&prefix) && prefix != "/"
+                    || paths::persistence_normalized(&prefix))
+            {
+                self.block(format!(
+                    "{what} writes into a system or startup location ({text})"
+                ));
+            } else if super::startup::startup_name(w.text.rsplit('/').next().unwrap_or("")) {
+                // `"$(python3 -m site --user-site)/usercustomize.py"`: wherever
+                // it lands, the file's name is one a program runs at start.
+                self.block(format!(
+                    "{what} writes a startup file at a path known only at run time ({text})"
+                ));
+            } else {
+                self.ask(format!(
+                    "{what} writes a path known only at run time ({text})"
+                ));
+            }
+            return;
+        }
+        let p = self.norm(w, cwd);
+        if p == "/dev/null"
+            || p.starts_with("/dev/std")
+            || p.starts_with("/dev/fd/")
+            || p.starts_with("/dev/tty")
+            || is_fd(&w.text)
+            || w.text.starts_with('&')
+        {
+            return;
+        }
+        if p.starts_with("/dev/tcp/") || p.starts_with("/dev/udp/") {
+            self.block(format!(
+                "opens a network socket through {text} (reverse shell)"
+            ));
+        } else if paths::device(&p) {
+            self.block(format!(
+                "{what} writes to the disk device {text} (disk wipe)"
+            ));
+        } else if self.app_state(&p) {
+            self.block(format!("{what} overwrites Jarvis's own state ({text})"));
+        } else if let Some(why) = paths::credential_normalized(&p, &w.text) {
+            if self.inside(&p) && !paths::credential_store(&p) {
+                self.ask(format!("{what} writes a secrets file ({text})"));
+            } else {
+                self.block(format!("{what} writes a credential file: {why}"));
+            }
+        } else if self.inside(&p) && paths::git_hook(&p) {
+            // The project's own hook: in the folder the user works in, and
+            // run by git on its own at the next commit or push. What it will
+            // run, when this line spells it out, is judged now.
+            if let Some(code) = self.written_text(w, cwd) {
+                self.block_only(|a| a.script(&code, &[], 1));
+            }
+            self.ask(format!(
+                "{what} writes the git hook {text}: git runs it by itself at your next commit or push, outside the sandbox"
+            ));
+        } else if paths::persistence_normalized(&p) {
+            self.block(format!(
+                "persistence: {what} writes {text}, which runs code at login, on a schedule or when a program starts"
+            ));
+        } else if paths::system_normalized(&p) && self.remote {
+            // Another machine's system folders are a deploy's target.
+            self.ask(format!("{what} writes {text} on another machine"));
+        } else if paths::system_normalized(&p) {
+            self.block(format!("{what} writes into a system directory ({text})"));
+        } else if paths::user_bin(&p) && shadows_program(&p) {
+            self.block(format!(
+                "persistence: {what} puts a program named like a system one on your PATH ({text})"
+            ));
+        } else if self.inside(&p) || paths::scratch(&p) {
+            self.ask(format!("{what} writes {text}"));
+        } else {
+            self.ask(format!(
+                "{what} writes outside the working directory ({text})"
+            ));
+        }
+    }
+
+    /// A path deleted (or moved away): only what the analyser can place in
+    /// the working directory or scratch space may even be asked.
+    pub(super) fn delete_path(&mut self, w: &Word, recursive: bool, cwd: Option<&str>, what: &str) {
+        let text = shown(&w.text);
+        if w.dynamic || unplaced(w, cwd) {
+            let p = self.norm(w, cwd);
+            if paths::scratch(&p) {
+                self.ask(format!("{what} deletes {text}"));
+            } else if !recursive && self.placed_by_listing(w, cwd) {
+                self.ask(format!(
+                    "{what} deletes files a listing of the project names ({text})"
+                ));
+            } else {
+                self.block(format!(
+                    "{what} deletes a path known only at run time ({text}): it cannot be placed inside the working directory"
+                ));
+            }
+            return;
+        }
+        let p = self.norm(w, cwd);
+        // A wildcard deletes what its directory holds.
+        let dir = if w.glob {
+            let lit = &p[..p.find(['*', '?', '[']).unwrap_or(p.len())];
+            match lit.rsplit_once('/') {
+                Some(("", _)) => "/".to_string(),
+                Some((d, _)) => d.to_string(),
+                None => ".".to_string(),
+            }
+        } else {
+            p.clone()
+        };
+        if let Some(why) = paths::credential_normalized(&p, &w.text)
+            && (!self.inside(&p) || paths::credential_store(&p))
+        {
+            self.block(format!("{what} deletes a credential: {why}"));
+        } else if self.app_state(&p) || self.app_state(&dir) {
+            self.block(format!("{what} deletes Jarvis's own state ({text})"));
+        } else if paths::device(&p) {
+            self.block(format!("{what} destroys the disk device {text}"));
+        } else if recursive
+            && !w.glob
+            && !w.text.is_empty()
+            && !what.starts_with("find")
+            && self.is_workdir(&p)
+        {
+            // `rm -rf .`, `rm -rf "$PWD"`: the project itself, as
+            // `rm -rf /home/u/work` or `rm -rf ../work` are.
+            self.block(format!(
+                "recursive delete of {text}: the working directory itself"
+            ));
+        } else if (recursive || w.glob)
+            && (paths::catastrophic_normalized(&dir)
+                || (w.glob && paths::catastrophic(&w.text, cwd)))
+            || paths::catastrophic_normalized(&p) && !self.inside(&p)
+        {
+            self.block(format!(
+                "recursive delete of {text} (a system, home or parent directory)"
+            ));
+        } else if paths::persistence_normalized(&p) && !(self.inside(&p) && paths::git_hook(&p))
+            || paths::system_normalized(&p)
+        {
+            self.block(format!("{what} deletes system or startup files ({text})"));
+        } else if self.inside(&p) && self.inside(&dir) || paths::scratch(&p) {
+            self.ask(format!("{what} deletes {text}"));
+        } else {
+            self.block(format!(
+                "{what} deletes {text}, outside the working directory"
+            ));
+        }
+    }
+
+    /// `chmod`/`chown`/ACLs on a path.
+    pub(super) fn perm_path(
+        &mut self,
+        w: &Word,
+        recursive: bool,
+        wide_open: bool,
+        cwd: Option<&str>,
+        what: &str,
+    ) {
+        let text = shown(&w.text);
+        if w.dynamic {
+            if recursive {
+                self.block(format!(
+                    "{what} re-permissions a path known only at run time ({text})"
+                ));
+            } else {
+                self.ask(format!("{what} {text}"));
+            }
+            return;
+        }
+        let p = self.norm(w, cwd);
+        let dir = if w.glob {
+            p[..p.find(['*', '?', '[']).unwrap_or(p.len())]
+                .trim_end_matches('/')
+                .to_string()
+        } else {
+            p.clone()
+        };
+        let dir = if dir.is_empty() {
+            if p.starts_with('/') {
+                "/".to_string()
+            } else {
+                ".".to_string()
+            }
+        } else {
+            dir
+        };
+        if let Some(why) = paths::credential_normalized(&p, &w.text)
+            && (!self.inside(&p) || paths::credential_store(&p))
+        {
+            self.block(format!("{what} changes a credential's permissions: {why}"));
+        } else if self.app_state(&p) {
+            self.block(format!("{what} changes Jarvis's own files ({text})"));
+        } else if (recursive || w.glob) && paths::catastrophic_normalized(&dir) {
+            self.block(format!("recursive permission change of {text}"));
+        } else if paths::system_normalized(&p)
+            && (recursive || wide_open || what.starts_with("chown") || what.starts_with("takeown"))
+        {
+            self.block(format!(
+                "{what} opens up, locks or takes over a system path ({text})"
+            ));
+        } else if paths::system_normalized(&p) {
+            self.block(format!("{what} changes a system path ({text})"));
+        } else if recursive && !(self.inside(&p) || paths::scratch(&p)) {
+            self.block(format!(
+                "{what} recursively re-permissions {text}, outside the working directory"
+            ));
+        } else {
+            self.ask(format!("{what} {text}"));
+        }
+    }
+}
+
+/// A relative path after `cd -` or `cd "$OLDPWD"` (`cd - && rm -rf ./*`):
+/// it lands in the folder the shell was in before, outside what this line
+/// places.
+fn unplaced(w: &Word, cwd: Option<&str>) -> bool {
+    let t = w.text.as_str();
+    let placed = t.starts_with(['/', '~', '&']) || t.starts_with(HOME) || is_fd(t);
+    cwd.is_some_and(|c| c.starts_with(parse::ELSEWHERE_DIR)) && !placed
+}
+
+/// A file name on PATH that a common program already answers to.
+fn shadows_program(p: &str) -> bool {
+    let name = p.rsplit('/').next().unwrap_or(p);
+    super::tables::PRIVILEGE.contains(&name)
+        || super::tables::KNOWN_TOOLS.contains(&name)
+        || super::tables::read_only(name).is_some()
+        || is_shell(name)
+        || super::tables::interpreter(name).is_some()
+}
