@@ -95,6 +95,7 @@ fn main() {
         "blind-ak",
         "blind-am",
         "blind-an",
+        "blind-ao",
     ] {
         sets.push((
             f.to_string(),

@@ -31,6 +31,8 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
     for (from, to) in [
         ("${HOME}", "~"),
         ("$HOME", "~"),
+        // CMake's and Perl's spellings of the environment's HOME.
+        ("$ENV{HOME}", "~"),
         ("%USERPROFILE%", "~"),
         ("$env:USERPROFILE", "~"),
         ("${env:HOME}", "~"),
@@ -529,6 +531,12 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.config/environment.d",
         "~/.config/autostart",
         "~/.config/autostart-scripts",
+        // Editors' user settings and tasks: a terminal profile's arguments,
+        // a task that runs on folder open, workspace trust turned off.
+        "~/.config/Code/User/settings.json",
+        "~/.config/Code/User/tasks.json",
+        "~/.config/VSCodium/User/settings.json",
+        "~/.config/Cursor/User/settings.json",
         // Desktop entries: the command a file type or a menu item opens.
         "~/.local/share/applications",
         "~/.config/mimeapps.list",

@@ -215,10 +215,19 @@ impl Analyzer<'_> {
                         && !has("--rename-section")
                         && !has("--edit")
                         && !has("-e"));
+                // Tokens git keeps: credential settings, and the
+                // Authorization headers CI checkouts persist (`extraheader`).
                 if reading
                     && (key.starts_with("credential.")
-                        || key.contains("token")
-                        || key.contains("password"))
+                        || [
+                            "token",
+                            "password",
+                            "extraheader",
+                            "secret",
+                            "authorization",
+                        ]
+                        .iter()
+                        .any(|k| key.contains(k)))
                 {
                     self.block("reveals stored git credentials");
                 }

@@ -17,6 +17,24 @@ impl Analyzer<'_> {
         script: &Script,
         depth: usize,
     ) {
+        for (name, value) in assigns {
+            // `GIT_CONFIG_PARAMETERS="'k=v' 'k2=v2'"`: git's own spelling of `-c`.
+            if name.eq_ignore_ascii_case("GIT_CONFIG_PARAMETERS") {
+                if value.dynamic {
+                    self.ask("git configuration from the environment that cannot be read");
+                    continue;
+                }
+                let quoted = super::code::string_literals(&value.text);
+                let pairs = if quoted.is_empty() {
+                    vec![value.text.clone()]
+                } else {
+                    quoted
+                };
+                for kv in pairs {
+                    self.git_setting_in(&kv, script, depth, false);
+                }
+            }
+        }
         for (name, key) in assigns {
             let Some(n) = name
                 .to_ascii_uppercase()
@@ -67,13 +85,18 @@ impl Analyzer<'_> {
                 "disables security (git config {k} makes git trust other certificates in every repository)"
             ));
         }
+        // `merge.X.driver`, `credential.URL.helper`, `submodule.X.update`
+        // with `!cmd`: commands git runs later too.
         if !(RUNS.iter().any(|r| k.starts_with(r))
             || k.ends_with(".textconv")
             || k.ends_with(".command")
             || k.ends_with(".cmd")
             || k.ends_with(".clean")
             || k.ends_with(".smudge")
-            || k.ends_with(".process"))
+            || k.ends_with(".process")
+            || k.ends_with(".driver")
+            || k.ends_with(".helper")
+            || k.ends_with(".update") && v.trim_matches(['\'', '"']).starts_with('!'))
         {
             return true;
         }
@@ -89,6 +112,13 @@ impl Analyzer<'_> {
             return true;
         }
         let code = v.trim_start_matches('!');
+        // `alias.boom '!git boom | git boom &'`: each call starts two more.
+        if let Some(name) = k.strip_prefix("alias.")
+            && v.trim_start_matches(['\'', '"']).starts_with('!')
+            && code.contains(&format!("git {name}"))
+        {
+            self.block(format!("fork bomb (git alias {name} calls itself)"));
+        }
         if k.starts_with("alias.") && !v.starts_with('!') {
             // An alias of another git subcommand runs nothing new.
             return true;

@@ -125,6 +125,56 @@ impl Analyzer<'_> {
                 Some(true)
             }
             "cmake" if first == "-E" => self.cmake_tool(c),
+            // `cmake -P /dev/stdin <<EOF`: the script is the here-document.
+            "cmake"
+                if args.windows(2).any(|w| {
+                    w[0] == "-P" && matches!(w[1].as_str(), "-" | "/dev/stdin" | "/proc/self/fd/0")
+                }) =>
+            {
+                for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+                    for piece in body
+                        .text
+                        .split(|ch: char| ch.is_whitespace() || "\"'()".contains(ch))
+                    {
+                        let p = self.norm_text(&paths::word_path(piece, false), c.cwd());
+                        if let Some(why) = paths::credential_normalized(&p, piece) {
+                            self.block(format!("the cmake script reads a credential: {why}"));
+                        }
+                    }
+                }
+                self.ask("cmake runs a script from its input");
+                Some(false)
+            }
+            // A toolchain or cache script CMake runs, fetched.
+            "cmake" if c.words[1..].iter().any(|w| self.fetched(w, c.script)) => {
+                self.block("download and execute (cmake runs a script fetched from the network)");
+                Some(false)
+            }
+            // A program a tool's settings make it run at every later use.
+            "kubectl" | "aws" => {
+                let program = args.iter().enumerate().find_map(|(i, a)| {
+                    if let Some(v) = eq_value(a, "--exec-command") {
+                        return Some(Word::lit(v));
+                    }
+                    let next = c.arg_word(i + 1).cloned();
+                    match a.as_str() {
+                        "--exec-command" => next,
+                        "credential_process" | "credential-process" if c.lb == "aws" => next,
+                        _ => None,
+                    }
+                });
+                if let Some(p) = program {
+                    let code = p.text.trim_matches(['\'', '"']).to_string();
+                    self.script(&code, &[], c.depth + 1);
+                    self.ask(format!(
+                        "{} runs {} at every later use",
+                        c.base,
+                        shown(&code)
+                    ));
+                    return Some(false);
+                }
+                None
+            }
             // `export "$(…)"`: the name and value of what is set are the
             // text of a command (`LD_PRELOAD=…` decoded, then every later
             // program loads it).

@@ -37,6 +37,7 @@ mod options;
 mod perms;
 mod pipes;
 mod planted;
+mod planted_text;
 mod positions;
 mod readonly;
 mod redirects;

@@ -63,7 +63,13 @@ impl Analyzer<'_> {
                 Producer::Other => {}
             }
         }
+        let known = self.written.len();
         self.track_written(script);
+        let fresh: Vec<(String, String)> = self.written[known..].to_vec();
+        for (path, text) in fresh {
+            self.planted_text(&path, &text, depth);
+        }
+        self.planted_filters(script, depth);
         for f in &script.recursive_functions {
             self.block(format!("fork bomb (function {} calls itself)", shown(f)));
         }
@@ -161,6 +167,38 @@ impl Analyzer<'_> {
                 if let Some(o) = outs.iter().find(|o| paths::user_bin(o)) {
                     self.block(format!(
                         "download and execute ({} is written into a folder on PATH, where it runs as a command)",
+                        shown(o)
+                    ));
+                }
+                // Into a config that tells a tool what to run: the
+                // downloaded or decoded text is that command.
+                const RUN_CONFIGS: &[&str] = &[
+                    ".git/config",
+                    ".gitconfig",
+                    ".gitmodules",
+                    ".gitattributes",
+                    ".git/hooks/",
+                    ".husky/",
+                    ".cargo/config",
+                    ".npmrc",
+                    ".pre-commit-config",
+                    "devcontainer.json",
+                    ".vscode/",
+                    "makefile",
+                    ".envrc",
+                    ".github/workflows/",
+                    "conftest.py",
+                    "tox.ini",
+                    "setup.cfg",
+                    "package.json",
+                ];
+                if let Some(o) = outs.iter().find(|o| {
+                    RUN_CONFIGS
+                        .iter()
+                        .any(|k| o.to_ascii_lowercase().contains(k))
+                }) {
+                    self.block(format!(
+                        "download and execute ({} gets downloaded or decoded text, and it configures what a tool runs)",
                         shown(o)
                     ));
                 }

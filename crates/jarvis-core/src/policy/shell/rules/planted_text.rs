@@ -1,0 +1,130 @@
+//! Text a line writes into a file a tool runs later: a project's hook,
+//! a runner in a build config, a dev container's command, a CI step, a
+//! test fixture loaded on start. The text, and each quoted string in it,
+//! is judged as the shell code it becomes; a download run or data sent
+//! out there blocks now. Prose (a README's install line) is not code
+//! anyone runs by itself.
+
+use super::*;
+
+/// Reasons that make planted code block: code from elsewhere run, or data
+/// sent out. (A test fixture that would delete home, written as a case
+/// for a guard, is a file like any other: it asks.)
+const GRAVE: &[&str] = &[
+    "download and execute",
+    "decodes and executes",
+    "exfiltration",
+    "remote shell",
+    "reverse shell",
+    "sends",
+    "over the network",
+];
+
+/// Documentation and plain data no tool runs.
+fn prose(path: &str) -> bool {
+    let l = path.to_ascii_lowercase();
+    [
+        ".md", ".txt", ".rst", ".adoc", ".html", ".csv", ".log", ".org",
+    ]
+    .iter()
+    .any(|e| l.ends_with(e))
+        || l.contains("/docs/")
+        || l.starts_with("docs/")
+}
+
+impl Analyzer<'_> {
+    /// Judges `text`, written into `path`, as the code a tool will run.
+    pub(super) fn planted_text(&mut self, path: &str, text: &str, depth: usize) {
+        if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
+            return;
+        }
+        // A compose service that mounts home or a key folder: whatever
+        // the service runs reads it.
+        let compose =
+            path.contains("compose") && (path.ends_with(".yml") || path.ends_with(".yaml"));
+        if compose {
+            for piece in text.split(|ch: char| ch.is_whitespace() || "\"'[],".contains(ch)) {
+                let Some((host, _)) = piece.split_once(':') else {
+                    continue;
+                };
+                if !host.starts_with(['/', '~', '$', '.']) {
+                    continue;
+                }
+                let p = self.norm_text(&paths::word_path(host, false), None);
+                if p == "~" || p == "/" || paths::credential_normalized(&p, host).is_some() {
+                    self.block(format!(
+                        "plants a container in {} that mounts {} (its commands read the keys there)",
+                        shown(path),
+                        shown(host)
+                    ));
+                    return;
+                }
+            }
+        }
+        // A CI workflow step that sends the repository's secrets out.
+        let l = text.to_ascii_lowercase();
+        if path.contains(".github/workflows/")
+            && l.contains("secrets")
+            && l.contains("${{")
+            && ["curl", "wget", "nc ", "http"]
+                .iter()
+                .any(|n| l.contains(n))
+        {
+            self.block(format!(
+                "plants code in {} that a tool runs later: a workflow that sends the repository's secrets out",
+                shown(path)
+            ));
+            return;
+        }
+        let mut pieces = vec![text.to_string()];
+        pieces.extend(
+            super::code::string_literals(text)
+                .into_iter()
+                .filter(|s| s.contains(' ')),
+        );
+        for piece in pieces {
+            let mut sub = Analyzer::new(self.env);
+            sub.work = self.work;
+            sub.script(&piece, &[], depth + 1);
+            self.work = sub.work;
+            let found = sub.finish();
+            // A secret read where the text also sends something out.
+            let sends = ["curl", "wget", "nc ", "ncat", "socat", "scp ", "http"]
+                .iter()
+                .any(|n| piece.contains(n));
+            let grave = GRAVE.iter().any(|g| found.reason.contains(g))
+                || sends && found.reason.contains("credential");
+            if found.verdict == Verdict::Block && grave {
+                self.block(format!(
+                    "plants code in {} that a tool runs later: {}",
+                    shown(path),
+                    found.reason
+                ));
+                return;
+            }
+        }
+    }
+
+    /// `jq '.postCreateCommand = "curl … | bash"' f > t`: the strings a
+    /// filter puts into the file it writes.
+    pub(super) fn planted_filters(&mut self, script: &Script, depth: usize) {
+        for c in &script.commands {
+            let argv = peeled(&c.argv);
+            let Some(first) = argv.first() else { continue };
+            if !matches!(
+                lower(&base_name(&first.text)).as_str(),
+                "jq" | "yq" | "gojq" | "jaq"
+            ) {
+                continue;
+            }
+            let Some(out) = c.redirects.iter().find(|r| r.writes_file()) else {
+                continue;
+            };
+            let target = self.norm(&out.target, c.cwd.as_deref());
+            let filter = argv[1..].iter().find(|w| !w.text.starts_with('-'));
+            if let Some(filter) = filter {
+                self.planted_text(&target, &filter.text, depth);
+            }
+        }
+    }
+}
