@@ -367,6 +367,11 @@ const STRICTER: &[(&str, &str)] = &[
          `bash -c \"$(jq …)\"` or a script file asks",
     ),
     (
+        "AN-277",
+        "as E-026: a `.env` file sourced runs as code and holds secrets; that this line wrote it \
+         first is not followed (in which order, whether it ran)",
+    ),
+    (
         "AN-128",
         "as H-032: `eval \"$(script)\"` runs text only known at run time and blocks",
     ),

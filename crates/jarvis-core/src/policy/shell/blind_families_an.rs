@@ -40,7 +40,6 @@ fn a_move_only_counts_where_it_happens_and_a_failure_runs_the_rest() {
         "unset OUT; out=${OUT:-build/out}; rm -rf \"$out\" && mkdir -p \"$out\"",
         "find . -name '*.pyc' -delete",
         "rm -rf -- ./*",
-        "cat > .env.test <<'EOF'\nDB_URL=sqlite:///tmp/test.db\nEOF\nset -a; . ./.env.test; set +a\npytest -q",
         "alias py=python3; py -m pytest tests/",
     ] {
         assert_eq!(v(c), Verdict::Ask, "{c}");
@@ -184,6 +183,58 @@ fn set_ao_configuration_that_runs_later() {
     for c in [
         "git config --list --show-origin",
         "git config --get user.name",
+    ] {
+        assert_eq!(v(c), Verdict::Allow, "{c}");
+    }
+}
+
+#[test]
+fn a_fourth_review_of_the_state_the_walk_keeps() {
+    let home = at_work();
+    let v = |c: &str| analyze(c, &home).verdict;
+    for c in [
+        // A `cd` that is sure to land is only a plain one.
+        "cd ~; cd /tmp x; head .aws/credentials",
+        "cd ~; pushd -n /tmp; head .aws/credentials",
+        "cd ~; cd -Q /tmp; cat .aws/credentials",
+        // Locals only where the body is plain enough to be sure.
+        "f(){ x=~; local x; }; x=build; f; rm -rf \"$x\"",
+        "f(){ true | local x; x=~; }; x=build; f; rm -rf \"$x\"",
+        "f(){ local x; declare -g x=~; }; x=build; f; rm -rf \"$x\"",
+        // `unset` of a name the line made readonly, or of a reference.
+        "readonly X=~; unset X; rm -rf \"${X:-build}\"",
+        "set -- rm -rf ..; unset IFS; eval \"$*\"",
+        // `set -e` read in order, and only for an assignment alone.
+        "set -e; set +e; d=$(cd build && pwd); rm -rf \"$d\"/*",
+        "set -- -e; d=$(cd build && pwd); rm -rf \"$d\"/*",
+        "set -e; d=$(cd build && pwd) || true; rm -rf \"$d\"/*",
+        // An EXIT trap may fire before the line's end.
+        "t=~; trap 'cat \"$t\"/.netrc' EXIT; exit; t=build",
+        "t=~; (trap 'head \"$t\"/.aws/credentials' EXIT); t=docs",
+        // eval and traps read a variable holding home.
+        "d=~; eval 'cat $d/.netrc'",
+        "d=/home/u; eval 'cat \"$d\"/.netrc'",
+        // Endless loops: `until false`, xclip's options in any order.
+        "until false; do xsel -b -o >> clip.log; sleep 1; done",
+        "while :; do xclip -selection clipboard -o >> c.log; sleep 1; done",
+        "while :; do cat /dev/urandom >> big.bin; done",
+    ] {
+        assert_eq!(v(c), Verdict::Block, "{c}");
+    }
+    for c in [
+        "f(){ rm -rf obj; cd ..; }; f",
+        "clean(){ cd build && rm -rf obj; cd ..; }; clean",
+        "while sleep 60; do truncate -s 0 app.log; done",
+        "while true; do tok=$(head -c16 /dev/urandom | xxd -p); echo \"$tok\" > token.txt; sleep 5; done",
+        "set -e; d=$(cd build && pwd); rm -rf \"$d\"/*",
+        "trap 'rm -f \"$tmp\"' EXIT\ntmp=$(mktemp)\nsort -u data.txt > \"$tmp\"\nmv \"$tmp\" data.txt",
+    ] {
+        assert_eq!(v(c), Verdict::Ask, "{c}");
+    }
+    for c in [
+        "while sleep 5; do ls screenshots/ | grep -c scrot; done",
+        "while :; do yes | head -n 1 > /dev/null; sleep 1; done",
+        "d=src; eval 'cat \"$d\"/x'",
     ] {
         assert_eq!(v(c), Verdict::Allow, "{c}");
     }

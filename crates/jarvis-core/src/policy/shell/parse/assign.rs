@@ -163,14 +163,16 @@ impl Walker<'_> {
             let closed = !braced || body[name.len()..].starts_with('}');
             // A value a branch chose among several stays a variable.
             let chosen = self.vars.alts.contains_key(&name);
+            // Home, as the parser marks it, is spelled `${HOME}` again for
+            // the code that reads it (`d=~; eval 'cat "$d"/.netrc'`).
             match self
                 .vars
                 .known
                 .get(&name)
-                .filter(|v| closed && plain(v) && !chosen)
+                .filter(|v| closed && plain(&v.replace(HOME, "h")) && !chosen)
             {
                 Some(v) if !name.is_empty() => {
-                    out.push_str(v);
+                    out.push_str(&v.replace(HOME, "${HOME}"));
                     rest = &body[name.len() + usize::from(braced)..];
                 }
                 _ => {

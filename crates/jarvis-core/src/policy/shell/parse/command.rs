@@ -15,10 +15,6 @@ impl Walker<'_> {
         {
             self.out.recursive_functions.push(name.clone());
         }
-        self.bind_read(&argv, &redirects, &assigns);
-        self.forget_set_names(&argv);
-        self.printf_to_variable(&argv);
-        self.set_positional(&argv, n);
         // `eval`'s code runs now, a DEBUG, RETURN or ERR trap's between the
         // commands: with the values this line gave its variables. An EXIT
         // trap's runs at the end, with the values then (see `parse`).
@@ -35,6 +31,12 @@ impl Walker<'_> {
                 w.text = self.with_known(&w.text);
             }
         }
+        // (After the values `eval`'s own words read: what it runs may then
+        // set anything.)
+        self.bind_read(&argv, &redirects, &assigns);
+        self.forget_set_names(&argv);
+        self.printf_to_variable(&argv);
+        self.set_positional(&argv, n);
         self.track_cd(&argv);
         let moves = self.code_elsewhere(&argv);
         // `getopts SPEC NAME`: sets NAME (and OPTARG, OPTIND).
@@ -48,6 +50,25 @@ impl Walker<'_> {
                 self.vars.forget(&name);
             }
         }
+        // An EXIT trap may also fire before the line's end (`exit`, `set
+        // -e`, a subshell's end): judged with the values now as well.
+        // (Only when every value it reads is known now: one the line sets
+        // later is empty if the trap fires first.)
+        let now = at_end
+            .then(|| {
+                let mut copy = argv.clone();
+                for w in copy.iter_mut().skip(1).filter(|w| !w.dynamic) {
+                    w.text = self.with_known(&w.text);
+                }
+                copy
+            })
+            .filter(|copy| {
+                copy != &argv
+                    && !copy
+                        .iter()
+                        .skip(1)
+                        .any(|w| w.text.replace("${HOME}", "").contains('$'))
+            });
         self.out.commands.push(Command {
             argv,
             assigns,
@@ -58,11 +79,24 @@ impl Walker<'_> {
             at: n.start_byte(),
             ..Default::default()
         });
+        if let Some(copy) = now {
+            self.out.commands.push(Command {
+                argv: copy,
+                cwd: self.cwd.clone(),
+                cwd_choices: self.vars.cwd_alts.clone(),
+                nested,
+                at: n.start_byte(),
+                ..Default::default()
+            });
+        }
         // After it runs, the line may be anywhere (the command itself
         // starts where it is).
         if moves {
             self.cwd = Some(UNKNOWN_DIR.into());
             self.vars.cwd_alts.clear();
+        }
+        if let Some(places) = self.after_call.take() {
+            self.set_places(places);
         }
         let owner = self.out.commands.len() - 1;
         for h in tails {
@@ -241,18 +275,18 @@ impl Walker<'_> {
             .find(|(n, _)| n == first)
             .map(|(_, b)| b.clone());
         // A call of a function of the line: what its body sets, set.
-        let placed = body.is_some() && self.fn_cwds.contains_key(first);
-        if body.is_some()
-            && let Some(places) = self.fn_cwds.get(first).cloned()
-        {
+        // A body's literal moves, from the folder it was defined in: the
+        // call moves the line there (after the call's own commands).
+        let placed = body.is_some()
+            && self
+                .fn_cwds
+                .get(first)
+                .is_some_and(|(from, _)| *from == self.cwd && self.vars.cwd_alts.is_empty());
+        if placed && let Some((_, places)) = self.fn_cwds.get(first).cloned() {
             // Where the body moves, or here if its `cd` failed.
             let mut places = places;
-            if self.vars.cwd_alts.is_empty() {
-                places.push(self.cwd.clone());
-            } else {
-                places.extend(self.vars.cwd_alts.iter().cloned());
-            }
-            self.set_places(places);
+            places.push(self.cwd.clone());
+            self.after_call = Some(places);
         }
         if body.is_some()
             && let Some(sets) = self.fn_sets.get(first).cloned()
@@ -322,21 +356,62 @@ pub(super) fn assigns_literally(code: &str, name: &str) -> bool {
 }
 
 /// The names a function body declares local (`local x`, `declare x`,
-/// `typeset x` without `-g`): they do not outlive a call.
-pub(super) fn declared_locals(body: &str) -> std::collections::HashSet<String> {
+/// `typeset x` without `-g`): they do not outlive a call. Only in a body
+/// simple enough to be sure: statements in a row, no pipeline, subshell,
+/// background job, branch, loop, `unset`, `eval` or call of another of
+/// the line's functions (whose `unset` reaches the caller's locals), and
+/// the declaration is the first statement naming the variable.
+pub(super) fn declared_locals(
+    body: &str,
+    functions: &[String],
+) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    for stmt in body.split(['\n', ';', '&', '|', '{', '}', '(', ')']) {
+    let words: Vec<&str> = body
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let tangled = body.contains(['|', '&', '(', '`'])
+        || body.contains(" -g")
+        || words.iter().any(|w| {
+            matches!(
+                *w,
+                "if" | "case"
+                    | "for"
+                    | "while"
+                    | "until"
+                    | "select"
+                    | "unset"
+                    | "eval"
+                    | "source"
+                    | "."
+            ) || functions.iter().any(|f| f == w)
+        });
+    if tangled {
+        return out;
+    }
+    let statements: Vec<&str> = body.split(['\n', ';']).map(str::trim).collect();
+    for (k, stmt) in statements.iter().enumerate() {
         let mut words = stmt.split_whitespace();
         if !matches!(words.next(), Some("local" | "declare" | "typeset")) {
             continue;
         }
         let rest: Vec<&str> = words.collect();
-        if rest.iter().any(|w| w.starts_with('-') && w.contains('g')) {
+        if rest
+            .iter()
+            .any(|w| w.starts_with('-') && w.contains(['g', 'p', 'f', 'F', 'n']))
+        {
             continue;
         }
         for w in rest.iter().filter(|w| !w.starts_with('-')) {
             let name = w.split(['=', '[']).next().unwrap_or(w);
-            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let named_before = statements[..k].iter().any(|s| {
+                s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|t| t == name)
+            });
+            if !named_before {
                 out.insert(name.to_string());
             }
         }

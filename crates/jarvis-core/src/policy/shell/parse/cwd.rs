@@ -16,6 +16,12 @@ impl Walker<'_> {
                 .collect(),
             _ => argv.to_vec(),
         };
+        // `pushd -n` only adds to the stack: the shell stays.
+        if argv_cd.first().is_some_and(|w| w.text == "pushd")
+            && argv_cd[1..].iter().any(|w| w.text == "-n")
+        {
+            return;
+        }
         // `popd` goes back to a place this line may not say.
         if argv_cd.first().is_some_and(|w| w.text == "popd") {
             self.cwd = Some(ELSEWHERE_DIR.into());
@@ -55,8 +61,13 @@ impl Walker<'_> {
             self.cd_success = Some(places.clone());
             // A missing folder leaves the shell where it was (home, the
             // root, the parent and /tmp are always there).
+            // Only a plain `cd [-L|-P|--] DIR`: another word or an unknown
+            // option makes even that fail.
+            let plain = argv.len() == 2
+                || argv.len() == 3 && matches!(argv[1].text.as_str(), "-L" | "-P" | "--");
             let always_there = |w: &Word| {
-                !w.dynamic
+                plain
+                    && !w.dynamic
                     && (matches!(w.text.as_str(), "/" | ".." | "." | "/tmp" | "../")
                         || w.text.trim_end_matches('/') == HOME.to_string())
             };

@@ -320,7 +320,10 @@ struct Walker<'a> {
     /// literal or to a value not known.
     fn_sets: HashMap<String, Vec<(String, Option<String>)>>,
     /// Each function whose body moves: the places it may leave the line in.
-    fn_cwds: HashMap<String, Vec<Option<String>>>,
+    fn_cwds: HashMap<String, (Option<String>, Vec<Option<String>>)>,
+    /// Where a function call just walked leaves the line, applied once the
+    /// call itself is recorded.
+    after_call: Option<Vec<Option<String>>>,
     /// Where the last `cd` lands when it succeeds. A `cd` may fail (the
     /// folder is missing) and the shell stays where it was: after it, the
     /// line is in either place, unless `&&` goes on only on success.
@@ -423,6 +426,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         traps: Vec::new(),
         fn_sets: HashMap::new(),
         fn_cwds: HashMap::new(),
+        after_call: None,
         cd_success: None,
     };
     let root = tree.root_node();

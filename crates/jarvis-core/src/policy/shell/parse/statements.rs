@@ -3,40 +3,61 @@
 
 use super::*;
 
-/// Text that writes a file from an endless source, or allocates space.
+/// Text that writes ever more: an endless source appended, or written to
+/// a name that changes each round (`> "blob_$i"`), or space allocated
+/// under such a name or grown (`truncate -s +1G`). Writing the same file
+/// again, or to /dev/null, fills nothing.
 fn fills(body: &str) -> bool {
-    let endless_source = ["/dev/zero", "/dev/urandom", "/dev/random", "yes "]
+    let endless_source = ["/dev/zero", "/dev/urandom", "/dev/random"]
         .iter()
-        .any(|s| body.contains(s));
-    let writes = body.contains('>') || body.contains("of=");
-    endless_source && writes
-        || ["fallocate", "truncate -s", "mkfile", "xfs_mkfile"]
-            .iter()
-            .any(|s| body.contains(s))
+        .any(|s| body.contains(s))
+        || body
+            .split(['|', ';', '\n'])
+            .any(|seg| seg.trim_start().starts_with("yes"));
+    let targets: Vec<(bool, &str)> = body
+        .match_indices('>')
+        .filter(|(i, _)| !body[..*i].ends_with(['2', '&', '>']) || body[..*i].ends_with(">>"))
+        .map(|(i, _)| {
+            let rest = body[i + 1..].trim_start_matches('>').trim_start();
+            let append = body[i + 1..].starts_with('>');
+            (append, rest.split_whitespace().next().unwrap_or(""))
+        })
+        .filter(|(_, t)| !t.starts_with("/dev/null") && !t.starts_with('&') && !t.is_empty())
+        .collect();
+    let grows = targets.iter().any(|(append, t)| *append || t.contains('$'));
+    let allocates = body.split(['\n', ';', '|']).any(|seg| {
+        let mut seg = seg.trim();
+        for kw in ["do ", "then ", "else "] {
+            seg = seg.strip_prefix(kw).unwrap_or(seg).trim_start();
+        }
+        (seg.starts_with("fallocate") || seg.starts_with("mkfile") || seg.starts_with("xfs_mkfile"))
+            && seg.contains('$')
+            || seg.starts_with("truncate") && seg.contains("-s +")
+    });
+    endless_source && grows || allocates
 }
 
-/// Text that reads the clipboard, the screen or the keyboard.
+/// Text that reads the clipboard, the screen or the keyboard: a command
+/// of its own, not a word in a name (`ls screenshots | grep scrot`).
 fn watches(body: &str) -> bool {
-    let l = body.to_ascii_lowercase();
-    [
-        "xclip -o",
-        "xclip -out",
-        "xsel",
-        "wl-paste",
-        "pbpaste",
-        "get-clipboard",
-        "xdotool getwindow",
-        "import -window",
-        "scrot",
-        "gnome-screenshot",
-        "grim ",
-        "xinput test",
-        "xinput --test",
-        "showkey",
-        "logkeys",
-    ]
-    .iter()
-    .any(|s| l.contains(s))
+    body.split(['|', ';', '\n', '&', '(', ')'])
+        .filter_map(|seg| {
+            let mut words = seg
+                .split_whitespace()
+                .skip_while(|w| matches!(*w, "do" | "then" | "else" | "{" | "}" | "!" | "done"));
+            let first = words.next()?;
+            Some((first.rsplit('/').next().unwrap_or(first), seg))
+        })
+        .any(|(cmd, seg)| match cmd {
+            "xclip" => seg.contains(" -o") || seg.contains("-out"),
+            "xsel" => !seg.contains(" -i") && !seg.contains("--input"),
+            "wl-paste" | "pbpaste" | "scrot" | "gnome-screenshot" | "grim" | "showkey"
+            | "logkeys" | "spectacle" | "maim" => true,
+            "import" => seg.contains("-window"),
+            "xinput" => seg.contains("test"),
+            "get-clipboard" | "Get-Clipboard" => true,
+            _ => false,
+        })
 }
 
 fn has_background(n: Node) -> bool {
@@ -331,7 +352,8 @@ impl Walker<'_> {
             // sets may hold its value or the one before, or another.
             let before = (self.vars.clone(), self.cwd.clone());
             self.statement(body, nested);
-            let locals = command::declared_locals(&stored);
+            let names: Vec<String> = self.out.functions.iter().map(|(n, _)| n.clone()).collect();
+            let locals = command::declared_locals(&stored, &names);
             // What the body declares `local` is gone after it.
             for name in &locals {
                 self.vars.restore(name, &before.0);
@@ -369,10 +391,14 @@ impl Walker<'_> {
                     } else {
                         self.vars.cwd_alts.clone()
                     };
-                    self.fn_cwds.insert(name.clone(), places);
+                    self.fn_cwds
+                        .insert(name.clone(), (before.1.clone(), places));
                 }
             }
             self.join_open(&before);
+            // Defining a function moves nothing: its calls do.
+            self.cwd = before.1.clone();
+            self.vars.cwd_alts = before.0.cwd_alts.clone();
             let end = self.out.commands.len();
             if sure {
                 self.out.function_spans.push((name.clone(), start..end));
@@ -389,7 +415,9 @@ impl Walker<'_> {
             "c_style_for_statement" => n.child_by_field_name("condition").is_none(),
             kind => n.child_by_field_name("condition").is_some_and(|c| {
                 let t = self.text(c).trim().trim_end_matches(';').trim();
-                if kind == "until_statement" {
+                let until =
+                    kind == "until_statement" || self.text(n).trim_start().starts_with("until");
+                if until {
                     t == "false"
                 } else {
                     matches!(t, "true" | ":" | "[ 1 ]" | "((1))")

@@ -462,9 +462,21 @@ impl Walker<'_> {
             self.vars.arrays.remove(&name);
             // `unset NAME` (not `-f`, not an element): NAME is empty now,
             // as `${NAME:-default}` then reads the default.
+            // (Not a name the line made readonly, where `unset` fails, nor
+            // a reference, which unsets its target; `unset IFS` is the
+            // default splitting, not an empty one.)
+            let fixed = self.src.contains(&format!("readonly {name}"))
+                || self.src.contains("declare -r")
+                || self.src.contains("typeset -r")
+                || self.vars.refs.contains_key(&name)
+                || ["declare -n", "local -n", "typeset -n"]
+                    .iter()
+                    .any(|d| self.src.contains(d));
             let unset_var = first == "unset"
                 && !w.dynamic
                 && w.text == name
+                && !fixed
+                && name != "IFS"
                 && !argv[1..].iter().any(|o| o.text == "-f" || o.text == "-n");
             if unset_var {
                 self.vars.set(name, String::new());

@@ -484,6 +484,19 @@ impl Walker<'_> {
                         .iter()
                         .all(|w| matches!(w.text.as_str(), "-P" | "-L"))
                     && c.cwd_choices.is_empty()
+                    && c.redirects.is_empty()
+            })
+            // Nothing else prints: the other commands only move, and
+            // `pwd` is the builtin, not a function of the line.
+            .filter(|_| {
+                self.out.commands[start..self.out.commands.len() - 1]
+                    .iter()
+                    .all(|c| c.argv.first().is_some_and(|w| w.text == "cd"))
+                    && !self
+                        .out
+                        .functions
+                        .iter()
+                        .any(|(n, _)| n == "pwd" || n == "cd")
             })
             .and_then(|c| c.cwd.clone())
             .filter(|d| {
@@ -500,14 +513,17 @@ impl Walker<'_> {
             // (`rm -rf "$d"/*` is then `rm -rf /*`), unless `set -e` stops
             // the line at a plain assignment (`local d=$(…)` hides the
             // failure from it).
-            let mut up = n.parent();
-            let (mut masked, mut assigned) = (false, false);
-            while let Some(p) = up {
-                masked |= p.kind() == "declaration_command";
-                assigned |= p.kind() == "variable_assignment";
-                up = p.parent();
-            }
-            let stops = errexit(self.src) && assigned && !masked;
+            // The assignment must be a statement by itself (not in a
+            // list with `||`, negated, or one of several).
+            let alone = n
+                .parent()
+                .filter(|p| p.kind() == "variable_assignment")
+                .is_some_and(|a| {
+                    a.parent().is_some_and(|s| {
+                        matches!(s.kind(), "program" | "compound_statement" | "do_group")
+                    })
+                });
+            let stops = alone && errexit(&self.src[..n.start_byte().min(self.src.len())]);
             return Word {
                 choices: if stops {
                     Vec::new()
@@ -553,15 +569,37 @@ impl Walker<'_> {
     }
 }
 
-/// The line turns on `set -e` (`set -e`, `set -euo pipefail`, `set -o
-/// errexit`): a failing plain assignment stops it.
+/// Whether `set -e` is on at the end of `src` (`set -e`, `set -euo
+/// pipefail`, `set -o errexit`; `set +e` turns it off; `set -- -e` sets
+/// words, not options).
 fn errexit(src: &str) -> bool {
-    src.contains("errexit")
-        || src.split(['\n', ';', '&', '|']).any(|stmt| {
-            let mut w = stmt.split_whitespace();
-            w.next() == Some("set")
-                && w.any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('e'))
-        })
+    let mut on = false;
+    for stmt in src.split(['\n', ';', '&', '|']) {
+        let mut words = stmt.split_whitespace();
+        if words.next() != Some("set") {
+            continue;
+        }
+        let words: Vec<&str> = words.collect();
+        let mut i = 0;
+        while let Some(t) = words.get(i) {
+            if *t == "--" || !t.starts_with(['-', '+']) {
+                break;
+            }
+            let enable = t.starts_with('-');
+            if matches!(*t, "-o" | "+o") {
+                if words.get(i + 1) == Some(&"errexit") {
+                    on = enable;
+                }
+                i += 2;
+                continue;
+            }
+            if t.contains('e') {
+                on = enable;
+            }
+            i += 1;
+        }
+    }
+    on
 }
 
 thread_local! {

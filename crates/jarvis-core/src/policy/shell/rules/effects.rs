@@ -222,18 +222,6 @@ impl Analyzer<'_> {
         p
     }
 
-    /// A file this line wrote itself, with text it shows and no expansion
-    /// in it (`cat > .env.test <<'EOF'`): reading it back reveals nothing.
-    pub(super) fn wrote_plainly(&self, p: &str) -> bool {
-        self.inside(p)
-            && self
-                .written
-                .iter()
-                .rev()
-                .find(|(f, _)| f == p)
-                .is_some_and(|(_, t)| !t.contains(['$', '`']))
-    }
-
     /// The working directory itself (`.` from it, or its own path).
     pub(super) fn is_workdir(&self, p: &str) -> bool {
         let p = if p == "/" { p } else { p.trim_end_matches('/') };
@@ -293,9 +281,7 @@ impl Analyzer<'_> {
         let p = self.norm(w, cwd);
         // Which input devices exist is no keystroke.
         let device_names = verb == "lists" && paths::keystroke_device(&p);
-        if let Some(why) = paths::credential_normalized(&p, &w.text)
-            .filter(|_| !device_names && !self.wrote_plainly(&p))
-        {
+        if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
             self.block(format!("touches a credential: {why}"));
             return None;
         }
@@ -465,9 +451,7 @@ impl Analyzer<'_> {
             }
             for cand in path_candidates(&w.text) {
                 let p = self.norm_text(&paths::word_path(&cand, false), c.cwd());
-                if let Some(why) =
-                    paths::credential_normalized(&p, &cand).filter(|_| !self.wrote_plainly(&p))
-                {
+                if let Some(why) = paths::credential_normalized(&p, &cand) {
                     // The metadata of the system's own secret files (`stat
                     // /etc/shadow`) is public; their content stays out of
                     // reach. The user's own stores are not even listed.
