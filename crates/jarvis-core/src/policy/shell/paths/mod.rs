@@ -27,7 +27,14 @@ pub fn word_path(text: &str, dynamic: bool) -> String {
 /// `/root`, `C:\Users\NAME` → `~`; backslashes → `/`; `.`/`..` folded; a
 /// relative path is joined to a known `cd` target.
 pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
-    let mut p = raw.replace('\\', "/").replace(HOME, "~");
+    let mut p = if raw.contains(['\\', HOME]) {
+        raw.replace('\\', "/").replace(HOME, "~")
+    } else {
+        raw.to_string()
+    };
+    // Every spelling below starts with `$`, `%` or `HK`: most paths have
+    // none of them, and this runs for each word of each command.
+    let spelled = p.contains(['$', '%']) || p.starts_with("HK") || p.starts_with("hk");
     for (from, to) in [
         ("${HOME}", "~"),
         ("$HOME", "~"),
@@ -61,6 +68,9 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         ("HKCU:", "HKCU"),
         ("HKLM:", "HKLM"),
     ] {
+        if !spelled {
+            break;
+        }
         // `$HOMEBREW_PREFIX` is another variable, not home with a suffix.
         if let Some(rest) = strip_prefix_ci(&p, from)
             && !(from.ends_with(|c: char| c.is_ascii_alphanumeric())

@@ -76,11 +76,41 @@ impl Analyzer<'_> {
             ));
             return;
         }
-        let mut pieces = vec![text.to_string()];
+        // Only code that could fetch, decode or send is worth the walk
+        // (what blocks here needs one of them).
+        let reaches_out = |t: &str| {
+            let l = t.to_ascii_lowercase();
+            [
+                "curl", "wget", "nc ", "ncat", "socat", "http", "/dev/tcp", "base64", "scp ",
+                "ssh ", "xxd", "openssl",
+            ]
+            .iter()
+            .any(|m| l.contains(m))
+        };
+        if !reaches_out(text) {
+            return;
+        }
+        // The whole text as a shell script only where it is one (other
+        // languages are read through their strings).
+        let lower_path = path.to_ascii_lowercase();
+        let shell_file = [".sh", ".bash", ".zsh", ".envrc"]
+            .iter()
+            .any(|e| lower_path.ends_with(e))
+            || text.starts_with("#!/bin/sh")
+            || text.starts_with("#!/bin/bash")
+            || text.starts_with("#!/usr/bin/env bash")
+            || text.starts_with("#!/usr/bin/env sh")
+            || lower_path.contains("/hooks/")
+            || lower_path.contains(".husky/");
+        let mut pieces = Vec::new();
+        if shell_file {
+            pieces.push(text.to_string());
+        }
         pieces.extend(
             super::code::string_literals(text)
                 .into_iter()
-                .filter(|s| s.contains(' ')),
+                .filter(|s| s.contains(' ') && reaches_out(s))
+                .take(16),
         );
         for piece in pieces {
             let mut sub = Analyzer::new(self.env);

@@ -230,10 +230,10 @@ impl Analyzer<'_> {
                 let mut targets: Vec<String> = c
                     .redirects
                     .iter()
-                    .filter(|r| r.op.contains('>') && !r.op.starts_with("<<"))
+                    .filter(|r| r.writes_file())
                     .map(|r| self.norm(&r.target, c.cwd.as_deref()))
                     .collect();
-                if c.argv.first().is_some_and(|w| w.text == "tee") {
+                if c.argv.first().is_some_and(|w| base_name(&w.text) == "tee") {
                     targets.extend(
                         c.argv
                             .iter()
