@@ -61,15 +61,19 @@ impl Analyzer<'_> {
                 }
             }
         }
-        // A CI workflow step that sends the repository's secrets out.
+        // A CI workflow step that sends the repository's secrets out: all
+        // of them, or one on the line of a sender (a token handed to a
+        // publish step in `env:` is what secrets are for).
         let l = text.to_ascii_lowercase();
-        if path.contains(".github/workflows/")
-            && l.contains("secrets")
-            && l.contains("${{")
-            && ["curl", "wget", "nc ", "http"]
-                .iter()
-                .any(|n| l.contains(n))
-        {
+        let sends_secret = l.contains("tojson(secrets)")
+            || l.lines().any(|line| {
+                line.contains("${{")
+                    && line.contains("secrets.")
+                    && ["curl ", "wget ", "nc ", "ncat "]
+                        .iter()
+                        .any(|n| line.contains(n))
+            });
+        if path.contains(".github/workflows/") && sends_secret {
             self.block(format!(
                 "plants code in {} that a tool runs later: a workflow that sends the repository's secrets out",
                 shown(path)

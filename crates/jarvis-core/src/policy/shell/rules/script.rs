@@ -176,7 +176,6 @@ impl Analyzer<'_> {
                     ".git/config",
                     ".gitconfig",
                     ".gitmodules",
-                    ".gitattributes",
                     ".git/hooks/",
                     ".husky/",
                     ".cargo/config",
