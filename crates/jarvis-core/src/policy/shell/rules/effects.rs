@@ -262,6 +262,20 @@ impl Analyzer<'_> {
         paths::system_normalized(&p) && !paths::device(&p) && !p.starts_with("/run/user")
     }
 
+    /// Each file read is judged (a secret among them blocks, wherever it
+    /// stands); true when all of them are harmless.
+    pub(super) fn reads_all<'w>(
+        &mut self,
+        files: impl IntoIterator<Item = &'w Word>,
+        cwd: Option<&str>,
+    ) -> bool {
+        let mut ok = true;
+        for f in files {
+            ok &= self.read_path(f, cwd);
+        }
+        ok
+    }
+
     /// Credentials block and Jarvis's state asks, whatever reads them; the
     /// normalised path when it is neither.
     pub(super) fn sensitive(&mut self, w: &Word, cwd: Option<&str>, verb: &str) -> Option<String> {
@@ -290,7 +304,7 @@ impl Analyzer<'_> {
             // Its content (the conversations, MCP servers' environments,
             // grants) is Jarvis's, not the tools': reading it blocks;
             // listing its names asks.
-            if verb != "lists" && super::secrets::app_access(&p) {
+            if verb != "lists" && super::secrets::app_access(&p, self.db_engine) {
                 self.block(format!(
                     "{verb} Jarvis's configuration or grants ({}): MCP servers' tokens and the approvals live there",
                     shown(&w.text)
@@ -463,7 +477,7 @@ impl Analyzer<'_> {
                 if self.app_state(&p) {
                     if reader {
                         self.state_reads += 1;
-                        if super::secrets::app_access(&p) {
+                        if super::secrets::app_access(&p, self.db_engine) {
                             self.block(format!(
                                 "reads Jarvis's configuration or grants ({}): MCP servers' tokens and the approvals live there",
                                 shown(&cand)

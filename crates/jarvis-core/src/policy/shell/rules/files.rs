@@ -161,7 +161,7 @@ impl Analyzer<'_> {
                     .collect();
                 let listing = c.args.first().is_some_and(|a| a == "l" || a == "t");
                 if listing {
-                    return Some(ops.iter().skip(1).all(|w| self.read_path(w, cwd)));
+                    return Some(self.reads_all(ops.iter().skip(1).copied(), cwd));
                 }
                 let (out_i, src_from) = if matches!(lb, "7z" | "7za" | "rar") {
                     (1, 2)
@@ -250,7 +250,7 @@ impl Analyzer<'_> {
                         .iter()
                         .filter(|w| !w.text.starts_with('-'))
                         .collect();
-                    return Some(files.iter().all(|w| self.read_path(w, cwd)));
+                    return Some(self.reads_all(files.iter().copied(), cwd));
                 }
                 if matches!(lb, "gzip" | "xz" | "bzip2" | "zstd")
                     && c.args
@@ -275,7 +275,7 @@ impl Analyzer<'_> {
                     })
                     && !c.src.redirects.iter().any(Redirect::writes_file)
                 {
-                    return Some(c.operand_words().iter().all(|w| self.read_path(w, cwd)));
+                    return Some(self.reads_all(&c.operand_words(), cwd));
                 }
                 let dest = match lb {
                     "unzip" => c.value("-d").cloned(),

@@ -76,7 +76,7 @@ impl Analyzer<'_> {
                 self.desktop_setting(c);
                 None
             }
-            "rpm2cpio" => Some(c.operand_words().iter().all(|f| self.read_path(f, c.cwd()))),
+            "rpm2cpio" => Some(self.reads_all(&c.operand_words(), c.cwd())),
             "dpkg-deb" => {
                 // `-x DEB DIR`, `-R DEB DIR`: the package unpacked into DIR.
                 let extracts = args.iter().position(|a| {
@@ -109,11 +109,9 @@ impl Analyzer<'_> {
                 if !reads || args.iter().any(|a| matches!(a.as_str(), "-b" | "--build")) {
                     return None;
                 }
-                Some(c.operand_words().iter().all(|f| self.read_path(f, c.cwd())))
+                Some(self.reads_all(&c.operand_words(), c.cwd()))
             }
-            "lsattr" | "getfacl" => {
-                Some(c.operand_words().iter().all(|f| self.read_path(f, c.cwd())))
-            }
+            "lsattr" | "getfacl" => Some(self.reads_all(&c.operand_words(), c.cwd())),
             "losetup"
                 if args.iter().all(|a| {
                     matches!(
@@ -378,7 +376,7 @@ impl Analyzer<'_> {
         };
         match tool {
             "compare_files" | "cat" | "md5sum" | "sha1sum" | "sha224sum" | "sha256sum"
-            | "sha384sum" | "sha512sum" => Some(files().iter().all(|f| self.read_path(f, c.cwd()))),
+            | "sha384sum" | "sha512sum" => Some(self.reads_all(&files(), c.cwd())),
             "echo" | "echo_append" | "capabilities" | "true" | "false" => Some(true),
             _ => None,
         }

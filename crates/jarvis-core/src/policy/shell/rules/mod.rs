@@ -50,6 +50,7 @@ mod servers;
 mod sources;
 mod spawners;
 mod startup;
+mod streams;
 mod subscripts;
 mod system;
 mod tables;
@@ -119,6 +120,9 @@ pub struct Analyzer<'e> {
     /// (`sh -c`, `eval`, an alias) starts.
     cwd_now: Option<String>,
     state_reads: usize,
+    /// The command being judged is SQLite's own shell, whose statements
+    /// say which tables it reads.
+    db_engine: bool,
     /// Scripts judged so far for this line, nested ones included.
     work: usize,
     /// Each text parsed for this line, with its positional values: a
@@ -152,6 +156,7 @@ impl<'e> Analyzer<'e> {
             sensitive: vec![],
             cwd_now: None,
             state_reads: 0,
+            db_engine: false,
             work: 0,
             parsed: Default::default(),
         }

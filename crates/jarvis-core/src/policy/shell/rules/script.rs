@@ -270,6 +270,10 @@ impl Analyzer<'_> {
             self.bodies_now = functions::bodies_at(script, i);
             let before = self.state_reads;
             let outer_cwd = self.cwd_now.clone();
+            let outer_engine = self.db_engine;
+            self.db_engine = peeled(&c.argv).first().is_some_and(|w| {
+                matches!(lower(&base_name(&w.text)).as_str(), "sqlite3" | "sqlite")
+            });
             match choices::variants(c) {
                 Some(variants) => {
                     for v in &variants {
@@ -283,6 +287,7 @@ impl Analyzer<'_> {
                 }
             }
             self.cwd_now = outer_cwd;
+            self.db_engine = outer_engine;
             if self.state_reads > before {
                 self.sensitive.push(std::ptr::from_ref(c) as usize);
             }

@@ -798,19 +798,25 @@ impl Analyzer<'_> {
 /// The parts of Jarvis's state that grant access: its configuration (MCP
 /// servers' environments hold their tokens) and its grants. Reading them
 /// blocks like any credential file; its conversations and logs ask.
-pub(super) fn app_access(p: &str) -> bool {
+pub(super) fn app_access(p: &str, db_engine: bool) -> bool {
     let name = p.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
-    [
-        "config",
-        "settings",
-        "grant",
-        "secret",
-        "token",
-        "mcp",
-        "credential",
-    ]
-    .iter()
-    .any(|k| name.contains(k))
+    // A database's bytes hold every table at once, the grants among them:
+    // only its engine, whose statements are judged, reads it table by table.
+    let database = [".db", ".sqlite", ".sqlite3", "-wal", "-journal", "-shm"]
+        .iter()
+        .any(|x| name.ends_with(x));
+    database && !db_engine
+        || [
+            "config",
+            "settings",
+            "grant",
+            "secret",
+            "token",
+            "mcp",
+            "credential",
+        ]
+        .iter()
+        .any(|k| name.contains(k))
 }
 
 /// `word` as a name of its own in the text (`from grants;`, not `grantsmith`).
