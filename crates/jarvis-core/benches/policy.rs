@@ -96,6 +96,9 @@ fn main() {
         "blind-am",
         "blind-an",
         "blind-ao",
+        "blind-ap",
+        "blind-aq",
+        "blind-ar",
     ] {
         sets.push((
             f.to_string(),

@@ -92,6 +92,9 @@ const REDTEAM: &[&str] = &[
     "blind-am.jsonl",
     "blind-an.jsonl",
     "blind-ao.jsonl",
+    "blind-ap.jsonl",
+    "blind-aq.jsonl",
+    "blind-ar.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -129,6 +132,9 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-am.jsonl", "/home/u/work", "/home/u"),
     ("blind-an.jsonl", "/home/u/work", "/home/u"),
     ("blind-ao.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ap.jsonl", "/home/u/work", "/home/u"),
+    ("blind-aq.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ar.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -343,13 +343,83 @@ thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
-/// Parses `src`, terminated with `;` when that is the same script: bash
+/// Parses `src` as bash reads it (see `parse_once`), mending the
+/// grammar's known misreadings.
+fn parse_tree(p: &mut Parser, src: &str) -> Option<(tree_sitter::Tree, Option<String>)> {
+    let (mut tree, mut fixed) = parse_once(p, src)?;
+    // tree-sitter-bash glues a line to the last command of a pipeline of
+    // three or more on the line before, when the line ends in a redirect
+    // (`a | b | c⏎rm -rf ~ 2>/dev/null` reads as `c rm -rf ~`). Bash ends a
+    // simple command at an unquoted newline: that newline is a `;`, and the
+    // same length keeps every offset.
+    for _ in 0..8 {
+        let text = fixed.as_deref().unwrap_or(src);
+        let glued = glued_newlines(tree.root_node(), text);
+        if glued.is_empty() {
+            break;
+        }
+        let mut bytes = text.as_bytes().to_vec();
+        for (comment, i) in glued {
+            // A comment before it would swallow the `;` and the line after.
+            for b in &mut bytes[comment] {
+                *b = b' ';
+            }
+            bytes[i] = b';';
+        }
+        let Ok(repaired) = String::from_utf8(bytes) else {
+            break;
+        };
+        let (t, again) = parse_once(p, &repaired)?;
+        tree = t;
+        fixed = Some(again.unwrap_or(repaired));
+    }
+    Some((tree, fixed))
+}
+
+/// Newlines the grammar read as blanks between a simple command's words,
+/// each with the comment that ends there (empty when none).
+fn glued_newlines(root: tree_sitter::Node, src: &str) -> Vec<(std::ops::Range<usize>, usize)> {
+    let mut out = Vec::new();
+    if !src.contains('\n') {
+        return out;
+    }
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let simple = matches!(
+            n.kind(),
+            "command" | "declaration_command" | "unset_command"
+        );
+        let mut cursor = n.walk();
+        let mut prev: Option<tree_sitter::Node> = None;
+        for k in n.children(&mut cursor) {
+            if let Some(before) = prev.filter(|_| simple) {
+                let end = before.end_byte();
+                let gap = src.get(end..k.start_byte()).unwrap_or("");
+                if gap.trim().is_empty()
+                    && let Some(at) = gap.find('\n')
+                {
+                    let comment = if before.kind() == "comment" {
+                        before.byte_range()
+                    } else {
+                        end..end
+                    };
+                    out.push((comment, end + at));
+                }
+            }
+            prev = Some(k);
+            stack.push(k);
+        }
+    }
+    out
+}
+
+/// One parse of `src`, terminated with `;` when that is the same script: bash
 /// treats `X;` as `X`, and the terminator spares tree-sitter-bash an error
 /// recovery on a dead parse branch that costs ~60 µs for every pipeline of
 /// three or more commands. Taken only when the `;` parses as the script's
 /// own last token; anything else (a heredoc, a comment, an escape) parses as
 /// written.
-fn parse_tree(p: &mut Parser, src: &str) -> Option<(tree_sitter::Tree, Option<String>)> {
+fn parse_once(p: &mut Parser, src: &str) -> Option<(tree_sitter::Tree, Option<String>)> {
     let end = src.trim_end();
     let open_ended = end.is_empty() || end.ends_with([';', '&', '|', '\\']) || src.contains("<<");
     // A lone `\` at the very end is a literal backslash to bash (`C:\`); the

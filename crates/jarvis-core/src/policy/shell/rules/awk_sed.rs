@@ -21,7 +21,7 @@ impl Analyzer<'_> {
         }
         // What the program does is read outside its strings: a string that
         // says "system(…)" is text it prints.
-        let code: Vec<char> = super::code_fold::blank_literals(prog).chars().collect();
+        let code: Vec<char> = blank_regexes(&super::code_fold::blank_literals(prog));
         let text: Vec<char> = prog.chars().collect();
         let bare: String = code.iter().filter(|ch| !ch.is_whitespace()).collect();
         if bare.contains("system(") || bare.contains("|getline") || bare.contains("|&") {
@@ -232,6 +232,37 @@ pub(super) fn awk_expr(e: &str) -> Option<String> {
         }
     }
     literal.then_some(cmd)
+}
+
+/// An awk program with its regular expressions (`/^(a|b)$/`, where an
+/// operand may start) blanked: a `|` or `>` in one is no pipe or redirect.
+/// Same length, so positions still match the program's text.
+fn blank_regexes(code: &str) -> Vec<char> {
+    let mut out: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < out.len() {
+        if out[i] == '/' {
+            let before = out[..i].iter().rev().find(|ch| !ch.is_whitespace());
+            let operand_next = before.is_none_or(|ch| "~(,&|!{;}\n=?:".contains(*ch));
+            if operand_next {
+                let mut k = i + 1;
+                while k < out.len() && out[k] != '/' && out[k] != '\n' {
+                    if out[k] == '\\' {
+                        out[k] = ' ';
+                        k += 1;
+                    }
+                    if k < out.len() {
+                        out[k] = ' ';
+                    }
+                    k += 1;
+                }
+                i = k + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Where an awk program sends its output: `print … | "cmd"` (`'|'`) and

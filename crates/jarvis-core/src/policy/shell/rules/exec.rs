@@ -398,6 +398,7 @@ impl Analyzer<'_> {
                     };
                     if let Some(cmd) = cmd {
                         self.inline_code("vim", cmd, depth);
+                        self.vim_ex_writes(cmd, c.cwd());
                         // `r FILE`, `e FILE`, `w FILE`, `so FILE`: what the editor opens.
                         for f in cmd.split_whitespace().skip(1) {
                             let p = self.norm_text(&paths::word_path(f, false), c.cwd());

@@ -613,7 +613,7 @@ impl Analyzer<'_> {
                 // A link's target is not read now, but a link to a secret
                 // puts it where the file tools can read it.
                 if !s.dynamic {
-                    let p = self.norm(s, cwd);
+                    let mut p = self.norm(s, cwd);
                     if let Some(d) = &dest {
                         let name = if d.text.ends_with('/') || sources.len() > 1 {
                             format!("{}/{}", d.text.trim_end_matches('/'), base_name(&s.text))
@@ -627,6 +627,17 @@ impl Analyzer<'_> {
                             },
                             cwd,
                         );
+                        // A relative target is stored as written and read
+                        // from the link's own folder (`ln -s ../../x
+                        // notes/cfg`), unless `-r` computed it from here.
+                        let relative_flag =
+                            c.has("--relative") || c.args.iter().any(|a| short_has(a, 'r'));
+                        let relative =
+                            !s.text.starts_with(['/', '~', '$']) && !s.text.starts_with(HOME);
+                        if !relative_flag && relative {
+                            let dir = link.rsplit_once('/').map_or("", |(d, _)| d);
+                            p = self.norm_text(&format!("{dir}/{}", s.text), None);
+                        }
                         new_links.push((link, p.clone()));
                     }
                     if let Some(why) = paths::credential_normalized(&p, &s.text) {

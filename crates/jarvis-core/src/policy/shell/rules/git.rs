@@ -493,7 +493,10 @@ impl Analyzer<'_> {
                                     | "-p"
                                     | "--patch"
                                     | "--stat"
-                            )
+                            ) || sub == "stash"
+                                && (x.starts_with("stash@{")
+                                    || x.chars().all(|ch| ch.is_ascii_digit())
+                                    || matches!(x.as_str(), "--name-only" | "--name-status"))
                         })) =>
             {
                 read_only

@@ -130,31 +130,4 @@ impl Analyzer<'_> {
         }
         self.interactive(c);
     }
-
-    /// `python -m http.server`, `python -m pip`, …
-    fn python_module(&mut self, c: &Cmd<'_>, at: usize) {
-        let module = c.args.get(at + 1).map(String::as_str).unwrap_or("");
-        if matches!(
-            module,
-            "http.server" | "SimpleHTTPServer" | "uploadserver" | "pyftpdlib"
-        ) {
-            let dir = c
-                .value("--directory")
-                .or_else(|| c.value("-d"))
-                .cloned()
-                .unwrap_or_else(|| Word::lit("."));
-            let p = self.norm(&dir, c.cwd());
-            if paths::contains_credentials(&p)
-                || paths::catastrophic_normalized(&p) && !self.inside(&p)
-            {
-                self.block(format!(
-                    "serves {} to the network (your keys and files with it)",
-                    shown(&dir.text)
-                ));
-            }
-            self.ask(format!("serves {} over HTTP", shown(&dir.text)));
-            return;
-        }
-        self.ask(format!("runs the {} module {module}", c.base));
-    }
 }

@@ -4,6 +4,28 @@ use super::system::Verb;
 use super::*;
 
 impl Analyzer<'_> {
+    /// `date -f FILE` prints each line it cannot parse (a key, whole);
+    /// `-r FILE` its time. True when every such file is harmless.
+    fn date_files(&mut self, c: &Cmd<'_>) -> bool {
+        let mut ok = true;
+        for (k, a) in c.args.iter().enumerate() {
+            let file = if matches!(a.as_str(), "-f" | "--file" | "-r" | "--reference") {
+                c.words.get(k + 2).cloned()
+            } else {
+                a.strip_prefix("--file=")
+                    .or_else(|| a.strip_prefix("--reference="))
+                    .map(|v| Word {
+                        text: v.to_string(),
+                        ..c.words[k + 1].clone()
+                    })
+            };
+            if let Some(f) = file {
+                ok &= self.read_path(&f, c.cwd());
+            }
+        }
+        ok
+    }
+
     /// Kernel, mounts, network settings, accounts, namespaces and containers.
     pub(super) fn kernel_and_accounts(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
         let Verb { b, lb, args, .. } = *v;
@@ -102,6 +124,9 @@ impl Analyzer<'_> {
                     "chsh" | "chfn" => false,
                     _ => false,
                 };
+                if reads && lb == "date" {
+                    return Some(self.date_files(c));
+                }
                 if reads {
                     return Some(true);
                 }

@@ -112,6 +112,33 @@ impl Analyzer<'_> {
                 Some(self.reads_all(&c.operand_words(), c.cwd()))
             }
             "lsattr" | "getfacl" => Some(self.reads_all(&c.operand_words(), c.cwd())),
+            // The fonts fontconfig knows; a pattern and fields are text.
+            "fc-list" | "fc-match" if args.iter().all(|a| !a.starts_with('-') || a == "-v") => {
+                Some(true)
+            }
+            // `ar t ARCHIVE`, `ar tv`: the members listed, nothing extracted.
+            "ar" if letter_flags(&format!("-{}", first.trim_start_matches('-')))
+                .is_some_and(|b| b.contains('t') && b.chars().all(|ch| "tvO".contains(ch))) =>
+            {
+                let ops = c.operand_words();
+                let skip = usize::from(!first.starts_with('-'));
+                Some(self.reads_all(ops.iter().skip(skip), c.cwd()))
+            }
+            // `gio info|list|tree FILE`: a file's attributes or a folder's names.
+            "gio" if matches!(first, "info" | "list" | "tree") => {
+                let ops: Vec<Word> = c
+                    .words
+                    .iter()
+                    .skip(2)
+                    .enumerate()
+                    // `-a ATTRS` names attributes, not a file.
+                    .filter(|(k, w)| {
+                        !w.text.starts_with('-') && (*k == 0 || c.words[k + 1].text != "-a")
+                    })
+                    .map(|(_, w)| w.clone())
+                    .collect();
+                Some(self.reads_all(&ops, c.cwd()))
+            }
             "losetup"
                 if args.iter().all(|a| {
                     matches!(

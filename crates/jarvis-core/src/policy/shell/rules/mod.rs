@@ -39,6 +39,7 @@ mod pipes;
 mod planted;
 mod planted_text;
 mod positions;
+mod python_modules;
 mod readonly;
 mod redirects;
 mod remote;
@@ -58,6 +59,7 @@ mod tar;
 mod toolchains;
 mod traces;
 mod tunnels;
+mod vim_ex;
 mod wrappers;
 mod writes;
 

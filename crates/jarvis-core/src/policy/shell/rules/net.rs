@@ -384,6 +384,9 @@ impl Analyzer<'_> {
                 i += 1;
                 continue;
             }
+            if forwards_agent(a) {
+                self.block(AGENT_FORWARDED);
+            }
             if a == "-I"
                 && let Some(lib) = c.arg_word(i + 1).cloned()
             {
@@ -450,6 +453,10 @@ impl Analyzer<'_> {
             self.shell_code(&code, &[], c.script, c.depth);
             self.ask(format!("ssh -o {k} runs a program here"));
         }
+        let off = matches!(lower(v.trim()).as_str(), "no" | "false" | "");
+        if k == "forwardagent" && !off {
+            self.block(AGENT_FORWARDED);
+        }
         if matches!(k.as_str(), "pkcs11provider" | "securitykeyprovider") {
             self.loaded_library(&Word::lit(v.trim()), &c.base);
         }
@@ -475,6 +482,40 @@ impl Analyzer<'_> {
                 "{who} loads code from a library outside the system's ({})",
                 shown(&lib.text)
             ));
+        }
+    }
+}
+
+const AGENT_FORWARDED: &str = "lends the user's SSH keys to the other machine (agent forwarding: it signs in as the user anywhere while connected)";
+
+/// `-A` alone or in a bundle of ssh's flags, before a letter that takes
+/// a value (`-tA`, not `-lAdmin`).
+fn forwards_agent(a: &str) -> bool {
+    let Some(letters) = a.strip_prefix('-').filter(|l| !l.starts_with('-')) else {
+        return false;
+    };
+    for ch in letters.chars() {
+        if ch == 'A' {
+            return true;
+        }
+        if "iFlpLDJWbcEemOQSwBIRo".contains(ch) {
+            return false;
+        }
+    }
+    false
+}
+
+impl Analyzer<'_> {
+    /// A library loaded by a program that loads extensions for a living
+    /// (sqlite3's `.load`): the project's own asks; one downloaded in this
+    /// line, or from anywhere else but the system's directories, blocks.
+    pub(super) fn loaded_here(&mut self, lib: &Word, cwd: Option<&str>, who: &str) {
+        if self.is_tainted(lib, cwd) {
+            self.block(format!(
+                "download and execute ({who} loads a library this line downloaded or decoded)"
+            ));
+        } else if lib.dynamic || !self.inside(&self.norm(lib, cwd)) {
+            self.loaded_library(lib, who);
         }
     }
 }

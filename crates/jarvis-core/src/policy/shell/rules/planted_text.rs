@@ -21,7 +21,7 @@ const GRAVE: &[&str] = &[
 ];
 
 /// Documentation and plain data no tool runs.
-fn prose(path: &str) -> bool {
+pub(super) fn prose(path: &str) -> bool {
     let l = path.to_ascii_lowercase();
     [
         ".md", ".txt", ".rst", ".adoc", ".html", ".csv", ".log", ".org",

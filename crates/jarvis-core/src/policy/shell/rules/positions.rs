@@ -129,12 +129,25 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
             .collect()
     };
     match b {
-        "echo" | "printf" | "print" | "write-output" | "write-host" | "notify-send" | "logger"
-        | "say" | "espeak" | "espeak-ng" | "figlet" | "cowsay" | "banner" | "wall" | "test"
-        | "[" | "[[" | "expr" | "which" | "whereis" | "type" | "command" | "hash" | "basename"
-        | "dirname" | "seq" | "yes" | "true" | "false" | ":" | "date" | "printenv" | "alias"
-        | "export" | "declare" | "local" | "readonly" | "set" | "trap" | "let" | "read"
-        | "getopts" => all(),
+        // Text, but a file these read aloud, log or broadcast is read
+        // whole (`logger -f F`, `espeak -f F`, `wall F`).
+        "logger" | "say" | "espeak" | "espeak-ng" | "wall" => {
+            let files = value_of(&["-f", "--file", "--input-file"]);
+            let path_like = |t: &str| t.starts_with(['/', '~', '.']) || t.contains('/');
+            (0..args.len())
+                .filter(|k| {
+                    let file = files.contains(k)
+                        || args[*k].starts_with("--file=")
+                        || b == "wall" && path_like(&args[*k]);
+                    !file
+                })
+                .collect()
+        }
+        "echo" | "printf" | "print" | "write-output" | "write-host" | "notify-send" | "figlet"
+        | "cowsay" | "banner" | "test" | "[" | "[[" | "expr" | "which" | "whereis" | "type"
+        | "command" | "hash" | "basename" | "dirname" | "seq" | "yes" | "true" | "false" | ":"
+        | "date" | "printenv" | "alias" | "export" | "declare" | "local" | "readonly" | "set"
+        | "trap" | "let" | "read" | "getopts" => all(),
         // A new key pair generated into the project (`ssh-keygen -t ed25519
         // -f ./test/fixtures/id`): the file is made, not a key read; one in
         // home or outside the project is still judged as the key it would

@@ -743,68 +743,7 @@ impl Analyzer<'_> {
     }
 }
 
-impl Analyzer<'_> {
-    /// `python3 -m json.tool FILE`, `python3 -m pip list|show|freeze`:
-    /// standard modules that only print. `None` for anything else.
-    pub(super) fn python_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
-        // The project's own virtualenv (`.venv/bin/python`) is Python too.
-        let venv = {
-            let t = c.words[0].text.trim_start_matches("./");
-            let parts: Vec<&str> = t.split('/').collect();
-            parts.len() == 3
-                && matches!(parts[0], ".venv" | "venv" | "env" | ".env")
-                && parts[1] == "bin"
-        };
-        if !c.lb.starts_with("python") || (c.words[0].text.contains('/') && !venv) {
-            return None;
-        }
-        let rest: Vec<&str> = match c
-            .args
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
-            ["-m", rest @ ..] => rest.to_vec(),
-            _ => return None,
-        };
-        match rest.as_slice() {
-            ["json.tool", files @ ..]
-                if files.len() <= 2 && files.iter().all(|f| !f.starts_with('-')) =>
-            {
-                // The second operand, when given, is written.
-                let ops = c.operand_words();
-                let input = ops.get(1).cloned();
-                if files.len() == 2 {
-                    return None;
-                }
-                Some(input.is_none_or(|w| self.read_path(&w, c.cwd())))
-            }
-            ["pip", "list" | "freeze" | "--version", flags @ ..]
-                if flags.iter().all(|f| {
-                    matches!(
-                        *f,
-                        "--outdated"
-                            | "-o"
-                            | "--user"
-                            | "--format=json"
-                            | "--format=columns"
-                            | "--not-required"
-                    )
-                }) =>
-            {
-                // `--outdated` asks the index: the network.
-                Some(!flags.contains(&"--outdated") && !flags.contains(&"-o"))
-            }
-            ["pip", "show", pkgs @ ..]
-                if !pkgs.is_empty() && pkgs.iter().all(|p| !p.starts_with('-')) =>
-            {
-                Some(true)
-            }
-            _ => None,
-        }
-    }
-}
+impl Analyzer<'_> {}
 
 /// An awk program's text: the first operand that is not an option's value.
 fn awk_text(args: &[String]) -> String {

@@ -276,7 +276,7 @@ impl Analyzer<'_> {
                         "download and execute ({name} loads code that was downloaded or decoded)"
                     ));
                 }
-                self.preloaded_files(&up, value, c.cwd.as_deref());
+                self.preloaded_files(&up, value, c.cwd.as_deref(), depth);
                 if let Some(dir) = shared_scratch_dir(&up, &value.text) {
                     self.block(format!(
                         "{name} loads code from {dir}, a folder every user and process can write to"
@@ -366,7 +366,7 @@ impl Analyzer<'_> {
     /// (`NODE_OPTIONS='--require F'`, `-javaagent:F`, `RUBYOPT=-rF`,
     /// `PYTHONSTARTUP=F`): one from outside the project and the system
     /// blocks, as a library preload does.
-    fn preloaded_files(&mut self, var: &str, value: &Word, cwd: Option<&str>) {
+    fn preloaded_files(&mut self, var: &str, value: &Word, cwd: Option<&str>, depth: usize) {
         let words: Vec<&str> = value.text.split_whitespace().collect();
         let mut files: Vec<String> = Vec::new();
         for (i, w) in words.iter().enumerate() {
@@ -401,6 +401,18 @@ impl Analyzer<'_> {
             files.push(value.text.clone());
         }
         for f in files {
+            // A file this line wrote is judged by what it wrote, as code of
+            // the program that loads it.
+            if let Some(text) = self.written_text(&Word::lit(&f), cwd) {
+                match var {
+                    "BASH_ENV" | "ENV" => self.script(&text, &[], depth + 1),
+                    "PYTHONSTARTUP" => self.inline_code("python3", &text, depth),
+                    "NODE_OPTIONS" => self.inline_code("node", &text, depth),
+                    "RUBYOPT" => self.inline_code("ruby", &text, depth),
+                    "PERL5OPT" => self.inline_code("perl", &text, depth),
+                    _ => {}
+                }
+            }
             let p = self.norm_text(&paths::word_path(&f, false), cwd);
             let is_path = f.contains('/') || f.starts_with('.');
             let system = ["/usr/", "/lib/", "/opt/"].iter().any(|d| p.starts_with(d));

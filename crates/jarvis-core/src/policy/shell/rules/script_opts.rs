@@ -356,11 +356,22 @@ impl Analyzer<'_> {
                         self.read_path(&expanded(f), cwd);
                     }
                 }
-                ".load" => self.ask("sqlite3 loads a native extension (code it runs)"),
+                ".load" => {
+                    if let Some(f) = arg.split_whitespace().next() {
+                        self.loaded_here(&expanded(f), cwd, "sqlite3");
+                    }
+                    self.ask("sqlite3 loads a native extension (code it runs)");
+                }
                 _ => {}
             }
         }
         let lower_text = lower(text);
+        for (at, _) in lower_text.match_indices("load_extension(") {
+            let args = &text[at + "load_extension(".len()..];
+            if let Some(p) = super::code::string_literals(args).into_iter().next() {
+                self.loaded_here(&expanded(&p), cwd, "sqlite3");
+            }
+        }
         for (func, write) in [("readfile(", false), ("writefile(", true), ("edit(", true)] {
             for (at, _) in lower_text.match_indices(func) {
                 let args = &text[at + func.len()..];

@@ -633,15 +633,43 @@ impl Analyzer<'_> {
             self.ask(format!("{} runs a program", c.base));
         }
         self.sql_escapes(c);
-        if let Some(p) = c.args.iter().find(|x| {
-            let l = lower(x);
-            l.contains("cookies")
-                || l.contains("login data")
-                || l.contains("key4.db")
-                || l.contains("logins.json")
-                || l.contains("web data")
-        }) {
-            self.block(format!("reads browser secrets ({p})"));
+        // A URI filename names its database's path (`file:PATH?mode=ro`).
+        for w in &c.words[1..] {
+            if let Some(rest) = w.text.strip_prefix("file:") {
+                let path = rest.split_once('?').map_or(rest, |(p, _)| p);
+                let at = Word {
+                    text: path.to_string(),
+                    ..w.clone()
+                };
+                self.read_path(&at, c.cwd());
+            }
+        }
+        // A browser's stores by name, outside the project (a fixture of the
+        // project's own is the project's; a statement naming a `cookies`
+        // table is no file).
+        let browser_store = c.words[1..].iter().find(|w| {
+            let l = lower(&w.text);
+            let named = [
+                "cookies",
+                "login data",
+                "key4.db",
+                "logins.json",
+                "web data",
+            ]
+            .iter()
+            .any(|k| l.contains(k));
+            let file_like = !l.contains(char::is_whitespace) || l.contains('/');
+            // SQLite's URI filenames (`file:PATH?immutable=1`) name a path.
+            let path = w.text.strip_prefix("file:").unwrap_or(&w.text);
+            let path = path.split_once('?').map_or(path, |(p, _)| p);
+            let at = Word {
+                text: path.to_string(),
+                ..(*w).clone()
+            };
+            named && file_like && (w.dynamic || !self.inside(&self.norm(&at, c.cwd())))
+        });
+        if let Some(w) = browser_store {
+            self.block(format!("reads browser secrets ({})", shown(&w.text)));
         }
         if self.sqlite_read_only(c, mutating) {
             return true;

@@ -244,6 +244,11 @@ impl Analyzer<'_> {
             return;
         }
         for (file, text) in self.written.clone() {
+            // Documentation and data are read, not imported: a test's list
+            // of dangerous commands is a fixture, not code.
+            if super::planted_text::prose(&file) {
+                continue;
+            }
             let name = lower(&base_name(&file));
             let lang = match name.rsplit('.').next().unwrap_or("") {
                 "py" | "pyz" => "python3",

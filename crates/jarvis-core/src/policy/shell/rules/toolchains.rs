@@ -169,7 +169,8 @@ fn packages_inspect(lb: &str, args: &[String]) -> bool {
             }
             "--installed" | "--upgradable" | "--all-versions" | "--no-all-versions"
             | "--names-only" | "--full" | "--recurse" | "-n" | "-f" | "-a" => {}
-            x if x.starts_with("--showformat=") && lb == "dpkg-query" => {}
+            x if (x.starts_with("--showformat=") || x.starts_with("-f=")) && lb == "dpkg-query" => {
+            }
             x => plain &= !x.starts_with('-'),
         }
     }

@@ -70,6 +70,25 @@ impl Analyzer<'_> {
                 self.ask(format!("{b} exposes a local port to the internet"));
                 Some(false)
             }
+            // Servers of this machine's terminal: a shared session (its link
+            // is the key), a web terminal, or a private SSH server.
+            "tmate" | "upterm" | "sshx" | "teleconsole" | "gotty" | "ttyd" | "wetty"
+            | "shellinaboxd" | "shellinabox" | "sshd" | "dropbear" => {
+                let version_only = !args.is_empty()
+                    && args.iter().all(|x| {
+                        matches!(
+                            x.as_str(),
+                            "-V" | "--version" | "-h" | "--help" | "-t" | "-T"
+                        )
+                    });
+                if !version_only {
+                    self.block(format!(
+                        "remote shell ({b} serves this machine's terminal to whoever has the address or key)"
+                    ));
+                }
+                self.ask(format!("runs {b}"));
+                Some(false)
+            }
             "ztcp" | "zsocket" => {
                 self.block(format!(
                     "opens a raw network connection from the shell ({b}): remote shell risk"

@@ -1,0 +1,137 @@
+//! `python -m MODULE`: the standard library's tools that only read, and the
+//! ones that serve, load or run what they are given.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// `python3 -m json.tool FILE`, `python3 -m pip list|show|freeze`:
+    /// standard modules that only print. `None` for anything else.
+    pub(super) fn python_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        // The project's own virtualenv (`.venv/bin/python`) is Python too.
+        let venv = {
+            let t = c.words[0].text.trim_start_matches("./");
+            let parts: Vec<&str> = t.split('/').collect();
+            parts.len() == 3
+                && matches!(parts[0], ".venv" | "venv" | "env" | ".env")
+                && parts[1] == "bin"
+        };
+        if !c.lb.starts_with("python") || (c.words[0].text.contains('/') && !venv) {
+            return None;
+        }
+        let rest: Vec<&str> = match c
+            .args
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["-m", rest @ ..] => rest.to_vec(),
+            _ => return None,
+        };
+        match rest.as_slice() {
+            ["json.tool", opts @ ..] => {
+                // Formatting flags; a second operand, when given, is written.
+                let mut files = Vec::new();
+                let mut i = 0;
+                while i < opts.len() {
+                    match opts[i] {
+                        "--sort-keys" | "--compact" | "--tab" | "--no-indent" | "--json-lines"
+                        | "--no-ensure-ascii" => {}
+                        "--indent" => i += 1,
+                        f if !f.starts_with('-') => files.push(i),
+                        _ => return None,
+                    }
+                    i += 1;
+                }
+                match files.as_slice() {
+                    [] => Some(true),
+                    [f] => {
+                        let w = c.arg_word(*f + 2)?.clone();
+                        Some(self.read_path(&w, c.cwd()))
+                    }
+                    _ => None,
+                }
+            }
+            // Listing or testing an archive's members.
+            [
+                "tarfile" | "zipfile",
+                "-l" | "--list" | "-t" | "--test",
+                archive,
+            ] if !archive.starts_with('-') => {
+                let w = c.arg_word(3)?.clone();
+                Some(self.read_path(&w, c.cwd()))
+            }
+            // Disassembles a pickle without running it.
+            ["pickletools", file] if !file.starts_with('-') => {
+                let w = c.arg_word(2)?.clone();
+                Some(self.read_path(&w, c.cwd()))
+            }
+            ["pip", "check"] => Some(true),
+            ["pip", "list" | "freeze" | "--version", flags @ ..]
+                if flags.iter().all(|f| {
+                    matches!(
+                        *f,
+                        "--outdated"
+                            | "-o"
+                            | "--user"
+                            | "--format=json"
+                            | "--format=columns"
+                            | "--format=freeze"
+                            | "--not-required"
+                    )
+                }) =>
+            {
+                // `--outdated` asks the index: the network.
+                Some(!flags.contains(&"--outdated") && !flags.contains(&"-o"))
+            }
+            ["pip", "show", pkgs @ ..]
+                if !pkgs.is_empty() && pkgs.iter().all(|p| !p.starts_with('-')) =>
+            {
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+
+    /// `python -m http.server`, `python -m pip`, …
+    pub(super) fn python_module(&mut self, c: &Cmd<'_>, at: usize) {
+        let module = c.args.get(at + 1).map(String::as_str).unwrap_or("");
+        if matches!(
+            module,
+            "http.server" | "SimpleHTTPServer" | "uploadserver" | "pyftpdlib"
+        ) {
+            let dir = c
+                .value("--directory")
+                .or_else(|| c.value("-d"))
+                .cloned()
+                .unwrap_or_else(|| Word::lit("."));
+            let p = self.norm(&dir, c.cwd());
+            if paths::contains_credentials(&p)
+                || paths::catastrophic_normalized(&p) && !self.inside(&p)
+            {
+                self.block(format!(
+                    "serves {} to the network (your keys and files with it)",
+                    shown(&dir.text)
+                ));
+            }
+            self.ask(format!("serves {} over HTTP", shown(&dir.text)));
+            return;
+        }
+        // Modules that run or unpickle the file they are given: one this
+        // line downloaded or decoded is code from the network.
+        if matches!(
+            module,
+            "pickle" | "pdb" | "trace" | "cProfile" | "profile" | "runpy" | "unittest" | "doctest"
+        ) {
+            for w in c.words.iter().skip(at + 3) {
+                if !w.text.starts_with('-') && self.is_tainted(w, c.cwd()) {
+                    self.block(format!(
+                        "download and execute (python -m {module} runs {}, which this line downloaded or decoded)",
+                        shown(&w.text)
+                    ));
+                }
+            }
+        }
+        self.ask(format!("runs the {} module {module}", c.base));
+    }
+}
