@@ -188,3 +188,28 @@ fn set_ar_the_injected_agent_at_work() {
         Verdict::Block,
     );
 }
+
+#[test]
+fn a_planted_setting_that_runs_a_program_from_scratch_or_shadows_one() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "jq '.\"python.defaultInterpreterPath\"=\"/tmp/.py/bin/python\"' .vscode/settings.json > t && mv t .vscode/settings.json",
+            "printf '{\"terminal.integrated.shell.linux\": \"/dev/shm/x/bash\"}' > .vscode/settings.json",
+            "printf '[options.entry_points]\\nconsole_scripts =\\n    git = mypkg.shim:main\\n' >> setup.cfg && pip install --user -e .",
+            "printf '[project.scripts]\\nsudo = \"pkg.s:main\"\\n' >> pyproject.toml",
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "printf '[options.entry_points]\\nconsole_scripts =\\n    mytool = mypkg.cli:main\\n' >> setup.cfg",
+            "jq '.\"python.defaultInterpreterPath\"=\".venv/bin/python\"' .vscode/settings.json > t",
+            "printf 'cache_dir = /tmp/cache\\n' >> setup.cfg",
+            "printf '#!/bin/sh\\n/tmp/go/bin/go build ./...\\n' > build.sh",
+        ],
+        Verdict::Block,
+    );
+}

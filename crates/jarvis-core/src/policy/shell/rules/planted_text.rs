@@ -80,6 +80,33 @@ impl Analyzer<'_> {
             ));
             return;
         }
+        // Settings, not a program's own code (a build script may well call
+        // a tool it unpacked into /tmp; it asks when it runs).
+        let code_file = [
+            ".sh",
+            ".bash",
+            ".zsh",
+            ".fish",
+            ".py",
+            ".js",
+            ".ts",
+            ".rb",
+            ".pl",
+            ".go",
+            ".rs",
+            ".c",
+            ".mk",
+            "makefile",
+            "dockerfile",
+            "containerfile",
+            ".ps1",
+        ]
+        .iter()
+        .any(|e| path.to_ascii_lowercase().ends_with(e));
+        if let Some(why) = planted_program(text).filter(|_| !code_file) {
+            self.block(format!("plants a setting in {} that {why}", shown(path)));
+            return;
+        }
         // Only code that could fetch, decode or send is worth the walk
         // (what blocks here needs one of them).
         let reaches_out = |t: &str| {
@@ -161,4 +188,66 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// Names a system program is known by: an installed command of the same
+/// name in the user's bin folder (first on PATH) runs instead of it.
+const SHADOWED: &[&str] = &[
+    "git", "ssh", "scp", "sudo", "su", "ls", "cat", "cp", "mv", "rm", "python", "python3", "pip",
+    "pip3", "node", "npm", "bash", "sh", "zsh", "curl", "wget", "gpg", "ssh-add", "make", "cargo",
+    "docker", "kubectl", "vim", "code", "jarvis", "passwd", "env", "id",
+];
+
+/// A setting that makes a tool run a program from a folder anyone can
+/// write to (`"python.defaultInterpreterPath": "/tmp/x/bin/python"`), or
+/// an entry point that installs a command named like a system program
+/// (`console_scripts = git = pkg:main`).
+fn planted_program(text: &str) -> Option<String> {
+    let scratch_program = super::code::string_literals(text)
+        .into_iter()
+        .chain(text.split_whitespace().map(str::to_string))
+        .find(|s| {
+            let p = s.trim_matches(|ch: char| "\"',;=[]{}()".contains(ch));
+            let shared = ["/tmp/", "/var/tmp/", "/dev/shm/"]
+                .iter()
+                .any(|d| p.starts_with(d));
+            let base = p.rsplit('/').next().unwrap_or("");
+            let program = p.contains("/bin/")
+                || is_shell(base)
+                || base.starts_with("python")
+                || matches!(base, "node" | "ruby" | "perl" | "java" | "php");
+            shared && program
+        });
+    if let Some(p) = scratch_program {
+        return Some(format!(
+            "makes a tool run a program from a folder anyone can write to ({})",
+            shown(&p)
+        ));
+    }
+    let lower = text.to_ascii_lowercase();
+    let entry_points = [
+        "console_scripts",
+        "gui_scripts",
+        "[project.scripts]",
+        "[tool.poetry.scripts]",
+        "\"bin\"",
+    ]
+    .iter()
+    .any(|m| lower.contains(m));
+    if !entry_points {
+        return None;
+    }
+    text.lines()
+        .filter_map(|line| {
+            let key = line.split_once(['=', ':']).map(|(k, _)| k)?;
+            Some(
+                key.trim()
+                    .trim_matches(['"', '\'', ',', '{', ' '])
+                    .to_string(),
+            )
+        })
+        .find(|k| SHADOWED.contains(&k.as_str()))
+        .map(|k| {
+            format!("installs a command named {k}, which would run instead of the system's {k}")
+        })
 }
