@@ -20,11 +20,12 @@ impl Walker<'_> {
         let mut op = String::new();
         let mut target = Word::default();
         let mut body = None;
+        let mut fd = None;
         let mut cursor = r.walk();
         let kids: Vec<Node> = r.children(&mut cursor).collect();
         for k in kids {
             match k.kind() {
-                "file_descriptor" => {}
+                "file_descriptor" => fd = Some(self.text(k).to_string()),
                 "heredoc_start" => {
                     let start = self.text(k);
                     op = "<<".into();
@@ -92,6 +93,7 @@ impl Walker<'_> {
             op: op.trim().to_string(),
             target,
             body,
+            fd,
         }
     }
 

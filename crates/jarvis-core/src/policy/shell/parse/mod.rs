@@ -139,6 +139,8 @@ pub struct Redirect {
     pub target: Word,
     /// Heredoc or here-string body.
     pub body: Option<Word>,
+    /// The descriptor written before the operator (`2>`), when one is.
+    pub fd: Option<String>,
 }
 
 impl Redirect {
@@ -155,7 +157,7 @@ impl Redirect {
 
     /// Standard output into a file (`2>` carries the errors).
     pub fn stdout_to_file(&self) -> bool {
-        self.writes_file() && !self.op.starts_with('2')
+        self.writes_file() && self.fd.as_deref().is_none_or(|fd| fd == "1")
     }
 }
 
@@ -205,6 +207,9 @@ pub struct Script {
     /// An endless loop that keeps reading the clipboard, the screen or
     /// the keyboard.
     pub watching_loop: bool,
+    /// A brace expansion where a command starts (`{wget,-qO,f,URL}`): the
+    /// grammar cannot read it, bash runs the program it spells.
+    pub brace_program: bool,
 }
 
 /// Expansions the parser resolves without running anything.
@@ -376,6 +381,27 @@ fn parse_tree(p: &mut Parser, src: &str) -> Option<(tree_sitter::Tree, Option<St
     Some((tree, fixed))
 }
 
+/// A `{` the grammar took for a group's start with a word right after it
+/// (a group needs a blank there): bash brace-expands that word instead.
+fn brace_at_command(root: tree_sitter::Node) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        let kids: Vec<tree_sitter::Node> = n.children(&mut cursor).collect();
+        for (i, k) in kids.iter().enumerate() {
+            if k.kind() == "{"
+                && kids
+                    .get(i + 1)
+                    .is_some_and(|next| next.start_byte() == k.end_byte())
+            {
+                return true;
+            }
+            stack.push(*k);
+        }
+    }
+    false
+}
+
 /// Newlines the grammar read as blanks between a simple command's words,
 /// each with the comment that ends there (empty when none).
 fn glued_newlines(root: tree_sitter::Node, src: &str) -> Vec<(std::ops::Range<usize>, usize)> {
@@ -501,6 +527,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();
+    w.out.brace_program = w.out.parse_error && brace_at_command(root);
     w.statement(root, false);
     // An EXIT trap runs at the end: with the variables as the line left them
     // (`trap 'rm -f "$tmp"' EXIT; tmp=$(mktemp)`).

@@ -312,6 +312,19 @@ pub fn under_dir_exact(p: &str, dir: &str) -> bool {
 
 /// Jarvis's own state: `~/.jarvis`, the app's data/config dirs, `$JARVIS_HOME`,
 /// its binaries, and the protected absolute paths the host passes in.
+/// Jarvis's state folder itself (`~/.jarvis`, `~/.config/jarvis`, a
+/// protected root): read as a whole, it is every file in it at once.
+pub fn app_state_root(p: &str, app: &str, protected: &[String]) -> bool {
+    let p = p.trim_end_matches('/').to_ascii_lowercase();
+    let app = app.to_ascii_lowercase();
+    ["~/.", "~/.local/share/", "~/.local/state/", "~/.config/"]
+        .iter()
+        .any(|parent| p.strip_prefix(parent) == Some(app.as_str()))
+        || protected
+            .iter()
+            .any(|r| r.trim_end_matches('/').eq_ignore_ascii_case(&p))
+}
+
 pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) -> bool {
     if raw.contains("$JARVIS_HOME") || raw.contains("${JARVIS_HOME}") {
         return true;

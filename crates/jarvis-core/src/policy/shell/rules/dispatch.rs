@@ -100,10 +100,15 @@ impl Analyzer<'_> {
             if first.text.is_empty() {
                 return false;
             }
-            if first.computed || first.spliced || first.glob {
+            // A brace expansion that made the name (`x=1 {cat,f}` runs `cat`);
+            // a `}` closing a group is no expansion.
+            let expanded = first.brace && !first.text.contains(['{', '}']);
+            if first.computed || first.spliced || first.glob || expanded {
                 self.bases.push(shown(&first.text));
                 let how = if first.glob {
                     "a wildcard"
+                } else if expanded {
+                    "a brace expansion"
                 } else if first.computed {
                     "variables, substitutions or escapes"
                 } else {

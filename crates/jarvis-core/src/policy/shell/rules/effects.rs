@@ -245,6 +245,24 @@ impl Analyzer<'_> {
         if w.procsub {
             return true;
         }
+        // A URI is not a path: `file://` names one, any other scheme is a
+        // place on the network (`gio info sftp://host/`).
+        if let Some((scheme, rest)) = w.text.split_once("://")
+            && !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
+        {
+            if !scheme.eq_ignore_ascii_case("file") {
+                return false;
+            }
+            let path = rest.find('/').map_or("", |i| &rest[i..]);
+            let at = Word {
+                text: path.to_string(),
+                ..w.clone()
+            };
+            return self.read_path(&at, cwd);
+        }
         if w.dynamic {
             if self.listed_in_project(w, cwd) {
                 return true;
@@ -304,7 +322,10 @@ impl Analyzer<'_> {
             // Its content (the conversations, MCP servers' environments,
             // grants) is Jarvis's, not the tools': reading it blocks;
             // listing its names asks.
-            if verb != "lists" && super::secrets::app_access(&p, self.db_engine) {
+            let whole = paths::app_state_root(&p, &self.env.app, &self.env.protected);
+            if verb != "lists"
+                && (whole || super::secrets::app_access(&p, self.db_engine.as_deref()))
+            {
                 self.block(format!(
                     "{verb} Jarvis's configuration or grants ({}): MCP servers' tokens and the approvals live there",
                     shown(&w.text)
@@ -477,7 +498,7 @@ impl Analyzer<'_> {
                 if self.app_state(&p) {
                     if reader {
                         self.state_reads += 1;
-                        if super::secrets::app_access(&p, self.db_engine) {
+                        if super::secrets::app_access(&p, self.db_engine.as_deref()) {
                             self.block(format!(
                                 "reads Jarvis's configuration or grants ({}): MCP servers' tokens and the approvals live there",
                                 shown(&cand)

@@ -385,45 +385,7 @@ impl Analyzer<'_> {
                 self.ask(format!("{} runs a shell command as it opens", c.base));
                 Some(false)
             }
-            "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "vimdiff" | "rvim" => {
-                self.editor_writes(c);
-                for (i, x) in c.args.iter().enumerate() {
-                    // `-sc CMD`: single-letter flags bundled, the last one `-c`.
-                    let bundled_c =
-                        letter_flags(x).is_some_and(|b| b.len() > 1 && b.ends_with('c'));
-                    let cmd = if x == "-c" || x == "--cmd" || bundled_c {
-                        c.args.get(i + 1).map(String::as_str)
-                    } else {
-                        x.strip_prefix('+')
-                    };
-                    if let Some(cmd) = cmd {
-                        self.inline_code("vim", cmd, depth);
-                        self.vim_ex_writes(cmd, c.cwd());
-                        // `r FILE`, `e FILE`, `w FILE`, `so FILE`: what the editor opens.
-                        for f in cmd.split_whitespace().skip(1) {
-                            let p = self.norm_text(&paths::word_path(f, false), c.cwd());
-                            if let Some(why) = paths::credential_normalized(&p, f) {
-                                self.block(format!("the editor opens a credential: {why}"));
-                            }
-                        }
-                        let t = cmd.trim_start_matches(':').trim();
-                        let t = t.strip_prefix("silent").map(str::trim).unwrap_or(t);
-                        let t = t.trim_start_matches("r ").trim_start_matches("w ").trim();
-                        if let Some(sh) = t
-                            .strip_prefix('!')
-                            .or_else(|| t.split_once(" !").map(|(_, s)| s))
-                        {
-                            self.script(sh, &[], depth + 1);
-                            self.ask("the editor runs a shell command");
-                        }
-                        if t.contains("system(") || t.starts_with("call ") {
-                            self.ask("the editor runs commands");
-                        }
-                    }
-                }
-                self.ask("opens an editor");
-                Some(false)
-            }
+            "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "vimdiff" | "rvim" => self.vim(c),
             "emacs" | "emacsclient" => {
                 if let Some(code) = c.value("--eval").cloned() {
                     self.inline_code("elisp", &code.text, depth);
@@ -454,92 +416,7 @@ impl Analyzer<'_> {
                     None => None,
                 }
             }
-            "make" | "gmake" | "bmake" => {
-                if !c
-                    .args
-                    .iter()
-                    .any(|a| a == "-f" || a == "--file" || a == "--makefile")
-                {
-                    let dir = c
-                        .value("-C")
-                        .map(|d| d.text.clone())
-                        .unwrap_or_else(|| ".".into());
-                    for name in ["GNUmakefile", "makefile", "Makefile"] {
-                        let f = Word::lit(format!("{dir}/{name}"));
-                        if let Some(text) = self.written_text(&f, c.cwd()) {
-                            self.makefile(&text, depth);
-                        }
-                    }
-                }
-                for a in &c.args {
-                    if let Some(text) = a.strip_prefix("--eval=") {
-                        self.makefile(text, depth);
-                    }
-                }
-                // `make CC='sh -c "…"'`: a variable set on the command line
-                // is what the recipes run.
-                for w in c.words.iter().skip(1) {
-                    if let Some((name, value)) = w.text.split_once('=')
-                        && !name.is_empty()
-                        && name
-                            .chars()
-                            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-                    {
-                        let v = Word {
-                            text: value.to_string(),
-                            ..w.clone()
-                        };
-                        // A value computed here (`BUILD_ID="$(date +%s)"`) is
-                        // data unless a download or a decoder made it; only
-                        // a spelled-out value is judged as the code it may be:
-                        // a command line, or one word given to a variable
-                        // that names a program (`CC`, `SHELL`, `*_CMD`).
-                        let one_word = !v.text.trim().contains(char::is_whitespace);
-                        if v.dynamic {
-                            if let Some(why) = self.code_source(&v, script) {
-                                self.block(format!(
-                                    "{why} (make is given a command built at run time)"
-                                ));
-                            }
-                        } else if !one_word || names_program(name) {
-                            self.block_only(|a| a.shell_code(&v, &[], script, depth));
-                        }
-                    }
-                }
-                for flag in ["--eval", "-E"] {
-                    if let Some(text) = c.value(flag).map(|w| w.text.clone()) {
-                        self.makefile(&text, depth);
-                    }
-                }
-                for (i, a) in c.args.iter().enumerate() {
-                    if (a == "-f" || a == "--file" || a == "--makefile")
-                        && let Some(f) = c.arg_word(i + 1).cloned()
-                    {
-                        // `make -f <(printf 'all:\n\t…')`: the makefile is what
-                        // the substitution prints.
-                        if f.procsub {
-                            for text in f
-                                .subs
-                                .iter()
-                                .filter_map(|&k| script.commands.get(k))
-                                .filter_map(super::super::eval::printed)
-                            {
-                                self.makefile(&text, depth);
-                            }
-                        }
-                        self.sourced(&f, c);
-                    }
-                    if let Some((k, v)) = a
-                        .split_once('=')
-                        .filter(|(k, _)| *k == "SHELL" || k.ends_with("_COMMAND"))
-                    {
-                        let _ = k;
-                        self.script(v, &[], depth + 1);
-                    }
-                }
-                self.ask(format!("runs {} (recipes run commands)", c.base));
-                Some(false)
-            }
+            "make" | "gmake" | "bmake" => self.make(c),
             "iex" | "invoke-expression" => {
                 let text = Word::join(&c.words[1..]);
                 let l = lower(&text);
@@ -622,7 +499,7 @@ impl Analyzer<'_> {
 impl Analyzer<'_> {
     /// Ex commands given on the command line that save (`+wq`, `-c w`):
     /// the files the editor opens are written.
-    fn editor_writes(&mut self, c: &Cmd<'_>) {
+    pub(super) fn editor_writes(&mut self, c: &Cmd<'_>) {
         let mut cmds = Vec::new();
         let mut operands = Vec::new();
         let mut i = 0;
@@ -681,7 +558,7 @@ impl Analyzer<'_> {
 }
 
 /// A make or environment variable conventionally holding a program to run.
-fn names_program(name: &str) -> bool {
+pub(super) fn names_program(name: &str) -> bool {
     let up = name.to_ascii_uppercase();
     matches!(
         up.as_str(),

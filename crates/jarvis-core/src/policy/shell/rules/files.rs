@@ -134,10 +134,10 @@ impl Analyzer<'_> {
                 let endless = last("if=").map_or_else(
                     || {
                         c.src.redirects.iter().any(|r| {
-                            r.op == "<" && super::spawners::endless_device(&lower(&r.target.text))
+                            r.op == "<" && super::streams::endless_device(&lower(&r.target.text))
                         })
                     },
-                    |i| super::spawners::endless_device(&lower(i)),
+                    |i| super::streams::endless_device(&lower(i)),
                 );
                 if endless && to_file && last("count=").is_none() {
                     self.block("fills the disk or memory (dd copies an endless source into a file with no count=)");
@@ -634,9 +634,10 @@ impl Analyzer<'_> {
                             c.has("--relative") || c.args.iter().any(|a| short_has(a, 'r'));
                         let relative =
                             !s.text.starts_with(['/', '~', '$']) && !s.text.starts_with(HOME);
-                        if !relative_flag && relative {
-                            let dir = link.rsplit_once('/').map_or("", |(d, _)| d);
-                            p = self.norm_text(&format!("{dir}/{}", s.text), None);
+                        if let Some((dir, _)) =
+                            link.rsplit_once('/').filter(|_| !relative_flag && relative)
+                        {
+                            p = self.norm_text(&format!("{dir}/{}", s.text), cwd);
                         }
                         new_links.push((link, p.clone()));
                     }

@@ -5,23 +5,61 @@ use super::*;
 
 impl Analyzer<'_> {
     /// `date -f FILE` prints each line it cannot parse (a key, whole);
-    /// `-r FILE` its time. True when every such file is harmless.
+    /// `-r FILE` its time. True when every such file is harmless. Read as
+    /// getopt does: bundles (`-uf F`, `-fF`) and long prefixes (`--fil F`).
     fn date_files(&mut self, c: &Cmd<'_>) -> bool {
         let mut ok = true;
-        for (k, a) in c.args.iter().enumerate() {
-            let file = if matches!(a.as_str(), "-f" | "--file" | "-r" | "--reference") {
-                c.words.get(k + 2).cloned()
-            } else {
-                a.strip_prefix("--file=")
-                    .or_else(|| a.strip_prefix("--reference="))
-                    .map(|v| Word {
-                        text: v.to_string(),
-                        ..c.words[k + 1].clone()
-                    })
-            };
+        let mut k = 0;
+        while k < c.args.len() {
+            let a = c.args[k].as_str();
+            let word = &c.words[k + 1];
+            let mut file: Option<Word> = None;
+            let mut takes_next = false;
+            if let Some(long) = a.strip_prefix("--") {
+                let (name, value) = long
+                    .split_once('=')
+                    .map_or((long, None), |(n, v)| (n, Some(v)));
+                let named = !name.is_empty()
+                    && ("file".starts_with(name)
+                        || name.len() >= 3 && "reference".starts_with(name));
+                if named {
+                    match value {
+                        Some(v) => {
+                            file = Some(Word {
+                                text: v.to_string(),
+                                ..word.clone()
+                            })
+                        }
+                        None => takes_next = true,
+                    }
+                }
+            } else if let Some(letters) = a.strip_prefix('-').filter(|l| !l.is_empty()) {
+                for (at, ch) in letters.char_indices() {
+                    if matches!(ch, 'd' | 's') {
+                        break;
+                    }
+                    if matches!(ch, 'f' | 'r') {
+                        let rest = &letters[at + 1..];
+                        if rest.is_empty() {
+                            takes_next = true;
+                        } else {
+                            file = Some(Word {
+                                text: rest.to_string(),
+                                ..word.clone()
+                            });
+                        }
+                        break;
+                    }
+                }
+            }
+            if takes_next {
+                file = c.words.get(k + 2).cloned();
+                k += 1;
+            }
             if let Some(f) = file {
                 ok &= self.read_path(&f, c.cwd());
             }
+            k += 1;
         }
         ok
     }

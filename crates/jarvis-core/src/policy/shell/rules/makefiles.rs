@@ -1,6 +1,9 @@
 //! Makefile text given on the command line or written by the line: what
 //! its recipes hand the shell.
 
+use super::exec::names_program;
+use super::*;
+
 /// The commands of every `$(shell …)` / `${shell …}` in make text, with
 /// nested parentheses balanced.
 pub(super) fn make_shell_calls(text: &str) -> Vec<String> {
@@ -100,5 +103,95 @@ pub(super) fn make_reference(before: &str, name: &str) -> String {
         "makevar".into()
     } else {
         "\"$MAKEVAR\"".into()
+    }
+}
+
+impl Analyzer<'_> {
+    /// `make`: the makefile it reads and what the line sets for it.
+    pub(super) fn make(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let depth = c.depth;
+        let script = c.script;
+        if !c
+            .args
+            .iter()
+            .any(|a| a == "-f" || a == "--file" || a == "--makefile")
+        {
+            let dir = c
+                .value("-C")
+                .map(|d| d.text.clone())
+                .unwrap_or_else(|| ".".into());
+            for name in ["GNUmakefile", "makefile", "Makefile"] {
+                let f = Word::lit(format!("{dir}/{name}"));
+                if let Some(text) = self.written_text(&f, c.cwd()) {
+                    self.makefile(&text, depth);
+                }
+            }
+        }
+        for a in &c.args {
+            if let Some(text) = a.strip_prefix("--eval=") {
+                self.makefile(text, depth);
+            }
+        }
+        // `make CC='sh -c "…"'`: a variable set on the command line
+        // is what the recipes run.
+        for w in c.words.iter().skip(1) {
+            if let Some((name, value)) = w.text.split_once('=')
+                && !name.is_empty()
+                && name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                let v = Word {
+                    text: value.to_string(),
+                    ..w.clone()
+                };
+                // A value computed here (`BUILD_ID="$(date +%s)"`) is
+                // data unless a download or a decoder made it; only
+                // a spelled-out value is judged as the code it may be:
+                // a command line, or one word given to a variable
+                // that names a program (`CC`, `SHELL`, `*_CMD`).
+                let one_word = !v.text.trim().contains(char::is_whitespace);
+                if v.dynamic {
+                    if let Some(why) = self.code_source(&v, script) {
+                        self.block(format!("{why} (make is given a command built at run time)"));
+                    }
+                } else if !one_word || names_program(name) {
+                    self.block_only(|a| a.shell_code(&v, &[], script, depth));
+                }
+            }
+        }
+        for flag in ["--eval", "-E"] {
+            if let Some(text) = c.value(flag).map(|w| w.text.clone()) {
+                self.makefile(&text, depth);
+            }
+        }
+        for (i, a) in c.args.iter().enumerate() {
+            if (a == "-f" || a == "--file" || a == "--makefile")
+                && let Some(f) = c.arg_word(i + 1).cloned()
+            {
+                // `make -f <(printf 'all:\n\t…')`: the makefile is what
+                // the substitution prints.
+                if f.procsub {
+                    for text in f
+                        .subs
+                        .iter()
+                        .filter_map(|&k| script.commands.get(k))
+                        .filter_map(super::super::eval::printed)
+                    {
+                        self.makefile(&text, depth);
+                    }
+                }
+                self.sourced(&f, c);
+            }
+            if let Some((k, v)) = a
+                .split_once('=')
+                .filter(|(k, _)| *k == "SHELL" || k.ends_with("_COMMAND"))
+            {
+                let _ = k;
+                self.script(v, &[], depth + 1);
+            }
+        }
+        self.ask(format!("runs {} (recipes run commands)", c.base));
+        Some(false)
     }
 }

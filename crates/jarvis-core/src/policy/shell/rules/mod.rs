@@ -20,6 +20,7 @@ mod effects;
 mod env_wrapper;
 mod exec;
 mod files;
+mod finders;
 mod functions;
 mod git;
 mod git_settings;
@@ -50,6 +51,7 @@ mod secrets;
 mod servers;
 mod sources;
 mod spawners;
+mod sqlite;
 mod startup;
 mod streams;
 mod subscripts;
@@ -122,9 +124,9 @@ pub struct Analyzer<'e> {
     /// (`sh -c`, `eval`, an alias) starts.
     cwd_now: Option<String>,
     state_reads: usize,
-    /// The command being judged is SQLite's own shell, whose statements
-    /// say which tables it reads.
-    db_engine: bool,
+    /// The database SQLite's own shell opens in the command being judged
+    /// (normalised): its statements say which tables it reads.
+    db_engine: Option<String>,
     /// Scripts judged so far for this line, nested ones included.
     work: usize,
     /// Each text parsed for this line, with its positional values: a
@@ -158,7 +160,7 @@ impl<'e> Analyzer<'e> {
             sensitive: vec![],
             cwd_now: None,
             state_reads: 0,
-            db_engine: false,
+            db_engine: None,
             work: 0,
             parsed: Default::default(),
         }

@@ -372,16 +372,27 @@ impl Analyzer<'_> {
             {
                 self.block("remote shell (ssh -R opens this machine to the other end through a reverse tunnel)");
             }
-            if a == "-o" {
-                if let Some(opt) = args.get(i + 1) {
-                    self.ssh_option(opt, c);
+            // `-o OPT`, `-oOPT`, and `-o` at the end of a bundle (`-vo OPT`,
+            // `-voOPT`).
+            if let Some(letters) = a.strip_prefix('-').filter(|l| !l.starts_with('-'))
+                && let Some(at) = letters.find('o')
+                && letters[..at]
+                    .chars()
+                    .all(|ch| "46AaCfGgKkMNnqsTtVvXxYy".contains(ch))
+            {
+                let rest = &letters[at + 1..];
+                if rest.is_empty() {
+                    if let Some(opt) = args.get(i + 1) {
+                        self.ssh_option(opt, c);
+                    }
+                    i += 2;
+                } else {
+                    self.ssh_option(rest, c);
+                    i += 1;
                 }
-                i += 2;
-                continue;
-            }
-            if let Some(opt) = a.strip_prefix("-o").filter(|o| !o.is_empty()) {
-                self.ssh_option(opt, c);
-                i += 1;
+                if letters[..at].contains('A') {
+                    self.block(AGENT_FORWARDED);
+                }
                 continue;
             }
             if forwards_agent(a) {
@@ -394,27 +405,7 @@ impl Analyzer<'_> {
             }
             if a.starts_with('-') {
                 // Options with a value.
-                if matches!(
-                    a,
-                    "-i" | "-F"
-                        | "-l"
-                        | "-p"
-                        | "-L"
-                        | "-D"
-                        | "-J"
-                        | "-W"
-                        | "-b"
-                        | "-c"
-                        | "-E"
-                        | "-e"
-                        | "-m"
-                        | "-O"
-                        | "-Q"
-                        | "-S"
-                        | "-w"
-                        | "-B"
-                        | "-I"
-                ) {
+                if SSH_VALUED.contains(&a) {
                     i += 1;
                 }
                 i += 1;
@@ -423,8 +414,35 @@ impl Analyzer<'_> {
             host_at = Some(i);
             break;
         }
-        if let Some(h) = host_at {
-            let remote: Vec<Word> = c.words[h + 2..].to_vec();
+        // ssh reads options after the host too, up to the command
+        // (`ssh host -A`, `ssh host -o ForwardAgent=yes cmd`).
+        let mut command_at = host_at.map(|h| h + 1);
+        while let Some(k) = command_at {
+            let Some(a) = args.get(k).map(String::as_str) else {
+                break;
+            };
+            if !a.starts_with('-') {
+                break;
+            }
+            if forwards_agent(a) {
+                self.block(AGENT_FORWARDED);
+            }
+            if a == "-o" {
+                if let Some(opt) = args.get(k + 1) {
+                    self.ssh_option(opt, c);
+                }
+                command_at = Some(k + 2);
+            } else if let Some(opt) = a.strip_prefix("-o") {
+                self.ssh_option(opt, c);
+                command_at = Some(k + 1);
+            } else if SSH_VALUED.contains(&a) {
+                command_at = Some(k + 2);
+            } else {
+                command_at = Some(k + 1);
+            }
+        }
+        if let Some(h) = command_at.map(|k| k.saturating_sub(1)).or(host_at) {
+            let remote: Vec<Word> = c.words[(h + 2).min(c.words.len())..].to_vec();
             if !remote.is_empty() {
                 // What it runs over there still counts when it destroys or steals.
                 let text = Word::join(&remote);
@@ -439,9 +457,10 @@ impl Analyzer<'_> {
 
     /// `-o ProxyCommand=…`, `-o LocalCommand=…`: commands ssh runs here.
     fn ssh_option(&mut self, opt: &str, c: &Cmd<'_>) {
+        // ssh skips leading blanks and splits at `=` or any blank.
+        let opt = opt.trim_start();
         let (k, v) = opt
-            .split_once('=')
-            .or_else(|| opt.split_once(' '))
+            .split_once(|ch: char| ch == '=' || ch.is_whitespace())
             .unwrap_or((opt, ""));
         let k = lower(k.trim());
         if matches!(
@@ -486,6 +505,12 @@ impl Analyzer<'_> {
     }
 }
 
+/// ssh's options that take a value in the next word.
+const SSH_VALUED: &[&str] = &[
+    "-i", "-F", "-l", "-p", "-L", "-D", "-J", "-W", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S",
+    "-w", "-B", "-I", "-R",
+];
+
 const AGENT_FORWARDED: &str = "lends the user's SSH keys to the other machine (agent forwarding: it signs in as the user anywhere while connected)";
 
 /// `-A` alone or in a bundle of ssh's flags, before a letter that takes
@@ -510,7 +535,12 @@ impl Analyzer<'_> {
     /// (sqlite3's `.load`): the project's own asks; one downloaded in this
     /// line, or from anywhere else but the system's directories, blocks.
     pub(super) fn loaded_here(&mut self, lib: &Word, cwd: Option<&str>, who: &str) {
-        if self.is_tainted(lib, cwd) {
+        // SQLite adds the platform's suffix to a name without one.
+        let suffixed = Word {
+            text: format!("{}.so", lib.text),
+            ..lib.clone()
+        };
+        if self.is_tainted(lib, cwd) || self.is_tainted(&suffixed, cwd) {
             self.block(format!(
                 "download and execute ({who} loads a library this line downloaded or decoded)"
             ));

@@ -21,15 +21,19 @@ const GRAVE: &[&str] = &[
 ];
 
 /// Documentation and plain data no tool runs.
-pub(super) fn prose(path: &str) -> bool {
+fn prose(path: &str) -> bool {
+    let l = path.to_ascii_lowercase();
+    data_file(&l) || l.contains("/docs/") || l.starts_with("docs/")
+}
+
+/// Text or data by its kind (a `docs/conf.py` is still code).
+pub(super) fn data_file(path: &str) -> bool {
     let l = path.to_ascii_lowercase();
     [
         ".md", ".txt", ".rst", ".adoc", ".html", ".csv", ".log", ".org",
     ]
     .iter()
     .any(|e| l.ends_with(e))
-        || l.contains("/docs/")
-        || l.starts_with("docs/")
 }
 
 impl Analyzer<'_> {

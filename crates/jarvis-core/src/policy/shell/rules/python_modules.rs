@@ -123,8 +123,32 @@ impl Analyzer<'_> {
             module,
             "pickle" | "pdb" | "trace" | "cProfile" | "profile" | "runpy" | "unittest" | "doctest"
         ) {
+            // The file from standard input: a download piped in, or a
+            // downloaded file redirected.
+            let piped = c
+                .src
+                .stdin_from
+                .and_then(|i| c.script.commands.get(i))
+                .is_some_and(|p| self.producer(p) != Producer::Other);
+            let redirected = c
+                .src
+                .redirects
+                .iter()
+                .filter(|r| r.op == "<")
+                .any(|r| self.is_tainted(&r.target, c.cwd()));
+            if piped || redirected {
+                self.block(format!(
+                    "download and execute (python -m {module} reads what was downloaded or decoded from its input)"
+                ));
+            }
             for w in c.words.iter().skip(at + 3) {
-                if !w.text.starts_with('-') && self.is_tainted(w, c.cwd()) {
+                let globbed = w.glob && {
+                    let p = self.project_relative(self.norm(w, c.cwd()));
+                    self.tainted
+                        .iter()
+                        .any(|t| paths::glob_match(&p, &self.project_relative(t.clone())))
+                };
+                if !w.text.starts_with('-') && (globbed || self.is_tainted(w, c.cwd())) {
                     self.block(format!(
                         "download and execute (python -m {module} runs {}, which this line downloaded or decoded)",
                         shown(&w.text)

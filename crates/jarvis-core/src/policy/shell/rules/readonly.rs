@@ -503,7 +503,7 @@ impl Analyzer<'_> {
         // file by the tens of gigabytes (`head -c 200G /dev/zero > f`).
         let endless = operands(c)
             .iter()
-            .any(|w| super::spawners::endless_device(&lower(&w.text)));
+            .any(|w| super::streams::endless_device(&lower(&w.text)));
         if endless && matches!(b, "sort" | "tac" | "shuf") {
             self.block(format!(
                 "exhausts memory ({b} holds an endless device's output whole)"

@@ -108,7 +108,7 @@ impl Analyzer<'_> {
                     if let Some(why) = paths::credential_normalized(&p, &t.text) {
                         self.block(format!("reads a credential: {why}"));
                     } else if self.app_state(&p) {
-                        if super::secrets::app_access(&p, self.db_engine) {
+                        if super::secrets::app_access(&p, self.db_engine.as_deref()) {
                             self.block(format!(
                                 "reads Jarvis's configuration or grants ({})",
                                 shown(&t.text)

@@ -76,6 +76,11 @@ impl Analyzer<'_> {
         if script.spawning_loop {
             self.block("fork bomb (an endless loop that starts background jobs)");
         }
+        if script.brace_program {
+            self.block(
+                "obfuscated program name (a brace expansion spells the command: {prog,arg,…})",
+            );
+        }
         if script.watching_loop {
             self.block("surveillance (an endless loop keeps recording the clipboard, the screen or the keyboard)");
         }
@@ -270,10 +275,9 @@ impl Analyzer<'_> {
             self.bodies_now = functions::bodies_at(script, i);
             let before = self.state_reads;
             let outer_cwd = self.cwd_now.clone();
-            let outer_engine = self.db_engine;
-            self.db_engine = peeled(&c.argv).first().is_some_and(|w| {
-                matches!(lower(&base_name(&w.text)).as_str(), "sqlite3" | "sqlite")
-            });
+            let opened = super::sqlite::opened_database(peeled(&c.argv))
+                .map(|w| self.norm(&w, c.cwd.as_deref()));
+            let outer_engine = std::mem::replace(&mut self.db_engine, opened);
             match choices::variants(c) {
                 Some(variants) => {
                     for v in &variants {

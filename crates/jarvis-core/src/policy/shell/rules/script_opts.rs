@@ -173,6 +173,19 @@ impl Analyzer<'_> {
                 for w in operands.iter().skip(1) {
                     self.code_in("sqlite", &w.text, c.cwd(), c.depth);
                 }
+                // Statements on standard input: a here-document or here-string,
+                // or what the command before it prints.
+                for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+                    self.code_in("sqlite", &body.text, c.cwd(), c.depth);
+                }
+                if let Some(text) = c
+                    .src
+                    .stdin_from
+                    .and_then(|i| c.script.commands.get(i))
+                    .and_then(super::super::eval::printed)
+                {
+                    self.code_in("sqlite", &text, c.cwd(), c.depth);
+                }
             }
             "ansible" => self.ansible_module(c),
             _ => {}
@@ -366,8 +379,13 @@ impl Analyzer<'_> {
             }
         }
         let lower_text = lower(text);
-        for (at, _) in lower_text.match_indices("load_extension(") {
-            let args = &text[at + "load_extension(".len()..];
+        for (at, _) in lower_text.match_indices("load_extension") {
+            let Some(args) = text[at + "load_extension".len()..]
+                .trim_start()
+                .strip_prefix('(')
+            else {
+                continue;
+            };
             if let Some(p) = super::code::string_literals(args).into_iter().next() {
                 self.loaded_here(&expanded(&p), cwd, "sqlite3");
             }

@@ -83,12 +83,30 @@ impl Analyzer<'_> {
         if w.dynamic {
             return None;
         }
-        let p = self.norm(w, cwd);
+        let p = self.project_relative(self.norm(w, cwd));
         self.written
             .iter()
             .rev()
-            .find(|(f, _)| *f == p)
+            .find(|(f, _)| self.project_relative(f.clone()) == p)
             .map(|(_, t)| t.clone())
+    }
+
+    /// A normalised path inside the project spelled from the project
+    /// (`/home/u/work/e.sh` and `~/work/e.sh` are `e.sh`).
+    pub(super) fn project_relative(&self, p: String) -> String {
+        let Some(wd) = self
+            .env
+            .workdir
+            .as_deref()
+            .map(|wd| self.norm_text(wd, None))
+        else {
+            return p;
+        };
+        let wd = wd.trim_end_matches('/');
+        match p.strip_prefix(wd).and_then(|r| r.strip_prefix('/')) {
+            Some(rest) => rest.trim_start_matches("./").to_string(),
+            None => p.trim_start_matches("./").to_string(),
+        }
     }
 
     /// What a command's output is: from the network, decoded, or plain.
@@ -246,7 +264,7 @@ impl Analyzer<'_> {
         for (file, text) in self.written.clone() {
             // Documentation and data are read, not imported: a test's list
             // of dangerous commands is a fixture, not code.
-            if super::planted_text::prose(&file) {
+            if super::planted_text::data_file(&file) {
                 continue;
             }
             let name = lower(&base_name(&file));

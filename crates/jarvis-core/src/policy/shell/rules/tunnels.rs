@@ -73,15 +73,26 @@ impl Analyzer<'_> {
             // Servers of this machine's terminal: a shared session (its link
             // is the key), a web terminal, or a private SSH server.
             "tmate" | "upterm" | "sshx" | "teleconsole" | "gotty" | "ttyd" | "wetty"
-            | "shellinaboxd" | "shellinabox" | "sshd" | "dropbear" => {
-                let version_only = !args.is_empty()
-                    && args.iter().all(|x| {
-                        matches!(
-                            x.as_str(),
-                            "-V" | "--version" | "-h" | "--help" | "-t" | "-T"
-                        )
-                    });
-                if !version_only {
+            | "shellinaboxd" | "shellinabox" | "sshd" | "dropbear" | "websocketd" | "telnetd"
+            | "in.telnetd" | "utelnetd" => {
+                // A version or the help, or sshd's configuration test
+                // (`sshd -t -f FILE`, `sshd -T -C user=x`): nothing served.
+                let info = |x: &str| matches!(x, "-V" | "-v" | "--version" | "-h" | "--help");
+                let test_only = if lb == "sshd" {
+                    args.iter().any(|x| x == "-t" || x == "-T")
+                        && args.iter().all(|x| {
+                            matches!(x.as_str(), "-t" | "-T" | "-f" | "-C") || !x.starts_with('-')
+                        })
+                } else if lb == "websocketd" {
+                    // It serves the program it is given: a shell is a shell.
+                    !args.iter().any(|x| {
+                        let b = lower(&base_name(x));
+                        is_shell(&b) || tables::interpreter(&b).is_some()
+                    })
+                } else {
+                    !args.is_empty() && args.iter().all(|x| info(x))
+                };
+                if !test_only {
                     self.block(format!(
                         "remote shell ({b} serves this machine's terminal to whoever has the address or key)"
                     ));

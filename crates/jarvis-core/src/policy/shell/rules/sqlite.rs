@@ -1,0 +1,417 @@
+//! Database clients (sqlite3, psql, mysql): the statements they run against
+//! which database (Jarvis's own among them), their dot- and backslash
+//! commands, and the escapes SQL has to files and programs.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// What a database client's statements reach beyond the database:
+    /// `\! cmd` (psql, mysql) and mysql's `system cmd` run a shell command;
+    /// a quoted path (`LOAD DATA LOCAL INFILE '…'`, `load_file('…')`,
+    /// `pg_read_file('…')`, `\copy … from '…'`, `readfile('…')`) is a
+    /// file the client or the server reads, and may send away.
+    fn sql_escapes(&mut self, c: &Cmd<'_>) {
+        let mysql = matches!(c.lb.as_str(), "mysql" | "mariadb");
+        for w in c.words.iter().skip(1) {
+            for stmt in w.text.split([';', '\n']) {
+                let t = stmt.trim();
+                let l = lower(t);
+                // `\! cmd`; mysql's `system cmd` (any case); psql's `\o |cmd`
+                // and `\g |cmd` pipe results into a command.
+                let shell = t
+                    .strip_prefix("\\!")
+                    .or_else(|| {
+                        (mysql && l.starts_with("system "))
+                            .then(|| t.get(7..))
+                            .flatten()
+                    })
+                    .or_else(|| {
+                        ["\\o", "\\g", "\\gx", "\\out"].iter().find_map(|m| {
+                            t.strip_prefix(m)
+                                .map(str::trim_start)
+                                .and_then(|r| r.strip_prefix('|'))
+                        })
+                    });
+                if let Some(cmd) = shell {
+                    self.script(cmd.trim(), &[], c.depth + 1);
+                    self.ask(format!("{} runs a shell command", c.base));
+                }
+                // `COPY … FROM PROGRAM '…'` / `\copy … to program '…'`.
+                if let Some(at) = l.find("program ")
+                    && let Some(cmd) = super::code::string_literals(t.get(at..).unwrap_or(""))
+                        .into_iter()
+                        .next()
+                {
+                    self.script(&cmd, &[], c.depth + 1);
+                    self.ask(format!("{} runs a program from SQL", c.base));
+                }
+            }
+            for lit in super::code::string_literals(&w.text) {
+                if lit.contains('/') || lit.starts_with('~') {
+                    self.read_path(&Word::lit(&lit), c.cwd());
+                }
+            }
+        }
+    }
+
+    /// Database shells: reading is asked, changing Jarvis's database is not.
+    pub(super) fn database(&mut self, c: &Cmd<'_>) -> bool {
+        // SQL comes from the arguments, and from standard input: a here-
+        // document or here-string, text a command prints into the pipe,
+        // or a file (`< dump.sql`) whose statements this line cannot see.
+        let mut raw = c.args.join(" ");
+        let mut unseen = false;
+        for r in &c.src.redirects {
+            match (r.op.as_str(), &r.body) {
+                ("<<<" | "<<" | "<<-", Some(body)) => {
+                    unseen |= body.dynamic;
+                    raw.push(' ');
+                    raw.push_str(&body.text);
+                }
+                ("<", _) => unseen = true,
+                _ => {}
+            }
+        }
+        if let Some(p) = c.src.stdin_from.and_then(|i| c.script.commands.get(i)) {
+            match super::super::eval::printed(p) {
+                Some(text) => {
+                    raw.push(' ');
+                    raw.push_str(&text);
+                }
+                None => unseen = true,
+            }
+        }
+        // ASCII case only, so positions in `sql` are positions in `raw`.
+        let sql = raw.to_ascii_lowercase();
+        let mutating = [
+            "drop ",
+            "delete ",
+            "update ",
+            "insert ",
+            "alter ",
+            "create ",
+            "replace ",
+            "vacuum",
+            "attach",
+            ".restore",
+            ".import",
+            "truncate",
+            "pragma writable_schema",
+            ".shell",
+            ".system",
+            "load_extension",
+            ".load",
+            "writefile(",
+            ".output",
+            ".once",
+        ]
+        .iter()
+        .any(|k| sql.contains(k));
+        // The database named as an operand, or inside the SQL (`ATTACH
+        // '/home/u/.jarvis/jarvis.db' AS a`).
+        let words = uri_paths(&c.words[1..]);
+        let on_state = words.iter().any(|w| {
+            !w.dynamic
+                && (self.app_state(&self.norm(w, c.cwd()))
+                    || quoted_strings(&w.text)
+                        .iter()
+                        .any(|q| self.app_state(&self.norm_text(q, c.cwd()))))
+        });
+        if mutating && on_state {
+            self.block("changes Jarvis's own database");
+        }
+        // Statements this line cannot read, against Jarvis's database, may
+        // change it: only a read-only open is a read.
+        if unseen && on_state && !c.args.iter().any(|a| a == "-readonly") {
+            self.block("feeds Jarvis's own database statements this line does not show (it may change them)");
+        }
+        // The grants live in Jarvis's database beside the conversations:
+        // reading them is reading its approvals (the conversations ask).
+        // `.dump` with no table, or of the grants, prints them too.
+        // `.dump` takes LIKE patterns (`.dump gr%`); a copy of the whole
+        // file (`.clone`, `.backup`, `.recover`, raw pages) holds them too.
+        let dumps_grants = sql.split(".dump").skip(1).any(|rest| {
+            let table = rest.split_whitespace().next().unwrap_or("");
+            table.is_empty()
+                || table.starts_with('-')
+                || like_match(table.trim_matches(['\'', '"']), "grants")
+        }) || [
+            ".clone",
+            ".backup",
+            ".save",
+            ".recover",
+            "sqlite_dbpage",
+            ".archive",
+        ]
+        .iter()
+        .any(|k| sql.contains(k));
+        if on_state && (mentions_word(&sql, "grants") || dumps_grants) {
+            self.block("reads Jarvis's grants (its approvals) from its database");
+        }
+        if sql.contains(".shell")
+            || sql.contains(".system")
+            || sql.contains("load_extension")
+            || sql.contains(".load ")
+        {
+            if let Some(pos) = sql.find(".shell").or_else(|| sql.find(".system")) {
+                let rest = raw.get(pos..).unwrap_or("");
+                let cmd = rest.split_once(' ').map(|(_, r)| r).unwrap_or("");
+                self.script(cmd.trim_matches(['\'', '"']), &[], c.depth + 1);
+            }
+            self.ask(format!("{} runs a program", c.base));
+        }
+        self.sql_escapes(c);
+        // A URI filename names its database's path (`file:PATH?mode=ro`).
+        for (w, at) in c.words[1..].iter().zip(&words) {
+            if w.text.starts_with("file:") {
+                self.read_path(at, c.cwd());
+            }
+        }
+        // A browser's stores by name, outside the project (a fixture of the
+        // project's own is the project's; a statement naming a `cookies`
+        // table is no file).
+        let browser_store = words.iter().find(|w| {
+            let l = lower(&w.text);
+            let named = [
+                "cookies",
+                "login data",
+                "key4.db",
+                "logins.json",
+                "web data",
+            ]
+            .iter()
+            .any(|k| l.contains(k));
+            let file_like = !l.contains(char::is_whitespace) || l.contains('/');
+            named && file_like && (w.dynamic || !self.inside(&self.norm(w, c.cwd())))
+        });
+        if let Some(w) = browser_store {
+            self.block(format!("reads browser secrets ({})", shown(&w.text)));
+        }
+        if self.sqlite_read_only(c, mutating) {
+            return true;
+        }
+        self.ask(format!("{} can change databases", c.base));
+        false
+    }
+
+    /// `sqlite3 -readonly FILE 'SELECT …'` / `'.tables'`: the file opened
+    /// read-only, queries and listings only, one statement.
+    fn sqlite_read_only(&mut self, c: &Cmd<'_>, mutating: bool) -> bool {
+        const OPTIONS: &[&str] = &[
+            "-readonly",
+            "-header",
+            "-noheader",
+            "-column",
+            "-json",
+            "-csv",
+            "-line",
+            "-list",
+            "-box",
+            "-markdown",
+            "-table",
+            "-batch",
+            "-bail",
+        ];
+        const LISTINGS: &[&str] = &[".tables", ".schema", ".indexes", ".indices", ".dbinfo"];
+        if !matches!(c.lb.as_str(), "sqlite3" | "sqlite")
+            || !c.args.iter().any(|a| a == "-readonly")
+            || mutating
+        {
+            return false;
+        }
+        let (opts, rest): (Vec<&String>, Vec<&String>) =
+            c.args.iter().partition(|a| a.starts_with('-'));
+        // Display settings a script of statements may carry between them.
+        const DISPLAY: &[&str] = &[
+            ".mode",
+            ".headers",
+            ".header",
+            ".width",
+            ".nullvalue",
+            ".separator",
+            ".timer",
+        ];
+        if !opts.iter().all(|o| OPTIONS.contains(&o.as_str())) || c.words.iter().any(|w| w.dynamic)
+        {
+            return false;
+        }
+        let is_query = |sql: &str| {
+            (sql.starts_with("select ")
+                || sql.starts_with("with ")
+                || sql.starts_with("pragma table_info")
+                || sql.starts_with("explain "))
+                && !sql.contains("readfile")
+                && !sql.contains("fts3_tokenizer")
+        };
+        let is_listing = |sql: &str| {
+            LISTINGS
+                .iter()
+                .any(|l| sql == *l || sql.starts_with(&format!("{l} ")))
+        };
+        match rest.len() {
+            2 => {
+                let sql = lower(rest[1].trim().trim_end_matches(';'));
+                if !((is_query(&sql) && !sql.contains(';')) || is_listing(&sql)) {
+                    return false;
+                }
+            }
+            // `sqlite3 -readonly db <<'SQL' … SQL`: every line a listing or
+            // a display setting, every statement a query.
+            1 => {
+                let bodies: Vec<&Word> = c
+                    .src
+                    .redirects
+                    .iter()
+                    .filter_map(|r| r.body.as_ref())
+                    .collect();
+                let [body] = bodies.as_slice() else {
+                    return false;
+                };
+                if body.dynamic {
+                    return false;
+                }
+                let text = lower(&body.text);
+                let mut statements = String::new();
+                for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    if line.starts_with('.') {
+                        let word = line.split_whitespace().next().unwrap_or("");
+                        if !(is_listing(line) || DISPLAY.contains(&word)) {
+                            return false;
+                        }
+                    } else {
+                        statements.push_str(line);
+                        statements.push(' ');
+                    }
+                }
+                if !statements
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .all(is_query)
+                {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        let db = c.words.iter().skip(1).position(|w| w.text == *rest[0]);
+        let words = uri_paths(&c.words[1..]);
+        db.and_then(|i| words.get(i))
+            .is_some_and(|w| self.read_path(w, c.cwd()))
+    }
+}
+
+/// The text of each '…' or "…" inside a word (SQL, a script).
+fn quoted_strings(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for q in ['\'', '"'] {
+        let parts: Vec<&str> = text.split(q).collect();
+        out.extend(parts.iter().skip(1).step_by(2).map(|s| s.to_string()));
+    }
+    out
+}
+
+/// `word` as a name of its own in the text (`from grants;`, not `grantsmith`).
+fn mentions_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        edge(text[..i].chars().next_back()) && edge(text[i + word.len()..].chars().next())
+    })
+}
+
+/// The words with each SQLite URI filename (`file:PATH?mode=ro`,
+/// `file://localhost/PATH`, `%2F` escapes) replaced by the path it opens.
+fn uri_paths(words: &[Word]) -> Vec<Word> {
+    words
+        .iter()
+        .map(|w| match w.text.strip_prefix("file:") {
+            Some(rest) => {
+                let rest = rest.split(['?', '#']).next().unwrap_or("");
+                let rest = match rest.strip_prefix("//") {
+                    Some(auth) => auth.find('/').map_or("", |i| &auth[i..]),
+                    None => rest,
+                };
+                Word {
+                    text: percent_decoded(rest),
+                    ..w.clone()
+                }
+            }
+            None => w.clone(),
+        })
+        .collect()
+}
+
+/// `%HH` escapes decoded (an invalid one is kept as written).
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b[i], hex) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (ch, _) => {
+                out.push(ch);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// SQL's LIKE: `%` any run, `_` any one character, case-insensitive.
+fn like_match(pattern: &str, name: &str) -> bool {
+    let p: Vec<char> = pattern.to_ascii_lowercase().chars().collect();
+    let n: Vec<char> = name.to_ascii_lowercase().chars().collect();
+    fn go(p: &[char], n: &[char]) -> bool {
+        match p.split_first() {
+            None => n.is_empty(),
+            Some(('%', rest)) => (0..=n.len()).any(|k| go(rest, &n[k..])),
+            Some((c, rest)) => n.first().is_some_and(|f| *c == '_' || c == f) && go(rest, &n[1..]),
+        }
+    }
+    go(&p, &n)
+}
+
+/// The database `sqlite3 [OPTIONS] FILE [SQL…]` opens, its URI decoded.
+pub(super) fn opened_database(argv: &[Word]) -> Option<Word> {
+    let first = argv.first()?;
+    if !matches!(
+        lower(&base_name(&first.text)).as_str(),
+        "sqlite3" | "sqlite"
+    ) {
+        return None;
+    }
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text.as_str();
+        if !t.starts_with('-') {
+            return uri_paths(std::slice::from_ref(w)).pop();
+        }
+        // Options that take a value.
+        let valued = matches!(
+            t.trim_start_matches('-'),
+            "cmd"
+                | "separator"
+                | "newline"
+                | "nullvalue"
+                | "init"
+                | "vfs"
+                | "mmap"
+                | "lookaside"
+                | "maxsize"
+                | "pagecache"
+                | "heap"
+                | "escape"
+                | "A"
+        );
+        i += if valued { 2 } else { 1 };
+    }
+    None
+}
