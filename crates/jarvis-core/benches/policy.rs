@@ -99,6 +99,8 @@ fn main() {
         "blind-ap",
         "blind-aq",
         "blind-ar",
+        "blind-as",
+        "blind-at",
     ] {
         sets.push((
             f.to_string(),

@@ -410,6 +410,7 @@ impl Analyzer<'_> {
                 w.len() > 3
                     && w.chars().any(|ch| ch.is_ascii_uppercase())
                     && super::effects::secret_var(w)
+                    && !presence_only(&text, w)
             });
             if secret {
                 self.block(format!("{lang} code reads a secret from the environment"));
@@ -645,4 +646,39 @@ impl Analyzer<'_> {
             self.block_only(|a| a.script(&joined, &[], depth + 1));
         }
     }
+}
+
+/// Every mention of the variable `name` only asks whether it is set:
+/// `if os.environ.get('K')`, `not os.getenv("K")`, `'K' in os.environ`,
+/// `os.environ.get('K') is None`. Its value goes nowhere.
+fn presence_only(text: &str, name: &str) -> bool {
+    const ACCESSORS: &[&str] = &[
+        "os.environ.get(",
+        "os.getenv(",
+        "os.environ[",
+        "process.env.",
+    ];
+    text.match_indices(name).all(|(at, _)| {
+        let before = &text[..at];
+        let after = &text[at + name.len()..];
+        let quoted_after = after.trim_start_matches(['\'', '"']);
+        if quoted_after.trim_start().starts_with("in os.environ")
+            || quoted_after.trim_start().starts_with("in process.env")
+        {
+            return true;
+        }
+        let lead = before.trim_end_matches(['\'', '"']);
+        let Some(acc) = ACCESSORS.iter().find(|a| lead.ends_with(*a)) else {
+            return false;
+        };
+        let ahead = lead[..lead.len() - acc.len()].trim_end();
+        let closing = quoted_after.trim_start_matches([')', ']']).trim_start();
+        ahead.ends_with("if")
+            || ahead.ends_with("not")
+            || ahead.ends_with("bool(")
+            || ahead.ends_with('!')
+            || closing.starts_with('?') && !closing.starts_with("??")
+            || closing.starts_with("is None")
+            || closing.starts_with("is not None")
+    })
 }

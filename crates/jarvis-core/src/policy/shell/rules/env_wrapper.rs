@@ -60,7 +60,7 @@ impl Analyzer<'_> {
         self.assigns(&assigns, c, script, depth);
         if words.is_empty() {
             self.bases.push("env".into());
-            if !cleared {
+            if !cleared && !super::readonly::names_only(c, script) {
                 self.ask("prints the whole environment");
             }
             return None;

@@ -192,8 +192,29 @@ impl Analyzer<'_> {
                     .map_or("one that cannot be read".into(), shown)
             ));
         }
+        // Patches mailed through a server this line names: the project's
+        // history to whoever runs it.
+        if sub == "send-email" {
+            let server = rest.iter().enumerate().find_map(|(i, a)| {
+                a.strip_prefix("--smtp-server=")
+                    .map(str::to_string)
+                    .or_else(|| {
+                        (a == "--smtp-server")
+                            .then(|| rest.get(i + 1).cloned())
+                            .flatten()
+                    })
+            });
+            if let Some(h) =
+                server.filter(|h| !h.starts_with('/') && h != "localhost" && !h.starts_with("127."))
+            {
+                self.block(format!(
+                    "exfiltration (mails the project's history through a server this line names: {})",
+                    shown(&h)
+                ));
+            }
+        }
         if sub == "push" && self.pushes_all_to_new_place(rest, c) {
-            self.block("exfiltration (pushes every branch to a destination this same line chose)");
+            self.block("exfiltration (pushes to a destination this same line chose)");
         }
         match sub {
             "config" => {
@@ -548,9 +569,29 @@ impl Analyzer<'_> {
             matches!(x.as_str(), "--all" | "--mirror" | "--branches")
                 || x.contains("refs/*") && !x.starts_with('-')
         });
-        let Some(dest) = rest.iter().find(|x| !x.starts_with('-')) else {
-            return false;
-        };
+        // With no destination, git pushes to the branch's remote: `origin`
+        // unless the line says otherwise.
+        let dest = rest
+            .iter()
+            .find(|x| !x.starts_with('-'))
+            .map_or("origin", String::as_str);
+        // Only the push address moved (`set-url --push`, `remote.X.pushurl`):
+        // fetches still show the old place while every push goes elsewhere.
+        let push_only_moved = c.script.commands.iter().any(|k| {
+            let words: Vec<&str> = peeled(&k.argv).iter().map(|w| w.text.as_str()).collect();
+            let git = words.first().is_some_and(|w| base_name(w) == "git");
+            let set_url = words.windows(2).any(|p| p == ["remote", "set-url"])
+                && words.contains(&"--push")
+                && words.contains(&dest);
+            let pushurl = words.contains(&"config")
+                && words
+                    .iter()
+                    .any(|w| lower(w) == format!("remote.{}.pushurl", lower(dest)));
+            git && (set_url || pushurl)
+        });
+        if push_only_moved {
+            return true;
+        }
         if !everything {
             return false;
         }

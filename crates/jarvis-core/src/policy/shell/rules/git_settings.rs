@@ -68,9 +68,22 @@ impl Analyzer<'_> {
         });
         // `url.git@github.com:.insteadOf https://github.com/` only changes
         // the protocol; another host is another place.
-        if global && redirected_to.is_some_and(|to| url_host(to) != url_host(&lower(v))) {
+        // A remote's push address alone moved: fetches still show the old
+        // place while every push goes to the new one.
+        if k.starts_with("remote.") && k.ends_with(".pushurl") && v.contains("://") {
             self.block(format!(
-                "persistence (git config {k} sends every later fetch or push, in every repository, to another place)"
+                "exfiltration (git setting {k} sends every later push to {} while fetches still show the remote)",
+                shown(v)
+            ));
+        }
+        if redirected_to.is_some_and(|to| url_host(to) != url_host(&lower(v))) {
+            let scope = if global {
+                "every later fetch or push, in every repository"
+            } else {
+                "this repository's fetches or pushes"
+            };
+            self.block(format!(
+                "exfiltration (git setting {k} sends {scope} to another host than the remote names)"
             ));
         }
         // Git refuses a repository another user owns, whose config and

@@ -245,6 +245,25 @@ impl Analyzer<'_> {
     }
 
     fn container_risks(&mut self, c: &Cmd<'_>, args: &[&str], j: &str) {
+        // Containers' environments are where their passwords and keys are
+        // handed in: a field that prints them, or `env` run inside one.
+        let env_field = args.first() == Some(&"inspect")
+            && args
+                .iter()
+                .any(|a| a.contains(".Config.Env") || a.contains(".Env}}"));
+        let exec_env = args.first() == Some(&"exec")
+            && args
+                .iter()
+                .skip(1)
+                .filter(|a| !a.starts_with('-'))
+                .nth(1)
+                .is_some_and(|p| matches!(base_name(p).as_str(), "env" | "printenv"));
+        if env_field || exec_env {
+            self.block(format!(
+                "reveals containers' environments, where their passwords and keys are ({})",
+                c.base
+            ));
+        }
         let host_net = j.contains("--net=host")
             || j.contains("--network=host")
             || args

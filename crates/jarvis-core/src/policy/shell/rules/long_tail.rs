@@ -112,6 +112,49 @@ impl Analyzer<'_> {
                 Some(self.reads_all(&c.operand_words(), c.cwd()))
             }
             "lsattr" | "getfacl" => Some(self.reads_all(&c.operand_words(), c.cwd())),
+            // The whole machine's file names: a pattern for keys or secrets
+            // is a search for them, as `find / -name id_rsa` is.
+            "locate" | "plocate" | "mlocate" | "slocate" => {
+                let mut skip = false;
+                for a in args {
+                    if std::mem::take(&mut skip) {
+                        continue;
+                    }
+                    if matches!(a.as_str(), "-d" | "--database" | "-l" | "-n" | "--limit") {
+                        skip = true;
+                        continue;
+                    }
+                    if a.starts_with('-') {
+                        continue;
+                    }
+                    // A regular expression read as the name it matches.
+                    let name: String = a
+                        .replace(".*", "*")
+                        .chars()
+                        .filter(|ch| !"\\^$()".contains(*ch))
+                        .collect();
+                    // A plain pattern matches anywhere in a name (`*PAT*`).
+                    let base = name.rsplit('/').next().unwrap_or(&name);
+                    let base = if base.contains(['*', '?', '[']) {
+                        base.to_string()
+                    } else {
+                        format!("*{base}*")
+                    };
+                    let store = [".ssh/", ".aws/", ".gnupg/", ".mozilla/", ".password-store/"]
+                        .iter()
+                        .any(|d| lower(a).contains(d));
+                    if store
+                        || paths::glob_could_match_secret(&base)
+                        || lower(&base).contains(".env")
+                    {
+                        self.block(format!(
+                            "searches the whole system for key and secret files ({})",
+                            shown(a)
+                        ));
+                    }
+                }
+                Some(true)
+            }
             // The fonts fontconfig knows; a pattern and fields are text.
             "fc-list" | "fc-match" if args.iter().all(|a| !a.starts_with('-') || a == "-v") => {
                 Some(true)

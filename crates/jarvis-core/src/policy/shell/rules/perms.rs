@@ -73,9 +73,13 @@ impl Analyzer<'_> {
                 c.cwd(),
                 format!("{} {mode}", c.base).trim(),
             );
+            // A download made executable where nobody looks (`/tmp/.x`) or on
+            // the PATH (`~/.local/bin/git`). In the project it is a file like
+            // any other (`tools/jq`): running it is judged when it runs.
             if lb == "chmod"
                 && (mode.contains("+x") || mode.contains('7') || mode.contains('5'))
                 && self.is_tainted(t, c.cwd())
+                && (t.dynamic || !self.inside(&self.norm(t, c.cwd())))
             {
                 self.block(format!(
                     "download and execute ({} was downloaded or decoded, then made executable)",

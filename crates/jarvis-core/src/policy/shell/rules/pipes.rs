@@ -57,6 +57,7 @@ impl Analyzer<'_> {
             self.secrets_sent_or_kept(c, script);
         }
         self.endless_into_files(script);
+        self.project_sent_away(script);
         // A trace switched on for the rest of the line (`export
         // GIT_TRACE_CURL=1`, `env GIT_TRACE=1 git …`).
         let traced = script.commands.iter().any(|k| {

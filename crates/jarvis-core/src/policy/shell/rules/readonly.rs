@@ -265,9 +265,11 @@ impl Analyzer<'_> {
             "grep" | "egrep" | "fgrep" | "zgrep" => true,
             "jq" | "yq" | "gojq" | "jaq" => self.jq_reads_env(c),
             "env" | "printenv" => {
-                if args.is_empty() {
+                if args.is_empty() && !names_only(c.src, c.script) {
                     self.ask("prints the whole environment");
                     false
+                } else if args.is_empty() {
+                    true
                 } else {
                     for a in args {
                         if super::effects::secret_var(a) {
@@ -770,4 +772,36 @@ fn awk_text(args: &[String]) -> String {
         return a.clone();
     }
     String::new()
+}
+
+/// The environment's listing cut down to its names by the next stage
+/// (`printenv | cut -d= -f1`, `env | sed 's/=.*//'`, `awk -F= '{print $1}'`).
+pub(super) fn names_only(c: &Command, script: &Script) -> bool {
+    let commands = &script.commands;
+    let Some(me) = commands.iter().position(|k| std::ptr::eq(k, c)) else {
+        return false;
+    };
+    let Some(next) = commands.iter().find(|k| k.stdin_from == Some(me)) else {
+        return false;
+    };
+    let argv = peeled(&next.argv);
+    let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
+    match words.as_slice() {
+        ["cut", rest @ ..] => {
+            let joined = rest.join(" ");
+            (joined.contains("-d=") || joined.contains("-d =") || joined.contains("-d'='"))
+                && rest
+                    .iter()
+                    .all(|w| matches!(*w, "-d=" | "-d" | "=" | "-f1" | "-f" | "1"))
+        }
+        ["sed", "s/=.*//"] | ["sed", "-e", "s/=.*//"] => true,
+        ["awk" | "gawk" | "mawk", "-F=" | "-F", ..] => {
+            words
+                .last()
+                .is_some_and(|p| p.replace(' ', "") == "{print$1}")
+                && words.len() <= 4
+                && (words[1] == "-F=" || words.get(2) == Some(&"="))
+        }
+        _ => false,
+    }
 }

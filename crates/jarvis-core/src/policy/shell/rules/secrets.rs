@@ -397,6 +397,12 @@ impl Analyzer<'_> {
     /// Developer tools that hold tokens: printing the token is the line.
     pub(super) fn tool_with_tokens(&mut self, c: &Cmd<'_>) -> bool {
         let j = lower(&c.args.join(" "));
+        if let Some(host) = publishes_elsewhere(c) {
+            self.block(format!(
+                "exfiltration (publishes the project to a registry this line names: {})",
+                shown(&host)
+            ));
+        }
         let token_key = |k: &str| {
             [
                 "token",
@@ -555,4 +561,72 @@ pub(super) fn app_access(p: &str, db_engine: Option<&str>) -> bool {
         ]
         .iter()
         .any(|k| name.contains(k))
+}
+
+/// A publish or upload to a registry the line names (`npm publish
+/// --registry URL`, `NPM_CONFIG_REGISTRY=URL npm publish`, `twine upload
+/// --repository-url URL`): its host, unless it is the public registry the
+/// tool publishes to by default or this machine.
+fn publishes_elsewhere(c: &Cmd<'_>) -> Option<String> {
+    let first = c.args.first().map(String::as_str).unwrap_or("");
+    let publishes = match c.lb.as_str() {
+        "npm" | "pnpm" | "yarn" => {
+            first == "publish" || c.args.windows(2).any(|w| w == ["npm", "publish"])
+        }
+        "twine" => first == "upload",
+        "cargo" => first == "publish",
+        "gem" => first == "push",
+        "poetry" | "uv" => first == "publish",
+        _ => false,
+    };
+    if !publishes || c.args.iter().any(|a| a == "--dry-run") {
+        return None;
+    }
+    let named = c.args.iter().enumerate().find_map(|(i, a)| {
+        let flag = matches!(
+            a.as_str(),
+            "--registry" | "--repository-url" | "--index" | "--host" | "--publish-url"
+        );
+        if flag {
+            return c.args.get(i + 1).cloned();
+        }
+        [
+            "--registry=",
+            "--repository-url=",
+            "--index=",
+            "--host=",
+            "--publish-url=",
+        ]
+        .iter()
+        .find_map(|p| a.strip_prefix(p).map(str::to_string))
+    });
+    let from_env = c.src.assigns.iter().find_map(|(n, v)| {
+        let n = n.to_ascii_uppercase();
+        matches!(
+            n.as_str(),
+            "NPM_CONFIG_REGISTRY"
+                | "TWINE_REPOSITORY_URL"
+                | "CARGO_REGISTRY_INDEX"
+                | "UV_PUBLISH_URL"
+        )
+        .then(|| v.text.clone())
+    });
+    let url = named.or(from_env)?;
+    let host = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+    let host = host
+        .split(['/', ':', '?'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let default = [
+        "registry.npmjs.org",
+        "registry.yarnpkg.com",
+        "upload.pypi.org",
+        "test.pypi.org",
+        "crates.io",
+        "rubygems.org",
+    ]
+    .contains(&host.as_str());
+    let local = host == "localhost" || host.starts_with("127.");
+    (!default && !local && !host.is_empty()).then_some(host)
 }

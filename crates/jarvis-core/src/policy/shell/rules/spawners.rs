@@ -63,6 +63,10 @@ impl Analyzer<'_> {
         if args.get(i).is_some_and(|x| x == "--") {
             i += 1;
         }
+        // The file the items come from is read, whatever runs with them.
+        if let Some(f) = &arg_file {
+            self.read_path(f, c.cwd());
+        }
         let cmd: Vec<Word> = c.words.get(i + 1..).unwrap_or_default().to_vec();
         let _ = &mut tail;
         self.xargs_run(c, cmd, repl, tail, arg_file)
