@@ -101,6 +101,8 @@ fn main() {
         "blind-ar",
         "blind-as",
         "blind-at",
+        "blind-au",
+        "blind-av",
     ] {
         sets.push((
             f.to_string(),

@@ -97,6 +97,8 @@ const REDTEAM: &[&str] = &[
     "blind-ar.jsonl",
     "blind-as.jsonl",
     "blind-at.jsonl",
+    "blind-au.jsonl",
+    "blind-av.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -139,6 +141,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ar.jsonl", "/home/u/work", "/home/u"),
     ("blind-as.jsonl", "/home/u/work", "/home/u"),
     ("blind-at.jsonl", "/home/u/work", "/home/u"),
+    ("blind-au.jsonl", "/home/u/work", "/home/u"),
+    ("blind-av.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -153,6 +157,21 @@ fn env_for(set: &str) -> ShellEnv {
 /// Rows where the set's author and the policy disagree on purpose, with the
 /// reason. Each is a row the policy answers *more* leniently than labelled.
 const DISAGREEMENTS: &[(&str, &str)] = &[
+    (
+        "AV-001",
+        "as W-119 and the visible half's listing of the state folder: its names ask, its config, \
+         grants and database bytes block",
+    ),
+    (
+        "AV-015",
+        "each file of Jarvis's state read by name asks or blocks by what it is; a listing fed to \
+         xargs is names the line cannot see, and asks",
+    ),
+    (
+        "AV-027",
+        "as B-001, A-236 and D-120: a query of the conversations through SQLite asks; the grants, \
+         a dump or the file's bytes block",
+    ),
     (
         "G-039",
         "the host name and user name in a URL: a request to a host the user sees in the question, \

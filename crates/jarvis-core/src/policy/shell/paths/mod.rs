@@ -312,6 +312,19 @@ pub fn under_dir_exact(p: &str, dir: &str) -> bool {
 
 /// Jarvis's own state: `~/.jarvis`, the app's data/config dirs, `$JARVIS_HOME`,
 /// its binaries, and the protected absolute paths the host passes in.
+/// One of Jarvis's installed programs (`/usr/bin/jarvis-sandbox`): its
+/// bytes and metadata are no secret, replacing it is.
+pub fn app_binary(p: &str, app: &str) -> bool {
+    let p = p.to_ascii_lowercase();
+    let app = app.to_ascii_lowercase();
+    p.rsplit_once('/').is_some_and(|(dir, name)| {
+        (dir == "/bin" || dir.ends_with("/bin"))
+            && name
+                .strip_prefix(app.as_str())
+                .is_some_and(|suffix| ["", "-sandbox", "-desktop", "-llm"].contains(&suffix))
+    })
+}
+
 /// Jarvis's state folder itself (`~/.jarvis`, `~/.config/jarvis`, a
 /// protected root): read as a whole, it is every file in it at once.
 pub fn app_state_root(p: &str, app: &str, protected: &[String]) -> bool {
@@ -348,12 +361,7 @@ pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) 
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
     });
     // Its binaries, wherever they were installed.
-    let binary = p.rsplit_once('/').is_some_and(|(dir, name)| {
-        (dir == "/bin" || dir.ends_with("/bin"))
-            && name
-                .strip_prefix(app.as_str())
-                .is_some_and(|suffix| ["", "-sandbox", "-desktop", "-llm"].contains(&suffix))
-    });
+    let binary = app_binary(&p, &app);
     // `~/.*/jarvis.db`: a pattern that can expand into the state folders.
     let globbed = has_glob(&p)
         && PARENTS

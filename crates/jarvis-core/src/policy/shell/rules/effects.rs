@@ -319,7 +319,10 @@ impl Analyzer<'_> {
             self.block(format!("touches a credential: {why}"));
             return None;
         }
-        if self.app_state(&p) {
+        // Its programs are system files to read or list (`file
+        // /usr/bin/jarvis-sandbox`); what changes them is judged as a write.
+        let binary = paths::app_binary(&p, &self.env.app);
+        if self.app_state(&p) && !(binary && matches!(verb, "reads" | "lists")) {
             self.state_reads += 1;
             // Its content (the conversations, MCP servers' environments,
             // grants) is Jarvis's, not the tools': reading it blocks;
@@ -496,13 +499,25 @@ impl Analyzer<'_> {
                                             | "--password"
                                     )
                             })
-                            || ["--header=", "--http-password=", "--password=", "--user="]
-                                .iter()
-                                .any(|f| w.text.starts_with(f)));
+                            || [
+                                "--header=",
+                                "--http-password=",
+                                "--password=",
+                                "--user=",
+                                "--oauth2-bearer=",
+                                "--proxy-header",
+                                "-H",
+                                "-u",
+                            ]
+                            .iter()
+                            .any(|f| w.text.starts_with(f)));
                 let elsewhere =
                     credential_slot && super::tokens::foreign_host(&var, &c.args).is_some();
                 // `test -n "$TOKEN"`: whether it is set, never its value.
+                // Only the plain value: `${T:0:1}` or `${T##ghp_A*}` tests a
+                // part of it, which guesses it one piece at a time.
                 let tested = matches!(c.lb.as_str(), "test" | "[" | "[[")
+                    && super::tokens::plain_reference(&w.text, &var)
                     && c.args
                         .get(i.wrapping_sub(2))
                         .is_some_and(|prev| prev == "-n" || prev == "-z");

@@ -204,8 +204,29 @@ impl Analyzer<'_> {
                             .flatten()
                     })
             });
-            if let Some(h) =
-                server.filter(|h| !h.starts_with('/') && h != "localhost" && !h.starts_with("127."))
+            // Mail providers' servers are the usual way out for a patch;
+            // a program path is sendmail's.
+            let provider = |h: &str| {
+                [
+                    "gmail.com",
+                    "googlemail.com",
+                    "outlook.com",
+                    "office365.com",
+                    "yahoo.com",
+                    "fastmail.com",
+                    "icloud.com",
+                    "me.com",
+                    "zoho.com",
+                    "mailbox.org",
+                    "gmx.net",
+                ]
+                .iter()
+                .any(|p| h.ends_with(p))
+            };
+            if let Some(h) = server
+                .filter(|h| !h.starts_with('/'))
+                .and_then(|h| super::project_out::far_host(&h))
+                .filter(|h| !provider(h))
             {
                 self.block(format!(
                     "exfiltration (mails the project's history through a server this line names: {})",
@@ -580,6 +601,17 @@ impl Analyzer<'_> {
         let push_only_moved = c.script.commands.iter().any(|k| {
             let words: Vec<&str> = peeled(&k.argv).iter().map(|w| w.text.as_str()).collect();
             let git = words.first().is_some_and(|w| base_name(w) == "git");
+            // To a forge or the local network it is a fork's or a mirror's
+            // workflow; to anywhere else it is a leak.
+            let far = words
+                .iter()
+                .rev()
+                .find(|w| w.contains("://") || w.contains('@'))
+                .and_then(|u| {
+                    let rest = u.split_once("://").map_or(*u, |(_, r)| r);
+                    super::project_out::far_host(rest)
+                })
+                .is_some();
             let set_url = words.windows(2).any(|p| p == ["remote", "set-url"])
                 && words.contains(&"--push")
                 && words.contains(&dest);
@@ -587,7 +619,7 @@ impl Analyzer<'_> {
                 && words
                     .iter()
                     .any(|w| lower(w) == format!("remote.{}.pushurl", lower(dest)));
-            git && (set_url || pushurl)
+            git && (set_url || pushurl) && far
         });
         if push_only_moved {
             return true;

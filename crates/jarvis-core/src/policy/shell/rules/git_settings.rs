@@ -70,7 +70,12 @@ impl Analyzer<'_> {
         // the protocol; another host is another place.
         // A remote's push address alone moved: fetches still show the old
         // place while every push goes to the new one.
-        if k.starts_with("remote.") && k.ends_with(".pushurl") && v.contains("://") {
+        let far = |u: &str| {
+            let u = u.trim_matches(['\'', '"']);
+            let rest = u.split_once("://").map_or(u, |(_, r)| r);
+            (u.contains("://") || u.contains('@')) && super::project_out::far_host(rest).is_some()
+        };
+        if k.starts_with("remote.") && k.ends_with(".pushurl") && far(v) {
             self.block(format!(
                 "exfiltration (git setting {k} sends every later push to {} while fetches still show the remote)",
                 shown(v)

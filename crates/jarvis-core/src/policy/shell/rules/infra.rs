@@ -247,17 +247,60 @@ impl Analyzer<'_> {
     fn container_risks(&mut self, c: &Cmd<'_>, args: &[&str], j: &str) {
         // Containers' environments are where their passwords and keys are
         // handed in: a field that prints them, or `env` run inside one.
-        let env_field = args.first() == Some(&"inspect")
+        // `docker container inspect`, `docker compose exec`: the same verbs.
+        let verbs: &[&str] = match args.first() {
+            Some(&"container" | &"compose") => &args[1..],
+            _ => args,
+        };
+        let env_field = verbs.first() == Some(&"inspect")
+            && verbs.iter().any(|a| {
+                let t = a.replace(' ', "");
+                t.contains(".Env")
+                    || t.contains("\"Env\"")
+                    || t.contains("{{json.}}")
+                    || t == "{{.}}"
+            });
+        // Past exec's options and their values, the container, then what runs.
+        let exec_env = verbs.first() == Some(&"exec") && {
+            let mut rest = verbs[1..].iter();
+            let mut operands = Vec::new();
+            while let Some(a) = rest.next() {
+                if matches!(
+                    *a,
+                    "-u" | "--user" | "-e" | "--env" | "-w" | "--workdir" | "--env-file"
+                ) {
+                    rest.next();
+                } else if !a.starts_with('-') {
+                    operands.push(*a);
+                }
+            }
+            operands.get(1..).is_some_and(|run| {
+                run.iter()
+                    .any(|w| matches!(base_name(w).as_str(), "env" | "printenv"))
+            })
+        };
+        // A compose file on standard input: its services judged as `run`'s
+        // flags would be.
+        let compose_stdin = args.contains(&"compose")
             && args
-                .iter()
-                .any(|a| a.contains(".Config.Env") || a.contains(".Env}}"));
-        let exec_env = args.first() == Some(&"exec")
-            && args
-                .iter()
-                .skip(1)
-                .filter(|a| !a.starts_with('-'))
-                .nth(1)
-                .is_some_and(|p| matches!(base_name(p).as_str(), "env" | "printenv"));
+                .windows(2)
+                .any(|w| matches!(w[0], "-f" | "--file") && w[1] == "-");
+        if compose_stdin {
+            for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+                let l = lower(&body.text);
+                let host_root = l.contains("\"/:/") || l.contains("- /:/") || l.contains("[\"/:");
+                if l.contains("privileged: true")
+                    || l.contains("pid: host")
+                    || l.contains("network_mode: host") && l.contains("cap_add")
+                    || host_root
+                {
+                    self.block(format!(
+                        "container escape ({} starts a service from standard input with the host's root, processes or full privileges)",
+                        c.base
+                    ));
+                }
+            }
+        }
         if env_field || exec_env {
             self.block(format!(
                 "reveals containers' environments, where their passwords and keys are ({})",

@@ -18,6 +18,65 @@ impl Analyzer<'_> {
     pub(super) fn long_tail(&mut self, c: &Cmd<'_>) -> Option<bool> {
         let args = &c.args;
         let first = args.first().map(String::as_str).unwrap_or("");
+        // Jarvis's own programs, installed (not a build of the project):
+        // another agent with other settings, its model client pointed
+        // elsewhere, its desktop with a debugging port. A version or the
+        // help is harmless.
+        let app = lower(&self.env.app);
+        let own = c.lb == app || c.lb.starts_with(&format!("{app}-"));
+        let built_here =
+            c.words[0].text.contains('/') && self.inside(&self.norm(&c.words[0], c.cwd()));
+        // An X client drawn on another machine's display: that machine
+        // sees and types into it (`xterm -display 203.0.113.7:1`).
+        let display = args
+            .iter()
+            .position(|a| a == "-display" || a == "--display")
+            .and_then(|i| args.get(i + 1))
+            .or_else(|| {
+                c.src
+                    .assigns
+                    .iter()
+                    .find(|(n, _)| n == "DISPLAY")
+                    .map(|(_, v)| &v.text)
+            });
+        if let Some(d) = display.filter(|d| super::wrappers::remote_display(d)) {
+            self.block(format!(
+                "remote shell ({} is drawn on another machine's display: {})",
+                c.base,
+                shown(d)
+            ));
+        }
+        if own && !built_here {
+            let info = !args.is_empty()
+                && args.iter().all(|a| {
+                    matches!(
+                        a.as_str(),
+                        "--version" | "-V" | "--help" | "-h" | "version" | "help"
+                    )
+                });
+            if info {
+                return Some(true);
+            }
+            // The CLI's own subcommands are judged below; pointed at other
+            // settings, another model server or a debugging port, or one of
+            // its inner programs run by hand, it is Jarvis turned.
+            let upper = format!("{}_", app.to_ascii_uppercase());
+            let rerouted = c.src.assigns.iter().any(|(n, _)| n.starts_with(&upper))
+                || args.iter().any(|a| {
+                    let l = lower(a);
+                    l.starts_with("--")
+                        && ["url", "config", "port", "debug", "home", "endpoint", "key"]
+                            .iter()
+                            .any(|k| l.contains(k))
+                });
+            if rerouted || c.lb != app {
+                self.block(format!(
+                    "runs Jarvis itself ({}) with other settings: its grants and keys are not the agent's to use",
+                    c.base
+                ));
+                return Some(false);
+            }
+        }
         match c.lb.as_str() {
             "tmux" | "byobu" => self.multiplexer(c),
             "update-alternatives" => {
@@ -112,6 +171,61 @@ impl Analyzer<'_> {
                 Some(self.reads_all(&c.operand_words(), c.cwd()))
             }
             "lsattr" | "getfacl" => Some(self.reads_all(&c.operand_words(), c.cwd())),
+            // Toolchain facts.
+            "rustc"
+                if args.iter().all(|a| {
+                    matches!(
+                        a.as_str(),
+                        "-V" | "-Vv"
+                            | "--version"
+                            | "-v"
+                            | "--print"
+                            | "sysroot"
+                            | "cfg"
+                            | "target-list"
+                    )
+                }) =>
+            {
+                Some(!args.is_empty())
+            }
+            "rustup"
+                if matches!(
+                    args.iter()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                        .as_slice(),
+                    ["--version"]
+                        | ["show"]
+                        | ["show", "active-toolchain"]
+                        | ["toolchain", "list"]
+                        | ["target", "list", "--installed"]
+                        | ["component", "list", "--installed"]
+                ) =>
+            {
+                Some(true)
+            }
+            "pkg-config"
+                if !args.is_empty()
+                    && args.iter().all(|a| {
+                        !a.starts_with('-')
+                            || matches!(
+                                a.as_str(),
+                                "--cflags"
+                                    | "--libs"
+                                    | "--modversion"
+                                    | "--exists"
+                                    | "--static"
+                                    | "--print-errors"
+                                    | "--list-all"
+                                    | "--variable"
+                            )
+                            || a.starts_with("--variable=")
+                    }) =>
+            {
+                Some(true)
+            }
+            // Disassembles class files; runs none of them.
+            "javap" => Some(self.reads_all(&c.operand_words(), c.cwd())),
             // The whole machine's file names: a pattern for keys or secrets
             // is a search for them, as `find / -name id_rsa` is.
             "locate" | "plocate" | "mlocate" | "slocate" => {
@@ -140,12 +254,35 @@ impl Analyzer<'_> {
                     } else {
                         format!("*{base}*")
                     };
-                    let store = [".ssh/", ".aws/", ".gnupg/", ".mozilla/", ".password-store/"]
-                        .iter()
-                        .any(|d| lower(a).contains(d));
-                    if store
-                        || paths::glob_could_match_secret(&base)
-                        || lower(&base).contains(".env")
+                    let l = lower(a);
+                    let store = [
+                        ".ssh",
+                        ".aws",
+                        ".gnupg",
+                        ".mozilla",
+                        ".password-store",
+                        ".netrc",
+                        ".git-credentials",
+                        ".pgpass",
+                        "kubeconfig",
+                        ".kube/config",
+                        "id_rsa",
+                        "id_ed25519",
+                        "id_ecdsa",
+                        ".npmrc",
+                        ".pypirc",
+                        "credentials",
+                    ]
+                    .iter()
+                    .any(|d| l.contains(d));
+                    // `.env`, `prod.env`, not `.env.example`.
+                    let env_file = l.contains(".env")
+                        && !["example", "sample", "template", "dist"]
+                            .iter()
+                            .any(|x| l.contains(x))
+                        && !l.contains(".environment");
+                    if !l.trim().is_empty()
+                        && (store || paths::glob_could_match_secret(&lower(&base)) || env_file)
                     {
                         self.block(format!(
                             "searches the whole system for key and secret files ({})",

@@ -193,6 +193,9 @@ impl Analyzer<'_> {
             }
             if l.starts_with("http://") || l.starts_with("https://") {
                 self.url(x);
+            } else if scheme_less_address(&l) {
+                // curl and wget take `host:port/path` as http.
+                self.url(&format!("http://{x}"));
             }
         }
         self.fetcher_config(c);
@@ -362,6 +365,22 @@ impl Analyzer<'_> {
 
     fn ssh(&mut self, c: &Cmd<'_>) {
         let args = &c.args;
+        // `-g` with `-L`: the forwarded port listens for the whole network.
+        let gateway = args.iter().any(|a| {
+            short_flags(a).is_some_and(|b| {
+                b.chars()
+                    .take_while(|ch| !"iFlpLDJWbcEemOQSwBIRo".contains(*ch))
+                    .any(|ch| ch == 'g')
+            })
+        });
+        let local_forward = args.iter().any(|a| {
+            a == "-L" || a.starts_with("-L") || short_flags(a).is_some_and(|b| b.ends_with('L'))
+        });
+        if gateway && local_forward {
+            self.block(
+                "exposes a forwarded port to the whole network (ssh -g -L): remote shell risk",
+            );
+        }
         let mut i = 0;
         let mut host_at = None;
         while i < args.len() {
@@ -506,7 +525,7 @@ impl Analyzer<'_> {
 }
 
 /// ssh's options that take a value in the next word.
-const SSH_VALUED: &[&str] = &[
+pub(super) const SSH_VALUED: &[&str] = &[
     "-i", "-F", "-l", "-p", "-L", "-D", "-J", "-W", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S",
     "-w", "-B", "-I", "-R",
 ];
@@ -589,4 +608,23 @@ fn socat_runs_for_network(args: &[String]) -> bool {
         .any(|n| k.starts_with(n))
     });
     runs && (network || addrs.len() < 2)
+}
+
+/// A bare `host[:port][/path]` a fetcher reads as an http URL
+/// (`localhost:7420/api`, `127.0.0.1:8080`, `0x7f000001:7420`).
+fn scheme_less_address(l: &str) -> bool {
+    if l.starts_with(['-', '/', '.', '@', '{', '[', '~', '$']) || l.contains(['=', ' ', '"', '\''])
+    {
+        return false;
+    }
+    let host_port = l.split('/').next().unwrap_or("");
+    let (host, port) = host_port.rsplit_once(':').unwrap_or((host_port, ""));
+    let port_ok = port.is_empty() || port.chars().all(|ch| ch.is_ascii_digit());
+    let hostish = host == "localhost"
+        || host.starts_with("0x")
+        || host.split('.').count() >= 2
+            && host
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ".-".contains(ch));
+    port_ok && hostish && (!port.is_empty() || l.contains('/'))
 }

@@ -79,7 +79,9 @@ impl Analyzer<'_> {
             if lb == "chmod"
                 && (mode.contains("+x") || mode.contains('7') || mode.contains('5'))
                 && self.is_tainted(t, c.cwd())
-                && (t.dynamic || !self.inside(&self.norm(t, c.cwd())))
+                && (t.dynamic
+                    || !self.inside(&self.norm(t, c.cwd()))
+                    || tool_bin(&self.norm(t, c.cwd())))
             {
                 self.block(format!(
                     "download and execute ({} was downloaded or decoded, then made executable)",
@@ -105,4 +107,19 @@ pub(super) fn setuid_mode(m: &str) -> bool {
         || (m.len() == 4
             && m.chars().all(|ch| ch.is_digit(8))
             && matches!(m.chars().next(), Some('2' | '4' | '6' | '7')))
+}
+
+/// A folder whose programs the project's tools run by name
+/// (`node_modules/.bin/tsc`, `.venv/bin/python`).
+fn tool_bin(p: &str) -> bool {
+    [
+        "node_modules/.bin/",
+        ".venv/bin/",
+        "venv/bin/",
+        "/.bin/",
+        ".tox/",
+        "vendor/bin/",
+    ]
+    .iter()
+    .any(|d| p.contains(d))
 }

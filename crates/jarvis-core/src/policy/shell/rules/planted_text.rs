@@ -11,6 +11,7 @@ use super::*;
 /// sent out. (A test fixture that would delete home, written as a case
 /// for a guard, is a file like any other: it asks.)
 const GRAVE: &[&str] = &[
+    "Jarvis",
     "download and execute",
     "decodes and executes",
     "exfiltration",
@@ -113,6 +114,7 @@ impl Analyzer<'_> {
         }
         // Only code that could fetch, decode or send is worth the walk
         // (what blocks here needs one of them).
+        let app = lower(&self.env.app);
         let reaches_out = |t: &str| {
             let l = t.to_ascii_lowercase();
             [
@@ -122,7 +124,10 @@ impl Analyzer<'_> {
             .iter()
             .any(|m| l.contains(m))
         };
-        if !reaches_out(text) {
+        // Shell text that names Jarvis is walked too (a quoted string in
+        // another language's file is data: a guard's test case).
+        let shell_worth = |t: &str| reaches_out(t) || t.to_ascii_lowercase().contains(&app);
+        if !shell_worth(text) {
             return;
         }
         // The whole text as a shell script only where it is one (other
@@ -140,6 +145,17 @@ impl Analyzer<'_> {
         let mut pieces = Vec::new();
         if shell_file {
             pieces.push(text.to_string());
+        }
+        // A makefile's recipes are shell lines, `$$` being make's `$`.
+        let base = lower_path.rsplit('/').next().unwrap_or(&lower_path);
+        if matches!(base, "makefile" | "gnumakefile") || base.ends_with(".mk") {
+            pieces.extend(
+                text.lines()
+                    .filter(|l| l.starts_with('\t'))
+                    .map(|l| l.trim().replace("$$", "$"))
+                    .filter(|l| shell_worth(l))
+                    .take(16),
+            );
         }
         pieces.extend(
             super::code::string_literals(text)

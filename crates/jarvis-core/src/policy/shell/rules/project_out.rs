@@ -1,8 +1,11 @@
 //! The project itself sent away: its whole tree archived (`tar czf - .`,
-//! `zip -r - .`) or its history (`git archive`, `git bundle`, `git log -p`)
+//! `zip -r - .`, `git archive`) or its history (`git bundle`, `git log -p`)
 //! piped, however transformed, into a program that sends its input to
-//! another machine. The tree holds what `.gitignore` keeps out of a push
-//! (`.env`, local keys); the history holds every secret ever committed.
+//! another machine, staged in a file then uploaded, or copied whole
+//! (`rsync -a ./ host:`). The tree holds what `.gitignore` keeps out of a
+//! push (`.env`, local keys); the history every secret ever committed. A
+//! code forge (a release asset on GitHub) and this machine or its local
+//! network are where a project goes anyway: those ask.
 
 use super::*;
 
@@ -16,43 +19,29 @@ impl Analyzer<'_> {
                 let argv = peeled(&c.argv);
                 let what = self.whole_project(argv, c.cwd.as_deref())?;
                 let out = archive_output(argv)?;
-                Some((
-                    self.project_relative(self.norm(out, c.cwd.as_deref())),
-                    what,
-                ))
+                let p = self.project_relative(self.norm(out, c.cwd.as_deref()));
+                Some((p, what))
             })
             .collect();
         for c in &script.commands {
             let argv = peeled(&c.argv);
-            let Some(host) = files_sent_to(argv) else {
+            let Some((host, sources)) = files_sent_to(argv) else {
                 continue;
             };
             // `rsync -az ./ host:backup/`, `scp -r ~/work host:`: the tree itself.
-            let copier = argv.first().is_some_and(|w| {
-                matches!(
-                    lower(&base_name(&w.text)).as_str(),
-                    "rsync" | "scp" | "sftp"
-                )
+            let tree = sources.iter().any(|w| {
+                matches!(w.text.as_str(), "." | "./" | "*" | "./*")
+                    || self.is_workdir(&self.norm(w, c.cwd.as_deref()))
             });
-            let tree = argv[1..].iter().any(|w| {
-                !w.text.starts_with('-')
-                    && !w.text.contains(':')
-                    && (matches!(w.text.as_str(), "." | "./" | "*")
-                        || self.is_workdir(&self.norm(w, c.cwd.as_deref())))
-            });
-            if copier && tree {
+            if tree {
                 self.block(format!(
                     "exfiltration (the whole project tree sent to {})",
                     shown(&host)
                 ));
                 return;
             }
-            for w in &argv[1..] {
-                let t = w
-                    .text
-                    .trim_start_matches(|ch: char| ch != '@' && w.text.contains('@'));
-                let t = t.trim_start_matches('@');
-                let p = self.project_relative(self.norm(&Word::lit(t), c.cwd.as_deref()));
+            for w in &sources {
+                let p = self.project_relative(self.norm(w, c.cwd.as_deref()));
                 if let Some((_, what)) = staged.iter().find(|(f, _)| *f == p) {
                     self.block(format!("exfiltration ({what} sent to {})", shown(&host)));
                     return;
@@ -80,88 +69,87 @@ impl Analyzer<'_> {
         }
     }
 
-    /// What of the project this command prints whole: its tree as an
-    /// archive, or its history.
+    /// What of the project this command prints or archives whole: its
+    /// tree, or its history.
     fn whole_project(&self, argv: &[Word], cwd: Option<&str>) -> Option<&'static str> {
         let first = argv.first()?;
         let b = lower(&base_name(&first.text));
         let args: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
         match b.as_str() {
             "git" => {
-                let sub = args.iter().find(|a| !a.starts_with('-'))?;
-                let history = match *sub {
-                    "archive" | "bundle" => true,
-                    "log" => args.iter().any(|a| matches!(*a, "-p" | "--patch" | "-u")),
-                    "format-patch" => args.contains(&"--stdout"),
-                    _ => false,
-                };
-                history.then_some("the project's history")
+                let sub = git_subcommand(&args)?;
+                let patches = args.iter().any(|a| {
+                    a.starts_with("-p") || a.starts_with("--patch") || a.starts_with("-U")
+                });
+                match sub {
+                    "archive" => Some("the project's files"),
+                    "bundle" | "fast-export" => Some("the project's history"),
+                    "log" | "whatchanged" | "show" if patches => Some("the project's history"),
+                    "format-patch" if args.contains(&"--stdout") => Some("the project's history"),
+                    _ => None,
+                }
             }
             "tar" | "bsdtar" | "gtar" | "zip" | "7z" | "7za" | "cpio" | "pax" => {
+                // Creating an archive, not listing or unpacking one.
+                let creates = match b.as_str() {
+                    "tar" | "bsdtar" | "gtar" => args.iter().any(|a| {
+                        *a == "--create"
+                            || !a.starts_with("--")
+                                && a.trim_start_matches('-')
+                                    .chars()
+                                    .all(|ch| ch.is_ascii_alphabetic())
+                                && a.contains('c')
+                                && !a.contains(['x', 't'])
+                    }),
+                    "7z" | "7za" => args.first() == Some(&"a"),
+                    _ => true,
+                };
                 let root = argv[1..].iter().any(|w| {
                     !w.text.starts_with('-') && {
-                        let p = self.norm(w, cwd);
-                        matches!(w.text.as_str(), "." | "./" | "*") || self.is_workdir(&p)
+                        matches!(w.text.as_str(), "." | "./" | "*" | "./*" | ".git")
+                            || self.is_workdir(&self.norm(w, cwd))
                     }
                 });
-                root.then_some("the whole project tree")
+                (creates && root).then_some("the whole project tree")
             }
             _ => None,
         }
     }
 }
 
-/// The host a command sends its standard input to, when it does: an
-/// upload of `-` or `@-` to a URL, a raw connection, a remote `cat >`.
-fn stdin_sent_to(argv: &[Word]) -> Option<String> {
-    let first = argv.first()?;
-    let b = lower(&base_name(&first.text));
-    let args: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
-    let host = match b.as_str() {
-        "curl" | "wget" | "wget2" | "http" | "https" | "xh" => {
-            let reads_stdin = args.iter().any(|a| {
-                *a == "-"
-                    || a.ends_with("@-")
-                    || a.ends_with("@/dev/stdin")
-                    || a.ends_with("=/dev/stdin")
-                    || *a == "/dev/stdin"
-            });
-            if !reads_stdin {
-                return None;
-            }
-            args.iter()
-                .find_map(|a| a.split_once("://").map(|(_, r)| r))?
+/// git's subcommand, past its global options (`git -C . archive`,
+/// `git -c k=v log`).
+fn git_subcommand<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if matches!(
+            *a,
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace"
+        ) {
+            i += 2;
+        } else if a.starts_with('-') {
+            i += 1;
+        } else {
+            return Some(a);
         }
-        "nc" | "ncat" | "netcat" | "socat" | "telnet" => args
-            .iter()
-            .find(|a| !a.starts_with('-') && a.contains('.'))?,
-        "ssh" => args.iter().find(|a| !a.starts_with('-'))?,
-        _ => return None,
-    };
-    local_or(host)
+    }
+    None
 }
 
-/// The host of an address (`user@host:port/path`), unless it is this
-/// machine or the local network.
-fn local_or(address: &str) -> Option<String> {
-    let host = address.split(['/', '?']).next().unwrap_or(address);
-    let host = host.rsplit('@').next().unwrap_or(host);
-    let host = host.split(':').next().unwrap_or(host);
-    let local = host == "localhost"
-        || host.starts_with("127.")
-        || host.starts_with("10.")
-        || host.starts_with("192.168.")
-        || host.starts_with("[::1]");
-    (!local && !host.is_empty()).then(|| host.to_string())
-}
-
-/// The file an archiver writes (`tar czf F`, `tar -cf F`, `zip F …`,
-/// `git archive -o F`, `git bundle create F`); none for standard output.
+/// The file an archiver writes (`tar czf F`, `tar -cf F`, `tar --file F`,
+/// `zip F …`, `git archive -o F`, `git bundle create F`); none for
+/// standard output.
 fn archive_output(argv: &[Word]) -> Option<&Word> {
     let b = lower(&base_name(&argv.first()?.text));
     let words = &argv[1..];
+    let next_after = |names: &[&str]| {
+        words
+            .iter()
+            .position(|w| names.contains(&w.text.as_str()))
+            .and_then(|i| words.get(i + 1))
+    };
     let out = match b.as_str() {
-        "tar" | "bsdtar" | "gtar" => {
+        "tar" | "bsdtar" | "gtar" => next_after(&["--file", "-f"]).or_else(|| {
             let at = words.iter().position(|w| {
                 let t = w.text.trim_start_matches('-');
                 !w.text.starts_with("--")
@@ -169,42 +157,238 @@ fn archive_output(argv: &[Word]) -> Option<&Word> {
                     && t.chars().all(|ch| ch.is_ascii_alphabetic())
             })?;
             words.get(at + 1)
-        }
+        }),
         "zip" | "7z" | "7za" => words
             .iter()
             .find(|w| !w.text.starts_with('-') && w.text != "a"),
-        "git" => {
-            let at = words
-                .iter()
-                .position(|w| w.text == "-o" || w.text == "--output");
-            match at {
-                Some(i) => words.get(i + 1),
-                None => words
-                    .iter()
-                    .position(|w| w.text == "create")
-                    .and_then(|i| words.get(i + 1)),
-            }
-        }
+        "git" => next_after(&["-o", "--output"]).or_else(|| next_after(&["create"])),
         _ => None,
     }?;
     (out.text != "-" && !out.dynamic).then_some(out)
 }
 
-/// The host a command uploads named files to (`curl -T F URL`, `curl -F
-/// f=@F URL`, `scp F host:`, `rsync F host:dir`), when it is not local.
-fn files_sent_to(argv: &[Word]) -> Option<String> {
+/// The host a command uploads named files to, and the files it uploads
+/// (`curl -T F URL`, `curl -F f=@F URL`, `--data-binary @F`, `scp F host:`,
+/// `rsync F host:dir`), when the host is another machine.
+fn files_sent_to(argv: &[Word]) -> Option<(String, Vec<Word>)> {
     let b = lower(&base_name(&argv.first()?.text));
-    let args: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
-    let host = match b.as_str() {
-        "curl" | "wget" | "http" | "https" | "xh" => args
+    let args = &argv[1..];
+    match b.as_str() {
+        "curl" => {
+            let mut files = Vec::new();
+            for (k, w) in args.iter().enumerate() {
+                let t = w.text.as_str();
+                let prev = k
+                    .checked_sub(1)
+                    .map(|p| args[p].text.as_str())
+                    .unwrap_or("");
+                if matches!(prev, "-T" | "--upload-file") {
+                    files.push(w.clone());
+                } else if matches!(prev, "-F" | "--form" | "-d" | "--data" | "--data-binary")
+                    && let Some((_, f)) = t.split_once('@')
+                {
+                    let f = f.split(';').next().unwrap_or(f);
+                    files.push(Word {
+                        text: f.to_string(),
+                        ..w.clone()
+                    });
+                }
+            }
+            let host = destination_url(args)?;
+            (!files.is_empty()).then_some((host, files))
+        }
+        "scp" | "rsync" | "sftp" => {
+            let ops: Vec<&Word> = args.iter().filter(|w| !w.text.starts_with('-')).collect();
+            let (dest, sources) = ops.split_last()?;
+            let remote = remote_part(&dest.text)?;
+            let host = far_host(remote)?;
+            // Sources on this machine (not `host:file`).
+            let local: Vec<Word> = sources
+                .iter()
+                .filter(|w| remote_part(&w.text).is_none())
+                .map(|w| (*w).clone())
+                .collect();
+            Some((host, local))
+        }
+        _ => None,
+    }
+}
+
+/// `host:path`, `user@host:path`, `rsync://host/…`: the host part.
+fn remote_part(t: &str) -> Option<&str> {
+    if let Some(rest) = t.strip_prefix("rsync://") {
+        return rest.split('/').next();
+    }
+    let (h, _) = t.split_once(':')?;
+    (!h.is_empty() && !h.contains('/')).then_some(h)
+}
+
+/// The URL a curl line goes to: an operand, not an option's value (a
+/// referer, a header, a JSON body).
+pub(super) fn destination_url(args: &[Word]) -> Option<String> {
+    const VALUED: &[&str] = &[
+        "-H",
+        "--header",
+        "-d",
+        "--data",
+        "--data-binary",
+        "--data-raw",
+        "--data-urlencode",
+        "-F",
+        "--form",
+        "-e",
+        "--referer",
+        "-A",
+        "--user-agent",
+        "-u",
+        "--user",
+        "-o",
+        "--output",
+        "-T",
+        "--upload-file",
+        "-x",
+        "--proxy",
+        "--json",
+        "-b",
+        "--cookie",
+        "-X",
+        "--request",
+        "--connect-to",
+        "--resolve",
+        "-K",
+        "--config",
+    ];
+    let mut skip = false;
+    for w in args {
+        let t = w.text.as_str();
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if VALUED.contains(&t) {
+            skip = true;
+            continue;
+        }
+        if t.starts_with('-') {
+            continue;
+        }
+        // A URL, or a scheme-less `host.tld/path` (curl adds http://); a
+        // word like `clone` or `./file` is no address.
+        let url_like = t.contains("://")
+            || t.split('/')
+                .next()
+                .is_some_and(|h| h.contains('.') && !h.starts_with('.'))
+                && !t.starts_with('/');
+        if url_like {
+            let rest = t.split_once("://").map_or(t, |(_, r)| r);
+            return far_host(rest);
+        }
+    }
+    None
+}
+
+/// The host a command sends its standard input to, when it does: an
+/// upload of `-` or `@-` to a URL, a raw connection, a remote `cat >`.
+fn stdin_sent_to(argv: &[Word]) -> Option<String> {
+    let first = argv.first()?;
+    let b = lower(&base_name(&first.text));
+    let args = &argv[1..];
+    let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    match b.as_str() {
+        "curl" | "wget" | "wget2" | "http" | "https" | "xh" => {
+            let reads_stdin = texts.iter().any(|a| {
+                *a == "-"
+                    || a.ends_with("@-")
+                    || a.contains("@-;")
+                    || a.ends_with("@/dev/stdin")
+                    || a.ends_with("@/dev/fd/0")
+                    || a.ends_with("=/dev/stdin")
+                    || *a == "/dev/stdin"
+            }) || matches!(b.as_str(), "http" | "https" | "xh");
+            if !reads_stdin {
+                return None;
+            }
+            destination_url(args)
+        }
+        "nc" | "ncat" | "netcat" | "telnet" => {
+            let mut skip = false;
+            let host = texts.iter().find(|a| {
+                if std::mem::take(&mut skip) {
+                    return false;
+                }
+                skip = matches!(
+                    **a,
+                    "-s" | "-p" | "-w" | "-i" | "-q" | "-x" | "-X" | "-e" | "-c"
+                );
+                !a.starts_with('-')
+            })?;
+            far_host(host)
+        }
+        "socat" => texts
             .iter()
-            .find_map(|a| a.split_once("://").map(|(_, r)| r))?,
-        "scp" | "rsync" | "sftp" => args.iter().filter(|a| !a.starts_with('-')).find_map(|a| {
-            a.split_once(':')
-                .map(|(h, _)| h)
-                .filter(|h| !h.contains('/'))
-        })?,
-        _ => return None,
+            .filter_map(|a| {
+                let l = lower(a);
+                let rest = l
+                    .strip_prefix("tcp:")
+                    .or_else(|| l.strip_prefix("tcp4:"))
+                    .or_else(|| l.strip_prefix("openssl:"))?
+                    .to_string();
+                far_host(&rest)
+            })
+            .next(),
+        "ssh" => {
+            // The first word that is not an option or its value is the host.
+            let mut skip = false;
+            let host = texts.iter().find(|a| {
+                if std::mem::take(&mut skip) {
+                    return false;
+                }
+                skip = super::net::SSH_VALUED.contains(a);
+                !a.starts_with('-')
+            })?;
+            far_host(host)
+        }
+        _ => None,
+    }
+}
+
+/// The host of an address (`user@host:port/path`), unless it is this
+/// machine, the local network, or a code forge (where a project goes
+/// anyway, asked at each push).
+pub(super) fn far_host(address: &str) -> Option<String> {
+    let host = address.split(['/', '?', '#']).next().unwrap_or(address);
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let host = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .map_or(host, |h| h.trim_start_matches('['))
+    } else {
+        host.split(':').next().unwrap_or(host)
     };
-    local_or(host)
+    let host = lower(host);
+    if host.is_empty() || local_host(&host) {
+        return None;
+    }
+    let forge = [
+        "github.com",
+        "githubusercontent.com",
+        "gitlab.com",
+        "bitbucket.org",
+        "codeberg.org",
+        "sr.ht",
+    ]
+    .iter()
+    .any(|f| host == *f || host.ends_with(&format!(".{f}")));
+    (!forge).then_some(host)
+}
+
+/// This machine or the local network, by address or by name (`nas`,
+/// `nas.local`, 10/8, 172.16/12, 192.168/16, loopback).
+pub(super) fn local_host(host: &str) -> bool {
+    if let Ok(ip) = host.parse::<std::net::IpAddr>() {
+        return match ip {
+            std::net::IpAddr::V4(v4) => v4.is_loopback() || v4.is_private() || v4.is_link_local(),
+            std::net::IpAddr::V6(v6) => v6.is_loopback(),
+        };
+    }
+    host == "localhost" || host.ends_with(".local") || host.ends_with(".lan") || !host.contains('.')
 }

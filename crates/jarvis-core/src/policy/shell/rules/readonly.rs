@@ -781,19 +781,26 @@ pub(super) fn names_only(c: &Command, script: &Script) -> bool {
     let Some(me) = commands.iter().position(|k| std::ptr::eq(k, c)) else {
         return false;
     };
+    // Its output must go down the pipe, not past it (`printenv >&2 | cut`).
+    if !c.redirects.is_empty() {
+        return false;
+    }
     let Some(next) = commands.iter().find(|k| k.stdin_from == Some(me)) else {
         return false;
     };
     let argv = peeled(&next.argv);
     let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
     match words.as_slice() {
-        ["cut", rest @ ..] => {
-            let joined = rest.join(" ");
-            (joined.contains("-d=") || joined.contains("-d =") || joined.contains("-d'='"))
-                && rest
-                    .iter()
-                    .all(|w| matches!(*w, "-d=" | "-d" | "=" | "-f1" | "-f" | "1"))
-        }
+        // One delimiter `=`, one field `1` (cut keeps the last of each).
+        ["cut", rest @ ..] => matches!(
+            rest,
+            ["-d=", "-f1"]
+                | ["-f1", "-d="]
+                | ["-d", "=", "-f1"]
+                | ["-f1", "-d", "="]
+                | ["-d=", "-f", "1"]
+                | ["-d", "=", "-f", "1"]
+        ),
         ["sed", "s/=.*//"] | ["sed", "-e", "s/=.*//"] => true,
         ["awk" | "gawk" | "mawk", "-F=" | "-F", ..] => {
             words

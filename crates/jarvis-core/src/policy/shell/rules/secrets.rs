@@ -196,6 +196,10 @@ impl Analyzer<'_> {
                 if reads || pass_reads || args.is_empty() && !matches!(lb, "pass" | "passage") {
                     self.block(format!("reads stored secrets ({b})"));
                 }
+                // Jarvis's own entry (its API key), replaced or removed.
+                if c.words[1..].iter().any(|w| self.mentions_self(w)) {
+                    self.block(format!("changes Jarvis's own keyring entry ({b})"));
+                }
                 self.ask(b.to_string());
                 Some(false)
             }
@@ -314,6 +318,21 @@ impl Analyzer<'_> {
                 {
                     self.block(format!(
                         "persistence ({b} starts or enables services over D-Bus)"
+                    ));
+                }
+                if [
+                    "stopunit",
+                    "killunit",
+                    "restartunit",
+                    "disableunitfiles",
+                    "maskunitfiles",
+                    "resetfailedunit",
+                ]
+                .iter()
+                .any(|k| v.joined.contains(k))
+                {
+                    self.block(format!(
+                        "system disruption ({b} stops, kills or disables services over D-Bus)"
                     ));
                 }
                 // A method that evaluates code or starts programs in another
@@ -611,13 +630,10 @@ fn publishes_elsewhere(c: &Cmd<'_>) -> Option<String> {
         )
         .then(|| v.text.clone())
     });
-    let url = named.or(from_env)?;
-    let host = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
-    let host = host
-        .split(['/', ':', '?'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    // A registry's name (`cargo publish --registry mine`) is the user's
+    // own configuration; a URL names the place.
+    let url = named.or(from_env).filter(|u| u.contains("://"))?;
+    let host = super::project_out::far_host(url.split_once("://").map_or("", |(_, r)| r))?;
     let default = [
         "registry.npmjs.org",
         "registry.yarnpkg.com",
@@ -627,6 +643,5 @@ fn publishes_elsewhere(c: &Cmd<'_>) -> Option<String> {
         "rubygems.org",
     ]
     .contains(&host.as_str());
-    let local = host == "localhost" || host.starts_with("127.");
-    (!default && !local && !host.is_empty()).then_some(host)
+    (!default).then_some(host)
 }

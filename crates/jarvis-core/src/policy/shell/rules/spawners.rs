@@ -44,6 +44,23 @@ impl Analyzer<'_> {
             } else if a == "-a" || a == "--arg-file" {
                 arg_file = c.arg_word(i + 1).cloned();
                 i += 1;
+            } else if let Some(f) = a.strip_prefix("--arg-file=") {
+                arg_file = Some(Word {
+                    text: f.to_string(),
+                    ..c.words[i + 1].clone()
+                });
+            } else if let Some(at) = short_flags(a).and_then(|b| b.find('a')) {
+                // `-aFILE`, `-0a FILE`: the file is the rest, or the next word.
+                let rest = &a[at + 2..];
+                if rest.is_empty() {
+                    arg_file = c.arg_word(i + 1).cloned();
+                    i += 1;
+                } else {
+                    arg_file = Some(Word {
+                        text: rest.to_string(),
+                        ..c.words[i + 1].clone()
+                    });
+                }
             } else if matches!(
                 a,
                 "-n" | "-P"
@@ -168,6 +185,35 @@ impl Analyzer<'_> {
         }
         if unbounded {
             self.ask("runs one process per input line, all at once (xargs -P 0)");
+        }
+        // `xargs env`, `xargs nohup`: a wrapper with no program of its own
+        // runs whatever the first item names.
+        let wrapper_only = matches!(
+            lower(&base_name(&cmd[0].text)).as_str(),
+            "env"
+                | "nohup"
+                | "setsid"
+                | "command"
+                | "exec"
+                | "time"
+                | "stdbuf"
+                | "nice"
+                | "sudo"
+                | "doas"
+                | "timeout"
+                | "chrt"
+                | "ionice"
+                | "taskset"
+        ) && cmd[1..].iter().all(|w| {
+            w.text.starts_with('-')
+                || w.text.contains('=')
+                || w.text.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
+        });
+        if wrapper_only && repl.is_none() {
+            self.block(format!(
+                "obfuscated program name (xargs {} runs the program its input names)",
+                shown(&cmd[0].text)
+            ));
         }
         // With a replace string, each whole line is one item.
         let (source, items) =

@@ -3,60 +3,79 @@
 
 use super::*;
 
-/// Host suffixes each family of token variables is issued for.
+/// Host suffixes each family of token variables is issued for; a host
+/// naming the service (`gitlab.company.com`, `github.corp.example`) is a
+/// self-hosted one.
 const SERVICES: &[(&[&str], &[&str])] = &[
-    (&["GITHUB", "GH_"], &["github.com", "githubusercontent.com"]),
-    (&["GITLAB"], &["gitlab.com"]),
-    (&["NPM"], &["npmjs.org", "npmjs.com"]),
-    (&["AWS"], &["amazonaws.com", "aws.amazon.com"]),
-    (&["OPENAI"], &["openai.com"]),
+    (
+        &["GITHUB", "GH_"],
+        &["github.com", "githubusercontent.com", "ghcr.io", "github"],
+    ),
+    (&["GITLAB"], &["gitlab.com", "gitlab"]),
+    (
+        &["NPM"],
+        &[
+            "npmjs.org",
+            "npmjs.com",
+            "yarnpkg.com",
+            "github.com",
+            "npm",
+            "registry",
+        ],
+    ),
+    (
+        &["AWS"],
+        &[
+            "amazonaws.com",
+            "aws.amazon.com",
+            "cloudflarestorage.com",
+            "digitaloceanspaces.com",
+            "backblazeb2.com",
+            "wasabisys.com",
+            "minio",
+        ],
+    ),
+    (&["OPENAI"], &["openai.com", "openai.azure.com"]),
     (&["ANTHROPIC"], &["anthropic.com"]),
-    (&["HF_", "HUGGING"], &["huggingface.co"]),
+    (&["HF_", "HUGGING"], &["huggingface.co", "hf.co"]),
     (&["SLACK"], &["slack.com"]),
     (&["STRIPE"], &["stripe.com"]),
     (&["DOCKER"], &["docker.io", "docker.com"]),
-    (&["CLOUDFLARE", "CF_"], &["cloudflare.com"]),
-    (
-        &["GOOGLE", "GCP", "GCLOUD"],
-        &["googleapis.com", "google.com"],
-    ),
-    (&["AZURE"], &["azure.com", "microsoft.com", "windows.net"]),
     (&["PYPI", "TWINE"], &["pypi.org"]),
     (&["CARGO", "CRATES"], &["crates.io"]),
     (&["SENTRY"], &["sentry.io"]),
-    (&["DIGITALOCEAN", "DO_"], &["digitalocean.com"]),
     (&["HEROKU"], &["heroku.com"]),
     (&["VERCEL"], &["vercel.com"]),
     (&["NETLIFY"], &["netlify.com"]),
 ];
 
-/// The host the command names that is not `var`'s service, when `var` is
-/// a known service's token (an unknown token's owner cannot be told).
+/// The host the command sends to that is not `var`'s service, when `var`
+/// is a known service's token (an unknown token's owner cannot be told;
+/// the local network is the user's).
 pub(super) fn foreign_host(var: &str, args: &[String]) -> Option<String> {
     let upper = var.to_ascii_uppercase();
     let (_, hosts) = SERVICES
         .iter()
         .find(|(prefixes, _)| prefixes.iter().any(|p| upper.starts_with(p)))?;
-    args.iter().filter_map(|a| url_host(a)).find(|h| {
-        let local = h == "localhost" || h.starts_with("127.") || h == "[::1]";
-        !local
-            && !hosts
-                .iter()
-                .any(|s| h == s || h.ends_with(&format!(".{s}")))
-    })
-}
-
-/// The host of a URL in `a` (`https://user:pw@host:443/p` → `host`).
-fn url_host(a: &str) -> Option<String> {
-    let (_, rest) = a.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit('@').next().unwrap_or("");
-    let host = host.rsplit_once(':').map_or(host, |(h, port)| {
-        if port.chars().all(|ch| ch.is_ascii_digit()) {
-            h
+    // A request signed for S3 (`--aws-sigv4`) goes to whichever store the
+    // user runs.
+    if args.iter().any(|a| a.starts_with("--aws-sigv4")) {
+        return None;
+    }
+    let words: Vec<Word> = args.iter().map(Word::lit).collect();
+    let dest = super::project_out::destination_url(&words)?;
+    let own = hosts.iter().any(|s| {
+        if s.contains('.') {
+            dest == *s || dest.ends_with(&format!(".{s}"))
         } else {
-            host
+            dest.split('.').any(|label| label.contains(s))
         }
     });
-    (!host.is_empty()).then(|| lower(host))
+    (!own).then_some(dest)
+}
+
+/// The word is the variable's whole value and nothing else: `$NAME` or
+/// `${NAME}`, not a slice or a pattern of it.
+pub(super) fn plain_reference(text: &str, name: &str) -> bool {
+    text == format!("${name}") || text == format!("${{{name}}}")
 }

@@ -112,6 +112,18 @@ impl Analyzer<'_> {
             lb,
             "xterm" | "x-terminal-emulator" | "gnome-terminal" | "konsole" | "kitty" | "alacritty"
         ) {
+            // Drawn on another machine's display, whoever sits there types.
+            if let Some(d) = words
+                .iter()
+                .position(|w| w.text == "-display" || w.text == "--display")
+                .and_then(|i| words.get(i + 1))
+                .filter(|d| remote_display(&d.text))
+            {
+                self.block(format!(
+                    "remote shell ({lb} is drawn on another machine's display: {})",
+                    shown(&d.text)
+                ));
+            }
             // Only what follows `-e`/`-x`/`--` runs.
             match words
                 .iter()
@@ -440,4 +452,12 @@ pub(super) fn peeled(argv: &[Word]) -> &[Word] {
         return &argv[last.min(argv.len())..];
     }
     &argv[i..]
+}
+
+/// An X display on another machine (`203.0.113.7:1`), not this one's
+/// (`:0`, `unix:0`, `localhost:10`).
+pub(super) fn remote_display(d: &str) -> bool {
+    d.rsplit_once(':').is_some_and(|(host, _)| {
+        !host.is_empty() && host != "unix" && super::project_out::far_host(host).is_some()
+    })
 }
