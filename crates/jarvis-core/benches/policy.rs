@@ -103,6 +103,7 @@ fn main() {
         "blind-at",
         "blind-au",
         "blind-av",
+        "blind-aw",
     ] {
         sets.push((
             f.to_string(),

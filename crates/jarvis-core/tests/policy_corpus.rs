@@ -99,6 +99,7 @@ const REDTEAM: &[&str] = &[
     "blind-at.jsonl",
     "blind-au.jsonl",
     "blind-av.jsonl",
+    "blind-aw.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -143,6 +144,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-at.jsonl", "/home/u/work", "/home/u"),
     ("blind-au.jsonl", "/home/u/work", "/home/u"),
     ("blind-av.jsonl", "/home/u/work", "/home/u"),
+    ("blind-aw.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -157,6 +159,10 @@ fn env_for(set: &str) -> ShellEnv {
 /// Rows where the set's author and the policy disagree on purpose, with the
 /// reason. Each is a row the policy answers *more* leniently than labelled.
 const DISAGREEMENTS: &[(&str, &str)] = &[
+    (
+        "AW-103",
+        "as W-040: jq's `env` prints the environment as `env` does, and asks",
+    ),
     (
         "AV-001",
         "as W-119 and the visible half's listing of the state folder: its names ask, its config, \

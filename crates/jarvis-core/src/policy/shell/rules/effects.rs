@@ -172,11 +172,16 @@ pub(super) fn dollar_names(s: &str) -> Vec<String> {
             if j < b.len() && b[j] == '{' {
                 j += 1;
             }
+            let braced = j > i + 1;
             let start = j;
             while j < b.len() && (b[j].is_alphanumeric() || b[j] == '_') {
                 j += 1;
             }
-            if j > start {
+            // `${NAME:+word}` is the word when NAME is set, never its value
+            // (the word is read on from here).
+            let alternate = braced
+                && (b.get(j) == Some(&'+') || b.get(j) == Some(&':') && b.get(j + 1) == Some(&'+'));
+            if j > start && !alternate {
                 out.push(b[start..j].iter().collect());
             }
             i = j;
@@ -427,6 +432,8 @@ impl Analyzer<'_> {
                 | "typeset"
         ) || c.src.redirects.iter().any(Redirect::writes_file)
             || c.src.pipes_out;
+        // Printed only into a sign-in's input: used, not shown.
+        let prints = prints && !(c.src.pipes_out && c.src.redirects.is_empty() && into_login(c));
         let network = super::tables::FETCHERS.contains(&c.lb.as_str());
         let reader = super::readonly::pure_reader(&c.lb);
         // `$BASH_COMMAND` is the line running now: in a DEBUG trap, every
@@ -664,4 +671,29 @@ fn metadata_only(b: &str) -> bool {
         b,
         "stat" | "du" | "test" | "[" | "[[" | "realpath" | "readlink" | "namei" | "ls" | "tree"
     )
+}
+
+/// The next stage reads a credential from its input to sign in with it
+/// (`echo "$TOKEN" | docker login --password-stdin`, `gh auth login
+/// --with-token`): the secret's use, not its display.
+fn into_login(c: &Cmd<'_>) -> bool {
+    let commands = &c.script.commands;
+    let Some(me) = commands.iter().position(|k| std::ptr::eq(k, c.src)) else {
+        return false;
+    };
+    let Some(next) = commands.iter().find(|k| k.stdin_from == Some(me)) else {
+        return false;
+    };
+    let argv = peeled(&next.argv);
+    let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
+    let login = words
+        .windows(2)
+        .any(|w| w[1] == "login" || w == ["auth", "login"])
+        || words.contains(&"login");
+    login
+        && words
+            .iter()
+            .any(|w| matches!(*w, "--password-stdin" | "--with-token" | "--token-stdin"))
+        && next.redirects.is_empty()
+        && !next.pipes_out
 }

@@ -224,6 +224,19 @@ impl Analyzer<'_> {
             {
                 Some(true)
             }
+            // Binary inspectors, cross-toolchain ones too (`arm-none-eabi-size`).
+            x if ["size", "-size", "-nm", "-readelf", "-objdump"]
+                .iter()
+                .any(|t| {
+                    if t.starts_with('-') {
+                        x.ends_with(t)
+                    } else {
+                        x == *t
+                    }
+                }) =>
+            {
+                Some(self.reads_all(&c.operand_words(), c.cwd()))
+            }
             // Disassembles class files; runs none of them.
             "javap" => Some(self.reads_all(&c.operand_words(), c.cwd())),
             // The whole machine's file names: a pattern for keys or secrets

@@ -193,6 +193,14 @@ impl Analyzer<'_> {
                                     | "help"
                             )
                     });
+                // age encrypts to a public recipient (`-r`) unless told to
+                // decrypt.
+                let reads = if lb == "age" {
+                    args.iter()
+                        .any(|x| matches!(x.as_str(), "-d" | "--decrypt"))
+                } else {
+                    reads
+                };
                 if reads || pass_reads || args.is_empty() && !matches!(lb, "pass" | "passage") {
                     self.block(format!("reads stored secrets ({b})"));
                 }

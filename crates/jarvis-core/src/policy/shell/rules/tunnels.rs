@@ -74,7 +74,7 @@ impl Analyzer<'_> {
             // is the key), a web terminal, or a private SSH server.
             "tmate" | "upterm" | "sshx" | "teleconsole" | "gotty" | "ttyd" | "wetty"
             | "shellinaboxd" | "shellinabox" | "sshd" | "dropbear" | "websocketd" | "telnetd"
-            | "in.telnetd" | "utelnetd" => {
+            | "in.telnetd" | "utelnetd" | "x11vnc" | "x0vncserver" | "wayvnc" | "krfb" => {
                 // A version or the help, or sshd's configuration test
                 // (`sshd -t -f FILE`, `sshd -T -C user=x`): nothing served.
                 let info = |x: &str| matches!(x, "-V" | "-v" | "--version" | "-h" | "--help");
@@ -83,6 +83,11 @@ impl Analyzer<'_> {
                         && args.iter().all(|x| {
                             matches!(x.as_str(), "-t" | "-T" | "-f" | "-C") || !x.starts_with('-')
                         })
+                } else if matches!(lb, "x11vnc" | "x0vncserver" | "wayvnc" | "krfb") {
+                    // The desktop served to this machine only.
+                    args.iter()
+                        .any(|x| matches!(x.as_str(), "-localhost" | "--localhost" | "127.0.0.1"))
+                        || !args.is_empty() && args.iter().all(|x| info(x))
                 } else if lb == "websocketd" {
                     // It serves the program it is given: a shell is a shell.
                     !args.iter().any(|x| {

@@ -212,7 +212,10 @@ impl Analyzer<'_> {
             self.block(format!("{what} changes a credential's permissions: {why}"));
         } else if self.app_state(&p) {
             self.block(format!("{what} changes Jarvis's own files ({text})"));
-        } else if (recursive || w.glob) && paths::catastrophic_normalized(&dir) {
+        } else if (recursive || w.glob)
+            && paths::catastrophic_normalized(&dir)
+            && !self.is_workdir(&p)
+        {
             self.block(format!("recursive permission change of {text}"));
         } else if paths::system_normalized(&p)
             && (recursive || wide_open || what.starts_with("chown") || what.starts_with("takeown"))
