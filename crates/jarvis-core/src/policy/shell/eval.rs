@@ -79,6 +79,7 @@ pub fn printf(format: &str, args: &[&str]) -> String {
     let mut out = String::new();
     let mut next = 0;
     loop {
+        let before = next;
         let f: Vec<char> = format.chars().collect();
         let mut i = 0;
         let mut lit = String::new();
@@ -133,7 +134,9 @@ pub fn printf(format: &str, args: &[&str]) -> String {
             }
         }
         out.push_str(&escapes(&lit, false));
-        if next >= args.len() || !format.contains('%') {
+        // A format that takes no argument (`%%` only) is printed once, as
+        // bash does, however many arguments are left.
+        if next >= args.len() || next == before {
             break;
         }
     }
@@ -426,6 +429,10 @@ mod tests {
         assert_eq!(printf(r"\x72\x6d", &[]), "rm");
         assert_eq!(printf("%s/.ssh/id_rsa", &["~"]), "~/.ssh/id_rsa");
         assert_eq!(printf("%s\\n", &["a", "b"]), "a\nb\n");
+        // A format that takes no argument is printed once (it used to loop
+        // for ever while arguments were left).
+        assert_eq!(printf("%%s\\n", &["x", "y"]), "%s\n");
+        assert_eq!(printf("-%%-", &["x"]), "-%-");
         assert_eq!(
             brace_expand("~/{.ssh,.aws}/x"),
             Some(vec!["~/.ssh/x".to_string(), "~/.aws/x".to_string()])

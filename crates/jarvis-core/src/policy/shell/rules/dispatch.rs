@@ -488,8 +488,8 @@ pub(in crate::policy::shell) fn path_candidates(w: &str) -> Vec<String> {
         v.push(r.to_string());
     }
     // `-fPATH`, `-iPATH` (short option glued to its value).
-    if w.starts_with('-') && !w.starts_with("--") && w.len() > 2 {
-        let rest = &w[2..];
+    if w.starts_with('-') && !w.starts_with("--") && w.chars().count() > 2 {
+        let rest = w.char_indices().nth(2).map_or("", |(i, _)| &w[i..]);
         if rest.starts_with(['/', '~', HOME]) || rest.starts_with("$HOME") {
             v.push(rest.to_string());
         }
