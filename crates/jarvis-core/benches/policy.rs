@@ -104,6 +104,8 @@ fn main() {
         "blind-au",
         "blind-av",
         "blind-aw",
+        "blind-ax",
+        "blind-ay",
     ] {
         sets.push((
             f.to_string(),

@@ -157,6 +157,16 @@ impl Walker<'_> {
                 if arith {
                     self.arithmetic(&t);
                 }
+                // `[[ -v 'a[$(cmd)]' ]]`, `[ 'a[$(cmd)]' -eq 1 ]`: a quoted
+                // array subscript is expanded when the test evaluates it.
+                if arith || t.split_whitespace().any(|w| w == "-v") {
+                    for q in raw_strings(n) {
+                        let inner = self.text(q).trim_matches('\'').to_string();
+                        if inner.contains('[') && (inner.contains("$(") || inner.contains('`')) {
+                            self.evaluated_value(Word::lit(inner));
+                        }
+                    }
+                }
                 self.children(n, nested);
             }
             _ => self.children(n, nested),
@@ -545,4 +555,19 @@ impl Walker<'_> {
             self.statement(body, nested);
         }
     }
+}
+
+/// The single-quoted strings anywhere below `n`.
+fn raw_strings(n: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if x.kind() == "raw_string" {
+            out.push(x);
+            continue;
+        }
+        let mut c = x.walk();
+        stack.extend(x.named_children(&mut c));
+    }
+    out
 }

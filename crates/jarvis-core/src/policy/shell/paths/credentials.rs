@@ -276,6 +276,11 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if app_session_store(p) {
         return Some(format!("{shown} holds an app's sign-in tokens"));
     }
+    if let Some(d) = home_store_elsewhere(p) {
+        return Some(format!(
+            "{shown} is a copy of a home's {d} (a backup, a mounted disk, another root)"
+        ));
+    }
     if has_glob(p) {
         // The literal part before the first wildcard, and concrete targets it matches.
         let lit_end = p.find(['*', '?', '[']).unwrap_or(p.len());
@@ -575,4 +580,26 @@ pub fn contains_credentials(p: &str) -> bool {
     }
     let prefix = format!("{}/", p.trim_end_matches('/'));
     CREDENTIAL_DIRS.iter().any(|d| d.starts_with(&prefix)) || p == "/dev" || keystroke_device(p)
+}
+
+/// A home's key store under another root: `/mnt/backup/home/u/.ssh`,
+/// `/host-home/.aws/credentials`, a container's view of the user's home.
+fn home_store_elsewhere(p: &str) -> Option<&'static str> {
+    if !p.starts_with('/') {
+        return None;
+    }
+    CREDENTIAL_DIRS.iter().copied().find(|d| {
+        // A project's own `.npmrc` names its registry (and a token only by
+        // variable); wherever the project lives, it is its own.
+        let Some(tail) = d.strip_prefix("~/").filter(|t| {
+            t.starts_with('.') && !t.starts_with(".npmrc") && !t.starts_with(".yarnrc")
+        }) else {
+            return false;
+        };
+        let needle = format!("/{tail}");
+        p.match_indices(&needle).any(|(at, _)| {
+            let after = &p[at + needle.len()..];
+            after.is_empty() || after.starts_with('/')
+        })
+    })
 }

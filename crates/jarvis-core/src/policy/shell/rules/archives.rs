@@ -58,7 +58,7 @@ impl Analyzer<'_> {
         }
         if !d.dynamic {
             let p = self.norm(d, cwd);
-            if paths::catastrophic_normalized(&p) && !self.inside(&p) {
+            if paths::catastrophic_normalized(&p) && !self.inside(&p) && !plain_home_folder(&p) {
                 self.block(format!(
                     "{what} extracts into {}, where it can replace startup files and keys",
                     shown(&d.text)
@@ -68,4 +68,17 @@ impl Analyzer<'_> {
         }
         self.write_path(d, cwd, what);
     }
+}
+
+/// `~/restore`, `~/Documents`: a visible folder of home's holds the user's
+/// files, not startup files or keys. Tar and unzip refuse members that
+/// climb out with `..`, so extraction there overwrites only that folder's
+/// files, which is asked like any write outside the project.
+fn plain_home_folder(p: &str) -> bool {
+    p.strip_prefix("~/").is_some_and(|name| {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && !name.contains('/')
+            && !paths::user_bin(&format!("{p}/x"))
+    })
 }

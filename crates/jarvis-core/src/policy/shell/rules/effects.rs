@@ -433,7 +433,10 @@ impl Analyzer<'_> {
         ) || c.src.redirects.iter().any(Redirect::writes_file)
             || c.src.pipes_out;
         // Printed only into a sign-in's input: used, not shown.
-        let prints = prints && !(c.src.pipes_out && c.src.redirects.is_empty() && into_login(c));
+        let prints = prints
+            && !(c.src.pipes_out
+                && c.src.redirects.is_empty()
+                && (into_login(c) || into_counter(c)));
         let network = super::tables::FETCHERS.contains(&c.lb.as_str());
         let reader = super::readonly::pure_reader(&c.lb);
         // `$BASH_COMMAND` is the line running now: in a DEBUG trap, every
@@ -466,8 +469,9 @@ impl Analyzer<'_> {
                     .map(|n| format!("{{!{n}}} (a variable named at run time)")),
             );
             for var in names {
+                let own = |url: Option<&str>| super::tokens::own_service(&var, &c.args, url);
                 let in_data = network
-                    && (w.text.contains("://")
+                    && (w.text.contains("://") && !own(Some(&w.text))
                         || c.args.get(i.wrapping_sub(2)).is_some_and(|prev| {
                             matches!(
                                 prev.as_str(),
@@ -481,7 +485,7 @@ impl Analyzer<'_> {
                                     | "-T"
                                     | "--post-data"
                                     | "--body-data"
-                            )
+                            ) && !own(None)
                         }));
                 // In a header, a login or a URL's user part, a token goes to
                 // the host: to its own service that is its use; to any other
@@ -677,14 +681,9 @@ fn metadata_only(b: &str) -> bool {
 /// (`echo "$TOKEN" | docker login --password-stdin`, `gh auth login
 /// --with-token`): the secret's use, not its display.
 fn into_login(c: &Cmd<'_>) -> bool {
-    let commands = &c.script.commands;
-    let Some(me) = commands.iter().position(|k| std::ptr::eq(k, c.src)) else {
+    let Some((next, argv)) = super::wrappers::next_stage(c.src, c.script) else {
         return false;
     };
-    let Some(next) = commands.iter().find(|k| k.stdin_from == Some(me)) else {
-        return false;
-    };
-    let argv = peeled(&next.argv);
     let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
     let login = words
         .windows(2)
@@ -696,4 +695,15 @@ fn into_login(c: &Cmd<'_>) -> bool {
             .any(|w| matches!(*w, "--password-stdin" | "--with-token" | "--token-stdin"))
         && next.redirects.is_empty()
         && !next.pipes_out
+}
+
+/// Piped only into `wc`: what comes out is a count (a token's length,
+/// whether it is set), never the text.
+fn into_counter(c: &Cmd<'_>) -> bool {
+    super::wrappers::next_stage(c.src, c.script).is_some_and(|(_, argv)| {
+        argv.first().is_some_and(|w| base_name(&w.text) == "wc")
+            && argv[1..]
+                .iter()
+                .all(|w| w.text.starts_with('-') && !w.text.starts_with("--files0"))
+    })
 }

@@ -535,7 +535,7 @@ impl Analyzer<'_> {
                             }
                         }
                     } else if let Some(d) = dest {
-                        self.delete_path(&d, true, cwd, "rsync --delete");
+                        self.rsync_delete(&d, cwd);
                     }
                 }
             } else if x.starts_with('/')
@@ -567,13 +567,7 @@ impl Analyzer<'_> {
             (None, n) => (ops[..n - 1].to_vec(), Some(ops[n - 1].clone())),
         };
         let mut new_links: Vec<(String, String)> = Vec::new();
-        let remote = |w: &Word| {
-            let t = &w.text;
-            t.contains(':')
-                && !t.starts_with('/')
-                && !t.starts_with('.')
-                && !paths::looks_like_drive(t)
-        };
+        let remote = |w: &Word| remote_spec(&w.text).is_some();
         for s in &sources {
             if remote(s) {
                 continue;
@@ -703,6 +697,64 @@ impl Analyzer<'_> {
         self.links.extend(new_links);
         self.ask(format!("{} changes files", c.base));
     }
+}
+
+/// `host:path` or `user@host:path` as rsync and scp spell another
+/// machine's files: the host and the path there.
+pub(super) fn remote_spec(t: &str) -> Option<(&str, &str)> {
+    if t.starts_with('/') || t.starts_with('.') || paths::looks_like_drive(t) {
+        return None;
+    }
+    let (user_host, path) = match t.split_once("]:") {
+        Some((h, p)) if h.contains('[') => (h, p),
+        _ => t.split_once(':')?,
+    };
+    // `dir/a:b` is a local file whose name has a colon.
+    if user_host.contains('/') {
+        return None;
+    }
+    let host = user_host.rsplit('@').next().unwrap_or(user_host);
+    Some((host.trim_start_matches('['), path))
+}
+
+impl Analyzer<'_> {
+    /// `rsync --delete` removes what the destination holds beyond the
+    /// source: on another machine that is a deploy, asked; on this one (a
+    /// local path, or the loopback host over ssh) it is a recursive delete.
+    fn rsync_delete(&mut self, d: &Word, cwd: Option<&str>) {
+        match remote_spec(&d.text) {
+            Some((host, path)) if is_loopback(host) => {
+                // A remote path is relative to the login's home.
+                let home = crate::policy::shell::parse::HOME;
+                let here = if path.starts_with('/') {
+                    path.to_string()
+                } else if let Some(rest) = path.strip_prefix('~') {
+                    if rest.is_empty() || rest.starts_with('/') {
+                        format!("{home}{rest}")
+                    } else {
+                        format!("/home/{rest}")
+                    }
+                } else {
+                    format!("{home}/{path}")
+                };
+                let here = Word::lit(here.trim_end_matches("/."));
+                self.delete_path(&here, true, cwd, "rsync --delete");
+            }
+            Some(_) => self.ask(format!(
+                "rsync --delete deletes files on another machine ({})",
+                shown(&d.text)
+            )),
+            None => self.delete_path(d, true, cwd, "rsync --delete"),
+        }
+    }
+}
+
+/// This machine by name or address.
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
 }
 
 /// A file this large is an attempt to fill the disk, not a disk image.

@@ -119,10 +119,19 @@ pub(super) fn followed_bodies(src: &str, script: &Script) -> Vec<std::ops::Range
             let literal = calls
                 .iter()
                 .all(|c| c.argv[1..].iter().all(|w| !w.dynamic) && c.assigns.is_empty());
+            // `rm() { command rm -i "$@"; }`: the body's `command rm` (or
+            // `/bin/rm`) runs the program, not the function.
+            let bypasses: usize = script
+                .functions
+                .iter()
+                .filter(|(n, _)| n == name)
+                .map(|(_, body)| program_mentions(body, name))
+                .sum();
             let mentions = src
                 .split(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.')))
                 .filter(|t| t == name)
-                .count();
+                .count()
+                .saturating_sub(bypasses);
             // A call in a loop is walked once per value: one place in the line.
             let mut sites: Vec<usize> = calls.iter().map(|c| c.at).collect();
             sites.sort_unstable();
@@ -146,6 +155,23 @@ pub(super) fn followed_bodies(src: &str, script: &Script) -> Vec<std::ops::Range
         })
         .map(|(_, r)| r.clone())
         .collect()
+}
+
+/// How many times `body` runs the program `name` past a function of that
+/// name: `command name`, `builtin name`, `/usr/bin/name`.
+fn program_mentions(body: &str, name: &str) -> usize {
+    let ident = |ch: char| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.');
+    body.match_indices(name)
+        .filter(|(at, _)| {
+            let before = &body[..*at];
+            let after = &body[at + name.len()..];
+            let whole = !after.starts_with(ident);
+            let bypass = before.ends_with("command ")
+                || before.ends_with("builtin ")
+                || before.ends_with('/') && !before.ends_with(" /");
+            whole && bypass
+        })
+        .count()
 }
 
 /// Names of this script's functions that are not functions at command `i`:

@@ -113,6 +113,9 @@ impl Analyzer<'_> {
         let sub = args[si].as_str();
         let rest = &args[si + 1..];
         let has = |s: &str| rest.iter().any(|x| x == s || eq_value(x, s).is_some());
+        if matches!(sub, "clone" | "submodule") {
+            self.clone_runs_its_code(&args[..si], rest);
+        }
         // Options on any subcommand that run programs.
         for (k, x) in rest.iter().enumerate() {
             let value = |prefix: &str| -> Option<String> {

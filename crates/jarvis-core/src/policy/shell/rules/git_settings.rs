@@ -106,6 +106,9 @@ impl Analyzer<'_> {
         // `merge.X.driver`, `credential.URL.helper`, `submodule.X.update`
         // with `!cmd`: commands git runs later too.
         if !(RUNS.iter().any(|r| k.starts_with(r))
+            || k.ends_with("command")
+            || k.ends_with(".path") && (k.starts_with("man.") || k.starts_with("browser."))
+            || k == "interactive.difffilter"
             || k.ends_with(".textconv")
             || k.ends_with(".command")
             || k.ends_with(".cmd")
@@ -206,6 +209,38 @@ impl Analyzer<'_> {
             return false;
         }
         true
+    }
+}
+
+impl Analyzer<'_> {
+    /// `git clone --config core.hooksPath=.githooks URL`: a relative path
+    /// is the new clone's own, so the downloaded repository's hooks (or
+    /// file-system monitor) run during the clone and every later command.
+    pub(super) fn clone_runs_its_code(&mut self, before: &[String], rest: &[String]) {
+        let mut settings: Vec<&str> = Vec::new();
+        for list in [before, rest] {
+            for (i, x) in list.iter().enumerate() {
+                if x == "-c" || x == "--config" {
+                    settings.extend(list.get(i + 1).map(String::as_str));
+                } else if let Some(kv) = x.strip_prefix("--config=") {
+                    settings.push(kv);
+                }
+            }
+        }
+        for kv in settings {
+            let Some((k, v)) = kv.split_once('=') else {
+                continue;
+            };
+            let v = v.trim_matches(['\'', '"']);
+            let runs = matches!(lower(k).as_str(), "core.hookspath" | "core.fsmonitor");
+            let relative = !v.starts_with(['/', '~', '$'])
+                && !matches!(lower(v).as_str(), "" | "true" | "false" | "0" | "1");
+            if runs && relative {
+                self.block(format!(
+                    "download and execute (git clone with {k}={v} runs the downloaded repository's own code)"
+                ));
+            }
+        }
     }
 }
 

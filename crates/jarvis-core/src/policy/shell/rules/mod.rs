@@ -12,6 +12,7 @@ mod cmd;
 mod code;
 mod code_fold;
 mod code_markers;
+mod code_servers;
 mod code_shapes;
 mod debuggers;
 mod dispatch;

@@ -124,6 +124,22 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // `GOFLAGS=-toolexec=/tmp/x go test`: go reads options from there too.
+        if lb == "go"
+            && let Some((_, flags)) = c.src.assigns.iter().find(|(n, _)| n == "GOFLAGS")
+            && let Some((_, opts)) = COMMAND_OPTIONS.iter().find(|(p, _)| *p == "go")
+        {
+            for flag in flags.text.split_whitespace() {
+                if let Some(v) = opts.iter().find_map(|o| eq_value(flag, o)) {
+                    let v = Word {
+                        text: v.to_string(),
+                        ..flags.clone()
+                    };
+                    self.shell_code(&v, &[], c.script, c.depth);
+                    self.ask("GOFLAGS makes go run a program");
+                }
+            }
+        }
         if lb == "cargo" {
             self.cargo_config(c);
         }
@@ -151,6 +167,7 @@ impl Analyzer<'_> {
         self.loads_written_module(c);
         self.script_options(c);
         self.infra_risks(c);
+        self.code_server(c);
         // BSD-style `ps e` (`auxeww`) prints every process's environment:
         // the tokens and keys other programs were started with.
         if c.lb == "ps" && ps_shows_environments(&c.args) {
@@ -412,7 +429,18 @@ impl Analyzer<'_> {
                         || j.contains("find-links"))
                     && (j.contains("http://") || other_registry(&c.args, PYPI))
             }
-
+            // Every later Ruby install, in every project, from that mirror.
+            "bundle" | "bundler" => {
+                j.contains("config")
+                    && j.contains("mirror.")
+                    && !c.has("--local")
+                    && other_registry(&c.args, RUBYGEMS)
+            }
+            "gem" => {
+                j.starts_with("sources")
+                    && (c.has("--add") || c.has("-a"))
+                    && other_registry(&c.args, RUBYGEMS)
+            }
             _ => false,
         };
         if runs_later {
@@ -430,11 +458,24 @@ const PYPI: &[&str] = &[
     "pypi.python.org",
     "test.pypi.org",
 ];
+const RUBYGEMS: &[&str] = &["rubygems.org", "index.rubygems.org", "gems.ruby-china.com"];
 const NPM: &[&str] = &[
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     "npm.pkg.github.com",
 ];
+
+/// pip's own words: `pip install …`, or past `python -m pip`.
+fn pip_args<'a>(c: &Cmd<'_>, ops: &[&'a str]) -> Option<Vec<&'a str>> {
+    if c.lb.starts_with("pip") {
+        return Some(ops.to_vec());
+    }
+    if !c.args.windows(2).any(|w| w[0] == "-m" && w[1] == "pip") {
+        return None;
+    }
+    let at = ops.iter().position(|x| *x == "pip")?;
+    Some(ops[at + 1..].to_vec())
+}
 
 /// `--location=project` (or `--location project`) as an option of its own.
 fn project_location(args: &[String]) -> bool {
@@ -498,6 +539,44 @@ impl Analyzer<'_> {
                     || c.args
                         .iter()
                         .any(|x| x.strip_prefix("--package=").is_some_and(located))
+            }
+            // `npm exec` is npx.
+            "npm" if matches!(ops.first(), Some(&"exec") | Some(&"x")) => {
+                ops.get(1).is_some_and(|x| located(x))
+                    || c.args
+                        .iter()
+                        .any(|x| x.strip_prefix("--package=").is_some_and(located))
+                    || c.args
+                        .windows(2)
+                        .any(|w| matches!(w[0].as_str(), "--package" | "-p") && located(&w[1]))
+            }
+            // Installed for the whole account (`--user`, or past the
+            // system's guard) from a location: its build code runs now and
+            // its commands land on PATH, as `npm -g` below.
+            "pip" | "pip3" | "python" | "python3"
+                if pip_args(c, &ops).is_some_and(|o| o.first() == Some(&"install")) =>
+            {
+                c.args
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "--user" | "--break-system-packages"))
+                    && ops.iter().any(|x| located(x))
+            }
+            "cargo" => {
+                ops.first() == Some(&"install")
+                    && c.args.iter().any(|x| {
+                        x == "--git" || x.starts_with("--git=") || x.starts_with("--index")
+                    })
+            }
+            "gem" => {
+                ops.first() == Some(&"install")
+                    && c.args.windows(2).any(|w| {
+                        matches!(w[0].as_str(), "--source" | "-s")
+                            && other_registry(&w[1..], RUBYGEMS)
+                    })
+            }
+            // Hooks cloned from a location and run at once.
+            "pre-commit" => {
+                ops.first() == Some(&"try-repo") && ops.get(1).is_some_and(|x| located(x))
             }
             "pnpm" | "yarn" | "bun" if matches!(ops.first(), Some(&"dlx") | Some(&"x")) => {
                 ops.get(1).is_some_and(|x| located(x))

@@ -47,16 +47,38 @@ impl Analyzer<'_> {
         // the service runs reads it.
         let compose =
             path.contains("compose") && (path.ends_with(".yml") || path.ends_with(".yaml"));
-        if compose {
+        let devcontainer = path.contains("devcontainer");
+        if compose || devcontainer {
             for piece in text.split(|ch: char| ch.is_whitespace() || "\"'[],".contains(ch)) {
-                let Some((host, _)) = piece.split_once(':') else {
-                    continue;
+                // Compose expands `~` and `${HOME}`; a dev container's
+                // `${localEnv:HOME}` is the user's home too.
+                let home = HOME.to_string();
+                let piece = piece
+                    .replace("${localEnv:HOME}", &home)
+                    .replace("${localEnv:USERPROFILE}", &home)
+                    .replace("${env:HOME}", &home)
+                    .replace("${HOME}", &home)
+                    .replace("$HOME", &home);
+                let host = match piece.strip_prefix("source=") {
+                    Some(src) => src,
+                    None => match piece.split_once(':') {
+                        Some((host, _)) => host,
+                        None => continue,
+                    },
                 };
-                if !host.starts_with(['/', '~', '$', '.']) {
+                let host = match host.strip_prefix('~') {
+                    Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                        format!("{home}{rest}")
+                    }
+                    _ => host.to_string(),
+                };
+                let host = host.as_str();
+                if !host.starts_with(['/', '~', '$', '.', HOME]) {
                     continue;
                 }
                 let p = self.norm_text(&paths::word_path(host, false), None);
-                if p == "~" || p == "/" || paths::credential_normalized(&p, host).is_some() {
+                let whole = matches!(p.trim_end_matches('/'), "~" | "");
+                if whole || paths::credential_normalized(&p, host).is_some() {
                     self.block(format!(
                         "plants a container in {} that mounts {} (its commands read the keys there)",
                         shown(path),
@@ -112,6 +134,9 @@ impl Analyzer<'_> {
             self.block(format!("plants a setting in {} that {why}", shown(path)));
             return;
         }
+        if self.planted_source_sends_keys(path, text, depth) {
+            return;
+        }
         // Only code that could fetch, decode or send is worth the walk
         // (what blocks here needs one of them).
         let app = lower(&self.env.app);
@@ -145,6 +170,15 @@ impl Analyzer<'_> {
         let mut pieces = Vec::new();
         if shell_file {
             pieces.push(text.to_string());
+        }
+        // A CI file's steps are shell lines (`run:`, `script:`).
+        if lower_path.ends_with(".yml") || lower_path.ends_with(".yaml") {
+            pieces.extend(
+                yaml_steps(text)
+                    .into_iter()
+                    .filter(|l| shell_worth(l))
+                    .take(16),
+            );
         }
         // A makefile's recipes are shell lines, `$$` being make's `$`.
         let base = lower_path.rsplit('/').next().unwrap_or(&lower_path);
@@ -184,6 +218,58 @@ impl Analyzer<'_> {
                 return;
             }
         }
+    }
+
+    /// Source code a test runner or build imports (`conftest.py`, a
+    /// `setup.py`, a jest setup) that reads a key or token and talks to
+    /// the network: a secret sent out the next time the tool runs.
+    fn planted_source_sends_keys(&mut self, path: &str, text: &str, depth: usize) -> bool {
+        let l = path.to_ascii_lowercase();
+        let lang = [
+            (".py", "python3"),
+            (".js", "node"),
+            (".mjs", "node"),
+            (".cjs", "node"),
+            (".ts", "node"),
+            (".rb", "ruby"),
+            (".pl", "perl"),
+            (".php", "php"),
+        ]
+        .iter()
+        .find(|(e, _)| l.ends_with(e))
+        .map(|(_, lang)| *lang);
+        let Some(lang) = lang else { return false };
+        let lt = text.to_ascii_lowercase();
+        let talks = [
+            "http://",
+            "https://",
+            "urlopen",
+            "requests.",
+            "socket",
+            "fetch(",
+            "net::http",
+            "lwp::",
+            "curl",
+        ]
+        .iter()
+        .any(|m| lt.contains(m));
+        if !talks {
+            return false;
+        }
+        let mut sub = Analyzer::new(self.env);
+        sub.work = self.work;
+        sub.inline_code(lang, text, depth + 1);
+        self.work = sub.work;
+        let found = sub.finish();
+        if found.verdict == Verdict::Block && found.reason.contains("credential") {
+            self.block(format!(
+                "plants code in {} that a tool runs later: it reads keys or tokens and talks to the network ({})",
+                shown(path),
+                found.reason
+            ));
+            return true;
+        }
+        false
     }
 
     /// `jq '.postCreateCommand = "curl … | bash"' f > t`: the strings a
@@ -232,7 +318,12 @@ fn planted_program(text: &str) -> Option<String> {
                 .iter()
                 .any(|d| p.starts_with(d));
             let base = p.rsplit('/').next().unwrap_or("");
-            let program = p.contains("/bin/")
+            // A library preloaded or a module imported from there runs too.
+            let library = [".so", ".dylib", ".node"]
+                .iter()
+                .any(|e| base.ends_with(e) || base.contains(".so."));
+            let program = library
+                || p.contains("/bin/")
                 || is_shell(base)
                 || base.starts_with("python")
                 || matches!(base, "node" | "ruby" | "perl" | "java" | "php");
@@ -270,4 +361,56 @@ fn planted_program(text: &str) -> Option<String> {
         .map(|k| {
             format!("installs a command named {k}, which would run instead of the system's {k}")
         })
+}
+
+/// The shell lines of a CI or task file's steps: `run: cmd`, `- run: |`
+/// blocks, `script:` lists, `cmds:` lists.
+fn yaml_steps(text: &str) -> Vec<String> {
+    const KEYS: &[&str] = &[
+        "run",
+        "script",
+        "before_script",
+        "after_script",
+        "cmds",
+        "command",
+        "commands",
+        "entrypoint",
+    ];
+    let mut out = Vec::new();
+    let mut block: Option<(usize, Vec<String>)> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim_start().trim_start_matches("- ").trim();
+        if let Some((at, lines)) = block.as_mut() {
+            if body.is_empty() || indent > *at {
+                lines.push(body.to_string());
+                continue;
+            }
+            out.push(lines.join("\n"));
+            block = None;
+        }
+        let keyed = body
+            .split_once(':')
+            .filter(|(k, _)| !k.trim().is_empty() && !k.trim().contains(' '));
+        let Some((key, value)) = keyed else {
+            // A list item under a `script:` key.
+            if line.trim_start().starts_with("- ") && !body.is_empty() {
+                out.push(body.trim_matches(['"', '\'']).to_string());
+            }
+            continue;
+        };
+        if !KEYS.contains(&key.trim()) {
+            continue;
+        }
+        let value = value.trim();
+        if value.starts_with('|') || value.starts_with('>') {
+            block = Some((indent, Vec::new()));
+        } else if !value.is_empty() {
+            out.push(value.trim_matches(['"', '\'']).to_string());
+        }
+    }
+    if let Some((_, lines)) = block {
+        out.push(lines.join("\n"));
+    }
+    out
 }

@@ -226,6 +226,12 @@ fn remote_part(t: &str) -> Option<&str> {
 /// The URL a curl line goes to: an operand, not an option's value (a
 /// referer, a header, a JSON body).
 pub(super) fn destination_url(args: &[Word]) -> Option<String> {
+    let first = operand_urls(args).into_iter().next()?;
+    far_host(first.split_once("://").map_or(first, |(_, r)| r))
+}
+
+/// Every address a curl line's operands name, in order.
+pub(super) fn operand_urls(args: &[Word]) -> Vec<&str> {
     const VALUED: &[&str] = &[
         "-H",
         "--header",
@@ -259,6 +265,7 @@ pub(super) fn destination_url(args: &[Word]) -> Option<String> {
         "--config",
     ];
     let mut skip = false;
+    let mut urls = Vec::new();
     for w in args {
         let t = w.text.as_str();
         if std::mem::take(&mut skip) {
@@ -279,11 +286,10 @@ pub(super) fn destination_url(args: &[Word]) -> Option<String> {
                 .is_some_and(|h| h.contains('.') && !h.starts_with('.'))
                 && !t.starts_with('/');
         if url_like {
-            let rest = t.split_once("://").map_or(t, |(_, r)| r);
-            return far_host(rest);
+            urls.push(t);
         }
     }
-    None
+    urls
 }
 
 /// The host a command sends its standard input to, when it does: an
@@ -355,16 +361,7 @@ fn stdin_sent_to(argv: &[Word]) -> Option<String> {
 /// machine, the local network, or a code forge (where a project goes
 /// anyway, asked at each push).
 pub(super) fn far_host(address: &str) -> Option<String> {
-    let host = address.split(['/', '?', '#']).next().unwrap_or(address);
-    let host = host.rsplit('@').next().unwrap_or(host);
-    let host = if host.starts_with('[') {
-        host.split(']')
-            .next()
-            .map_or(host, |h| h.trim_start_matches('['))
-    } else {
-        host.split(':').next().unwrap_or(host)
-    };
-    let host = lower(host);
+    let host = address_host(address);
     if host.is_empty() || local_host(&host) {
         return None;
     }
@@ -379,6 +376,20 @@ pub(super) fn far_host(address: &str) -> Option<String> {
     .iter()
     .any(|f| host == *f || host.ends_with(&format!(".{f}")));
     (!forge).then_some(host)
+}
+
+/// The host of `user@host:port/path?query` (no scheme), lowercased.
+pub(super) fn address_host(address: &str) -> String {
+    let host = address.split(['/', '?', '#']).next().unwrap_or(address);
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let host = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .map_or(host, |h| h.trim_start_matches('['))
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    lower(host)
 }
 
 /// This machine or the local network, by address or by name (`nas`,

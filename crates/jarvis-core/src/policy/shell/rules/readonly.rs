@@ -777,18 +777,13 @@ fn awk_text(args: &[String]) -> String {
 /// The environment's listing cut down to its names by the next stage
 /// (`printenv | cut -d= -f1`, `env | sed 's/=.*//'`, `awk -F= '{print $1}'`).
 pub(super) fn names_only(c: &Command, script: &Script) -> bool {
-    let commands = &script.commands;
-    let Some(me) = commands.iter().position(|k| std::ptr::eq(k, c)) else {
-        return false;
-    };
     // Its output must go down the pipe, not past it (`printenv >&2 | cut`).
     if !c.redirects.is_empty() {
         return false;
     }
-    let Some(next) = commands.iter().find(|k| k.stdin_from == Some(me)) else {
+    let Some((_, argv)) = super::wrappers::next_stage(c, script) else {
         return false;
     };
-    let argv = peeled(&next.argv);
     let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
     match words.as_slice() {
         // One delimiter `=`, one field `1` (cut keeps the last of each).

@@ -200,6 +200,7 @@ impl Analyzer<'_> {
                     RUN_CONFIGS
                         .iter()
                         .any(|k| o.to_ascii_lowercase().contains(k))
+                        || build_file(o)
                 }) {
                     self.block(format!(
                         "download and execute ({} gets downloaded or decoded text, and it configures what a tool runs)",
@@ -374,4 +375,50 @@ fn statements(src: &str) -> Vec<String> {
         out.push(cur);
     }
     out
+}
+
+/// A file a build or task tool reads as code when it runs with no option
+/// naming another (`just`, `rake`, `bundle`, `gradle`, `cargo` with
+/// `build.rs`, `pip install .` with `setup.py`): written from a download,
+/// the next plain run of that tool runs the download.
+fn build_file(path: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "justfile",
+        ".justfile",
+        "rakefile",
+        "rakefile.rb",
+        "gemfile",
+        "taskfile.yml",
+        "taskfile.yaml",
+        "noxfile.py",
+        "tasks.py",
+        "fabfile.py",
+        "sconstruct",
+        "build.gradle",
+        "build.gradle.kts",
+        "settings.gradle",
+        "settings.gradle.kts",
+        "pom.xml",
+        "build.rs",
+        "cargo.toml",
+        "pyproject.toml",
+        "setup.py",
+        "composer.json",
+        "cmakelists.txt",
+        "meson.build",
+        "vagrantfile",
+        "deno.json",
+        ".pnpmfile.cjs",
+        ".yarnrc.yml",
+        "pytest.ini",
+    ];
+    let name = base_name(path).to_ascii_lowercase();
+    // `vite.config.ts`, `gulpfile.js`: JavaScript the tool imports.
+    let js_config = [".config.js", ".config.ts", ".config.mjs", ".config.cjs"]
+        .iter()
+        .any(|e| name.ends_with(e))
+        || ["gulpfile.", "gruntfile.", ".eslintrc.js", ".eslintrc.cjs"]
+            .iter()
+            .any(|p| name.starts_with(p));
+    NAMES.contains(&name.as_str()) || js_config
 }

@@ -30,6 +30,21 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
     (&["sqlite3", "sqlite"], &["-init"]),
     (&["psql"], &["-f", "--file"]),
     (&["dc"], &["-f", "--file"]),
+    // Build and task files are programs of their tool's language.
+    (&["just"], &["-f", "--justfile"]),
+    (
+        &["rake"],
+        &["-f", "--rakefile", "-r", "--require", "-R", "--rakelibdir"],
+    ),
+    (&["bundle", "bundler"], &["--gemfile"]),
+    (&["task", "go-task"], &["-t", "--taskfile"]),
+    (&["nox"], &["-f", "--noxfile"]),
+    (&["scons"], &["-f", "--file", "--sconstruct"]),
+    (
+        &["gradle", "gradlew"],
+        &["-b", "--build-file", "-I", "--init-script"],
+    ),
+    (&["mvn", "mvnw"], &["-f", "--file"]),
 ];
 
 /// (programs, options whose value is code, its language).

@@ -489,6 +489,16 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // `composer config scripts.NAME 'cmd'`: composer runs it on that
+        // event (a `@php`/`@composer` entry is composer's own).
+        if c.lb == "composer"
+            && let [cfg, key, value, ..] = c.args.as_slice()
+            && cfg == "config"
+            && key.starts_with("scripts.")
+            && !value.starts_with('@')
+        {
+            self.script(value, &[], c.depth + 1);
+        }
         for (i, x) in c.args.iter().enumerate() {
             if (x == "--index-url" || x == "-i" || x == "--extra-index-url" || x == "--registry")
                 && let Some(u) = c.args.get(i + 1)
@@ -512,7 +522,14 @@ impl Analyzer<'_> {
                 matches!(first, "show" | "list" | "freeze" | "check") || reads_setting
             }
             "npm" | "pnpm" | "yarn" => {
-                matches!(first, "ls" | "list" | "ll" | "la") || reads_setting
+                matches!(first, "ls" | "list" | "ll" | "la" | "explain" | "why") || reads_setting
+            }
+            // What is installed here (`--remote` asks the index).
+            "gem" => {
+                matches!(first, "list" | "contents" | "which" | "environment" | "env")
+                    && !c.args.iter().any(|x| {
+                        matches!(x.as_str(), "-r" | "--remote" | "-b" | "--both" | "--source")
+                    })
             }
             _ => false,
         };

@@ -141,6 +141,16 @@ impl Analyzer<'_> {
                     .cloned()
                     .unwrap_or_else(|| Word::lit(".")),
             ),
+            // `git daemon --base-path=DIR DIR…`: every repository below
+            // is fetched (and with receive-pack, pushed) by anyone.
+            "git" if words.first() == Some(&"daemon") => Some(
+                words
+                    .iter()
+                    .find_map(|w| w.strip_prefix("--base-path="))
+                    .map(Word::lit)
+                    .or_else(|| c.operand_words().into_iter().find(|w| w.text != "daemon"))
+                    .unwrap_or_else(|| Word::lit(".")),
+            ),
             _ => None,
         };
         let Some(dir) = root else { return };
@@ -154,7 +164,7 @@ impl Analyzer<'_> {
                 shown(&dir.text)
             ));
         }
-        self.ask(format!("serves {} over HTTP", shown(&dir.text)));
+        self.ask(format!("serves {} to other machines", shown(&dir.text)));
     }
 }
 

@@ -47,16 +47,22 @@ const SERVICES: &[(&[&str], &[&str])] = &[
     (&["HEROKU"], &["heroku.com"]),
     (&["VERCEL"], &["vercel.com"]),
     (&["NETLIFY"], &["netlify.com"]),
+    (&["TELEGRAM", "TG_BOT"], &["api.telegram.org"]),
+    (&["DISCORD"], &["discord.com", "discordapp.com"]),
+    (&["TWILIO"], &["twilio.com"]),
+    (&["SENDGRID"], &["sendgrid.com"]),
+    (&["MAILGUN"], &["mailgun.net"]),
+    (&["CLOUDFLARE", "CF_API"], &["cloudflare.com"]),
+    (&["DIGITALOCEAN", "DO_TOKEN"], &["digitalocean.com"]),
+    (&["LINEAR"], &["linear.app"]),
+    (&["NOTION"], &["notion.com", "notion.so"]),
 ];
 
 /// The host the command sends to that is not `var`'s service, when `var`
 /// is a known service's token (an unknown token's owner cannot be told;
 /// the local network is the user's).
 pub(super) fn foreign_host(var: &str, args: &[String]) -> Option<String> {
-    let upper = var.to_ascii_uppercase();
-    let (_, hosts) = SERVICES
-        .iter()
-        .find(|(prefixes, _)| prefixes.iter().any(|p| upper.starts_with(p)))?;
+    let hosts = service_hosts(var)?;
     // A request signed for S3 (`--aws-sigv4`) goes to whichever store the
     // user runs.
     if args.iter().any(|a| a.starts_with("--aws-sigv4")) {
@@ -64,14 +70,70 @@ pub(super) fn foreign_host(var: &str, args: &[String]) -> Option<String> {
     }
     let words: Vec<Word> = args.iter().map(Word::lit).collect();
     let dest = super::project_out::destination_url(&words)?;
-    let own = hosts.iter().any(|s| {
+    (!serves(hosts, &dest)).then_some(dest)
+}
+
+/// The hosts the service of token variable `var` answers on.
+fn service_hosts(var: &str) -> Option<&'static [&'static str]> {
+    let upper = var.to_ascii_uppercase();
+    SERVICES
+        .iter()
+        .find(|(prefixes, _)| prefixes.iter().any(|p| upper.starts_with(p)))
+        .map(|(_, hosts)| *hosts)
+}
+
+/// `host` is one of `hosts`, a subdomain of one, or a self-hosted
+/// instance named for the service.
+fn serves(hosts: &[&str], host: &str) -> bool {
+    hosts.iter().any(|s| {
         if s.contains('.') {
-            dest == *s || dest.ends_with(&format!(".{s}"))
+            host == *s || host.ends_with(&format!(".{s}"))
         } else {
-            dest.split('.').any(|label| label.contains(s))
+            host.split('.').any(|label| label.contains(s))
         }
+    })
+}
+
+/// A token whose service is known, in a request that goes only there:
+/// `url` is the URL word the token is in (Telegram's bot API takes it in the
+/// path), or none for a body, which curl sends to every URL on the line.
+/// Options that point the name at another address (`--resolve`, a proxy,
+/// `-k` that accepts any certificate) make the host unknown.
+pub(super) fn own_service(var: &str, args: &[String], url: Option<&str>) -> bool {
+    let Some(hosts) = service_hosts(var) else {
+        return false;
+    };
+    let rerouted = args.iter().any(|a| {
+        let flag = a.split('=').next().unwrap_or(a);
+        matches!(
+            flag,
+            "--resolve"
+                | "--connect-to"
+                | "-x"
+                | "--proxy"
+                | "--preproxy"
+                | "-k"
+                | "--insecure"
+                | "--doh-url"
+                | "-K"
+                | "--config"
+        ) || short_flags(a).is_some_and(|b| b.contains(['x', 'k', 'K']))
     });
-    (!own).then_some(dest)
+    if rerouted {
+        return false;
+    }
+    let own = |address: &str| {
+        let rest = address.split_once("://").map_or(address, |(_, r)| r);
+        let h = super::project_out::address_host(rest);
+        !h.is_empty() && serves(hosts, &h)
+    };
+    let words: Vec<Word> = args.iter().map(Word::lit).collect();
+    let urls = super::project_out::operand_urls(&words);
+    match url {
+        // The address itself, not a referer or a header naming one.
+        Some(u) => u.starts_with("https://") && urls.contains(&u) && own(u),
+        None => !urls.is_empty() && urls.iter().all(|u| own(u)),
+    }
 }
 
 /// The word is the variable's whole value and nothing else: `$NAME` or

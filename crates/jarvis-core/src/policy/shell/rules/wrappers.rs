@@ -409,6 +409,14 @@ fn coproc_head(words: &[Word]) -> usize {
     }
 }
 
+/// The command reading `c`'s output through a pipe, with its wrappers
+/// peeled (`| sudo wc -c` is wc): none when `c` is not in a pipeline.
+pub(super) fn next_stage<'s>(c: &Command, script: &'s Script) -> Option<(&'s Command, &'s [Word])> {
+    let me = script.commands.iter().position(|k| std::ptr::eq(k, c))?;
+    let next = script.commands.iter().find(|k| k.stdin_from == Some(me))?;
+    Some((next, peeled(&next.argv)))
+}
+
 pub(super) fn peeled(argv: &[Word]) -> &[Word] {
     let mut i = 0;
     let mut last = 0;

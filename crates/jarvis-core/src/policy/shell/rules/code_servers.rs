@@ -1,0 +1,204 @@
+//! Servers whose clients run code: debuggers, notebooks, web IDEs and the
+//! Docker daemon. Listening on this machine only they are a developer's
+//! tools; bound to another address, anyone who reaches the port runs
+//! programs as the user (a remote shell with extra steps).
+
+use super::*;
+
+/// `0.0.0.0`, `::`, `*`, a LAN address or a host name: reachable from
+/// elsewhere. An empty host is the tool's default, judged by the caller.
+fn beyond_this_machine(host: &str) -> bool {
+    let h = host.trim_start_matches('[').trim_end_matches(']');
+    if h.is_empty() {
+        return false;
+    }
+    match h.parse::<std::net::IpAddr>() {
+        Ok(ip) => !ip.is_loopback(),
+        Err(_) => !h.eq_ignore_ascii_case("localhost"),
+    }
+}
+
+/// The host of `HOST:PORT`, `[::]:PORT`, `tcp://HOST:PORT`, or a bare
+/// `PORT` (no host: `None`).
+fn host_of(address: &str) -> Option<&str> {
+    let a = address.split_once("://").map_or(address, |(_, r)| r);
+    let a = a.trim_matches(['\'', '"']);
+    if a.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    match a.rsplit_once(':') {
+        Some((h, _)) => Some(h),
+        None => Some(a),
+    }
+}
+
+/// The value of `--flag=V` or `--flag V` among `args`.
+fn flag_values<'a>(args: &'a [String], flags: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        for f in flags {
+            if a == f {
+                out.extend(args.get(i + 1).map(String::as_str));
+            } else if let Some(v) = eq_value(a, f) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Node's inspector options (on the line or in `NODE_OPTIONS`) bound past
+/// loopback: `--inspect=0.0.0.0:9229`.
+fn node_inspector_exposed(words: &[String]) -> bool {
+    words.iter().any(|a| {
+        [
+            "--inspect=",
+            "--inspect-brk=",
+            "--inspect-wait=",
+            "--inspect-port=",
+        ]
+        .iter()
+        .filter_map(|p| a.strip_prefix(p))
+        .any(|v| host_of(v).is_some_and(beyond_this_machine))
+    })
+}
+
+/// A JDWP agent that listens (`server=y`) on an address past loopback;
+/// a bare port is every interface before Java 9, so it counts too.
+fn jdwp_exposed(words: &[String]) -> bool {
+    words.iter().any(|a| {
+        let Some(opts) = a
+            .strip_prefix("-agentlib:jdwp=")
+            .or_else(|| a.strip_prefix("-Xrunjdwp:"))
+        else {
+            return false;
+        };
+        let server = opts.split(',').any(|o| o == "server=y");
+        let address = opts
+            .split(',')
+            .find_map(|o| o.strip_prefix("address="))
+            .unwrap_or("");
+        server
+            && match host_of(address) {
+                None => true,
+                Some(h) => h == "*" || beyond_this_machine(h),
+            }
+    })
+}
+
+impl Analyzer<'_> {
+    /// A debugger, notebook or IDE server reachable from other machines.
+    pub(super) fn code_server(&mut self, c: &Cmd<'_>) {
+        let env: Vec<String> = c
+            .src
+            .assigns
+            .iter()
+            .filter(|(n, _)| {
+                matches!(
+                    n.as_str(),
+                    "NODE_OPTIONS" | "JAVA_TOOL_OPTIONS" | "JDK_JAVA_OPTIONS" | "_JAVA_OPTIONS"
+                )
+            })
+            .flat_map(|(_, v)| {
+                v.text
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let args = &c.args;
+        let lb = c.lb.as_str();
+        let exposed = match lb {
+            _ if node_inspector_exposed(&env) || jdwp_exposed(&env) => Some("a debugger"),
+            "node" | "nodejs" | "deno" | "bun" if node_inspector_exposed(args) => {
+                Some("the inspector")
+            }
+            "java" | "javaw" | "mvn" | "gradle" if jdwp_exposed(args) => Some("a JDWP debugger"),
+            // `gdbserver :1234 prog` listens on every interface.
+            "gdbserver" => args
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .and_then(|a| host_of(a))
+                .filter(|h| h.is_empty() || beyond_this_machine(h))
+                .map(|_| "gdbserver"),
+            _ if debugpy(c) => flag_values(args, &["--listen", "--host"])
+                .into_iter()
+                .any(|v| host_of(v).is_some_and(beyond_this_machine))
+                .then_some("debugpy"),
+            "jupyter" | "jupyter-lab" | "jupyter-notebook" | "jupyter-server" => {
+                let ips = flag_values(args, &["--ip", "--ServerApp.ip", "--NotebookApp.ip"]);
+                let open = ips
+                    .iter()
+                    .any(|h| *h == "*" || beyond_this_machine(h.trim_matches(['\'', '"'])));
+                let no_token = flag_values(
+                    args,
+                    &[
+                        "--ServerApp.token",
+                        "--NotebookApp.token",
+                        "--IdentityProvider.token",
+                    ],
+                )
+                .iter()
+                .any(|t| t.trim_matches(['\'', '"']).is_empty());
+                if open && !no_token {
+                    self.ask("jupyter serves notebooks to other machines (its token guards them)");
+                }
+                (open && no_token).then_some("Jupyter without a token")
+            }
+            "code-server" | "openvscode-server" => {
+                let open = flag_values(args, &["--bind-addr", "--host"])
+                    .into_iter()
+                    .any(|v| host_of(v).is_some_and(beyond_this_machine));
+                let no_auth = flag_values(args, &["--auth"]).contains(&"none")
+                    || args.iter().any(|a| a == "--without-connection-token");
+                (open && no_auth).then_some("a web IDE without a password")
+            }
+            "chrome"
+            | "chromium"
+            | "google-chrome"
+            | "chromium-browser"
+            | "google-chrome-stable" => flag_values(args, &["--remote-debugging-address"])
+                .into_iter()
+                .any(beyond_this_machine)
+                .then_some("the browser's debugging port"),
+            "dockerd" => flag_values(args, &["-H", "--host"])
+                .into_iter()
+                .any(|v| v.starts_with("tcp://") && host_of(v).is_some_and(beyond_this_machine))
+                .then_some("the Docker daemon (root on this machine)"),
+            _ => None,
+        };
+        if let Some(what) = exposed {
+            self.block(format!(
+                "remote shell ({what} listens beyond this machine: whoever reaches the port runs code as you)"
+            ));
+        }
+    }
+}
+
+/// `python -m debugpy …`, `debugpy …`, `python -m ptvsd …`.
+fn debugpy(c: &Cmd<'_>) -> bool {
+    matches!(c.lb.as_str(), "debugpy" | "ptvsd")
+        || c.lb.starts_with("python")
+            && c.args
+                .windows(2)
+                .any(|w| w[0] == "-m" && matches!(w[1].as_str(), "debugpy" | "ptvsd"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_past_loopback() {
+        assert!(beyond_this_machine("0.0.0.0"));
+        assert!(beyond_this_machine("[::]"));
+        assert!(beyond_this_machine("192.168.1.5"));
+        assert!(beyond_this_machine("devbox"));
+        assert!(!beyond_this_machine("127.0.0.1"));
+        assert!(!beyond_this_machine("[::1]"));
+        assert!(!beyond_this_machine("localhost"));
+        assert_eq!(host_of("9229"), None);
+        assert_eq!(host_of("0.0.0.0:9229"), Some("0.0.0.0"));
+        assert_eq!(host_of("tcp://0.0.0.0:2375"), Some("0.0.0.0"));
+    }
+}
