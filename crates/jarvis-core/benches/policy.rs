@@ -106,6 +106,8 @@ fn main() {
         "blind-aw",
         "blind-ax",
         "blind-ay",
+        "blind-az",
+        "blind-ba",
     ] {
         sets.push((
             f.to_string(),

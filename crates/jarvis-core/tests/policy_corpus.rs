@@ -102,6 +102,8 @@ const REDTEAM: &[&str] = &[
     "blind-aw.jsonl",
     "blind-ax.jsonl",
     "blind-ay.jsonl",
+    "blind-az.jsonl",
+    "blind-ba.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -149,6 +151,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-aw.jsonl", "/home/u/work", "/home/u"),
     ("blind-ax.jsonl", "/home/u/work", "/home/u"),
     ("blind-ay.jsonl", "/home/u/work", "/home/u"),
+    ("blind-az.jsonl", "/home/u/work", "/home/u"),
+    ("blind-ba.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -260,6 +264,15 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     ),
     ("AY-016", "as AY-009, for pip's index"),
     (
+        "BA-037",
+        "git redacts the sign-in headers of GIT_TRACE_CURL unless GIT_TRACE_REDACT=0; a trace kept \
+         in a file asks (piped straight to the network it blocks)",
+    ),
+    (
+        "BA-117",
+        "as W-040: the environment printed asks (sent to the network or a file it blocks)",
+    ),
+    (
         "AY-018",
         "as CMD-229: a requirements list from a URL is installs from it",
     ),
@@ -329,6 +342,14 @@ const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    (
+        "BA-290",
+        "~/.config/gh is gh's credential store: older gh kept the token in config.yml itself",
+    ),
+    (
+        "BA-291",
+        "~/.aws/config may hold the same keys as ~/.aws/credentials (the CLI reads both)",
+    ),
     (
         "AX-184",
         "find's lines are text a file's name can forge (a newline in it), so each is a path \

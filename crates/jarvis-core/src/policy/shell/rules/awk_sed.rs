@@ -79,26 +79,7 @@ impl Analyzer<'_> {
     /// True when it only prints.
     pub(super) fn sed_script(&mut self, script: &str, c: &Cmd<'_>) -> bool {
         let mut read_only = true;
-        for raw in script.split(['\n', ';']) {
-            let mut s = raw.trim();
-            // Addresses: numbers, $, /re/, \cREc, ranges and `!`.
-            loop {
-                let before = s.len();
-                s = s.trim_start_matches(|ch: char| {
-                    ch.is_ascii_digit() || matches!(ch, '$' | ',' | '!' | '~' | '+' | ' ')
-                });
-                if let Some(rest) = s.strip_prefix('/') {
-                    s = rest.split_once('/').map(|(_, r)| r).unwrap_or("");
-                }
-                if s.len() == before {
-                    break;
-                }
-            }
-            let s = s.trim_start_matches('{').trim();
-            let Some(cmd) = s.chars().next() else {
-                continue;
-            };
-            let arg = s[cmd.len_utf8()..].trim();
+        for (cmd, s, arg) in sed_commands(script) {
             match cmd {
                 'e' => {
                     read_only = false;
@@ -166,6 +147,71 @@ impl Analyzer<'_> {
         }
         read_only
     }
+}
+
+/// Each command of a sed script past its addresses: its letter, its text
+/// from the letter on, and its argument.
+fn sed_commands(script: &str) -> Vec<(char, &str, &str)> {
+    let mut out = Vec::new();
+    for raw in script.split(['\n', ';']) {
+        let mut s = raw.trim();
+        // Addresses: numbers, $, /re/, \cREc, ranges and `!`.
+        loop {
+            let before = s.len();
+            s = s.trim_start_matches(|ch: char| {
+                ch.is_ascii_digit() || matches!(ch, '$' | ',' | '!' | '~' | '+' | ' ')
+            });
+            if let Some(rest) = s.strip_prefix('/') {
+                s = rest.split_once('/').map(|(_, r)| r).unwrap_or("");
+            }
+            if s.len() == before {
+                break;
+            }
+        }
+        let s = s.trim_start_matches('{').trim();
+        let Some(cmd) = s.chars().next() else {
+            continue;
+        };
+        out.push((cmd, s, s[cmd.len_utf8()..].trim()));
+    }
+    out
+}
+
+/// The text a sed script puts into the files it edits: each `s`
+/// command's replacement and each `a`, `i` or `c` line, unescaped.
+pub(super) fn sed_inserts(script: &str) -> Vec<String> {
+    sed_commands(script)
+        .into_iter()
+        .filter_map(|(cmd, s, arg)| match cmd {
+            's' => {
+                let delim = s[1..].chars().next()?;
+                split_unescaped(&s[1..], delim)
+                    .get(2)
+                    .map(|r| unescape_inserted(r))
+            }
+            'a' | 'i' | 'c' => Some(unescape_inserted(arg.trim_start_matches('\\'))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `\/` is `/`, `\n` a new line, `\\` a backslash: the text as written.
+pub(super) fn unescape_inserted(r: &str) -> String {
+    let mut out = String::new();
+    let mut chars = r.chars();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            out.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
 }
 
 /// The commands an awk program hands to `system(…)` and `"…" | getline`, as

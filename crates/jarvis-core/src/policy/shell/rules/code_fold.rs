@@ -158,9 +158,85 @@ pub(super) fn fold(code: &str) -> String {
     })
 }
 
+/// Perl code that is only `s///` and `tr///` edits (`;`-separated), none
+/// with the `e` flag that evaluates the replacement.
+pub(super) fn substitutions_only(code: &str) -> bool {
+    let mut rest = code.trim();
+    // The replacement is interpolated: `$ENV{…}` is a variable's value,
+    // `@{[ … ]}` and `${\ … }` run code.
+    let l = rest.to_ascii_lowercase();
+    if rest.is_empty() || l.contains("env{") || l.contains("@{") || l.contains("${") {
+        return false;
+    }
+    while !rest.is_empty() {
+        let (parts, op) = if let Some(r) = rest.strip_prefix("tr") {
+            (2, r)
+        } else if let Some(r) = rest.strip_prefix('s').or_else(|| rest.strip_prefix('y')) {
+            (2, r)
+        } else {
+            return false;
+        };
+        let Some(delim) = op.chars().next() else {
+            return false;
+        };
+        if delim.is_alphanumeric() || delim.is_whitespace() || "{[(<#".contains(delim) {
+            return false;
+        }
+        // The pattern and the replacement, each ended by the delimiter.
+        let mut seen = 0;
+        let mut escaped = false;
+        let mut end = None;
+        for (i, ch) in op.char_indices().skip(1) {
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == delim {
+                seen += 1;
+                if seen == parts {
+                    end = Some(i + ch.len_utf8());
+                    break;
+                }
+            }
+        }
+        let Some(end) = end else { return false };
+        let after = &op[end..];
+        let flags_len = after
+            .find(|ch: char| !ch.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        if after[..flags_len].contains('e') {
+            return false;
+        }
+        rest = after[flags_len..].trim_start();
+        match rest.strip_prefix(';') {
+            Some(r) => rest = r.trim_start(),
+            None if rest.is_empty() => {}
+            None => return false,
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::fold;
+
+    #[test]
+    fn perl_edits_without_eval_are_text() {
+        use super::substitutions_only as only;
+        assert!(only(
+            r#"s/api_key\s*=\s*"[^"]*"/api_key = os.environ["API_KEY"]/"#
+        ));
+        assert!(only("s/foo/bar/g; tr/a-z/A-Z/"));
+        assert!(only(r"s|a\|b|c|gi"));
+        assert!(!only("s/x/`id`/e"));
+        assert!(!only("s/x/y/ge"));
+        assert!(!only("s/x/y/; system('id')"));
+        assert!(!only("print $ENV{AWS_SECRET_ACCESS_KEY}"));
+        assert!(!only("s{a}{b}"));
+        assert!(!only("s/a/$ENV{AWS_SECRET_ACCESS_KEY}/"));
+        assert!(!only("s/a/@{[ `id` ]}/"));
+    }
 
     #[test]
     fn assembled_calls_read_as_the_call() {

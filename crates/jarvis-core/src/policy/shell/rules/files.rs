@@ -344,6 +344,8 @@ impl Analyzer<'_> {
                         || (short_has(x, 'i') && lb != "sed")
                 }) =>
             {
+                // What the edit puts into the files, judged as planted there.
+                let mut inserted = Vec::new();
                 if lb == "sed" {
                     let script = c.value("-e").map(|w| w.text.clone()).or_else(|| {
                         c.words[1..]
@@ -353,6 +355,7 @@ impl Analyzer<'_> {
                     });
                     if let Some(s) = script {
                         self.sed_script(&s, c);
+                        inserted = super::awk_sed::sed_inserts(&s);
                     }
                 } else if let Some(code) = c.words[1..]
                     .windows(2)
@@ -360,6 +363,9 @@ impl Analyzer<'_> {
                     .map(|w| w[1].text.clone())
                 {
                     self.inline_code(lb, &code, c.depth);
+                    if super::code_fold::substitutions_only(&code) {
+                        inserted = super::awk_sed::sed_inserts(&code);
+                    }
                 }
                 // The files edited: operands after the script.
                 let mut ops: Vec<&Word> = c.words[1..]
@@ -378,9 +384,10 @@ impl Analyzer<'_> {
                 } else if lb != "sed" && !ops.is_empty() {
                     ops.remove(0);
                 }
-                for f in ops {
+                for f in &ops {
                     self.write_path(f, cwd, &format!("{} -i", c.base));
                 }
+                self.plant_edits(&ops, &inserted, cwd, c.depth);
                 self.ask(format!("{} edits files in place", c.base));
                 Some(false)
             }
@@ -755,6 +762,27 @@ fn is_loopback(host: &str) -> bool {
         || host
             .parse::<std::net::IpAddr>()
             .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
+impl Analyzer<'_> {
+    /// Text an in-place edit puts into files (`sed -i '1i …'`, `perl -pi
+    /// -e 's/^/…/'`), judged as text planted there for a tool to run.
+    pub(super) fn plant_edits(
+        &mut self,
+        files: &[&Word],
+        inserted: &[String],
+        cwd: Option<&str>,
+        depth: usize,
+    ) {
+        let text = inserted.join("\n");
+        if text.trim().is_empty() {
+            return;
+        }
+        for f in files.iter().filter(|f| !f.dynamic) {
+            let path = self.norm(f, cwd);
+            self.planted_text(&path, &text, depth);
+        }
+    }
 }
 
 /// A file this large is an attempt to fill the disk, not a disk image.

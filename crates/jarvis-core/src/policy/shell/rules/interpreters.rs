@@ -91,13 +91,18 @@ impl Analyzer<'_> {
                 .iter()
                 .position(|w| std::ptr::eq(w, code) || w.text == code.text)
                 .unwrap_or(c.words.len());
-            for f in c
+            let files: Vec<&Word> = c
                 .words
                 .iter()
                 .skip(at + 1)
                 .filter(|w| !w.text.starts_with('-'))
-            {
+                .collect();
+            for f in &files {
                 self.write_path(f, c.cwd(), &format!("{} -i", c.base));
+            }
+            if super::code_fold::substitutions_only(&code.text) {
+                let inserted = super::awk_sed::sed_inserts(&code.text);
+                self.plant_edits(&files, &inserted, c.cwd(), c.depth);
             }
         }
         if let Some(code) = code {
@@ -105,7 +110,19 @@ impl Analyzer<'_> {
                 self.block(format!("{why} ({} runs code built at run time)", c.base));
             }
             let all = args.join(" ");
-            self.inline_code(lb, &format!("{} {all}", code.text), c.depth);
+            // `perl -pe 's/a/b/g' f`: text edited, nothing run (the
+            // replacement is text unless `/e` makes it code); the files
+            // named are still judged.
+            if lb.starts_with("perl") && super::code_fold::substitutions_only(&code.text) {
+                let files: Vec<&str> = args
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|a| *a != code.text)
+                    .collect();
+                self.inline_code(lb, &files.join(" "), c.depth);
+            } else {
+                self.inline_code(lb, &format!("{} {all}", code.text), c.depth);
+            }
             if pwsh {
                 self.block_only(|a| a.script(&code.text, &[], c.depth + 1));
             }

@@ -16,6 +16,14 @@ impl Analyzer<'_> {
             }
             "dig" | "nslookup" | "host" | "ping" | "ping6" | "traceroute" | "tracepath" | "mtr"
             | "whois" | "drill" => {
+                // Its version or help: no query.
+                if !c.args.is_empty()
+                    && c.args
+                        .iter()
+                        .all(|a| matches!(a.as_str(), "-v" | "-V" | "-h" | "--version" | "--help"))
+                {
+                    return Some(true);
+                }
                 if c.words.iter().any(|w| !w.subs.is_empty() || w.dynamic) {
                     self.ask(format!(
                         "{} with a computed name (DNS can carry data out)",
@@ -231,15 +239,18 @@ impl Analyzer<'_> {
         for (i, w) in c.words.iter().enumerate().skip(1) {
             let x = w.text.as_str();
             let next = || c.words.get(i + 1);
+            // `-sK FILE`, `-sKFILE`: curl's K among other short options.
+            let clustered =
+                c.lb.starts_with("curl")
+                    .then(|| short_flags(x).and_then(curl_k_value))
+                    .flatten();
             let file = match x {
                 "-K" | "--config" => next().cloned(),
-                _ => x
-                    .strip_prefix("--config=")
-                    .or_else(|| x.strip_prefix("-K").filter(|f| !f.is_empty()))
-                    .map(|f| Word {
-                        text: f.to_string(),
-                        ..w.clone()
-                    }),
+                _ if clustered == Some("") => next().cloned(),
+                _ => x.strip_prefix("--config=").or(clustered).map(|f| Word {
+                    text: f.to_string(),
+                    ..w.clone()
+                }),
             };
             if matches!(x, "-e" | "--execute") && c.lb.starts_with("wget") {
                 texts.extend(next().map(|v| v.text.clone()));
@@ -627,4 +638,20 @@ fn scheme_less_address(l: &str) -> bool {
                 .chars()
                 .all(|ch| ch.is_ascii_alphanumeric() || ".-".contains(ch));
     port_ok && hostish && (!port.is_empty() || l.contains('/'))
+}
+
+/// In a bundle of curl's short options (`sSK`, `sKcfg`), what follows `K`:
+/// the config file's name, or empty when it is the next word. None when a
+/// letter before it takes the rest as its own value (`-oK` writes `K`).
+fn curl_k_value(bundle: &str) -> Option<&str> {
+    const VALUED: &str = "oudHXeAbcTFxwmryYzEQCtPUD";
+    for (i, ch) in bundle.char_indices() {
+        if ch == 'K' {
+            return Some(&bundle[i + 1..]);
+        }
+        if VALUED.contains(ch) {
+            return None;
+        }
+    }
+    None
 }

@@ -160,6 +160,8 @@ impl Analyzer<'_> {
         self.desktop_safety(c);
         self.captures(c);
         self.reveals_token(c);
+        self.secret_scan(c);
+        self.core_dump(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);
         self.opens_download(c);

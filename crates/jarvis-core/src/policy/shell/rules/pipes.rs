@@ -128,7 +128,14 @@ impl Analyzer<'_> {
             while let Some(i) = k {
                 let p = &script.commands[i];
                 let pa = peeled(&p.argv);
-                let dumps_env = dumps_env(pa);
+                // `printf '%s' "$(env)" | nc …`: the dump spliced into a word.
+                let dumps_env = dumps_env(pa)
+                    || pa.iter().any(|w| {
+                        w.subs
+                            .iter()
+                            .filter_map(|&s| script.commands.get(s))
+                            .any(|s| dumps_env(peeled(&s.argv)))
+                    });
                 let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
                 if network_sink && reads_clipboard(pa) {
                     self.block("sends the clipboard over the network (exfiltration: it often holds a password or a token)");
@@ -464,10 +471,12 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
         .map(|w| lower(&base_name(&w.text)))
         .unwrap_or_default();
     let flags_only = pa.iter().skip(1).all(|w| w.text.starts_with('-'));
-    let listing = pa
-        .iter()
-        .skip(1)
-        .all(|w| matches!(w.text.as_str(), "-p" | "-x" | "-px" | "-xp"));
+    // `export${IFS}-p`: the separator glued on is still a separator.
+    let listing = pa.iter().skip(1).all(|w| {
+        let t = w.text.replace("${IFS}", " ").replace("$IFS", " ");
+        t.split_whitespace()
+            .all(|x| matches!(x, "-p" | "-x" | "-px" | "-xp"))
+    });
     matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
         || pb == "set" && pa.len() == 1
         || matches!(pb.as_str(), "export" | "declare" | "typeset") && listing

@@ -43,6 +43,13 @@ impl Analyzer<'_> {
         if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
             return;
         }
+        if let Some(secret) = unignored_secret(path, text) {
+            self.block(format!(
+                "exfiltration ({} un-ignores {secret}: the next publish, push or image carries it)",
+                shown(path)
+            ));
+            return;
+        }
         // A compose service that mounts home or a key folder: whatever
         // the service runs reads it.
         let compose =
@@ -191,12 +198,17 @@ impl Analyzer<'_> {
                     .take(16),
             );
         }
-        pieces.extend(
-            super::code::string_literals(text)
-                .into_iter()
-                .filter(|s| s.contains(' ') && reaches_out(s))
-                .take(16),
-        );
+        // In a program's source a string is a command only where the
+        // program runs one (`os.system`, `subprocess`, backticks); a list of
+        // payloads in a guard's test is data.
+        if !source_without_shell_calls(&lower_path, text) {
+            pieces.extend(
+                super::code::string_literals(text)
+                    .into_iter()
+                    .filter(|s| s.contains(' ') && reaches_out(s))
+                    .take(16),
+            );
+        }
         for piece in pieces {
             let mut sub = Analyzer::new(self.env);
             sub.work = self.work;
@@ -413,4 +425,47 @@ fn yaml_steps(text: &str) -> Vec<String> {
         out.push(lines.join("\n"));
     }
     out
+}
+
+/// A `!pattern` line in an ignore file that a secret's name matches
+/// (`!.env`, `!*.pem`): it puts that secret back into what a publish, a
+/// commit or an image build takes.
+fn unignored_secret(path: &str, text: &str) -> Option<String> {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    let ignore = base.starts_with('.') && base.ends_with("ignore");
+    if !ignore {
+        return None;
+    }
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix('!'))
+        .map(|p| p.trim().trim_start_matches('/').trim_end_matches('/'))
+        .find(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            paths::env_file(name)
+                || paths::key_file(name)
+                || name.contains('*') && paths::glob_could_match_secret(name)
+        })
+        .map(str::to_string)
+}
+
+/// Source code in a language of its own (not settings a tool runs, not
+/// shell) that never calls out to a shell or starts a program.
+fn source_without_shell_calls(path: &str, text: &str) -> bool {
+    let source = [
+        ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".go", ".rs", ".java", ".lua",
+        ".c", ".cpp",
+    ]
+    .iter()
+    .any(|e| path.ends_with(e));
+    let l = text.to_ascii_lowercase();
+    // Backticks run commands in Ruby, Perl and PHP; in Python and
+    // JavaScript they are text.
+    let backticks = [".rb", ".pl", ".php"].iter().any(|e| path.ends_with(e))
+        && (l.contains('`') || l.contains("qx"));
+    let calls = backticks
+        || super::code_markers::RUNS.iter().any(|k| l.contains(k))
+        || ["system(", "exec(", "spawn(", "eval("]
+            .iter()
+            .any(|k| l.contains(k));
+    source && !calls
 }

@@ -381,6 +381,14 @@ impl Analyzer<'_> {
             "ulimit" => true,
             "umask" => args.iter().all(|x| x.starts_with('-')),
             "stty" => args.is_empty() || args.iter().all(|x| x == "-a" || x == "size" || x == "-g"),
+            // `set`, `export -p`, `declare -x`: every variable's value, as
+            // `env` prints them.
+            "set" | "export" | "declare" | "typeset"
+                if c.src.assigns.is_empty() && super::pipes::dumps_env(&c.words) =>
+            {
+                self.ask("prints the whole environment");
+                false
+            }
             "set" | "shopt" | "export" | "declare" | "typeset" | "local" | "readonly" | "unset"
             | "let" | "shift" | "getopts" | "return" | "exit" | "break" | "continue" | "read"
             | "cd" | "pushd" | "popd" | "dirs" | "wait" | "type" | "hash" | "true" | "false"

@@ -40,7 +40,70 @@ const PRINT_VERBS: &[&str] = &[
     "print", "show", "get", "view", "cat", "read", "reveal", "export",
 ];
 
+/// Secret scanners: they print what they find, the secrets themselves.
+const SCANNERS: &[&str] = &[
+    "trufflehog",
+    "gitleaks",
+    "detect-secrets",
+    "ggshield",
+    "noseyparker",
+    "whispers",
+    "secretlint",
+    "talisman",
+    "kingfisher",
+];
+
 impl Analyzer<'_> {
+    /// A secret scanner pointed at home or a key store prints every secret
+    /// there (`trufflehog filesystem ~`, `gitleaks detect --source ~`):
+    /// judged as reading that whole tree. The project's own scan asks.
+    pub(super) fn secret_scan(&mut self, c: &Cmd<'_>) {
+        if !SCANNERS.contains(&c.lb.as_str()) {
+            return;
+        }
+        let mut places: Vec<Word> =
+            super::script_opts::values(c, &["--source", "-s", "--path", "--directory", "--repo"]);
+        places.extend(
+            c.operand_words()
+                .into_iter()
+                .skip_while(|w| !w.text.contains(['/', '~', HOME, '.']))
+                .filter(|w| !w.text.contains("://") || w.text.starts_with("file://")),
+        );
+        for w in places {
+            let w = match w.text.strip_prefix("file://") {
+                Some(p) => Word {
+                    text: p.to_string(),
+                    ..w.clone()
+                },
+                None => w,
+            };
+            self.read_tree(&w, c.cwd(), &c.base);
+        }
+    }
+
+    /// `coredumpctl dump jarvis-desktop`: a saved image of a process's
+    /// memory, its keys and tokens with it.
+    pub(super) fn core_dump(&mut self, c: &Cmd<'_>) {
+        let verb = c
+            .args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(String::as_str);
+        if c.lb != "coredumpctl" || !matches!(verb, Some("dump" | "debug" | "gdb")) {
+            return;
+        }
+        if c.words[1..].iter().any(|w| self.aims_at_self(w, c.script)) {
+            self.block(
+                "reads Jarvis's memory (a core dump of its process holds its keys and grants)",
+            );
+        } else if c.words[1..]
+            .iter()
+            .any(|w| self.aims_at_secret_holder(w, c.script))
+        {
+            self.block("reads the memory of a program that holds secrets (a core dump of it)");
+        }
+    }
+
     /// Any tool asked to print its sign-in token (`fly auth token`, `railway
     /// auth token`, `supabase tokens show`) or to unmask what it hides.
     pub(super) fn reveals_token(&mut self, c: &Cmd<'_>) {

@@ -153,15 +153,7 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|f| a.strip_prefix(f).is_some_and(|v| !v.is_empty() && procs(v)))
         });
-        let endless = producer.is_some_and(|p| {
-            let pa = peeled(&p.argv);
-            let pb = pa.first().map(|w| base_name(&w.text)).unwrap_or_default();
-            pb == "yes"
-                || pa.iter().any(|w| {
-                    super::streams::endless_device(&w.text)
-                        || matches!(w.text.as_str(), "inf" | "infinity")
-                })
-        });
+        let endless = producer.is_some_and(|p| super::streams::endless_out(p, c.script, 0));
         // `seq 1 100000 | xargs -P 0 sleep 3600`: as many processes at once
         // as there are lines.
         // Several items per process (`-n 500`) make few processes.

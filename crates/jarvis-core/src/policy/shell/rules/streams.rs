@@ -61,7 +61,7 @@ impl Analyzer<'_> {
 
 /// The command writes without end: `yes`, `seq inf`, or a copier whose
 /// input never runs dry.
-fn endless_out(c: &Command, script: &Script, depth: usize) -> bool {
+pub(super) fn endless_out(c: &Command, script: &Script, depth: usize) -> bool {
     let argv = peeled(&c.argv);
     let Some(first) = argv.first() else {
         return false;
