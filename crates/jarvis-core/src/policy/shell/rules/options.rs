@@ -250,91 +250,6 @@ impl Analyzer<'_> {
         }
     }
 
-    /// A package installed from an index reached without TLS (`http://`,
-    /// or a host marked trusted so its certificate is not checked): code
-    /// that runs at install, fetched over a channel anyone on the path can
-    /// rewrite. Loopback mirrors are the user's own.
-    fn insecure_index(&mut self, c: &Cmd<'_>) {
-        let pip = matches!(c.lb.as_str(), "pip" | "pip3" | "uv" | "pipx" | "poetry")
-            || c.lb.starts_with("python")
-                && c.args.windows(2).any(|w| w[0] == "-m" && w[1] == "pip");
-        let npm = matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn" | "bun" | "npx");
-        if !pip && !npm {
-            return;
-        }
-        let remote = |host: &str| {
-            let h = host
-                .trim_start_matches('[')
-                .split([']', ':', '/'])
-                .next()
-                .unwrap_or("");
-            !(h == "localhost" || h.starts_with("127.") || h == "::1" || h.is_empty())
-        };
-        let valued: &[&str] = if pip {
-            &[
-                "--index-url",
-                "-i",
-                "--extra-index-url",
-                "--find-links",
-                "-f",
-                "--trusted-host",
-            ]
-        } else {
-            &["--registry"]
-        };
-        for (i, a) in c.args.iter().enumerate() {
-            let (flag, value) = match a.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-                _ => (a.as_str(), c.args.get(i + 1).cloned()),
-            };
-            if !valued.contains(&flag) {
-                continue;
-            }
-            let Some(v) = value else { continue };
-            let insecure = if flag == "--trusted-host" {
-                remote(&v)
-            } else {
-                v.strip_prefix("http://").is_some_and(remote)
-            };
-            if insecure {
-                self.block(format!(
-                    "{} installs code fetched without TLS from {v} (download and execute)",
-                    c.base
-                ));
-            }
-        }
-        // The same settings in the environment (`PIP_INDEX_URL=http://…`,
-        // `npm_config_registry=…`), before the program or exported earlier.
-        for k in c.script.commands.iter() {
-            for (name, w) in &k.assigns {
-                let up = name.to_ascii_uppercase();
-                let setting = if pip {
-                    ["INDEX_URL", "EXTRA_INDEX_URL", "FIND_LINKS", "TRUSTED_HOST"]
-                        .iter()
-                        .find(|s| up == format!("PIP_{s}") || up == format!("UV_{s}"))
-                } else {
-                    ["REGISTRY"]
-                        .iter()
-                        .find(|s| up == format!("NPM_CONFIG_{s}") || up == format!("YARN_{s}"))
-                };
-                let Some(setting) = setting else { continue };
-                let insecure = w.text.split_whitespace().any(|v| {
-                    if *setting == "TRUSTED_HOST" {
-                        remote(v)
-                    } else {
-                        v.strip_prefix("http://").is_some_and(remote)
-                    }
-                });
-                if insecure {
-                    self.block(format!(
-                        "{} installs code fetched without TLS ({name}={}: download and execute)",
-                        c.base, w.text
-                    ));
-                }
-            }
-        }
-    }
-
     /// Settings that turn TLS verification (or package signatures) off for
     /// every later run of a tool: disabling security, so they block.
     /// One run with the check off (`git -c http.sslVerify=false clone`)
@@ -460,24 +375,12 @@ const PYPI: &[&str] = &[
     "pypi.python.org",
     "test.pypi.org",
 ];
-const RUBYGEMS: &[&str] = &["rubygems.org", "index.rubygems.org", "gems.ruby-china.com"];
+pub(super) const RUBYGEMS: &[&str] = &["rubygems.org", "index.rubygems.org", "gems.ruby-china.com"];
 const NPM: &[&str] = &[
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     "npm.pkg.github.com",
 ];
-
-/// pip's own words: `pip install …`, or past `python -m pip`.
-fn pip_args<'a>(c: &Cmd<'_>, ops: &[&'a str]) -> Option<Vec<&'a str>> {
-    if c.lb.starts_with("pip") {
-        return Some(ops.to_vec());
-    }
-    if !c.args.windows(2).any(|w| w[0] == "-m" && w[1] == "pip") {
-        return None;
-    }
-    let at = ops.iter().position(|x| *x == "pip")?;
-    Some(ops[at + 1..].to_vec())
-}
 
 /// `--location=project` (or `--location project`) as an option of its own.
 fn project_location(args: &[String]) -> bool {
@@ -489,7 +392,7 @@ fn project_location(args: &[String]) -> bool {
 
 /// A URL among the arguments whose host is not the public registry's: every
 /// later install would fetch its code from there.
-fn other_registry(args: &[String], public: &[&str]) -> bool {
+pub(super) fn other_registry(args: &[String], public: &[&str]) -> bool {
     args.iter()
         .flat_map(|a| a.split(['=', ' ']))
         .filter(|a| {
@@ -503,203 +406,7 @@ fn other_registry(args: &[String], public: &[&str]) -> bool {
         })
 }
 
-impl Analyzer<'_> {
-    /// Package runners handed a location instead of a registry name: code
-    /// fetched from there and run at once, download and execute.
-    fn runs_fetched_package(&mut self, c: &Cmd<'_>) {
-        let located = |spec: &str| {
-            let l = lower(spec);
-            [
-                "http://",
-                "https://",
-                "git+",
-                "git://",
-                "github:",
-                "gitlab:",
-                "bitbucket:",
-                "ssh://",
-            ]
-            .iter()
-            .any(|p| l.starts_with(p))
-        };
-        let ops: Vec<&str> = c
-            .args
-            .iter()
-            .map(String::as_str)
-            .filter(|x| !x.starts_with('-'))
-            .collect();
-        let fetched = match c.lb.as_str() {
-            // `go run host/path@version`: a module fetched and run.
-            "go" => {
-                ops.first() == Some(&"run")
-                    && ops.iter().skip(1).any(|x| {
-                        x.contains('@') && x.split('/').next().is_some_and(|h| h.contains('.'))
-                    })
-            }
-            "npx" | "bunx" | "pnpx" => {
-                ops.first().is_some_and(|x| located(x))
-                    || c.args
-                        .iter()
-                        .any(|x| x.strip_prefix("--package=").is_some_and(located))
-            }
-            // `npm exec` is npx.
-            "npm" if matches!(ops.first(), Some(&"exec") | Some(&"x")) => {
-                ops.get(1).is_some_and(|x| located(x))
-                    || c.args
-                        .iter()
-                        .any(|x| x.strip_prefix("--package=").is_some_and(located))
-                    || c.args
-                        .windows(2)
-                        .any(|w| matches!(w[0].as_str(), "--package" | "-p") && located(&w[1]))
-            }
-            // Installed for the whole account (`--user`, or past the
-            // system's guard) from a location: its build code runs now and
-            // its commands land on PATH, as `npm -g` below.
-            "pip" | "pip3" | "python" | "python3"
-                if pip_args(c, &ops).is_some_and(|o| o.first() == Some(&"install")) =>
-            {
-                c.args
-                    .iter()
-                    .any(|x| matches!(x.as_str(), "--user" | "--break-system-packages"))
-                    && ops.iter().any(|x| located(x))
-            }
-            "cargo" => {
-                ops.first() == Some(&"install")
-                    && c.args.iter().any(|x| {
-                        x == "--git" || x.starts_with("--git=") || x.starts_with("--index")
-                    })
-            }
-            "gem" => {
-                ops.first() == Some(&"install")
-                    && c.args.windows(2).any(|w| {
-                        matches!(w[0].as_str(), "--source" | "-s")
-                            && other_registry(&w[1..], RUBYGEMS)
-                    })
-            }
-            // Hooks cloned from a location and run at once.
-            "pre-commit" => {
-                ops.first() == Some(&"try-repo") && ops.get(1).is_some_and(|x| located(x))
-            }
-            "pnpm" | "yarn" | "bun" if matches!(ops.first(), Some(&"dlx") | Some(&"x")) => {
-                ops.get(1).is_some_and(|x| located(x))
-            }
-            // Installed for the whole account from a location: its install
-            // scripts run now and its commands land on PATH, outside the
-            // project (a project's own install from a location asks).
-            "npm" | "pnpm" | "bun" | "yarn" => {
-                let global = c.args.iter().any(|x| {
-                    matches!(
-                        x.as_str(),
-                        "-g" | "--global" | "--location=global" | "--global=true"
-                    ) || x == "--prefix"
-                        || x.starts_with("--prefix=")
-                }) || c
-                    .args
-                    .windows(2)
-                    .any(|w| w[0] == "--location" && w[1] == "global")
-                    || c.lb == "yarn" && ops.first() == Some(&"global")
-                    || c.src.assigns.iter().any(|(n, v)| {
-                        n.eq_ignore_ascii_case("npm_config_global") && lower(&v.text) != "false"
-                    });
-                // `user/repo`: a GitHub repository, not the registry's `@scope/pkg`.
-                let repo = |x: &str| {
-                    let mut parts = x.split('/');
-                    let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next())
-                    else {
-                        return false;
-                    };
-                    !a.is_empty()
-                        && !b.is_empty()
-                        && !a.starts_with(['@', '.', '~'])
-                        && a.chars()
-                            .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch))
-                };
-                let sub = if c.lb == "yarn" {
-                    ops.get(1)
-                } else {
-                    ops.first()
-                };
-                global
-                    && sub.is_some_and(|x| INSTALLS.contains(x))
-                    && ops.iter().skip(1).any(|x| located(x) || repo(x))
-            }
-            "uvx" | "pipx" => {
-                c.args
-                    .iter()
-                    .any(|x| located(x.split_once('=').map_or(x.as_str(), |(_, v)| v)))
-                    && (c.lb == "uvx" || matches!(ops.first(), Some(&"run") | Some(&"install")))
-            }
-            // `uv run URL` (a script from the web), `uv tool run --from git+…`.
-            "uv" => {
-                (ops.first() == Some(&"run") && ops.get(1).is_some_and(|x| located(x)))
-                    || (ops.first() == Some(&"tool")
-                        && c.args
-                            .iter()
-                            .any(|x| located(x.split_once('=').map_or(x.as_str(), |(_, v)| v))))
-            }
-            // `nix run git+https://…`, `nix shell https://…/x.tar.gz#pkg`.
-            "nix" => {
-                matches!(
-                    ops.first(),
-                    Some(&"run") | Some(&"shell") | Some(&"develop")
-                ) && ops.iter().skip(1).any(|x| located(x))
-            }
-            "nix-shell" | "nix-build" => ops.iter().any(|x| located(x)),
-            // A playbook repository pulled and run on this machine.
-            "ansible-pull" => {
-                c.value("-U")
-                    .or_else(|| c.value("--url"))
-                    .is_some_and(|w| located(&w.text))
-                    || c.args
-                        .iter()
-                        .any(|x| x.strip_prefix("--url=").is_some_and(located))
-            }
-            _ => false,
-        };
-        // What a package runner runs is the package's command, with the
-        // rest of the line: judged as that command (`npx localtunnel --port
-        // 7420` is a tunnel to Jarvis's port).
-        let runner = match c.lb.as_str() {
-            "npx" | "bunx" | "pnpx" => Some(0),
-            "pnpm" | "yarn" | "bun" if matches!(ops.first(), Some(&"dlx") | Some(&"x")) => Some(1),
-            _ => None,
-        };
-        if let Some(skip) = runner {
-            let words: Vec<&str> = c
-                .args
-                .iter()
-                .map(String::as_str)
-                .skip_while(|x| x.starts_with('-'))
-                .skip(skip)
-                .collect();
-            if let Some(pkg) = words.first() {
-                let name = pkg
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(pkg)
-                    .split('@')
-                    .next()
-                    .unwrap_or(pkg);
-                let mut line = vec![crate::policy::shell::quote(name)];
-                line.extend(words[1..].iter().map(|w| crate::policy::shell::quote(w)));
-                let line = line.join(" ");
-                self.block_only(|a| a.script(&line, &[], c.depth + 1));
-            }
-        }
-        if fetched {
-            self.block(format!(
-                "download and execute ({} fetches code from a location and runs it)",
-                c.base
-            ));
-        }
-    }
-}
-
-/// Package managers' install commands, with npm's abbreviations.
-const INSTALLS: &[&str] = &[
-    "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall",
-    "add",
-];
+impl Analyzer<'_> {}
 
 /// BSD-style `ps e` in an option cluster (`auxeww`), not a word that is the
 /// value of an option (`ps -C node`, `ps -u steve`).
