@@ -82,7 +82,7 @@ impl Analyzer<'_> {
                     if x == "--remove-source-files" {
                         for s in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                             if Some(s) != dest.as_ref() {
-                                self.delete_path(s, true, cwd, "rsync --remove-source-files");
+                                self.delete_path(s, false, cwd, "rsync --remove-source-files");
                             }
                         }
                     } else if let Some(d) = dest {
@@ -129,9 +129,11 @@ impl Analyzer<'_> {
                 // (`mv ~/Downloads/data.csv data/`) is still there, moved:
                 // that asks; a folder, a wildcard or anything the delete
                 // rules guard is judged as the delete it also is.
-                let into_project = dest
-                    .as_ref()
-                    .is_some_and(|d| !d.dynamic && self.inside(&self.norm(d, cwd)));
+                // Or into scratch space (`mv ~/Downloads/x.sql /tmp/`).
+                let into_project = dest.as_ref().is_some_and(|d| {
+                    let to = self.norm(d, cwd);
+                    !d.dynamic && (self.inside(&to) || paths::scratch(&format!("{to}/x")))
+                });
                 let one_file = !s.dynamic
                     && !s.glob
                     && s.text
@@ -146,9 +148,10 @@ impl Analyzer<'_> {
                     && !paths::system_normalized(&p);
                 if one_file && into_project && !self.inside(&p) {
                     self.ask(format!(
-                        "{} moves {} into the working directory",
+                        "{} moves {} to {}",
                         c.base,
-                        shown(&s.text)
+                        shown(&s.text),
+                        dest.as_ref().map_or(String::new(), |d| shown(&d.text))
                     ));
                 } else if !(self.inside(&p) || paths::scratch(&p)) || s.dynamic {
                     self.delete_path(s, true, cwd, &c.base);

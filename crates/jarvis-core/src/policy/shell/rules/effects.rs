@@ -432,12 +432,16 @@ impl Analyzer<'_> {
                 | "typeset"
         ) || c.src.redirects.iter().any(Redirect::writes_file)
             || c.src.pipes_out;
-        // Printed only into a sign-in's input: used, not shown.
-        let prints = prints
-            && !(c.src.pipes_out
-                && c.src.redirects.is_empty()
-                && (into_login(c) || into_counter(c)));
         let network = super::tables::FETCHERS.contains(&c.lb.as_str());
+        // A fetcher's output is the response, not its own words, unless
+        // it is asked to show the request (`curl -v`, `http --offline`).
+        let prints = if network {
+            echoes_request(&c.lb, &c.args)
+        } else {
+            prints
+        };
+        // Printed only into its service's sign-in or a count: used, not shown.
+        let shown_var = |var: &str| prints && !handed_on(c, super::tokens::service_hosts(var));
         let reader = super::readonly::pure_reader(&c.lb);
         // `$BASH_COMMAND` is the line running now: in a DEBUG trap, every
         // later line, with whatever secrets it spells out.
@@ -532,7 +536,7 @@ impl Analyzer<'_> {
                     && c.args
                         .get(i.wrapping_sub(2))
                         .is_some_and(|prev| prev == "-n" || prev == "-z");
-                if prints || in_data || elsewhere {
+                if shown_var(&var) || in_data || elsewhere {
                     self.block(format!("reveals the secret variable ${var}"));
                 } else if !tested {
                     self.ask(format!("uses the secret variable ${var}"));
@@ -680,26 +684,139 @@ fn metadata_only(b: &str) -> bool {
 /// The next stage reads a credential from its input to sign in with it
 /// (`echo "$TOKEN" | docker login --password-stdin`, `gh auth login
 /// --with-token`): the secret's use, not its display.
-fn into_login(c: &Cmd<'_>) -> bool {
-    let Some((next, argv)) = super::wrappers::next_stage(c.src, c.script) else {
+/// Options that make a fetcher print the request it sends (its headers,
+/// its URL) along with the response.
+fn echoes_request(lb: &str, args: &[String]) -> bool {
+    let letters = match lb {
+        "curl" => "v",
+        "wget" | "wget2" => "d",
+        "http" | "https" | "xh" | "xhs" => "vp",
+        _ => "v",
+    };
+    // curl's `-w` prints what its format names: the URL or the headers
+    // only when it says so (`%{http_code}` is a number).
+    let shows = |format: &str| {
+        let f = format.to_ascii_lowercase();
+        ["url", "header", "json", "@"].iter().any(|k| f.contains(k))
+    };
+    args.iter().enumerate().any(|(i, a)| {
+        let flag = a.split('=').next().unwrap_or(a);
+        let next = args.get(i + 1).map(String::as_str).unwrap_or("");
+        matches!(
+            flag,
+            "--verbose" | "--trace" | "--trace-ascii" | "--debug" | "--print" | "--offline"
+        ) || letter_flags(a).is_some_and(|b| b.contains(|ch| letters.contains(ch)))
+            || lb == "curl" && (a == "-w" || a == "--write-out") && shows(next)
+            || lb == "curl"
+                && (a.strip_prefix("--write-out=").is_some_and(shows)
+                    || a.strip_prefix("-w")
+                        .is_some_and(|v| !v.is_empty() && shows(v)))
+    })
+}
+
+/// The output goes only down the pipe into a sign-in's or a secret store's
+/// input, or a count: a token handed on there is used, not shown. With
+/// `service` (the hosts the token is issued for), the sign-in must be
+/// that service's: a GitHub token typed into another registry's login is
+/// sent there.
+pub(super) fn handed_on(c: &Cmd<'_>, service: Option<&[&str]>) -> bool {
+    if !c.src.pipes_out || !c.src.redirects.is_empty() {
+        return false;
+    }
+    if into_counter(c) {
+        return true;
+    }
+    let Some(dest) = into_login(c) else {
         return false;
     };
+    // A secret store holds other services' tokens (a Sentry token kept as
+    // a GitHub Actions secret): the question names the repository.
+    match (service, dest) {
+        (_, Handed::Store) | (None, _) => true,
+        (Some(hosts), Handed::Login(d)) => d.is_some_and(|d| super::tokens::serves(hosts, &d)),
+    }
+}
+
+/// Where a secret read from the input goes.
+pub(super) enum Handed {
+    /// A sign-in at this host (when the line names it).
+    Login(Option<String>),
+    /// A service's secret store.
+    Store,
+}
+
+/// When the next command reads a secret from its input to sign in or to
+/// store it (`docker login --password-stdin`, `gh secret set NAME`): the
+/// host it goes to, when the line names it.
+pub(super) fn into_login(c: &Cmd<'_>) -> Option<Handed> {
+    let (next, argv) = super::wrappers::next_stage(c.src, c.script)?;
+    if !next.redirects.is_empty() || next.pipes_out {
+        return None;
+    }
     let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
-    let login = words
-        .windows(2)
-        .any(|w| w[1] == "login" || w == ["auth", "login"])
-        || words.contains(&"login");
-    login
-        && words
-            .iter()
-            .any(|w| matches!(*w, "--password-stdin" | "--with-token" | "--token-stdin"))
-        && next.redirects.is_empty()
-        && !next.pipes_out
+    let b = words.first().map(|w| base_name(w)).unwrap_or_default();
+    let value_of = |flag: &str| {
+        words.iter().enumerate().find_map(|(i, w)| {
+            eq_value(w, flag).or_else(|| (*w == flag).then(|| words.get(i + 1).copied()).flatten())
+        })
+    };
+    let login_at = words.iter().position(|w| *w == "login");
+    let from_stdin = words
+        .iter()
+        .any(|w| matches!(*w, "--password-stdin" | "--with-token" | "--token-stdin"));
+    if let Some(at) = login_at.filter(|_| from_stdin) {
+        let dest = match b.as_str() {
+            "gh" => Some(value_of("--hostname").unwrap_or("github.com").to_string()),
+            "glab" => Some(value_of("--hostname").unwrap_or("gitlab.com").to_string()),
+            "npm" | "pnpm" | "yarn" => Some(
+                value_of("--registry").map_or("registry.npmjs.org".to_string(), host_of_address),
+            ),
+            // `docker login [OPTIONS] [SERVER]`: Docker Hub when none.
+            _ => {
+                let mut server = None;
+                let mut skip = false;
+                for w in &words[at + 1..] {
+                    if std::mem::take(&mut skip) {
+                        continue;
+                    }
+                    if matches!(*w, "-u" | "--username" | "-p" | "--password" | "--authfile") {
+                        skip = true;
+                    } else if !w.starts_with('-') {
+                        server = Some(host_of_address(w));
+                        break;
+                    }
+                }
+                Some(server.unwrap_or_else(|| "docker.io".to_string()))
+            }
+        };
+        return Some(Handed::Login(dest));
+    }
+    // A secret store's setter reading the value from its input (`gh secret
+    // set NAME`, `wrangler secret put NAME`): stored at the service.
+    let store = match b.as_str() {
+        "gh" | "glab" => {
+            words.get(1..3) == Some(&["secret", "set"])
+                && !words
+                    .iter()
+                    .any(|w| w.starts_with("-b") || w.starts_with("--body"))
+        }
+        "wrangler" => words.get(1..3) == Some(&["secret", "put"]),
+        "vercel" => words.get(1..3) == Some(&["env", "add"]),
+        "fly" | "flyctl" => words.get(1..3) == Some(&["secrets", "import"]),
+        _ => false,
+    };
+    store.then_some(Handed::Store)
+}
+
+/// `https://registry.example.com:5000/v2` → `registry.example.com`.
+fn host_of_address(a: &str) -> String {
+    let rest = a.split_once("://").map_or(a, |(_, r)| r);
+    super::project_out::address_host(rest)
 }
 
 /// Piped only into `wc`: what comes out is a count (a token's length,
 /// whether it is set), never the text.
-fn into_counter(c: &Cmd<'_>) -> bool {
+pub(super) fn into_counter(c: &Cmd<'_>) -> bool {
     super::wrappers::next_stage(c.src, c.script).is_some_and(|(_, argv)| {
         argv.first().is_some_and(|w| base_name(&w.text) == "wc")
             && argv[1..]

@@ -141,7 +141,11 @@ impl Analyzer<'_> {
         if c.src.stdin_from.is_some() || has_input {
             return;
         }
-        if c.depth > 0 {
+        if self.remote {
+            // `ssh host 'bash -s' < script`, `ssh -t host bash -l`: a shell
+            // over there, reading ssh's input.
+            self.ask(format!("starts {} on another machine", c.base));
+        } else if c.depth > 0 {
             self.block(format!(
                 "spawns an interactive {} from inside another program (a shell escape)",
                 c.base
@@ -217,6 +221,16 @@ impl Analyzer<'_> {
         let script = c.script;
         match lb {
             "eval" => {
+                // `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`: the
+                // settings a known tool prints for the shell it runs in.
+                if let [one] = &c.words[1..]
+                    && one.text == "$(…)"
+                    && let [sub] = one.subs.as_slice()
+                    && script.commands.get(*sub).is_some_and(prints_shell_setup)
+                {
+                    self.ask("evaluates the shell settings a tool prints");
+                    return Some(false);
+                }
                 let rest: Vec<Word> = c.words[1..].to_vec();
                 let mut w = Word::lit(Word::join(&rest));
                 w.dynamic = rest.iter().any(|x| x.dynamic);
@@ -613,4 +627,43 @@ pub(super) fn names_program(name: &str) -> bool {
     ]
     .iter()
     .any(|s| up.ends_with(s))
+}
+
+/// A tool that prints shell settings for `eval` (`ssh-agent -s`, `pyenv
+/// init -`, `direnv hook bash`, `brew shellenv`): its output is exports
+/// and functions of its own, whatever the project holds.
+fn prints_shell_setup(c: &Command) -> bool {
+    if !c.redirects.is_empty() || c.stdin_from.is_some() || !c.assigns.is_empty() {
+        return false;
+    }
+    let words: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+    if c.argv.iter().any(|w| w.dynamic) {
+        return false;
+    }
+    let shell = |s: &&str| matches!(*s, "bash" | "zsh" | "sh" | "fish" | "-" | "--shell=bash");
+    match words.as_slice() {
+        ["ssh-agent", "-s" | "-c"] => true,
+        ["direnv", "hook" | "export", sh] => shell(sh),
+        [
+            "pyenv" | "rbenv" | "nodenv" | "goenv" | "jenv" | "plenv",
+            "init",
+            rest @ ..,
+        ] => rest
+            .iter()
+            .all(|r| matches!(*r, "-" | "--path" | "bash" | "zsh")),
+        ["pyenv", "virtualenv-init", "-"] => true,
+        [
+            "brew" | "/opt/homebrew/bin/brew" | "/home/linuxbrew/.linuxbrew/bin/brew",
+            "shellenv",
+        ] => true,
+        [
+            "starship" | "zoxide" | "mise" | "rtx" | "atuin",
+            "init" | "activate",
+            sh,
+            ..,
+        ] => shell(sh),
+        ["fnm", "env", ..] | ["opam", "env"] | ["dircolors", ..] => true,
+        ["conda" | "micromamba", "shell.bash" | "shell.zsh", "hook"] => true,
+        _ => false,
+    }
 }

@@ -173,9 +173,20 @@ impl Analyzer<'_> {
                 | "manager-core"
                 | "libsecret"
         ) && !code.contains([';', '|', '&', '$', '`', '>', '<', '(']);
+        // The forges' own CLIs as the credential helper (`gh auth
+        // setup-git` writes this).
+        let forge_helper = k.starts_with("credential.")
+            && matches!(first.as_str(), "gh" | "glab")
+            && code.split_whitespace().skip(1).collect::<Vec<_>>() == ["auth", "git-credential"];
+        // An empty helper clears the list before the next `--add`.
+        let cleared =
+            k.starts_with("credential.") && code.trim_matches(['\'', '"', ' ']).is_empty();
+        let plain_tool = plain_tool || forge_helper || cleared;
         // Hooks kept in the project (`.githooks`, husky) are the project's
         // code, like its build; anywhere else they outlive the project.
+        // `/dev/null` holds no hooks: it turns them off.
         let hooks_elsewhere = k == "core.hookspath"
+            && v.trim_matches(['\'', '"']) != "/dev/null"
             && (global || !self.inside(&self.norm_text(&paths::word_path(v, false), None)));
         if hooks_elsewhere
             || k == "core.fsmonitor" && global

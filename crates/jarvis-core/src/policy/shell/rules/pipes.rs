@@ -80,7 +80,9 @@ impl Analyzer<'_> {
                 .first()
                 .map(|w| shown(&base_name(&w.text)))
                 .unwrap_or_else(|| "a command".into());
-            if let Some(kind) = stdin_executor(c) {
+            if let Some(kind) = stdin_executor(c)
+                && !self.ed_edits(&kind, src, c)
+            {
                 // The pipe's whole chain: `curl … | sed 1d | sh` still downloads.
                 let mut origin = self.producer(src);
                 let mut k = src.stdin_from;
@@ -129,7 +131,8 @@ impl Analyzer<'_> {
                 let p = &script.commands[i];
                 let pa = peeled(&p.argv);
                 // `printf '%s' "$(env)" | nc …`: the dump spliced into a word.
-                let dumps_env = dumps_env(pa)
+                // (`env | cut -d= -f1 | …` passes on names only.)
+                let dumps_env = dumps_env(pa) && !super::readonly::names_only(p, script)
                     || pa.iter().any(|w| {
                         w.subs
                             .iter()
@@ -490,6 +493,35 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
                 .iter()
                 .skip(1)
                 .any(|w| super::servers::jq_env(&w.text).whole)
+}
+
+impl Analyzer<'_> {
+    /// `printf '%s\n' '/^FROM/s/18/20/' w q | ed -s Dockerfile`: ed given
+    /// edit commands the line spells out, none of them a `!` that runs a
+    /// shell. Its `w FILE` writes are judged; the file it opens is judged
+    /// as written where ed is.
+    fn ed_edits(&mut self, kind: &str, src: &Command, ed: &Command) -> bool {
+        if !matches!(kind, "ed" | "red") {
+            return false;
+        }
+        let Some(text) = crate::policy::shell::eval::printed(src) else {
+            return false;
+        };
+        if text.contains('!') {
+            return false;
+        }
+        for line in text.lines().map(str::trim) {
+            if let Some(f) = line
+                .strip_prefix("w ")
+                .or_else(|| line.strip_prefix("W "))
+                .or_else(|| line.strip_prefix("wq "))
+            {
+                let f = super::script_opts::expanded(f.trim());
+                self.write_path(&f, ed.cwd.as_deref(), "ed");
+            }
+        }
+        true
+    }
 }
 
 /// The shell's history printed (`history`, `fc -l`), or the command line

@@ -300,6 +300,26 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
             t
         }
         "scp" | "sftp" | "autossh" | "mosh" => identity_positions(args),
+        // Keys loaded into the agent, or used to sign or to print their
+        // public half: their secret never leaves the tool.
+        "ssh-add" => args
+            .iter()
+            .enumerate()
+            .filter(|(k, x)| {
+                !x.starts_with('-')
+                    && (*k == 0 || !matches!(args[k - 1].as_str(), "-t" | "-E" | "-S"))
+            })
+            .map(|(k, _)| k)
+            .collect(),
+        "ssh-keygen" => {
+            let uses = args.windows(2).any(|w| w == ["-Y", "sign"])
+                || args.iter().any(|x| {
+                    // A fingerprint; `-y` and `-e` print a key, left to the
+                    // credential rules.
+                    letter_flags(x).is_some_and(|b| b.contains('l') && !b.contains(['p', 'y', 'e']))
+                });
+            if uses { value_of(&["-f"]) } else { vec![] }
+        }
         "curl" | "wget" | "http" | "https" | "xh" => {
             let mut t = value_of(&[
                 "-H",

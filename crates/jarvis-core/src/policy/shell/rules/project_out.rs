@@ -401,5 +401,10 @@ pub(super) fn local_host(host: &str) -> bool {
             std::net::IpAddr::V6(v6) => v6.is_loopback(),
         };
     }
-    host == "localhost" || host.ends_with(".local") || host.ends_with(".lan") || !host.contains('.')
+    // `.internal` and `.home.arpa` are reserved for private networks.
+    host == "localhost"
+        || [".local", ".lan", ".internal", ".home.arpa", ".localdomain"]
+            .iter()
+            .any(|s| host.ends_with(s))
+        || !host.contains('.')
 }

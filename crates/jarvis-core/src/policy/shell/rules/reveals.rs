@@ -150,7 +150,17 @@ impl Analyzer<'_> {
                 c.base
             ));
         }
-        if after_auth || printed || self_printing {
+        // Printed only into a sign-in's or a secret store's input, or a
+        // count: used, not shown (`gh auth token | docker login
+        // --password-stdin`).
+        let service = Some(super::tokens::printer_service(&c.lb));
+        if (after_auth || printed || self_printing) && super::effects::handed_on(c, service) {
+            self.ask(format!(
+                "{} {} hands a sign-in token to the next command",
+                c.base,
+                verbs.join(" ")
+            ));
+        } else if after_auth || printed || self_printing {
             self.block(format!(
                 "reveals credentials ({} {} prints a sign-in token)",
                 c.base,

@@ -70,7 +70,11 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|k| v.joined.contains(k))
                 {
-                    self.block("reveals cloud credentials (aws)");
+                    if super::effects::handed_on(c, Some(super::tokens::printer_service("aws"))) {
+                        self.ask("aws hands credentials to the next command");
+                    } else {
+                        self.block("reveals cloud credentials (aws)");
+                    }
                 }
                 self.ask("aws changes cloud resources");
                 Some(false)
@@ -93,7 +97,11 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|k| v.joined.contains(k))
                 {
-                    self.block(format!("reveals cloud credentials ({b})"));
+                    if super::effects::handed_on(c, Some(super::tokens::printer_service(&c.lb))) {
+                        self.ask(format!("{b} hands credentials to the next command"));
+                    } else {
+                        self.block(format!("reveals cloud credentials ({b})"));
+                    }
                 }
                 self.ask(format!("{b} changes cloud resources"));
                 Some(false)
@@ -474,7 +482,12 @@ impl Analyzer<'_> {
             }
             _ => false,
         };
-        if reveals {
+        if reveals && super::effects::handed_on(c, Some(super::tokens::printer_service(&c.lb))) {
+            self.ask(format!(
+                "{} hands a stored token to the next command",
+                c.base
+            ));
+        } else if reveals {
             self.block(format!("reveals a stored token ({})", c.base));
         }
         if matches!(c.lb.as_str(), "npm" | "pnpm" | "yarn")

@@ -74,7 +74,7 @@ pub(super) fn foreign_host(var: &str, args: &[String]) -> Option<String> {
 }
 
 /// The hosts the service of token variable `var` answers on.
-fn service_hosts(var: &str) -> Option<&'static [&'static str]> {
+pub(super) fn service_hosts(var: &str) -> Option<&'static [&'static str]> {
     let upper = var.to_ascii_uppercase();
     SERVICES
         .iter()
@@ -82,9 +82,28 @@ fn service_hosts(var: &str) -> Option<&'static [&'static str]> {
         .map(|(_, hosts)| *hosts)
 }
 
+/// The hosts the sign-in token a CLI prints is issued for (`gh auth
+/// token`, `aws ecr get-login-password`, `gcloud auth print-access-token`).
+pub(super) fn printer_service(lb: &str) -> &'static [&'static str] {
+    match lb {
+        "gh" | "hub" => &["github.com", "ghcr.io", "githubusercontent.com"],
+        "glab" => &["gitlab.com", "gitlab"],
+        "aws" => &["amazonaws.com", "aws.amazon.com"],
+        "gcloud" => &["gcr.io", "pkg.dev", "googleapis.com", "google.com"],
+        "az" => &["azurecr.io", "azure.com", "microsoft.com"],
+        "heroku" => &["heroku.com"],
+        "doctl" => &["digitalocean.com", "docr.io"],
+        "flyctl" | "fly" => &["fly.io"],
+        "vercel" => &["vercel.com"],
+        "netlify" => &["netlify.com"],
+        "npm" | "pnpm" | "yarn" => &["npmjs.org", "npmjs.com"],
+        _ => &[],
+    }
+}
+
 /// `host` is one of `hosts`, a subdomain of one, or a self-hosted
 /// instance named for the service.
-fn serves(hosts: &[&str], host: &str) -> bool {
+pub(super) fn serves(hosts: &[&str], host: &str) -> bool {
     hosts.iter().any(|s| {
         if s.contains('.') {
             host == *s || host.ends_with(&format!(".{s}"))

@@ -20,6 +20,9 @@ impl Analyzer<'_> {
                 self.block(format!(
                     "{what} writes to a device chosen at run time ({text})"
                 ));
+            } else if self.remote && paths::system_normalized(&prefix) {
+                // Another machine's system folders are a deploy's target.
+                self.ask(format!("{what} writes {text} on another machine"));
             } else if fixed.contains('/')
                 && (paths::system_normalized(&prefix) && prefix != "/"
                     || paths::persistence_normalized(&prefix))
@@ -61,7 +64,11 @@ impl Analyzer<'_> {
         } else if self.app_state(&p) {
             self.block(format!("{what} overwrites Jarvis's own state ({text})"));
         } else if let Some(why) = paths::credential_normalized(&p, &w.text) {
-            if self.inside(&p) && !paths::credential_store(&p) {
+            if self.remote {
+                // A key added to a server's `authorized_keys` (what
+                // `ssh-copy-id` does): the question shows which key.
+                self.ask(format!("{what} writes {text} on another machine ({why})"));
+            } else if self.inside(&p) && !paths::credential_store(&p) {
                 self.ask(format!("{what} writes a secrets file ({text})"));
             } else {
                 self.block(format!("{what} writes a credential file: {why}"));
