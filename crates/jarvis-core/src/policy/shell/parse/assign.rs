@@ -348,6 +348,7 @@ impl Walker<'_> {
             cwd: self.cwd.clone(),
             cwd_choices: self.vars.cwd_alts.clone(),
             nested,
+            declares: true,
             ..Default::default()
         });
     }

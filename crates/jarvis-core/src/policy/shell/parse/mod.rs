@@ -185,6 +185,9 @@ pub struct Command {
     /// The folders it may run in, when a branch left several (`cwd` is
     /// the one judged where only one can be).
     pub cwd_choices: Vec<Option<String>>,
+    /// `export NAME=v`, `declare -x NAME=v`: the assignments are the
+    /// declaration's own, not an environment set before a program.
+    pub declares: bool,
 }
 
 #[derive(Debug, Default)]

@@ -161,7 +161,11 @@ impl Walker<'_> {
                 // array subscript is expanded when the test evaluates it.
                 if arith || t.split_whitespace().any(|w| w == "-v") {
                     for q in raw_strings(n) {
-                        let inner = self.text(q).trim_matches('\'').to_string();
+                        let inner = self
+                            .text(q)
+                            .trim_start_matches('$')
+                            .trim_matches('\'')
+                            .to_string();
                         if inner.contains('[') && (inner.contains("$(") || inner.contains('`')) {
                             self.evaluated_value(Word::lit(inner));
                         }
@@ -557,12 +561,12 @@ impl Walker<'_> {
     }
 }
 
-/// The single-quoted strings anywhere below `n`.
+/// The single-quoted strings (`'…'`, `$'…'`) anywhere below `n`.
 fn raw_strings(n: Node) -> Vec<Node> {
     let mut out = Vec::new();
     let mut stack = vec![n];
     while let Some(x) = stack.pop() {
-        if x.kind() == "raw_string" {
+        if matches!(x.kind(), "raw_string" | "ansi_c_string") {
             out.push(x);
             continue;
         }

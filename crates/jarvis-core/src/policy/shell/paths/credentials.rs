@@ -256,6 +256,10 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if key_file(base) && (p.contains('/') || p.starts_with('~')) {
         return Some(format!("{shown} is a private key"));
     }
+    // Saved images of programs' memory: their keys and tokens with them.
+    if under_dir(p, "/var/lib/systemd/coredump") || under_dir(p, "/var/crash") {
+        return Some(format!("{shown} is a core dump (a program's memory)"));
+    }
     if p.starts_with("/proc/") && (p.ends_with("/environ") || p.ends_with("/mem")) {
         return Some(format!("{shown} exposes a process's memory or environment"));
     }
@@ -588,12 +592,30 @@ fn home_store_elsewhere(p: &str) -> Option<&'static str> {
     if !p.starts_with('/') {
         return None;
     }
-    CREDENTIAL_DIRS.iter().copied().find(|d| {
-        // A project's own `.npmrc` names its registry (and a token only by
-        // variable); wherever the project lives, it is its own.
-        let Some(tail) = d.strip_prefix("~/").filter(|t| {
-            t.starts_with('.') && !t.starts_with(".npmrc") && !t.starts_with(".yarnrc")
-        }) else {
+    // The key stores themselves: names a project's own folders do not
+    // take (a project has its `.npmrc`, `.history` or `.wrangler`).
+    const STORES: &[&str] = &[
+        "~/.ssh",
+        "~/.aws",
+        "~/.azure",
+        "~/.gnupg",
+        "~/.kube",
+        "~/.password-store",
+        "~/.mozilla",
+        "~/.thunderbird",
+        "~/.netrc",
+        "~/.git-credentials",
+        "~/.pgpass",
+        "~/.vault-token",
+        "~/.config/gh",
+        "~/.config/gcloud",
+        "~/.docker/config.json",
+        "~/.local/share/keyrings",
+        "~/.config/google-chrome",
+        "~/.config/chromium",
+    ];
+    STORES.iter().copied().find(|d| {
+        let Some(tail) = d.strip_prefix("~/") else {
             return false;
         };
         let needle = format!("/{tail}");

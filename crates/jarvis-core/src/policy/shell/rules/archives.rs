@@ -58,7 +58,12 @@ impl Analyzer<'_> {
         }
         if !d.dynamic {
             let p = self.norm(d, cwd);
-            if paths::catastrophic_normalized(&p) && !self.inside(&p) && !plain_home_folder(&p) {
+            // `unzip -:` keeps members' `../`: no folder bounds it.
+            let climbs = what == "unzip -:";
+            if paths::catastrophic_normalized(&p)
+                && !self.inside(&p)
+                && (climbs || !plain_home_folder(&p))
+            {
                 self.block(format!(
                     "{what} extracts into {}, where it can replace startup files and keys",
                     shown(&d.text)
@@ -75,10 +80,14 @@ impl Analyzer<'_> {
 /// climb out with `..`, so extraction there overwrites only that folder's
 /// files, which is asked like any write outside the project.
 fn plain_home_folder(p: &str) -> bool {
+    // Folders whose insides programs run or keys live in: `~/go/bin`,
+    // macOS's `~/Library`, Windows' `~/AppData`, snaps' profiles.
+    const PROGRAM_ROOTS: &[&str] = &["go", "Library", "AppData", "snap", "bin", "opt", "perl5"];
     p.strip_prefix("~/").is_some_and(|name| {
         !name.is_empty()
             && !name.starts_with('.')
             && !name.contains('/')
+            && !PROGRAM_ROOTS.iter().any(|r| r.eq_ignore_ascii_case(name))
             && !paths::user_bin(&format!("{p}/x"))
     })
 }

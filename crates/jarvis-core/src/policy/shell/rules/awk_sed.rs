@@ -153,7 +153,7 @@ impl Analyzer<'_> {
 /// from the letter on, and its argument.
 fn sed_commands(script: &str) -> Vec<(char, &str, &str)> {
     let mut out = Vec::new();
-    for raw in script.split(['\n', ';']) {
+    for raw in sed_pieces(script) {
         let mut s = raw.trim();
         // Addresses: numbers, $, /re/, \cREc, ranges and `!`.
         loop {
@@ -173,6 +173,35 @@ fn sed_commands(script: &str) -> Vec<(char, &str, &str)> {
             continue;
         };
         out.push((cmd, s, s[cmd.len_utf8()..].trim()));
+    }
+    out
+}
+
+/// A sed script cut at its commands' ends: a new line, or a `;` — but
+/// `a`, `i` and `c` take the rest of their line as text, `;` and all.
+fn sed_pieces(script: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in script.split('\n') {
+        let mut rest = line;
+        loop {
+            let head = rest.trim_start().trim_start_matches(|ch: char| {
+                ch.is_ascii_digit() || matches!(ch, '$' | ',' | '!' | ' ' | '{')
+            });
+            if head.starts_with(['a', 'i', 'c']) && !head.starts_with("a;") {
+                out.push(rest);
+                break;
+            }
+            match rest.split_once(';') {
+                Some((one, more)) => {
+                    out.push(one);
+                    rest = more;
+                }
+                None => {
+                    out.push(rest);
+                    break;
+                }
+            }
+        }
     }
     out
 }

@@ -164,8 +164,13 @@ pub(super) fn substitutions_only(code: &str) -> bool {
     let mut rest = code.trim();
     // The replacement is interpolated: `$ENV{…}` is a variable's value,
     // `@{[ … ]}` and `${\ … }` run code.
+    // A pattern's `(?{ … })` and `(??{ … })` run code too.
     let l = rest.to_ascii_lowercase();
-    if rest.is_empty() || l.contains("env{") || l.contains("@{") || l.contains("${") {
+    if rest.is_empty()
+        || ["env{", "@{", "${", "?{", "#{", "$#"]
+            .iter()
+            .any(|k| l.contains(k))
+    {
         return false;
     }
     while !rest.is_empty() {
@@ -236,6 +241,8 @@ mod tests {
         assert!(!only("s{a}{b}"));
         assert!(!only("s/a/$ENV{AWS_SECRET_ACCESS_KEY}/"));
         assert!(!only("s/a/@{[ `id` ]}/"));
+        assert!(!only("s!(?{system(q(id))})!!"));
+        assert!(!only("s/x/$#{[ `id` ]}/"));
     }
 
     #[test]

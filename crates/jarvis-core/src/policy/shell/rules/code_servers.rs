@@ -63,8 +63,8 @@ fn node_inspector_exposed(words: &[String]) -> bool {
     })
 }
 
-/// A JDWP agent that listens (`server=y`) on an address past loopback;
-/// a bare port is every interface before Java 9, so it counts too.
+/// A JDWP agent that listens (`server=y`) on an address past loopback,
+/// or connects out to a debugger on another machine.
 fn jdwp_exposed(words: &[String]) -> bool {
     words.iter().any(|a| {
         let Some(opts) = a
@@ -78,11 +78,12 @@ fn jdwp_exposed(words: &[String]) -> bool {
             .split(',')
             .find_map(|o| o.strip_prefix("address="))
             .unwrap_or("");
-        server
-            && match host_of(address) {
-                None => true,
-                Some(h) => h == "*" || beyond_this_machine(h),
-            }
+        // A bare port is loopback since Java 9. Without `server=y` the JVM
+        // connects out, and the debugger at that address drives it.
+        match host_of(address) {
+            None => false,
+            Some(h) => server && h == "*" || beyond_this_machine(h),
+        }
     })
 }
 
@@ -115,21 +116,25 @@ impl Analyzer<'_> {
             }
             "java" | "javaw" | "mvn" | "gradle" if jdwp_exposed(args) => Some("a JDWP debugger"),
             // `gdbserver :1234 prog` listens on every interface.
+            // A serial device or a `--wrapper` command is no address.
             "gdbserver" => args
                 .iter()
-                .find(|a| !a.starts_with('-'))
+                .find(|a| !a.starts_with(['-', '/']) && a.contains(':'))
                 .and_then(|a| host_of(a))
                 .filter(|h| h.is_empty() || beyond_this_machine(h))
                 .map(|_| "gdbserver"),
-            _ if debugpy(c) => flag_values(args, &["--listen", "--host"])
+            _ if debugpy(c) => flag_values(args, &["--listen", "--host", "--connect"])
                 .into_iter()
                 .any(|v| host_of(v).is_some_and(beyond_this_machine))
                 .then_some("debugpy"),
             "jupyter" | "jupyter-lab" | "jupyter-notebook" | "jupyter-server" => {
                 let ips = flag_values(args, &["--ip", "--ServerApp.ip", "--NotebookApp.ip"]);
-                let open = ips
-                    .iter()
-                    .any(|h| *h == "*" || beyond_this_machine(h.trim_matches(['\'', '"'])));
+                // jupyter_server reads `*` and an empty address as every
+                // interface.
+                let open = ips.iter().any(|h| {
+                    let h = h.trim_matches(['\'', '"']);
+                    h == "*" || h.is_empty() || beyond_this_machine(h)
+                });
                 let no_token = flag_values(
                     args,
                     &[
@@ -157,14 +162,31 @@ impl Analyzer<'_> {
             | "chromium"
             | "google-chrome"
             | "chromium-browser"
-            | "google-chrome-stable" => flag_values(args, &["--remote-debugging-address"])
+            | "google-chrome-stable"
+            | "microsoft-edge"
+            | "brave-browser"
+            | "vivaldi" => flag_values(args, &["--remote-debugging-address"])
                 .into_iter()
                 .any(beyond_this_machine)
                 .then_some("the browser's debugging port"),
-            "dockerd" => flag_values(args, &["-H", "--host"])
-                .into_iter()
-                .any(|v| v.starts_with("tcp://") && host_of(v).is_some_and(beyond_this_machine))
-                .then_some("the Docker daemon (root on this machine)"),
+            // A TCP socket (the default when no scheme is given) without
+            // `--tlsverify`, which admits only clients holding its CA's cert.
+            "dockerd" => {
+                let mut hosts = flag_values(args, &["-H", "--host"]);
+                hosts.extend(
+                    args.iter()
+                        .filter_map(|a| a.strip_prefix("-H").filter(|v| !v.is_empty())),
+                );
+                let tcp = hosts.into_iter().any(|v| {
+                    !v.starts_with("unix://")
+                        && !v.starts_with("fd://")
+                        && host_of(v).is_some_and(beyond_this_machine)
+                });
+                let verified = args
+                    .iter()
+                    .any(|a| a == "--tlsverify" || a == "--tlsverify=true");
+                (tcp && !verified).then_some("the Docker daemon (root on this machine)")
+            }
             _ => None,
         };
         if let Some(what) = exposed {
@@ -179,9 +201,13 @@ impl Analyzer<'_> {
 fn debugpy(c: &Cmd<'_>) -> bool {
     matches!(c.lb.as_str(), "debugpy" | "ptvsd")
         || c.lb.starts_with("python")
-            && c.args
+            && (c
+                .args
                 .windows(2)
                 .any(|w| w[0] == "-m" && matches!(w[1].as_str(), "debugpy" | "ptvsd"))
+                || c.args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "-mdebugpy" | "-mptvsd")))
 }
 
 #[cfg(test)]

@@ -70,6 +70,7 @@ impl Analyzer<'_> {
                 symbolic |= x == "--symbolic" || (!x.starts_with("--") && x.contains('s'));
                 if lb == "rsync"
                     && (x == "--delete"
+                        || x == "--del"
                         || x.starts_with("--delete-")
                         || x == "--remove-source-files")
                 {
@@ -265,6 +266,8 @@ impl Analyzer<'_> {
                 } else if let Some(rest) = path.strip_prefix('~') {
                     if rest.is_empty() || rest.starts_with('/') {
                         format!("{home}{rest}")
+                    } else if rest == "root" || rest.starts_with("root/") {
+                        format!("/{rest}")
                     } else {
                         format!("/home/{rest}")
                     }
@@ -301,10 +304,20 @@ pub(super) fn remote_spec(t: &str) -> Option<(&str, &str)> {
     Some((host.trim_start_matches('['), path))
 }
 
-/// This machine by name or address.
+/// This machine by name or address: `localhost.`, `127.1` and `0` (the
+/// resolver's short forms), `::ffff:127.0.0.1`, or its own host name read
+/// at run time (`$(hostname)`, `$HOSTNAME`).
 fn is_loopback(host: &str) -> bool {
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    let own_name = h.contains("hostname");
+    let short = h == "0" || h.starts_with("127.") || h.starts_with("0x7f") || h == "2130706433";
+    let mapped = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+        std::net::IpAddr::V4(_) => false,
+    };
+    matches!(h.as_str(), "localhost" | "ip6-localhost" | "ip6-loopback")
+        || own_name
+        || short
+        || h.parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified() || mapped(ip))
 }

@@ -319,7 +319,12 @@ impl Analyzer<'_> {
         // Which input devices exist is no keystroke.
         // A project file's name and metadata are the project's, whatever
         // it holds (`stat .env`); the user's own stores are not even listed.
-        let device_names = verb == "lists" && (paths::keystroke_device(&p) || self.inside(&p));
+        // Which programs left a core dump is no memory of theirs.
+        let device_names = verb == "lists"
+            && (paths::keystroke_device(&p)
+                || self.inside(&p)
+                || paths::under_dir(&p, "/var/crash")
+                || paths::under_dir(&p, "/var/lib/systemd/coredump"));
         if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
             self.block(format!("touches a credential: {why}"));
             return None;
@@ -473,7 +478,14 @@ impl Analyzer<'_> {
                     .map(|n| format!("{{!{n}}} (a variable named at run time)")),
             );
             for var in names {
-                let own = |url: Option<&str>| super::tokens::own_service(&var, &c.args, url);
+                // A proxy or certificate set for this command sends it elsewhere.
+                let rerouted = c.src.assigns.iter().any(|(n, _)| {
+                    let n = n.to_ascii_lowercase();
+                    n.ends_with("_proxy") || n == "curl_ca_bundle" || n == "ssl_cert_file"
+                });
+                let own = |url: Option<&str>| {
+                    !rerouted && super::tokens::own_service(&var, &c.args, url, &w.text)
+                };
                 let in_data = network
                     && (w.text.contains("://") && !own(Some(&w.text))
                         || c.args.get(i.wrapping_sub(2)).is_some_and(|prev| {
@@ -557,7 +569,10 @@ impl Analyzer<'_> {
                     // reach. The user's own stores are not even listed.
                     // So is the metadata of the project's own (`stat .env`).
                     if metadata_only(&c.lb)
-                        && (p.starts_with("/etc/") || p.starts_with("/dev/") || self.inside(&p))
+                        && (p.starts_with("/etc/")
+                            || p.starts_with("/dev/")
+                            || p.starts_with("/var/")
+                            || self.inside(&p))
                     {
                         continue;
                     }
@@ -681,9 +696,6 @@ fn metadata_only(b: &str) -> bool {
     )
 }
 
-/// The next stage reads a credential from its input to sign in with it
-/// (`echo "$TOKEN" | docker login --password-stdin`, `gh auth login
-/// --with-token`): the secret's use, not its display.
 /// Options that make a fetcher print the request it sends (its headers,
 /// its URL) along with the response.
 fn echoes_request(lb: &str, args: &[String]) -> bool {

@@ -284,6 +284,11 @@ impl Analyzer<'_> {
                     _ => None,
                 };
                 let archive = c.operand_words().into_iter().next();
+                let lb = if lb == "unzip" && c.args.iter().any(|a| a == "-:") {
+                    "unzip -:"
+                } else {
+                    lb
+                };
                 match dest {
                     Some(d) => self.extract_into_from(&d, archive.as_ref(), cwd, lb),
                     None if matches!(lb, "unzip" | "7z" | "cpio") => {
@@ -340,22 +345,30 @@ impl Analyzer<'_> {
                 if c.args.iter().any(|x| {
                     x == "-i"
                         || x.starts_with("-i")
-                        || x == "--in-place"
-                        || (short_has(x, 'i') && lb != "sed")
+                        || x.starts_with("--in-place")
+                        || short_has(x, 'i')
                 }) =>
             {
                 // What the edit puts into the files, judged as planted there.
                 let mut inserted = Vec::new();
                 if lb == "sed" {
-                    let script = c.value("-e").map(|w| w.text.clone()).or_else(|| {
-                        c.words[1..]
-                            .iter()
-                            .find(|w| !w.text.starts_with('-'))
-                            .map(|w| w.text.clone())
-                    });
-                    if let Some(s) = script {
-                        self.sed_script(&s, c);
-                        inserted = super::awk_sed::sed_inserts(&s);
+                    // Every `-e`/`--expression`, else the first operand.
+                    let mut scripts: Vec<String> =
+                        super::script_opts::values(c, &["-e", "--expression"])
+                            .into_iter()
+                            .map(|w| w.text)
+                            .collect();
+                    if scripts.is_empty() {
+                        scripts.extend(
+                            c.words[1..]
+                                .iter()
+                                .find(|w| !w.text.starts_with('-'))
+                                .map(|w| w.text.clone()),
+                        );
+                    }
+                    for s in &scripts {
+                        self.sed_script(s, c);
+                        inserted.extend(super::awk_sed::sed_inserts(s));
                     }
                 } else if let Some(code) = c.words[1..]
                     .windows(2)
@@ -372,11 +385,11 @@ impl Analyzer<'_> {
                     .iter()
                     .filter(|w| !w.text.starts_with('-'))
                     .collect();
-                if !c
-                    .args
-                    .iter()
-                    .any(|a| a == "-e" || a == "-f" || a.ends_with('e'))
-                    || lb == "sed" && c.value("-e").is_none()
+                if !c.args.iter().any(|a| {
+                    a == "-e" || a == "-f" || a.ends_with('e') || a.starts_with("--expression")
+                }) || lb == "sed"
+                    && c.value("-e").is_none()
+                    && !c.args.iter().any(|a| a.starts_with("--expression"))
                 {
                     if !ops.is_empty() {
                         ops.remove(0);

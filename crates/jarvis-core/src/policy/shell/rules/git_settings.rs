@@ -107,7 +107,11 @@ impl Analyzer<'_> {
         // with `!cmd`: commands git runs later too.
         if !(RUNS.iter().any(|r| k.starts_with(r))
             || k.ends_with("command")
-            || k.ends_with(".path") && (k.starts_with("man.") || k.starts_with("browser."))
+            || k.ends_with(".path")
+                && ["man.", "browser.", "mergetool.", "difftool."]
+                    .iter()
+                    .any(|p| k.starts_with(p))
+            || k == "imap.tunnel"
             || k == "interactive.difffilter"
             || k.ends_with(".textconv")
             || k.ends_with(".command")
@@ -178,6 +182,10 @@ impl Analyzer<'_> {
         let forge_helper = k.starts_with("credential.")
             && matches!(first.as_str(), "gh" | "glab")
             && code.split_whitespace().skip(1).collect::<Vec<_>>() == ["auth", "git-credential"];
+        // git's documented default-key command: the agent's first key.
+        let agent_keys =
+            k == "gpg.ssh.defaultkeycommand" && code.trim_matches(['\'', '"', ' ']) == "ssh-add -L";
+        let plain_tool = plain_tool || agent_keys;
         // An empty helper clears the list before the next `--add`.
         let cleared =
             k.starts_with("credential.") && code.trim_matches(['\'', '"', ' ']).is_empty();
@@ -231,9 +239,15 @@ impl Analyzer<'_> {
         let mut settings: Vec<&str> = Vec::new();
         for list in [before, rest] {
             for (i, x) in list.iter().enumerate() {
-                if x == "-c" || x == "--config" {
+                // git takes a unique prefix of a long option (`--conf`) and
+                // clone's `-c` glued to its value.
+                let long = x.split('=').next().unwrap_or(x);
+                let config = long.len() >= 4 && "--config".starts_with(long);
+                if x == "-c" || config && !x.contains('=') {
                     settings.extend(list.get(i + 1).map(String::as_str));
-                } else if let Some(kv) = x.strip_prefix("--config=") {
+                } else if config {
+                    settings.extend(x.split_once('=').map(|(_, kv)| kv));
+                } else if let Some(kv) = x.strip_prefix("-c").filter(|kv| kv.contains('=')) {
                     settings.push(kv);
                 }
             }
@@ -273,11 +287,17 @@ impl Analyzer<'_> {
         for (n, v) in &c.src.assigns {
             settings.push((format!("env.{}", lower(n)), lower(&v.text)));
         }
+        // Verification off (an empty value is false), or another CA trusted.
         let tls_off = settings.iter().any(|(k, v)| {
             k.starts_with("http.")
                 && k.ends_with(".sslverify")
-                && matches!(v.as_str(), "false" | "0" | "no" | "off")
-                || k == "env.git_ssl_no_verify" && !v.is_empty()
+                && matches!(v.as_str(), "false" | "0" | "no" | "off" | "")
+                || k.starts_with("http.")
+                    && (k.ends_with(".sslcainfo") || k.ends_with(".sslcapath"))
+                || matches!(
+                    k.as_str(),
+                    "env.git_ssl_no_verify" | "env.git_ssl_cainfo" | "env.git_ssl_capath"
+                ) && !v.is_empty()
         });
         let far_proxy = settings.iter().any(|(k, v)| {
             let proxy = k.starts_with("http") && k.ends_with(".proxy")

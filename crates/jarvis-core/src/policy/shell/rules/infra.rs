@@ -194,6 +194,7 @@ impl Analyzer<'_> {
                 self.ssh_forwards(c, &args);
                 self.ssh_sends_env(c);
             }
+            "scp" | "sftp" | "autossh" => self.ssh_sends_env(c),
             _ => {}
         }
         // Another session's agent, picked up from where it lies.
@@ -613,20 +614,14 @@ impl Analyzer<'_> {
                 continue;
             }
             let v = v.trim_matches(['\'', '"', ' ']);
-            // `LANG LC_*` is the usual; a pattern a token's name matches is not.
-            const SECRETS: &[&str] = &[
-                "AWS_SECRET_ACCESS_KEY",
-                "GITHUB_TOKEN",
-                "OPENAI_API_KEY",
-                "NPM_TOKEN",
-                "DATABASE_PASSWORD",
-                "API_KEY",
-                "SECRET_KEY",
-            ];
+            // `LANG LC_*` is the usual (the locale and the terminal); any
+            // other pattern may match a token's name.
             let risky = v.split_whitespace().any(|p| {
                 let p = p.trim_start_matches('-');
-                super::effects::secret_var(p)
-                    || SECRETS.iter().any(|name| paths::glob_match(p, name))
+                let usual = matches!(p, "LANG" | "LANGUAGE" | "TERM" | "COLORTERM" | "TZ")
+                    || p.starts_with("LC_")
+                    || p.starts_with("LANG");
+                super::effects::secret_var(p) || p.contains(['*', '?']) && !usual
             });
             if risky {
                 self.block(format!(

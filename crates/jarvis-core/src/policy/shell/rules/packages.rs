@@ -145,23 +145,43 @@ impl Analyzer<'_> {
             "pip" | "pip3" | "python" | "python3"
                 if pip_args(c, &ops).is_some_and(|o| o.first() == Some(&"install")) =>
             {
-                c.args
-                    .iter()
-                    .any(|x| matches!(x.as_str(), "--user" | "--break-system-packages"))
-                    && ops.iter().any(|x| located(x))
+                let account = c.args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "--user" | "--break-system-packages" | "--prefix"
+                    )
+                }) || c.args.iter().any(|x| x.starts_with("--prefix="))
+                    || c.src.assigns.iter().any(|(n, v)| {
+                        matches!(
+                            n.as_str(),
+                            "PIP_USER" | "PIP_BREAK_SYSTEM_PACKAGES" | "PIP_PREFIX"
+                        ) && !matches!(lower(&v.text).as_str(), "" | "0" | "false" | "no")
+                    });
+                account && ops.iter().any(|x| located(x))
             }
+            // `cargo +nightly install`: the toolchain comes first.
             "cargo" => {
-                ops.first() == Some(&"install")
+                ops.iter().find(|x| !x.starts_with('+')) == Some(&"install")
                     && c.args.iter().any(|x| {
                         x == "--git" || x.starts_with("--git=") || x.starts_with("--index")
                     })
             }
             "gem" => {
-                ops.first() == Some(&"install")
-                    && c.args.windows(2).any(|w| {
-                        matches!(w[0].as_str(), "--source" | "-s")
-                            && other_registry(&w[1..], RUBYGEMS)
+                let sources: Vec<String> = c
+                    .args
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, x)| {
+                        if matches!(x.as_str(), "--source" | "-s") {
+                            c.args.get(i + 1).cloned()
+                        } else {
+                            x.strip_prefix("--source=")
+                                .or_else(|| x.strip_prefix("-s").filter(|v| v.contains("://")))
+                                .map(str::to_string)
+                        }
                     })
+                    .collect();
+                ops.first() == Some(&"install") && other_registry(&sources, RUBYGEMS)
             }
             // Hooks cloned from a location and run at once.
             "pre-commit" => {
@@ -285,6 +305,9 @@ impl Analyzer<'_> {
 /// pip's own words: `pip install …`, or past `python -m pip`.
 fn pip_args<'a>(c: &Cmd<'_>, ops: &[&'a str]) -> Option<Vec<&'a str>> {
     if c.lb.starts_with("pip") {
+        return Some(ops.to_vec());
+    }
+    if c.args.iter().any(|a| a == "-mpip") {
         return Some(ops.to_vec());
     }
     if !c.args.windows(2).any(|w| w[0] == "-m" && w[1] == "pip") {

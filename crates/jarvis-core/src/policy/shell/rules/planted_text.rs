@@ -60,16 +60,23 @@ impl Analyzer<'_> {
                 // Compose expands `~` and `${HOME}`; a dev container's
                 // `${localEnv:HOME}` is the user's home too.
                 let home = HOME.to_string();
-                let piece = piece
+                let piece = home_spelled(piece)
                     .replace("${localEnv:HOME}", &home)
                     .replace("${localEnv:USERPROFILE}", &home)
                     .replace("${env:HOME}", &home)
                     .replace("${HOME}", &home)
-                    .replace("$HOME", &home);
-                let host = match piece.strip_prefix("source=") {
+                    .replace("$HOME", &home)
+                    .replace(&format!("{home}{home}"), &home);
+                // `source=…`/`src=…` of a mount, `HOST:CONTAINER` of a short
+                // volume, or the `source: ~/.ssh` of a long one.
+                let host = match piece
+                    .strip_prefix("source=")
+                    .or_else(|| piece.strip_prefix("src="))
+                {
                     Some(src) => src,
                     None => match piece.split_once(':') {
                         Some((host, _)) => host,
+                        None if piece.starts_with(['~', HOME]) => piece.as_str(),
                         None => continue,
                     },
                 };
@@ -184,7 +191,7 @@ impl Analyzer<'_> {
                 yaml_steps(text)
                     .into_iter()
                     .filter(|l| shell_worth(l))
-                    .take(16),
+                    .take(64),
             );
         }
         // A makefile's recipes are shell lines, `$$` being make's `$`.
@@ -195,7 +202,7 @@ impl Analyzer<'_> {
                     .filter(|l| l.starts_with('\t'))
                     .map(|l| l.trim().replace("$$", "$"))
                     .filter(|l| shell_worth(l))
-                    .take(16),
+                    .take(64),
             );
         }
         // In a program's source a string is a command only where the
@@ -206,7 +213,7 @@ impl Analyzer<'_> {
                 super::code::string_literals(text)
                     .into_iter()
                     .filter(|s| s.contains(' ') && reaches_out(s))
-                    .take(16),
+                    .take(64),
             );
         }
         for piece in pieces {
@@ -273,7 +280,10 @@ impl Analyzer<'_> {
         sub.inline_code(lang, text, depth + 1);
         self.work = sub.work;
         let found = sub.finish();
-        if found.verdict == Verdict::Block && found.reason.contains("credential") {
+        let sends_token_away = found.reason.contains("secret") && token_sent_elsewhere(text);
+        if found.verdict == Verdict::Block
+            && (found.reason.contains("credential") || sends_token_away)
+        {
             self.block(format!(
                 "plants code in {} that a tool runs later: it reads keys or tokens and talks to the network ({})",
                 shown(path),
@@ -384,14 +394,24 @@ fn yaml_steps(text: &str) -> Vec<String> {
         "before_script",
         "after_script",
         "cmds",
+        "cmd",
         "command",
         "commands",
         "entrypoint",
+        "install",
+        "before_install",
+        "bash",
+        "sh",
+        "pwsh",
     ];
     let mut out = Vec::new();
     let mut block: Option<(usize, Vec<String>)> = None;
+    // The indent of a step key whose value is a list (`script:` then
+    // `- cmd` lines): only those items are commands.
+    let mut list_under: Option<usize> = None;
     for line in text.lines() {
         let indent = line.len() - line.trim_start().len();
+        let item = line.trim_start().starts_with("- ");
         let body = line.trim_start().trim_start_matches("- ").trim();
         if let Some((at, lines)) = block.as_mut() {
             if body.is_empty() || indent > *at {
@@ -401,23 +421,31 @@ fn yaml_steps(text: &str) -> Vec<String> {
             out.push(lines.join("\n"));
             block = None;
         }
-        let keyed = body
-            .split_once(':')
-            .filter(|(k, _)| !k.trim().is_empty() && !k.trim().contains(' '));
-        let Some((key, value)) = keyed else {
-            // A list item under a `script:` key.
-            if line.trim_start().starts_with("- ") && !body.is_empty() {
+        if list_under.is_some_and(|at| !body.is_empty() && indent <= at && !(item && indent == at))
+        {
+            list_under = None;
+        }
+        let keyed = body.split_once(':').filter(|(k, _)| {
+            let k = k.trim().trim_matches(['"', '\'']);
+            !k.is_empty() && !k.contains(' ')
+        });
+        let Some((key, value)) = keyed.filter(|(k, _)| {
+            KEYS.contains(&k.trim().trim_matches(['"', '\''])) || !(item && list_under.is_some())
+        }) else {
+            if item && list_under.is_some() && !body.is_empty() {
                 out.push(body.trim_matches(['"', '\'']).to_string());
             }
             continue;
         };
-        if !KEYS.contains(&key.trim()) {
+        if !KEYS.contains(&key.trim().trim_matches(['"', '\''])) {
             continue;
         }
         let value = value.trim();
         if value.starts_with('|') || value.starts_with('>') {
             block = Some((indent, Vec::new()));
-        } else if !value.is_empty() {
+        } else if value.is_empty() {
+            list_under = Some(indent);
+        } else {
             out.push(value.trim_matches(['"', '\'']).to_string());
         }
     }
@@ -431,9 +459,23 @@ fn yaml_steps(text: &str) -> Vec<String> {
 /// (`!.env`, `!*.pem`): it puts that secret back into what a publish, a
 /// commit or an image build takes.
 fn unignored_secret(path: &str, text: &str) -> Option<String> {
+    // Ignore files of what publishes, commits or ships (a formatter's
+    // `.prettierignore` sends nothing anywhere).
+    const SHIPPING: &[&str] = &[
+        ".gitignore",
+        ".npmignore",
+        ".dockerignore",
+        ".gcloudignore",
+        ".vscodeignore",
+        ".slugignore",
+        ".helmignore",
+        ".vercelignore",
+        ".cfignore",
+        ".ebignore",
+        ".containerignore",
+    ];
     let base = path.rsplit('/').next().unwrap_or(path);
-    let ignore = base.starts_with('.') && base.ends_with("ignore");
-    if !ignore {
+    if !SHIPPING.contains(&base) {
         return None;
     }
     text.lines()
@@ -443,7 +485,7 @@ fn unignored_secret(path: &str, text: &str) -> Option<String> {
             let name = p.rsplit('/').next().unwrap_or(p);
             paths::env_file(name)
                 || paths::key_file(name)
-                || name.contains('*') && paths::glob_could_match_secret(name)
+                || name.contains(['*', '?', '[']) && paths::glob_could_match_secret(name)
         })
         .map(str::to_string)
 }
@@ -464,8 +506,45 @@ fn source_without_shell_calls(path: &str, text: &str) -> bool {
         && (l.contains('`') || l.contains("qx"));
     let calls = backticks
         || super::code_markers::RUNS.iter().any(|k| l.contains(k))
-        || ["system(", "exec(", "spawn(", "eval("]
-            .iter()
-            .any(|k| l.contains(k));
+        || [
+            "system", "exec", "spawn", "eval", "popen", "shell", "$`", "command(", "deno.",
+        ]
+        .iter()
+        .any(|k| l.contains(k));
     source && !calls
+}
+
+/// Source that names a known service's token variable and a literal URL
+/// of a host that is not that service (`os.environ["GITHUB_TOKEN"]` with
+/// `https://evil.example/`): the token is meant for elsewhere.
+fn token_sent_elsewhere(text: &str) -> bool {
+    let ident = |ch: char| ch.is_ascii_alphanumeric() || ch == '_';
+    let hosts: Vec<String> = text
+        .match_indices("://")
+        .filter_map(|(at, _)| {
+            let rest = &text[at + 3..];
+            let end = rest
+                .find(|ch: char| ch.is_whitespace() || "\"'`)".contains(ch))
+                .unwrap_or(rest.len());
+            super::project_out::far_host(&rest[..end])
+        })
+        .collect();
+    text.split(|ch: char| !ident(ch))
+        .filter(|w| w.len() > 3 && super::effects::secret_var(w))
+        .filter_map(super::tokens::service_hosts)
+        .any(|service| hosts.iter().any(|h| !super::tokens::serves(service, h)))
+}
+
+/// `${HOME:-/tmp}` and `${HOME-x}`: home whenever it is set.
+fn home_spelled(piece: &str) -> String {
+    let mut out = piece.to_string();
+    for opener in ["${HOME:-", "${HOME-", "${HOME:=", "${HOME="] {
+        while let Some(at) = out.find(opener) {
+            let Some(end) = out[at..].find('}') else {
+                break;
+            };
+            out.replace_range(at..at + end + 1, &HOME.to_string());
+        }
+    }
+    out
 }

@@ -232,6 +232,23 @@ pub(super) fn destination_url(args: &[Word]) -> Option<String> {
 
 /// Every address a curl line's operands name, in order.
 pub(super) fn operand_urls(args: &[Word]) -> Vec<&str> {
+    curl_operands(args)
+        .into_iter()
+        .filter(|t| {
+            // A URL, or a scheme-less `host.tld/path` (curl adds http://);
+            // a word like `clone` or `./file` is no address.
+            t.contains("://")
+                || t.split('/')
+                    .next()
+                    .is_some_and(|h| h.contains('.') && !h.starts_with('.'))
+                    && !t.starts_with('/')
+        })
+        .collect()
+}
+
+/// A curl line's operands: its words that are neither options nor an
+/// option's value.
+pub(super) fn curl_operands(args: &[Word]) -> Vec<&str> {
     const VALUED: &[&str] = &[
         "-H",
         "--header",
@@ -278,16 +295,7 @@ pub(super) fn operand_urls(args: &[Word]) -> Vec<&str> {
         if t.starts_with('-') {
             continue;
         }
-        // A URL, or a scheme-less `host.tld/path` (curl adds http://); a
-        // word like `clone` or `./file` is no address.
-        let url_like = t.contains("://")
-            || t.split('/')
-                .next()
-                .is_some_and(|h| h.contains('.') && !h.starts_with('.'))
-                && !t.starts_with('/');
-        if url_like {
-            urls.push(t);
-        }
+        urls.push(t);
     }
     urls
 }

@@ -384,9 +384,24 @@ impl Analyzer<'_> {
             // `set`, `export -p`, `declare -x`: every variable's value, as
             // `env` prints them.
             "set" | "export" | "declare" | "typeset"
-                if c.src.assigns.is_empty() && super::pipes::dumps_env(&c.words) =>
+                if (c.src.assigns.is_empty() || !c.src.declares)
+                    && super::pipes::dumps_env(&c.words) =>
             {
                 self.ask("prints the whole environment");
+                false
+            }
+            // `declare -p AWS_SECRET_ACCESS_KEY`: that variable's value.
+            "declare" | "typeset" | "export" | "readonly" | "local"
+                if args
+                    .iter()
+                    .any(|a| letter_flags(a).is_some_and(|b| b.contains('p')))
+                    && args.iter().any(|a| super::effects::secret_var(a)) =>
+            {
+                let a = args.iter().find(|a| super::effects::secret_var(a)).cloned();
+                self.block(format!(
+                    "reveals the secret variable {}",
+                    a.unwrap_or_default()
+                ));
                 false
             }
             "set" | "shopt" | "export" | "declare" | "typeset" | "local" | "readonly" | "unset"

@@ -51,6 +51,9 @@ const SCANNERS: &[&str] = &[
     "secretlint",
     "talisman",
     "kingfisher",
+    "ripsecrets",
+    "trivy",
+    "git-secrets",
 ];
 
 impl Analyzer<'_> {
@@ -58,11 +61,27 @@ impl Analyzer<'_> {
     /// there (`trufflehog filesystem ~`, `gitleaks detect --source ~`):
     /// judged as reading that whole tree. The project's own scan asks.
     pub(super) fn secret_scan(&mut self, c: &Cmd<'_>) {
-        if !SCANNERS.contains(&c.lb.as_str()) {
+        let git_secrets = c.lb == "git" && c.args.first().is_some_and(|a| a == "secrets");
+        let trivy_fs = c.lb != "trivy"
+            || c.args
+                .iter()
+                .any(|a| matches!(a.as_str(), "fs" | "filesystem" | "rootfs"));
+        if !(SCANNERS.contains(&c.lb.as_str()) && trivy_fs || git_secrets) {
             return;
         }
         let mut places: Vec<Word> =
             super::script_opts::values(c, &["--source", "-s", "--path", "--directory", "--repo"]);
+        // `-s/home/u`: the short option glued to its value.
+        places.extend(c.words.iter().skip(1).filter_map(|w| {
+            let v = w
+                .text
+                .strip_prefix("-s")
+                .filter(|v| !v.is_empty() && !v.starts_with('-'))?;
+            Some(Word {
+                text: v.to_string(),
+                ..w.clone()
+            })
+        }));
         places.extend(
             c.operand_words()
                 .into_iter()
@@ -84,10 +103,30 @@ impl Analyzer<'_> {
     /// `coredumpctl dump jarvis-desktop`: a saved image of a process's
     /// memory, its keys and tokens with it.
     pub(super) fn core_dump(&mut self, c: &Cmd<'_>) {
+        // The verb, past options and their values (`-o FILE dump …`).
+        let mut skip = false;
         let verb = c
             .args
             .iter()
-            .find(|a| !a.starts_with('-'))
+            .find(|a| {
+                if std::mem::take(&mut skip) {
+                    return false;
+                }
+                skip = matches!(
+                    a.as_str(),
+                    "-o" | "--output"
+                        | "-F"
+                        | "--field"
+                        | "-S"
+                        | "-U"
+                        | "--since"
+                        | "--until"
+                        | "-D"
+                        | "--directory"
+                        | "--file"
+                );
+                !skip && !a.starts_with('-')
+            })
             .map(String::as_str);
         if c.lb != "coredumpctl" || !matches!(verb, Some("dump" | "debug" | "gdb")) {
             return;

@@ -102,6 +102,14 @@ pub(super) fn values(c: &Cmd<'_>, opts: &[&str]) -> Vec<Word> {
                     text: v.to_string(),
                     ..w.clone()
                 });
+            } else if opt.len() == 2
+                && let Some(v) = w.text.strip_prefix(opt).filter(|v| !v.is_empty())
+            {
+                // `-f/tmp/j`: a short option glued to its value.
+                out.push(Word {
+                    text: v.to_string(),
+                    ..w.clone()
+                });
             }
         }
     }
@@ -135,6 +143,13 @@ impl Analyzer<'_> {
     /// Code files and code values in the program's options and operands.
     pub(super) fn script_options(&mut self, c: &Cmd<'_>) {
         let lb = c.lb.as_str();
+        // `BUNDLE_GEMFILE=F bundle install` reads F as the Gemfile.
+        if matches!(lb, "bundle" | "bundler")
+            && let Some((_, f)) = c.src.assigns.iter().find(|(n, _)| n == "BUNDLE_GEMFILE")
+        {
+            let f = f.clone();
+            self.sourced(&f, c);
+        }
         for (progs, opts) in CODE_FILES {
             if progs.contains(&lb) {
                 for w in values(c, opts) {

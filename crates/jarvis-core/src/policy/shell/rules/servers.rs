@@ -149,7 +149,9 @@ impl Analyzer<'_> {
                     .find_map(|w| w.strip_prefix("--base-path="))
                     .map(Word::lit)
                     .or_else(|| c.operand_words().into_iter().find(|w| w.text != "daemon"))
-                    .unwrap_or_else(|| Word::lit(".")),
+                    // Neither a base nor folders named: every repository on
+                    // the machine, by its absolute path.
+                    .unwrap_or_else(|| Word::lit("/")),
             ),
             _ => None,
         };

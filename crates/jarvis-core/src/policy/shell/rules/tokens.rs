@@ -113,15 +113,21 @@ pub(super) fn serves(hosts: &[&str], host: &str) -> bool {
     })
 }
 
-/// A token whose service is known, in a request that goes only there:
-/// `url` is the URL word the token is in (Telegram's bot API takes it in the
-/// path), or none for a body, which curl sends to every URL on the line.
+/// A token whose service is known, in its credential slot of a request
+/// that goes only there: the `bot<token>` path of Telegram's API or a
+/// `token=`/`access_token=`/`key=` parameter, in the URL word `url` or in
+/// a form body (`word`), which curl sends to every URL on the line. A
+/// token anywhere else (a message's text) is data, whatever the host: the
+/// same service serves accounts of anyone's (a bot, a webhook, a bucket).
 /// Options that point the name at another address (`--resolve`, a proxy,
 /// `-k` that accepts any certificate) make the host unknown.
-pub(super) fn own_service(var: &str, args: &[String], url: Option<&str>) -> bool {
+pub(super) fn own_service(var: &str, args: &[String], url: Option<&str>, word: &str) -> bool {
     let Some(hosts) = service_hosts(var) else {
         return false;
     };
+    if !in_credential_slot(word, var) {
+        return false;
+    }
     let rerouted = args.iter().any(|a| {
         let flag = a.split('=').next().unwrap_or(a);
         matches!(
@@ -136,23 +142,68 @@ pub(super) fn own_service(var: &str, args: &[String], url: Option<&str>) -> bool
                 | "--doh-url"
                 | "-K"
                 | "--config"
-        ) || short_flags(a).is_some_and(|b| b.contains(['x', 'k', 'K']))
+                | "--cacert"
+                | "--capath"
+                | "--no-check-certificate"
+                | "-e"
+                | "--execute"
+        ) || flag.starts_with("--socks")
+            || short_flags(a).is_some_and(|b| b.contains(['x', 'k', 'K']))
     });
     if rerouted {
         return false;
     }
+    // Only the service's own registered names: a host merely named like
+    // it (`github.attacker.example`) is anyone's.
     let own = |address: &str| {
         let rest = address.split_once("://").map_or(address, |(_, r)| r);
         let h = super::project_out::address_host(rest);
-        !h.is_empty() && serves(hosts, &h)
+        !h.is_empty()
+            && hosts
+                .iter()
+                .filter(|s| s.contains('.'))
+                .any(|s| h == *s || h.ends_with(&format!(".{s}")))
     };
     let words: Vec<Word> = args.iter().map(Word::lit).collect();
-    let urls = super::project_out::operand_urls(&words);
+    // Every operand is an address curl goes to (`curl URL 3405803783`
+    // reaches a host written as a number): each must be the service's.
+    let operands = super::project_out::curl_operands(&words);
     match url {
         // The address itself, not a referer or a header naming one.
-        Some(u) => u.starts_with("https://") && urls.contains(&u) && own(u),
-        None => !urls.is_empty() && urls.iter().all(|u| own(u)),
+        Some(u) => u.starts_with("https://") && operands.contains(&u) && own(u),
+        None => !operands.is_empty() && operands.iter().all(|u| own(u)),
     }
+}
+
+/// `$VAR` (or `${VAR}`) as the credential of `word`: right after `/bot`
+/// in a path, or the value of a parameter named for a credential.
+fn in_credential_slot(word: &str, var: &str) -> bool {
+    let spellings = [format!("${var}"), format!("${{{var}}}")];
+    spellings.iter().any(|v| {
+        word.match_indices(v.as_str()).any(|(at, _)| {
+            let before = &word[..at];
+            let after = &word[at + v.len()..];
+            let ends = after.is_empty() || after.starts_with(['/', '&', '"', '\'']);
+            let param = before
+                .rsplit(['?', '&', '"', '\''])
+                .next()
+                .and_then(|p| p.strip_suffix('='))
+                .is_some_and(|name| {
+                    matches!(
+                        name.to_ascii_lowercase().as_str(),
+                        "token"
+                            | "access_token"
+                            | "private_token"
+                            | "api_key"
+                            | "apikey"
+                            | "key"
+                            | "auth"
+                            | "oauth_token"
+                    )
+                });
+            ends && (before.ends_with("/bot") || param)
+        })
+    })
 }
 
 /// The word is the variable's whole value and nothing else: `$NAME` or
