@@ -108,6 +108,8 @@ fn main() {
         "blind-ay",
         "blind-az",
         "blind-ba",
+        "blind-bb",
+        "blind-bc",
     ] {
         sets.push((
             f.to_string(),

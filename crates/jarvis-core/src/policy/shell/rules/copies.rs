@@ -118,6 +118,20 @@ impl Analyzer<'_> {
             (None, 1) => (ops.clone(), None),
             (None, n) => (ops[..n - 1].to_vec(), Some(ops[n - 1].clone())),
         };
+        // A folder copied over home itself (`rsync -a dotfiles/ ~/`) puts
+        // whatever it holds there: rc files, keys, autostart entries.
+        if recursive
+            && matches!(lb, "cp" | "rsync" | "ditto")
+            && dest.as_ref().is_some_and(|d| {
+                !d.dynamic && self.norm(d, cwd).trim_end_matches(['/', '.']) == "~"
+            })
+            && sources.iter().any(|s| remote_spec(&s.text).is_none())
+        {
+            self.block(format!(
+                "persistence ({} copies a folder over home, where rc files, keys and autostart entries live)",
+                c.base
+            ));
+        }
         let mut new_links: Vec<(String, String)> = Vec::new();
         let remote = |w: &Word| remote_spec(&w.text).is_some();
         for s in &sources {
@@ -258,7 +272,7 @@ impl Analyzer<'_> {
     /// local path, or the loopback host over ssh) it is a recursive delete.
     fn rsync_delete(&mut self, d: &Word, cwd: Option<&str>) {
         match remote_spec(&d.text) {
-            Some((host, path)) if is_loopback(host) => {
+            Some((host, path)) if super::project_out::is_loopback(host) => {
                 // A remote path is relative to the login's home.
                 let home = crate::policy::shell::parse::HOME;
                 let here = if path.starts_with('/') {
@@ -302,22 +316,4 @@ pub(super) fn remote_spec(t: &str) -> Option<(&str, &str)> {
     }
     let host = user_host.rsplit('@').next().unwrap_or(user_host);
     Some((host.trim_start_matches('['), path))
-}
-
-/// This machine by name or address: `localhost.`, `127.1` and `0` (the
-/// resolver's short forms), `::ffff:127.0.0.1`, or its own host name read
-/// at run time (`$(hostname)`, `$HOSTNAME`).
-fn is_loopback(host: &str) -> bool {
-    let h = host.trim_end_matches('.').to_ascii_lowercase();
-    let own_name = h.contains("hostname");
-    let short = h == "0" || h.starts_with("127.") || h.starts_with("0x7f") || h == "2130706433";
-    let mapped = |ip: std::net::IpAddr| match ip {
-        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
-        std::net::IpAddr::V4(_) => false,
-    };
-    matches!(h.as_str(), "localhost" | "ip6-localhost" | "ip6-loopback")
-        || own_name
-        || short
-        || h.parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified() || mapped(ip))
 }

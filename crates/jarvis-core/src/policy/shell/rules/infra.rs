@@ -594,6 +594,22 @@ impl Analyzer<'_> {
                 self.block("ssh forwards Jarvis's own port to other machines");
             }
         }
+        // `-D 0.0.0.0:1080`: a SOCKS proxy anyone on the network can
+        // route through this machine.
+        for w in super::script_opts::values(c, &["-D"]) {
+            let bind = w.text.rsplit_once(':').map_or("", |(b, _)| b);
+            let open = if bind.is_empty() {
+                gateway
+            } else {
+                every_interface(bind)
+                    || !matches!(bind, "localhost" | "127.0.0.1" | "[::1]" | "::1")
+            };
+            if open {
+                self.block(
+                    "tunnel exposing this machine (ssh -D opens a SOCKS proxy to other machines)",
+                );
+            }
+        }
     }
 }
 

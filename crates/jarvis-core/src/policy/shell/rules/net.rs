@@ -476,7 +476,11 @@ impl Analyzer<'_> {
             if !remote.is_empty() {
                 // What it runs over there still counts when it destroys or steals.
                 let text = Word::join(&remote);
-                let was = std::mem::replace(&mut self.remote, true);
+                // To this machine by another name it is not remote at all.
+                let host = c.words.get(h + 1).map_or("", |w| w.text.as_str());
+                let host = host.rsplit('@').next().unwrap_or(host);
+                let here = super::project_out::is_loopback(host);
+                let was = std::mem::replace(&mut self.remote, !here);
                 self.block_only(|a| a.script(&text, &[], c.depth + 1));
                 self.remote = was;
                 self.ask("ssh runs a command on another machine");

@@ -281,8 +281,26 @@ impl Analyzer<'_> {
         self.work = sub.work;
         let found = sub.finish();
         let sends_token_away = found.reason.contains("secret") && token_sent_elsewhere(text);
+        // A key file named in a string is read only by code that opens
+        // files (a detector's sample list names paths as data).
+        let reads_files = [
+            "open(",
+            "read_bytes",
+            "read_text",
+            "readfile",
+            "readfilesync",
+            "file.read",
+            "io.read",
+            "slurp",
+            "readlines",
+            "file_get_contents",
+            "<$",
+            "fs.read",
+        ]
+        .iter()
+        .any(|m| lt.contains(m));
         if found.verdict == Verdict::Block
-            && (found.reason.contains("credential") || sends_token_away)
+            && (found.reason.contains("credential") && reads_files || sends_token_away)
         {
             self.block(format!(
                 "plants code in {} that a tool runs later: it reads keys or tokens and talks to the network ({})",

@@ -416,3 +416,21 @@ pub(super) fn local_host(host: &str) -> bool {
             .any(|s| host.ends_with(s))
         || !host.contains('.')
 }
+
+/// This machine by name or address: `localhost.`, `127.1` and `0` (the
+/// resolver's short forms), `::ffff:127.0.0.1`, or its own host name read
+/// at run time (`$(hostname)`, `$HOSTNAME`).
+pub(super) fn is_loopback(host: &str) -> bool {
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    let own_name = h.contains("hostname");
+    let short = h == "0" || h.starts_with("127.") || h.starts_with("0x7f") || h == "2130706433";
+    let mapped = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+        std::net::IpAddr::V4(_) => false,
+    };
+    matches!(h.as_str(), "localhost" | "ip6-localhost" | "ip6-loopback")
+        || own_name
+        || short
+        || h.parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified() || mapped(ip))
+}

@@ -241,6 +241,15 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "ssh-keygen" | "ssh-add" | "ssh-agent" | "ssh-copy-id" | "ssh-keyscan" | "puttygen" => {
+                // A key added to this machine's own authorized_keys.
+                if lb == "ssh-copy-id"
+                    && c.operand_words().last().is_some_and(|h| {
+                        let h = h.text.rsplit('@').next().unwrap_or(&h.text);
+                        super::project_out::is_loopback(h)
+                    })
+                {
+                    self.block("persistence (ssh-copy-id adds a key to this machine's own authorized_keys)");
+                }
                 // `ssh-keygen -l -f key.pub` (or `-lf`): a public key's fingerprint.
                 let flags_only = |x: &str| {
                     x.strip_prefix('-')

@@ -304,6 +304,23 @@ impl Analyzer<'_> {
         let Verb { b, lb, args, .. } = *v;
         match lb {
             "systemctl" => Some(self.systemctl(c)),
+            // `--dir DIR`: the entry lands there (autostart included).
+            "desktop-file-install" => {
+                for d in super::script_opts::values(c, &["--dir"]) {
+                    let entry = Word {
+                        text: format!("{}/app.desktop", d.text.trim_end_matches('/')),
+                        ..d.clone()
+                    };
+                    self.write_path(&entry, c.cwd(), "desktop-file-install");
+                }
+                self.ask("desktop-file-install installs a desktop entry");
+                Some(false)
+            }
+            // Every later D-Bus- or systemd-started program's environment.
+            "dbus-update-activation-environment" => {
+                self.block("persistence (dbus-update-activation-environment sets what later services start with)");
+                Some(false)
+            }
             "service" | "rc-service" | "update-rc.d" | "chkconfig" | "rc-update"
             | "sysv-rc-conf" => {
                 if v.joined.contains("enable")

@@ -194,10 +194,18 @@ impl Analyzer<'_> {
                 words.remove(0);
             } else if tables::wrapper_operand(lb) && !matches!(lb, "sg" | "newgrp") {
                 // `flock FILE CMD`, `chroot DIR CMD`, `envdir DIR CMD`.
+                let operand = words.remove(0);
                 if lb == "chroot" {
+                    // `/proc/1/root`: the host's own root seen from a
+                    // container, the classic way out of one.
+                    let into_host = lower(&operand.text)
+                        .strip_prefix("/proc/")
+                        .is_some_and(|r| r.split('/').nth(1) == Some("root"));
+                    if into_host || operand.dynamic {
+                        self.block("sandbox escape (chroot into another process's root)");
+                    }
                     self.ask("chroot runs a command in another root");
                 }
-                let operand = words.remove(0);
                 // flock opens its lock file for writing, creating it (the
                 // system's lock folders are where such files belong).
                 if lb == "flock" {
