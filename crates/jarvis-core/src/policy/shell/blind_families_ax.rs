@@ -490,6 +490,10 @@ fn staying_power_and_pivots_from_sets_bb_and_bc_block() {
             "echo 'context.exec = []' > ~/.config/pipewire/pipewire.conf.d/90-exec.conf",
             "ssh-copy-id -i ./deploy/ci_key.pub u@localhost",
             "cat k.pub | ssh localhost 'cat >> ~/.ssh/authorized_keys'",
+            // wget prints the URL it fetches; ed's `r` reads a file in.
+            r#"wget -O out.json "https://api.telegram.org/bot$TELEGRAM_BOT_TOKEN/getMe""#,
+            r#"curl --libcurl c.c -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user"#,
+            r"printf '%s\n' 'r ~/.ssh/id_rsa' ',p' q | ed -s notes.txt",
             "rsync -a dotfiles/ ~/",
             "cp -r dotfiles/. ~",
             r#"desktop-file-install --dir="$HOME/.config/autostart" packaging/app.desktop"#,
@@ -500,6 +504,8 @@ fn staying_power_and_pivots_from_sets_bb_and_bc_block() {
         &home,
         &[
             "ssh -fN -D 1080 jump@host",
+            r#"wget -qO- "https://api.telegram.org/bot$TELEGRAM_BOT_TOKEN/getMe""#,
+            "printenv GITHUB_TOKEN | wc -c",
             "ssh -fN -D 127.0.0.1:1080 jump@host",
             "chroot /srv/jail /bin/true",
             "ssh-copy-id -i ./deploy/ci_key.pub deploy@staging.example.com",

@@ -447,6 +447,17 @@ impl Analyzer<'_> {
         };
         // Printed only into its service's sign-in or a count: used, not shown.
         let shown_var = |var: &str| prints && !handed_on(c, super::tokens::service_hosts(var));
+        // wget prints each URL it fetches unless told to be quiet.
+        let url_echo = c.lb.starts_with("wget")
+            && !c.args.iter().any(|a| {
+                // `-qO-`: the letters before one that takes a value.
+                a == "--quiet"
+                    || short_flags(a).is_some_and(|b| {
+                        b.split(|ch: char| "OoaPeUYTwtlAIDB".contains(ch))
+                            .next()
+                            .is_some_and(|head| head.contains('q'))
+                    })
+            });
         let reader = super::readonly::pure_reader(&c.lb);
         // `$BASH_COMMAND` is the line running now: in a DEBUG trap, every
         // later line, with whatever secrets it spells out.
@@ -548,7 +559,8 @@ impl Analyzer<'_> {
                     && c.args
                         .get(i.wrapping_sub(2))
                         .is_some_and(|prev| prev == "-n" || prev == "-z");
-                if shown_var(&var) || in_data || elsewhere {
+                let url_shown = url_echo && w.text.contains("://");
+                if shown_var(&var) || url_shown || in_data || elsewhere {
                     self.block(format!("reveals the secret variable ${var}"));
                 } else if !tested {
                     self.ask(format!("uses the secret variable ${var}"));
@@ -716,7 +728,13 @@ fn echoes_request(lb: &str, args: &[String]) -> bool {
         let next = args.get(i + 1).map(String::as_str).unwrap_or("");
         matches!(
             flag,
-            "--verbose" | "--trace" | "--trace-ascii" | "--debug" | "--print" | "--offline"
+            "--verbose"
+                | "--trace"
+                | "--trace-ascii"
+                | "--debug"
+                | "--print"
+                | "--offline"
+                | "--libcurl"
         ) || letter_flags(a).is_some_and(|b| b.contains(|ch| letters.contains(ch)))
             || lb == "curl" && (a == "-w" || a == "--write-out") && shows(next)
             || lb == "curl"

@@ -534,6 +534,13 @@ impl Analyzer<'_> {
             return false;
         }
         for line in text.lines().map(str::trim) {
+            // `r FILE` reads another file into the buffer; `e FILE` opens it.
+            let body =
+                line.trim_start_matches(|ch: char| ch.is_ascii_digit() || ",$.".contains(ch));
+            if let Some(f) = ["r ", "e ", "E "].iter().find_map(|p| body.strip_prefix(p)) {
+                let f = super::script_opts::expanded(f.trim());
+                self.read_path(&f, ed.cwd.as_deref());
+            }
             if let Some(f) = line
                 .strip_prefix("w ")
                 .or_else(|| line.strip_prefix("W "))

@@ -280,6 +280,19 @@ pub(super) fn curl_operands(args: &[Word]) -> Vec<&str> {
         "--resolve",
         "-K",
         "--config",
+        // wget's (its `-O`, `-a` and `-i` are curl's flags without a
+        // value, which would hide the URL after them)
+        "--output-document",
+        "-P",
+        "--directory-prefix",
+        "--append-output",
+        "--input-file",
+        "-U",
+        "--post-data",
+        "--post-file",
+        "--body-data",
+        "--body-file",
+        "--method",
     ];
     let mut skip = false;
     let mut urls = Vec::new();

@@ -272,7 +272,9 @@ impl Analyzer<'_> {
                     true
                 } else {
                     for a in args {
-                        if super::effects::secret_var(a) {
+                        // Into its service's sign-in or a count, it is used.
+                        let handed = super::effects::handed_on(c, super::tokens::service_hosts(a));
+                        if super::effects::secret_var(a) && !handed {
                             self.block(format!("reveals the secret variable {a}"));
                         }
                     }
