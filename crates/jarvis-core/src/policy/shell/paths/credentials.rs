@@ -214,7 +214,19 @@ pub(crate) fn env_file(base: &str) -> bool {
 pub(crate) fn key_file(base: &str) -> bool {
     matches!(
         base,
-        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+        "id_rsa"
+            | "id_dsa"
+            | "id_ecdsa"
+            | "id_ed25519"
+            | "id_ecdsa_sk"
+            | "id_ed25519_sk"
+            // Rails' key to its encrypted credentials; TLS private keys.
+            | "master.key"
+            | "privkey.pem"
+            | "private.pem"
+            | "private.key"
+            | "server.key"
+            | "tls.key"
     )
 }
 

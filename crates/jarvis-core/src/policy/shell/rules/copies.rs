@@ -132,6 +132,30 @@ impl Analyzer<'_> {
                 c.base
             ));
         }
+        // A hook linked to a program outside the project: git runs it by
+        // itself, and nobody reviews what lies in `/dev/shm`.
+        if matches!(lb, "ln" | "link" | "symlink" | "cp" | "install")
+            && let Some(d) = dest.as_ref().filter(|d| !d.dynamic)
+            && paths::git_hook(&self.norm(d, cwd))
+        {
+            let hook = self.norm(d, cwd);
+            let hook_dir = hook.rsplit_once('/').map_or(".", |(dir, _)| dir).to_string();
+            for s in &sources {
+                // A symbolic link's relative target is read from the
+                // link's own folder.
+                let p = if symbolic && !s.text.starts_with(['/', '~', HOME]) {
+                    self.norm(s, Some(&hook_dir))
+                } else {
+                    self.norm(s, cwd)
+                };
+                if s.dynamic || paths::scratch(&p) || !self.inside(&p) && !p.starts_with("/usr/") {
+                    self.block(format!(
+                        "persistence (a git hook made from {}, outside the project: git runs it by itself)",
+                        shown(&s.text)
+                    ));
+                }
+            }
+        }
         let mut new_links: Vec<(String, String)> = Vec::new();
         let remote = |w: &Word| remote_spec(&w.text).is_some();
         for s in &sources {

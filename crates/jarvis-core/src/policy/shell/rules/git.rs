@@ -117,6 +117,7 @@ impl Analyzer<'_> {
         if matches!(sub, "clone" | "submodule") {
             self.clone_runs_its_code(&args[..si], rest);
         }
+        self.git_places(sub, rest, c);
         // Options on any subcommand that run programs.
         for (k, x) in rest.iter().enumerate() {
             let value = |prefix: &str| -> Option<String> {
@@ -331,6 +332,21 @@ impl Analyzer<'_> {
                 self.run_words(words, c.src, c.script, c.depth + 1);
                 self.ask("git bisect run runs a command");
                 false
+            }
+            // Reads of the object store and of settings the tree keeps.
+            "verify-pack" => read_only,
+            "hash-object" if !rest.iter().any(|x| x == "-w" || x == "--stdin-paths") => {
+                let mut ro = read_only;
+                for w in c.words[si + 2..].iter().filter(|w| !w.text.starts_with('-')) {
+                    ro &= self.read_path(w, c.cwd());
+                }
+                ro
+            }
+            "sparse-checkout" if rest.first().is_some_and(|x| x == "list") => read_only,
+            "lfs" if matches!(rest.first().map(String::as_str), Some("ls-files" | "status" | "env" | "version" | "track") )
+                && (rest.first().is_some_and(|x| x != "track") || rest.len() == 1) =>
+            {
+                read_only
             }
             s if READS.contains(&s) => {
                 // `git show HEAD~3:.env`, `git log -p -- .env`, `git blame F`:
@@ -593,9 +609,11 @@ impl Analyzer<'_> {
     /// line added or pointed elsewhere: the whole repository leaves for a
     /// place nobody chose before this command.
     fn pushes_all_to_new_place(&self, rest: &[String], c: &Cmd<'_>) -> bool {
+        // A stash holds untracked and ignored files (`stash push --all`).
         let everything = rest.iter().any(|x| {
             matches!(x.as_str(), "--all" | "--mirror" | "--branches")
                 || x.contains("refs/*") && !x.starts_with('-')
+                || (x.contains("refs/stash") || x.starts_with("stash@{")) && !x.starts_with('-')
         });
         // With no destination, git pushes to the branch's remote: `origin`
         // unless the line says otherwise.
@@ -725,4 +743,58 @@ fn remote_reads(rest: &[String]) -> bool {
             ["get-url", name] => names(&[name]),
             _ => false,
         }
+}
+
+impl Analyzer<'_> {
+    /// Where a subcommand sends pushes, puts a work tree or finds a
+    /// program: `remote set-url --push` to another host, `worktree add`
+    /// outside the project, `send-email --smtp-server=/path`.
+    fn git_places(&mut self, sub: &str, rest: &[String], c: &Cmd<'_>) {
+        let words: Vec<&str> = rest.iter().map(String::as_str).collect();
+        match sub {
+            "remote" if words.first() == Some(&"set-url") && words.contains(&"--push") => {
+                let far = words
+                    .iter()
+                    .rev()
+                    .find(|w| w.contains("://") || w.contains('@'))
+                    .and_then(|u| {
+                        let rest = u.split_once("://").map_or(*u, |(_, r)| r);
+                        super::project_out::far_host(rest)
+                    });
+                if let Some(h) = far {
+                    self.block(format!(
+                        "exfiltration (git remote set-url --push sends every later push to {h} while fetches still show the remote)"
+                    ));
+                }
+            }
+            "worktree" if words.first() == Some(&"add") => {
+                let path = rest[1..]
+                    .iter()
+                    .enumerate()
+                    .find(|(i, w)| {
+                        !w.starts_with('-')
+                            && !(*i > 0 && matches!(rest[*i].as_str(), "-b" | "-B" | "--reason"))
+                    })
+                    .map(|(_, w)| w.clone());
+                if let Some(p) = path {
+                    let w = super::script_opts::expanded(&p);
+                    self.write_path(&w, c.cwd(), "git worktree add");
+                }
+            }
+            "send-email" => {
+                for v in super::script_opts::values(c, &["--smtp-server"]) {
+                    if v.text.starts_with(['/', '.', '~', HOME]) {
+                        self.script(&shell_quote_word(&v.text), &[], c.depth + 1);
+                        self.ask("git send-email runs a program as its mail server");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A path as the one word of a command line.
+fn shell_quote_word(p: &str) -> String {
+    crate::policy::shell::quote(&p.replace(HOME, "~"))
 }

@@ -91,6 +91,29 @@ impl Analyzer<'_> {
                 "exfiltration (git setting {k} sends {scope} to another host than the remote names)"
             ));
         }
+        // LFS objects pushed to another place than the remote.
+        if (k == "lfs.url" || k == "lfs.pushurl" || k.ends_with(".lfsurl") || k.ends_with(".lfspushurl"))
+            && far(v)
+        {
+            self.block(format!(
+                "exfiltration (git setting {k} sends the large files of every later push to {})",
+                shown(v)
+            ));
+        }
+        // The work tree moved out of the project: `git add` then takes home.
+        if k == "core.worktree" {
+            let p = self.norm_text(&paths::word_path(v.trim_matches(['\'', '"']), false), None);
+            if !self.inside(&p) {
+                self.block(format!(
+                    "git setting core.worktree makes {} the repository's files (its keys committed and pushed)",
+                    shown(v)
+                ));
+            }
+        }
+        // A transport git turned off for safety, back on everywhere.
+        if global && k.starts_with("protocol.") && k.ends_with(".allow") && lower(v).trim_matches(['\'', '"']) == "always" {
+            self.block(format!("disables security (git config {k} always, in every repository)"));
+        }
         // Git refuses a repository another user owns, whose config and
         // hooks would run as this user; `*` switches that off everywhere.
         if global && k == "safe.directory" && v.trim_matches(['\'', '"']) == "*" {
@@ -203,6 +226,37 @@ impl Analyzer<'_> {
         {
             self.block(format!(
                 "persistence (git config {k} makes git run code later, in every repository)"
+            ));
+        }
+        // `store --file F`: every later password kept in clear in F; in the
+        // project (committed, uploaded) or a shared folder it is a leak.
+        if k.starts_with("credential.") && k.ends_with("helper") {
+            let words: Vec<&str> = code.split_whitespace().collect();
+            if words.first() == Some(&"store")
+                && let Some(f) = words
+                    .iter()
+                    .position(|w| *w == "--file")
+                    .and_then(|i| words.get(i + 1).copied())
+                    .or_else(|| words.iter().find_map(|w| w.strip_prefix("--file=")))
+            {
+                let p = self.norm_text(&paths::word_path(f, false), None);
+                if self.inside(&p) || paths::scratch(&p) {
+                    self.block(format!(
+                        "exfiltration (git config {k} keeps every later password in clear in {})",
+                        shown(f)
+                    ));
+                }
+            }
+        }
+        // A filter is handed each file's content on its input: one that
+        // sends its input away uploads every file git adds or checks out.
+        if (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process"))
+            && parse::parse(code, &[]).commands.iter().any(|x| {
+                x.stdin_from.is_none() && super::project_out::stdin_sent_to(&x.argv).is_some()
+            })
+        {
+            self.block(format!(
+                "exfiltration (git filter {k} sends the content of every file it is given to another machine)"
             ));
         }
         // A credential helper is handed the user name and password on its

@@ -72,6 +72,24 @@ impl Analyzer<'_> {
                         .is_some_and(|(n, v)| traces_wire(n, &Word::lit(v)))
                 })
         });
+        // `git notes add -m "$(env)"`, `git commit -m "$(printenv)"`: the
+        // environment kept in the repository, for the next push to send.
+        for c in &script.commands {
+            let argv = peeled(&c.argv);
+            let into_repo = argv.first().is_some_and(|w| base_name(&w.text) == "git")
+                && argv.iter().skip(1).any(|w| {
+                    matches!(w.text.as_str(), "commit" | "notes" | "tag" | "config" | "stash")
+                });
+            let env_in_words = argv.iter().any(|w| {
+                w.subs
+                    .iter()
+                    .filter_map(|&k| script.commands.get(k))
+                    .any(|k| dumps_env(peeled(&k.argv)) && !super::readonly::names_only(k, script))
+            });
+            if into_repo && env_in_words {
+                self.block("exfiltration (the whole environment written into the repository, for a push to send)");
+            }
+        }
         // `nc host 80 < <(env)`: the dump fed in by a redirect.
         for c in &script.commands {
             let argv = peeled(&c.argv);
@@ -163,6 +181,9 @@ impl Analyzer<'_> {
                             .any(|s| dumps_env(peeled(&s.argv)))
                     });
                 let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
+                if network_sink && harvests_secrets(pa) {
+                    self.block("collects secrets and sends them over the network (exfiltration)");
+                }
                 if network_sink && reads_clipboard(pa) {
                     self.block("sends the clipboard over the network (exfiltration: it often holds a password or a token)");
                 }
@@ -551,6 +572,42 @@ impl Analyzer<'_> {
             }
         }
         true
+    }
+}
+
+/// A search whose pattern names secrets (`grep -r 'api_key|token' logs`,
+/// `find . -name '.env*'`, a query of a `password` column): what it
+/// prints is the secrets it found.
+fn harvests_secrets(pa: &[Word]) -> bool {
+    let Some(first) = pa.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    let words = || pa[1..].iter().map(|w| lower(&w.text));
+    const SECRET_WORDS: &[&str] = &[
+        "token", "secret", "passw", "api_key", "apikey", "api-key", "bearer", "private",
+        "credential", "access_key", "authorization",
+    ];
+    let named = |t: &str| SECRET_WORDS.iter().any(|k| t.contains(k));
+    match b.as_str() {
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "zgrep" => words().any(|t| named(&t)),
+        "git" => {
+            let sub = pa.get(1).map(|w| w.text.as_str());
+            sub == Some("grep") && words().any(|t| named(&t))
+                || sub == Some("ls-files")
+                    && words().any(|t| t.starts_with("-i") || t == "--ignored")
+        }
+        "find" | "fd" | "fdfind" | "locate" | "plocate" => pa[1..].iter().any(|w| {
+            let t = w.text.trim_matches(['\'', '"']);
+            !t.starts_with('-')
+                && t.contains(['*', '?', '.'])
+                && (paths::glob_could_match_secret(t) || t.starts_with(".env"))
+                && t != "*"
+        }),
+        "sqlite3" | "psql" | "mysql" | "mariadb" | "duckdb" => words().any(|t| {
+            t.contains("select") && (named(&t) || t.contains("hash"))
+        }),
+        _ => false,
     }
 }
 

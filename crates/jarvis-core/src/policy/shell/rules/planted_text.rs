@@ -43,6 +43,23 @@ impl Analyzer<'_> {
         if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
             return;
         }
+        // `.lfsconfig`'s `url`: where every later LFS push goes.
+        if path.rsplit('/').next() == Some(".lfsconfig")
+            && let Some(h) = text.lines().find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                let k = k.trim().to_ascii_lowercase();
+                (k == "url" || k == "pushurl").then(|| {
+                    let v = v.trim().trim_matches(['"', '\'']);
+                    super::project_out::far_host(v.split_once("://").map_or(v, |(_, r)| r))
+                })?
+            })
+        {
+            self.block(format!(
+                "exfiltration ({} sends the large files of every later push to {h})",
+                shown(path)
+            ));
+            return;
+        }
         if let Some(secret) = unignored_secret(path, text) {
             self.block(format!(
                 "exfiltration ({} un-ignores {secret}: the next publish, push or image carries it)",

@@ -296,6 +296,11 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
             if names_only {
                 t.extend(op_indices().into_iter().skip(1));
             }
+            // `git filter-repo --path .env --invert-paths`: history rewritten
+            // without the file; its paths are names to drop, never read.
+            if sub == Some("filter-repo") && args.iter().any(|x| x == "--invert-paths") {
+                t.extend(value_of(&["--path", "--path-glob", "--path-regex"]));
+            }
             // `git log -- PATH` and `git show REV:PATH` name repository paths.
             t
         }

@@ -84,6 +84,10 @@ impl Analyzer<'_> {
                 match sub {
                     "archive" => Some("the project's files"),
                     "bundle" | "fast-export" => Some("the project's history"),
+                    // Every object, unreachable ones (deleted secrets) too.
+                    "cat-file" if args.iter().any(|a| a.starts_with("--batch-all-objects")) => {
+                        Some("the project's history")
+                    }
                     "log" | "whatchanged" | "show" if patches => Some("the project's history"),
                     "format-patch" if args.contains(&"--stdout") => Some("the project's history"),
                     _ => None,
@@ -110,6 +114,13 @@ impl Analyzer<'_> {
                             || self.is_workdir(&self.norm(w, cwd))
                     }
                 });
+                // `tar -T -`, `cpio -o`, `zip -@`: names read from the pipe,
+                // any of the project's files (its ignored secrets too).
+                let named_on_input = args.windows(2).any(|p| {
+                    matches!(p[0], "-T" | "--files-from") && p[1] == "-"
+                }) || args.iter().any(|a| *a == "--files-from=-" || *a == "-T-" || *a == "-@")
+                    || b == "cpio";
+                let root = root || named_on_input;
                 (creates && root).then_some("the whole project tree")
             }
             _ => None,
@@ -209,6 +220,27 @@ fn files_sent_to(argv: &[Word]) -> Option<(String, Vec<Word>)> {
                 .map(|w| (*w).clone())
                 .collect();
             Some((host, local))
+        }
+        // Cloud storage: `aws s3 sync . s3://b`, `gsutil -m rsync -r . gs://b`,
+        // `rclone copy . remote:b`, `az storage blob upload-batch -s .`.
+        "aws" | "gsutil" | "gcloud" | "rclone" | "az" | "s3cmd" | "mc" => {
+            let ops: Vec<&Word> = args.iter().filter(|w| !w.text.starts_with('-')).collect();
+            let bucket = ops.iter().find(|w| {
+                let t = lower(&w.text);
+                ["s3://", "gs://", "az://", "r2://", "b2://"].iter().any(|p| t.starts_with(p))
+                    || b == "rclone" && t.contains(':') && !t.starts_with('/')
+                    || b == "mc" && t.contains('/') && !t.starts_with(['.', '/'])
+            })?;
+            let uploads = ops.iter().any(|w| {
+                matches!(w.text.as_str(), "sync" | "cp" | "copy" | "rsync" | "mirror" | "put" | "upload-batch")
+            });
+            let local: Vec<Word> = ops
+                .iter()
+                .filter(|w| !std::ptr::eq(**w, *bucket))
+                .filter(|w| !w.text.contains("://") && !w.text.contains(':'))
+                .map(|w| (*w).clone())
+                .collect();
+            uploads.then(|| (bucket.text.clone(), local))
         }
         _ => None,
     }
@@ -315,7 +347,7 @@ pub(super) fn curl_operands(args: &[Word]) -> Vec<&str> {
 
 /// The host a command sends its standard input to, when it does: an
 /// upload of `-` or `@-` to a URL, a raw connection, a remote `cat >`.
-fn stdin_sent_to(argv: &[Word]) -> Option<String> {
+pub(super) fn stdin_sent_to(argv: &[Word]) -> Option<String> {
     let first = argv.first()?;
     let b = lower(&base_name(&first.text));
     let args = &argv[1..];
@@ -337,6 +369,10 @@ fn stdin_sent_to(argv: &[Word]) -> Option<String> {
             destination_url(args)
         }
         "nc" | "ncat" | "netcat" | "telnet" => {
+            // A listener hands its input to whoever connects.
+            if texts.iter().any(|a| short_has(a, 'l') || *a == "--listen") {
+                return Some("anyone who connects".to_string());
+            }
             let mut skip = false;
             let host = texts.iter().find(|a| {
                 if std::mem::take(&mut skip) {

@@ -114,6 +114,18 @@ impl Analyzer<'_> {
                     shown(&dir.text)
                 ));
             }
+            // The project's root, `.git` and `.env` with it, bound
+            // explicitly to every interface.
+            let every = c.words.windows(2).any(|w| {
+                matches!(w[0].text.as_str(), "--bind" | "-b")
+                    && matches!(w[1].text.as_str(), "0.0.0.0" | "::")
+            });
+            if every && !dir.dynamic && self.is_workdir(&p) {
+                self.block(format!(
+                    "serves the project's root, its .git and secrets files with it, to the network ({})",
+                    shown(&dir.text)
+                ));
+            }
             self.ask(format!("serves {} over HTTP", shown(&dir.text)));
             return;
         }

@@ -381,6 +381,15 @@ impl Analyzer<'_> {
                 !has("-x") && !has("--external-sources") && !has("-P") && !has("--source-path")
             }
             "ulimit" => true,
+            // Tags read, none written: no `-TAG=`, `<=` file copies, `-o`.
+            "exiftool" => !args.iter().any(|a| {
+                a.contains(['=', '<'])
+                    || matches!(
+                        lower(a).as_str(),
+                        "-o" | "-out" | "-w" | "-tagsfromfile" | "-geotag" | "-delete_original"
+                    )
+                    || lower(a).starts_with("-overwrite_original")
+            }),
             "umask" => args.iter().all(|x| x.starts_with('-')),
             "stty" => args.is_empty() || args.iter().all(|x| x == "-a" || x == "size" || x == "-g"),
             // `set`, `export -p`, `declare -x`: every variable's value, as

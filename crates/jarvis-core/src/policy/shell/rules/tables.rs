@@ -396,6 +396,7 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("hash", Role::Text),
     ("printenv", Role::Text),
     ("ulimit", Role::Text),
+    ("exiftool", Role::Files),
     ("umask", Role::Text),
     ("sysctl", Role::Text),
     ("sw_vers", Role::Text),
