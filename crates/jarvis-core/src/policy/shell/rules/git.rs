@@ -337,14 +337,20 @@ impl Analyzer<'_> {
             "verify-pack" => read_only,
             "hash-object" if !rest.iter().any(|x| x == "-w" || x == "--stdin-paths") => {
                 let mut ro = read_only;
-                for w in c.words[si + 2..].iter().filter(|w| !w.text.starts_with('-')) {
+                for w in c.words[si + 2..]
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                {
                     ro &= self.read_path(w, c.cwd());
                 }
                 ro
             }
             "sparse-checkout" if rest.first().is_some_and(|x| x == "list") => read_only,
-            "lfs" if matches!(rest.first().map(String::as_str), Some("ls-files" | "status" | "env" | "version" | "track") )
-                && (rest.first().is_some_and(|x| x != "track") || rest.len() == 1) =>
+            "lfs"
+                if matches!(
+                    rest.first().map(String::as_str),
+                    Some("ls-files" | "status" | "env" | "version" | "track")
+                ) && (rest.first().is_some_and(|x| x != "track") || rest.len() == 1) =>
             {
                 read_only
             }
@@ -772,8 +778,8 @@ impl Analyzer<'_> {
                     .iter()
                     .enumerate()
                     .find(|(i, w)| {
-                        !w.starts_with('-')
-                            && !(*i > 0 && matches!(rest[*i].as_str(), "-b" | "-B" | "--reason"))
+                        !(w.starts_with('-')
+                            || *i > 0 && matches!(rest[*i].as_str(), "-b" | "-B" | "--reason"))
                     })
                     .map(|(_, w)| w.clone());
                 if let Some(p) = path {

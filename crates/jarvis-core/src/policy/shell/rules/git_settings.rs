@@ -92,7 +92,10 @@ impl Analyzer<'_> {
             ));
         }
         // LFS objects pushed to another place than the remote.
-        if (k == "lfs.url" || k == "lfs.pushurl" || k.ends_with(".lfsurl") || k.ends_with(".lfspushurl"))
+        if (k == "lfs.url"
+            || k == "lfs.pushurl"
+            || k.ends_with(".lfsurl")
+            || k.ends_with(".lfspushurl"))
             && far(v)
         {
             self.block(format!(
@@ -111,8 +114,14 @@ impl Analyzer<'_> {
             }
         }
         // A transport git turned off for safety, back on everywhere.
-        if global && k.starts_with("protocol.") && k.ends_with(".allow") && lower(v).trim_matches(['\'', '"']) == "always" {
-            self.block(format!("disables security (git config {k} always, in every repository)"));
+        if global
+            && k.starts_with("protocol.")
+            && k.ends_with(".allow")
+            && lower(v).trim_matches(['\'', '"']) == "always"
+        {
+            self.block(format!(
+                "disables security (git config {k} always, in every repository)"
+            ));
         }
         // Git refuses a repository another user owns, whose config and
         // hooks would run as this user; `*` switches that off everywhere.
@@ -203,7 +212,10 @@ impl Analyzer<'_> {
         // The forges' own CLIs as the credential helper (`gh auth
         // setup-git` writes this).
         let forge_helper = k.starts_with("credential.")
-            && matches!(first.as_str(), "gh" | "glab")
+            && matches!(
+                code.split_whitespace().next().unwrap_or(""),
+                "gh" | "glab" | "/usr/bin/gh" | "/usr/bin/glab" | "/usr/local/bin/gh"
+            )
             && code.split_whitespace().skip(1).collect::<Vec<_>>() == ["auth", "git-credential"];
         // git's documented default-key command: the agent's first key.
         let agent_keys =

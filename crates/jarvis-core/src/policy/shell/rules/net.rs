@@ -476,10 +476,18 @@ impl Analyzer<'_> {
             if !remote.is_empty() {
                 // What it runs over there still counts when it destroys or steals.
                 let text = Word::join(&remote);
-                // To this machine by another name it is not remote at all.
-                let host = c.words.get(h + 1).map_or("", |w| w.text.as_str());
-                let host = host.rsplit('@').next().unwrap_or(host);
-                let here = super::project_out::is_loopback(host);
+                // To this machine by another name it is not remote at all:
+                // any word before the command naming it (`-o HostName=…`).
+                let here = c.words[1..(h + 2).min(c.words.len())].iter().any(|w| {
+                    let t = w.text.as_str();
+                    let t = t
+                        .strip_prefix("-oHostName=")
+                        .or_else(|| t.strip_prefix("HostName="))
+                        .or_else(|| t.strip_prefix("Hostname="))
+                        .unwrap_or(t);
+                    w.dynamic && t.contains("$(")
+                        || !t.starts_with('-') && super::project_out::is_loopback(t)
+                });
                 let was = std::mem::replace(&mut self.remote, !here);
                 self.block_only(|a| a.script(&text, &[], c.depth + 1));
                 self.remote = was;

@@ -78,7 +78,10 @@ impl Analyzer<'_> {
             let argv = peeled(&c.argv);
             let into_repo = argv.first().is_some_and(|w| base_name(&w.text) == "git")
                 && argv.iter().skip(1).any(|w| {
-                    matches!(w.text.as_str(), "commit" | "notes" | "tag" | "config" | "stash")
+                    matches!(
+                        w.text.as_str(),
+                        "commit" | "notes" | "tag" | "config" | "stash"
+                    )
                 });
             let env_in_words = argv.iter().any(|w| {
                 w.subs
@@ -144,6 +147,11 @@ impl Analyzer<'_> {
                     Producer::Decode => self.block(format!(
                         "decodes and executes (pipes the output of {what} into {kind})"
                     )),
+                    // A script fed to another machine's shell is that
+                    // machine's; only code from the network or a decoder blocks.
+                    Producer::Other if kind.ends_with("remote shell") => {
+                        self.ask(format!("pipes the output of {what} into {kind}"));
+                    }
                     Producer::Other => self.block(format!(
                         "pipes the output of {what} into {kind}, which runs it as code (blocked whatever the source; run the file directly instead)"
                     )),
@@ -173,7 +181,10 @@ impl Analyzer<'_> {
                 let pa = peeled(&p.argv);
                 // `printf '%s' "$(env)" | nc …`: the dump spliced into a word.
                 // (`env | cut -d= -f1 | …` passes on names only.)
-                let dumps_env = dumps_env(pa) && !super::readonly::names_only(p, script)
+                // (Names only for display: a value with new lines passes cut
+                // whole, so to the network the dump counts whatever follows.)
+                let dumps_env = dumps_env(pa)
+                    && (network_sink || !super::readonly::names_only(p, script))
                     || pa.iter().any(|w| {
                         w.subs
                             .iter()
@@ -344,6 +355,21 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
                 Some(b)
             }
             "at" | "batch" => Some(b),
+            // `ssh host bash`, `ssh host 'sh -s'`: a shell over there runs
+            // what the pipe carries.
+            "ssh" | "autossh"
+                if rest
+                    .iter()
+                    .skip_while(|x| x.starts_with('-'))
+                    .skip(1)
+                    .any(|x| {
+                        let mut words = x.split_whitespace();
+                        let first = words.next().map(base_name).unwrap_or_default();
+                        is_shell(&first) && !words.any(|w| short_has(w, 'c'))
+                    }) =>
+            {
+                Some(format!("{b}'s remote shell"))
+            }
             // fish's `source` with no file reads stdin (`curl … | source`).
             "source" | "." if rest.first().is_none_or(stdin_file) => Some(b),
             "eval" => Some(b).filter(|_| false),
@@ -562,10 +588,12 @@ impl Analyzer<'_> {
                 let f = super::script_opts::expanded(f.trim());
                 self.read_path(&f, ed.cwd.as_deref());
             }
-            if let Some(f) = line
+            // `1,$w FILE`, `.W FILE`, `f FILE` (then `w`): each names a file written.
+            if let Some(f) = body
                 .strip_prefix("w ")
-                .or_else(|| line.strip_prefix("W "))
-                .or_else(|| line.strip_prefix("wq "))
+                .or_else(|| body.strip_prefix("W "))
+                .or_else(|| body.strip_prefix("wq "))
+                .or_else(|| body.strip_prefix("f "))
             {
                 let f = super::script_opts::expanded(f.trim());
                 self.write_path(&f, ed.cwd.as_deref(), "ed");
@@ -585,8 +613,17 @@ fn harvests_secrets(pa: &[Word]) -> bool {
     let b = lower(&base_name(&first.text));
     let words = || pa[1..].iter().map(|w| lower(&w.text));
     const SECRET_WORDS: &[&str] = &[
-        "token", "secret", "passw", "api_key", "apikey", "api-key", "bearer", "private",
-        "credential", "access_key", "authorization",
+        "token",
+        "secret",
+        "passw",
+        "api_key",
+        "apikey",
+        "api-key",
+        "bearer",
+        "private",
+        "credential",
+        "access_key",
+        "authorization",
     ];
     let named = |t: &str| SECRET_WORDS.iter().any(|k| t.contains(k));
     match b.as_str() {
@@ -604,9 +641,9 @@ fn harvests_secrets(pa: &[Word]) -> bool {
                 && (paths::glob_could_match_secret(t) || t.starts_with(".env"))
                 && t != "*"
         }),
-        "sqlite3" | "psql" | "mysql" | "mariadb" | "duckdb" => words().any(|t| {
-            t.contains("select") && (named(&t) || t.contains("hash"))
-        }),
+        "sqlite3" | "psql" | "mysql" | "mariadb" | "duckdb" => {
+            words().any(|t| t.contains("select") && (named(&t) || t.contains("hash")))
+        }
         _ => false,
     }
 }

@@ -301,18 +301,13 @@ impl Analyzer<'_> {
         // A key file named in a string is read only by code that opens
         // files (a detector's sample list names paths as data).
         let reads_files = [
-            "open(",
-            "read_bytes",
-            "read_text",
-            "readfile",
-            "readfilesync",
-            "file.read",
-            "io.read",
+            "read",
+            "open",
             "slurp",
-            "readlines",
-            "file_get_contents",
+            "file(",
             "<$",
-            "fs.read",
+            "fileio",
+            "linecache",
         ]
         .iter()
         .any(|m| lt.contains(m));
@@ -435,6 +430,15 @@ fn yaml_steps(text: &str) -> Vec<String> {
         "entrypoint",
         "install",
         "before_install",
+        "after_success",
+        "after_failure",
+        "before_deploy",
+        "after_deploy",
+        "before",
+        "after",
+        "hooks",
+        "pre",
+        "post",
         "bash",
         "sh",
         "pwsh",
@@ -475,7 +479,13 @@ fn yaml_steps(text: &str) -> Vec<String> {
         if !KEYS.contains(&key.trim().trim_matches(['"', '\''])) {
             continue;
         }
+        // An anchor or a comment after the key: the value follows below.
         let value = value.trim();
+        let value = if value.starts_with(['#', '&']) {
+            ""
+        } else {
+            value
+        };
         if value.starts_with('|') || value.starts_with('>') {
             block = Some((indent, Vec::new()));
         } else if value.is_empty() {
@@ -494,23 +504,19 @@ fn yaml_steps(text: &str) -> Vec<String> {
 /// (`!.env`, `!*.pem`): it puts that secret back into what a publish, a
 /// commit or an image build takes.
 fn unignored_secret(path: &str, text: &str) -> Option<String> {
-    // Ignore files of what publishes, commits or ships (a formatter's
-    // `.prettierignore` sends nothing anywhere).
-    const SHIPPING: &[&str] = &[
-        ".gitignore",
-        ".npmignore",
-        ".dockerignore",
-        ".gcloudignore",
-        ".vscodeignore",
-        ".slugignore",
-        ".helmignore",
-        ".vercelignore",
-        ".cfignore",
-        ".ebignore",
-        ".containerignore",
+    // Every ignore file but a linter's or formatter's, which send nothing
+    // anywhere (`.prettierignore`, `.eslintignore`).
+    const LINTERS: &[&str] = &[
+        ".prettierignore",
+        ".eslintignore",
+        ".stylelintignore",
+        ".markdownlintignore",
+        ".rgignore",
+        ".ignore",
+        ".fdignore",
     ];
     let base = path.rsplit('/').next().unwrap_or(path);
-    if !SHIPPING.contains(&base) {
+    if !base.ends_with("ignore") || LINTERS.contains(&base) {
         return None;
     }
     text.lines()

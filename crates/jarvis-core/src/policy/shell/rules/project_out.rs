@@ -116,9 +116,12 @@ impl Analyzer<'_> {
                 });
                 // `tar -T -`, `cpio -o`, `zip -@`: names read from the pipe,
                 // any of the project's files (its ignored secrets too).
-                let named_on_input = args.windows(2).any(|p| {
-                    matches!(p[0], "-T" | "--files-from") && p[1] == "-"
-                }) || args.iter().any(|a| *a == "--files-from=-" || *a == "-T-" || *a == "-@")
+                let named_on_input = args
+                    .windows(2)
+                    .any(|p| matches!(p[0], "-T" | "--files-from") && p[1] == "-")
+                    || args
+                        .iter()
+                        .any(|a| *a == "--files-from=-" || *a == "-T-" || *a == "-@")
                     || b == "cpio";
                 let root = root || named_on_input;
                 (creates && root).then_some("the whole project tree")
@@ -227,12 +230,17 @@ fn files_sent_to(argv: &[Word]) -> Option<(String, Vec<Word>)> {
             let ops: Vec<&Word> = args.iter().filter(|w| !w.text.starts_with('-')).collect();
             let bucket = ops.iter().find(|w| {
                 let t = lower(&w.text);
-                ["s3://", "gs://", "az://", "r2://", "b2://"].iter().any(|p| t.starts_with(p))
+                ["s3://", "gs://", "az://", "r2://", "b2://"]
+                    .iter()
+                    .any(|p| t.starts_with(p))
                     || b == "rclone" && t.contains(':') && !t.starts_with('/')
                     || b == "mc" && t.contains('/') && !t.starts_with(['.', '/'])
             })?;
             let uploads = ops.iter().any(|w| {
-                matches!(w.text.as_str(), "sync" | "cp" | "copy" | "rsync" | "mirror" | "put" | "upload-batch")
+                matches!(
+                    w.text.as_str(),
+                    "sync" | "cp" | "copy" | "rsync" | "mirror" | "put" | "upload-batch"
+                )
             });
             let local: Vec<Word> = ops
                 .iter()
@@ -470,7 +478,24 @@ pub(super) fn local_host(host: &str) -> bool {
 /// resolver's short forms), `::ffff:127.0.0.1`, or its own host name read
 /// at run time (`$(hostname)`, `$HOSTNAME`).
 pub(super) fn is_loopback(host: &str) -> bool {
+    // `ssh://u@localhost:22/x` and `u@host`: the host alone.
+    let host = host.split_once("://").map_or(host, |(_, r)| r);
+    let host = host.split('/').next().unwrap_or(host);
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let host = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .unwrap_or(host)
+            .trim_start_matches('[')
+    } else if host.matches(':').count() == 1 {
+        host.split(':').next().unwrap_or(host)
+    } else {
+        host
+    };
     let h = host.trim_end_matches('.').to_ascii_lowercase();
+    if h.starts_with("localhost") || h.starts_with("0177.") || h == "::1" {
+        return true;
+    }
     let own_name = h.contains("hostname");
     let short = h == "0" || h.starts_with("127.") || h.starts_with("0x7f") || h == "2130706433";
     let mapped = |ip: std::net::IpAddr| match ip {

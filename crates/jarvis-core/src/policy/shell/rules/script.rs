@@ -412,10 +412,6 @@ fn build_file(path: &str) -> bool {
         ".yarnrc.yml",
         "pytest.ini",
     ];
-    // In scratch space no build finds it.
-    if paths::scratch(path) {
-        return false;
-    }
     let name = base_name(path).to_ascii_lowercase();
     // `vite.config.ts`, `gulpfile.js`: JavaScript the tool imports.
     let js_config = [".config.js", ".config.ts", ".config.mjs", ".config.cjs"]

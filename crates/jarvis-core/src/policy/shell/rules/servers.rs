@@ -162,7 +162,9 @@ impl Analyzer<'_> {
         let every = words.windows(2).any(|w| {
             matches!(w[0], "--bind" | "-b" | "--host" | "--address" | "-a")
                 && matches!(w[1], "0.0.0.0" | "::" | "*")
-        }) || words.iter().any(|w| matches!(*w, "--bind=0.0.0.0" | "--host=0.0.0.0"));
+        }) || words
+            .iter()
+            .any(|w| matches!(*w, "--bind=0.0.0.0" | "--host=0.0.0.0"));
         if every && !dir.dynamic && self.is_workdir(&p) {
             self.block(format!(
                 "serves the project's root, its .git and secrets files with it, to the network ({})",
@@ -170,8 +172,10 @@ impl Analyzer<'_> {
             ));
         }
         // `git daemon --enable=receive-pack`: anyone on the network pushes.
-        if c.lb == "git" && words.iter().any(|w| *w == "--enable=receive-pack") {
-            self.block("git daemon lets anyone on the network push into the repositories it serves");
+        if c.lb == "git" && words.contains(&"--enable=receive-pack") {
+            self.block(
+                "git daemon lets anyone on the network push into the repositories it serves",
+            );
         }
         if dir.dynamic
             || paths::contains_credentials(&p)

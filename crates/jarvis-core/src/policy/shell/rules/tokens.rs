@@ -113,6 +113,15 @@ pub(super) fn serves(hosts: &[&str], host: &str) -> bool {
     })
 }
 
+/// `host` is one of `hosts` with a dot (a registered name) or a subdomain
+/// of one: a host merely named like the service is anyone's.
+pub(super) fn serves_strictly(hosts: &[&str], host: &str) -> bool {
+    hosts
+        .iter()
+        .filter(|s| s.contains('.'))
+        .any(|s| host == *s || host.ends_with(&format!(".{s}")))
+}
+
 /// A token whose service is known, in its credential slot of a request
 /// that goes only there: the `bot<token>` path of Telegram's API or a
 /// `token=`/`access_token=`/`key=` parameter, in the URL word `url` or in
@@ -158,12 +167,17 @@ pub(super) fn own_service(var: &str, args: &[String], url: Option<&str>, word: &
     let own = |address: &str| {
         let rest = address.split_once("://").map_or(address, |(_, r)| r);
         let h = super::project_out::address_host(rest);
-        !h.is_empty()
-            && hosts
-                .iter()
-                .filter(|s| s.contains('.'))
-                .any(|s| h == *s || h.ends_with(&format!(".{s}")))
+        !h.is_empty() && serves_strictly(hosts, &h)
     };
+    // Every mention of the token on the line sits in a credential slot (the
+    // same token as a message's text goes to whoever reads the message).
+    if !args
+        .iter()
+        .filter(|a| plain_mentions(a, var) > 0)
+        .all(|a| in_credential_slot(a, var))
+    {
+        return false;
+    }
     let words: Vec<Word> = args.iter().map(Word::lit).collect();
     // Every operand is an address curl goes to (`curl URL 3405803783`
     // reaches a host written as a number): each must be the service's.
@@ -175,35 +189,42 @@ pub(super) fn own_service(var: &str, args: &[String], url: Option<&str>, word: &
     }
 }
 
-/// `$VAR` (or `${VAR}`) as the credential of `word`: right after `/bot`
-/// in a path, or the value of a parameter named for a credential.
+/// How many times `word` spells `$VAR` or `${VAR}`.
+fn plain_mentions(word: &str, var: &str) -> usize {
+    word.matches(&format!("${var}")).count() + word.matches(&format!("${{{var}}}")).count()
+}
+
+/// `$VAR` (or `${VAR}`) as the credential of `word` at every mention:
+/// right after `/bot` in a path, or the value of a parameter named for a
+/// credential.
 fn in_credential_slot(word: &str, var: &str) -> bool {
     let spellings = [format!("${var}"), format!("${{{var}}}")];
-    spellings.iter().any(|v| {
-        word.match_indices(v.as_str()).any(|(at, _)| {
-            let before = &word[..at];
-            let after = &word[at + v.len()..];
-            let ends = after.is_empty() || after.starts_with(['/', '&', '"', '\'']);
-            let param = before
-                .rsplit(['?', '&', '"', '\''])
-                .next()
-                .and_then(|p| p.strip_suffix('='))
-                .is_some_and(|name| {
-                    matches!(
-                        name.to_ascii_lowercase().as_str(),
-                        "token"
-                            | "access_token"
-                            | "private_token"
-                            | "api_key"
-                            | "apikey"
-                            | "key"
-                            | "auth"
-                            | "oauth_token"
-                    )
-                });
-            ends && (before.ends_with("/bot") || param)
+    plain_mentions(word, var) > 0
+        && spellings.iter().all(|v| {
+            word.match_indices(v.as_str()).all(|(at, _)| {
+                let before = &word[..at];
+                let after = &word[at + v.len()..];
+                let ends = after.is_empty() || after.starts_with(['/', '&', '"', '\'']);
+                let param = before
+                    .rsplit(['?', '&', '"', '\''])
+                    .next()
+                    .and_then(|p| p.strip_suffix('='))
+                    .is_some_and(|name| {
+                        matches!(
+                            name.to_ascii_lowercase().as_str(),
+                            "token"
+                                | "access_token"
+                                | "private_token"
+                                | "api_key"
+                                | "apikey"
+                                | "key"
+                                | "auth"
+                                | "oauth_token"
+                        )
+                    });
+                ends && (before.ends_with("/bot") || param)
+            })
         })
-    })
 }
 
 /// The word is the variable's whole value and nothing else: `$NAME` or
