@@ -471,6 +471,51 @@ impl Analyzer<'_> {
                 "exfiltration (the command line running, $BASH_COMMAND, is sent over the network)",
             );
         }
+        // `nc host <<< "$TOKEN"`, a here-document holding it: the input a
+        // network program sends.
+        if network
+            || matches!(
+                c.lb.as_str(),
+                "nc" | "ncat" | "netcat" | "socat" | "telnet" | "openssl"
+            )
+        {
+            for r in &c.src.redirects {
+                let Some(body) = r.body.as_ref().or((r.op == "<<<").then_some(&r.target)) else {
+                    continue;
+                };
+                let Some(var) = dollar_names(&body.text)
+                    .into_iter()
+                    .find(|n| body.dynamic && secret_var(n))
+                else {
+                    continue;
+                };
+                // A sign-in reading its secret there (`gh auth login
+                // --with-token`, `docker login --password-stdin`), or a
+                // header read from it (`curl -H @-`) going to its service.
+                let signs_in = c.args.iter().any(|a| {
+                    matches!(
+                        a.as_str(),
+                        "--password-stdin" | "--with-token" | "--token-stdin" | "--stdin"
+                    )
+                }) && c.args.iter().any(|a| a == "login");
+                let header = c
+                    .args
+                    .windows(2)
+                    .any(|w| matches!(w[0].as_str(), "-H" | "--header") && w[1] == "@-");
+                let elsewhere = super::tokens::foreign_host(&var, &c.args).is_some();
+                if signs_in || header && !elsewhere {
+                    self.ask(format!(
+                        "{} reads the secret variable ${var} from its input",
+                        c.base
+                    ));
+                } else {
+                    self.block(format!(
+                        "exfiltration (the secret variable ${var} sent as {}'s input)",
+                        c.base
+                    ));
+                }
+            }
+        }
         for (i, w) in c.words.iter().enumerate().skip(1) {
             let mut names: Vec<String> = dollar_names(&w.text)
                 .into_iter()
@@ -812,7 +857,11 @@ pub(super) enum Handed {
 /// host it goes to, when the line names it.
 pub(super) fn into_login(c: &Cmd<'_>) -> Option<Handed> {
     let (next, argv) = super::wrappers::next_stage(c.src, c.script)?;
-    if !next.redirects.is_empty() || next.pipes_out {
+    // `2>&1`, `>/dev/null`: its own messages moved, the secret not shown.
+    let moves_messages = |r: &Redirect| {
+        r.target.text.starts_with('&') || r.target.text == "/dev/null" || is_fd(&r.target.text)
+    };
+    if !next.redirects.iter().all(moves_messages) || next.pipes_out {
         return None;
     }
     let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
@@ -848,9 +897,12 @@ pub(super) fn into_login(c: &Cmd<'_>) -> Option<Handed> {
         .iter()
         .position(|w| *w == "login")
         .filter(|_| LOGINS.contains(&b.as_str()) && !elsewhere_daemon);
-    let from_stdin = words
-        .iter()
-        .any(|w| matches!(*w, "--password-stdin" | "--with-token" | "--token-stdin"));
+    let from_stdin = words.iter().any(|w| {
+        matches!(
+            *w,
+            "--password-stdin" | "--with-token" | "--token-stdin" | "--stdin"
+        )
+    });
     if let Some(at) = login_at.filter(|_| from_stdin) {
         let dest = match b.as_str() {
             // A host set another way (`-h`, `GH_HOST`) is read as named.

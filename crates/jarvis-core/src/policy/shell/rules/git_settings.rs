@@ -224,7 +224,8 @@ impl Analyzer<'_> {
         // An empty helper clears the list before the next `--add`.
         let cleared =
             k.starts_with("credential.") && code.trim_matches(['\'', '"', ' ']).is_empty();
-        let plain_tool = plain_tool || forge_helper || cleared;
+        let hooks_off = k == "core.hookspath" && v.trim_matches(['\'', '"']) == "/dev/null";
+        let plain_tool = plain_tool || forge_helper || cleared || hooks_off;
         // Hooks kept in the project (`.githooks`, husky) are the project's
         // code, like its build; anywhere else they outlive the project.
         // `/dev/null` holds no hooks: it turns them off.

@@ -323,7 +323,18 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
                     // credential rules.
                     letter_flags(x).is_some_and(|b| b.contains('l') && !b.contains(['p', 'y', 'e']))
                 });
-            if uses { value_of(&["-f"]) } else { vec![] }
+            if uses {
+                // `-f KEY`, or a bundle ending in f (`-lf KEY`).
+                args.iter()
+                    .enumerate()
+                    .filter(|(_, x)| {
+                        *x == "-f" || letter_flags(x).is_some_and(|b| b.ends_with('f'))
+                    })
+                    .map(|(k, _)| k + 1)
+                    .collect()
+            } else {
+                vec![]
+            }
         }
         "curl" | "wget" | "http" | "https" | "xh" => {
             let mut t = value_of(&[

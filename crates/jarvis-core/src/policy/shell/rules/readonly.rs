@@ -260,6 +260,35 @@ impl Analyzer<'_> {
             "iconv" => {
                 !has("-o") && !has("--output") && !c.args.iter().any(|a| a.starts_with("--output="))
             }
+            // `tree --fromfile F`, `du --files0-from=F`: F's lines printed.
+            "tree" | "du"
+                if c.words[1..]
+                    .iter()
+                    .any(|w| w.text == "--fromfile" || w.text.starts_with("--files0-from")) =>
+            {
+                let mut ro = !has("-o");
+                for (i, w) in c.words.iter().enumerate().skip(1) {
+                    let file = if let Some(v) = w.text.strip_prefix("--files0-from=") {
+                        Some(Word {
+                            text: v.to_string(),
+                            ..w.clone()
+                        })
+                    } else if w.text == "--files0-from" {
+                        c.words.get(i + 1).cloned()
+                    } else if w.text == "--fromfile" {
+                        c.words
+                            .get(i + 1)
+                            .filter(|n| !n.text.starts_with('-'))
+                            .cloned()
+                    } else {
+                        None
+                    };
+                    if let Some(f) = file {
+                        ro &= self.read_path(&f, c.cwd());
+                    }
+                }
+                ro
+            }
             "tree" => !has("-o") && !has("-R"),
             "rg" => !has("--pre") && !has("--pre-glob") && !has("-z") && !has("--search-zip"),
             "grep" | "egrep" | "fgrep" | "zgrep" => true,
