@@ -3,7 +3,7 @@
 // loopback, the native GTK dialog found and answered with xdotool.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -115,6 +115,9 @@ before(async () => {
 after(async () => {
   await s?.close().catch(() => undefined);
   driver?.kill();
+  // A session whose close did not end the app leaves it holding the test
+  // runner's output open, and the whole run would wait on it.
+  if (BIN) spawnSync("pkill", ["-KILL", "-f", BIN]);
   mirror?.close();
   await llm.stop();
 });

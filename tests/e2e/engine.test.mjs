@@ -75,6 +75,9 @@ before(async () => {
 after(async () => {
   await s?.close().catch(() => undefined);
   driver?.kill();
+  // A session whose close did not end the app leaves it holding the test
+  // runner's output open, and the whole run would wait on it.
+  if (BIN) spawnSync("pkill", ["-KILL", "-f", BIN]);
   mirror?.close();
   if (home) stopWorker();
 });
