@@ -492,12 +492,11 @@ impl Analyzer<'_> {
                 // A sign-in reading its secret there (`gh auth login
                 // --with-token`, `docker login --password-stdin`), or a
                 // header read from it (`curl -H @-`) going to its service.
-                let signs_in = c.args.iter().any(|a| {
-                    matches!(
-                        a.as_str(),
-                        "--password-stdin" | "--with-token" | "--token-stdin" | "--stdin"
-                    )
-                }) && c.args.iter().any(|a| a == "login");
+                let signs_in = c
+                    .args
+                    .iter()
+                    .any(|a| SECRET_FROM_STDIN.contains(&a.as_str()))
+                    && c.args.iter().any(|a| a == "login");
                 let header = c
                     .args
                     .windows(2)
@@ -844,6 +843,14 @@ pub(super) fn handed_on(c: &Cmd<'_>, service: Option<&[&str]>) -> bool {
     }
 }
 
+/// A sign-in's options that read its secret from the input.
+const SECRET_FROM_STDIN: &[&str] = &[
+    "--password-stdin",
+    "--with-token",
+    "--token-stdin",
+    "--stdin",
+];
+
 /// Where a secret read from the input goes.
 pub(super) enum Handed {
     /// A sign-in at this host (when the line names it).
@@ -897,29 +904,24 @@ pub(super) fn into_login(c: &Cmd<'_>) -> Option<Handed> {
         .iter()
         .position(|w| *w == "login")
         .filter(|_| LOGINS.contains(&b.as_str()) && !elsewhere_daemon);
-    let from_stdin = words.iter().any(|w| {
-        matches!(
-            *w,
-            "--password-stdin" | "--with-token" | "--token-stdin" | "--stdin"
-        )
-    });
+    let from_stdin = words.iter().any(|w| SECRET_FROM_STDIN.contains(w));
     if let Some(at) = login_at.filter(|_| from_stdin) {
         let dest = match b.as_str() {
             // A host set another way (`-h`, `GH_HOST`) is read as named.
-            "gh" => Some(
-                value_of("--hostname")
-                    .or_else(|| value_of("-h"))
-                    .or_else(|| env_of("GH_HOST"))
-                    .unwrap_or("github.com")
-                    .to_string(),
-            ),
-            "glab" => Some(
-                value_of("--hostname")
-                    .or_else(|| value_of("-h"))
-                    .or_else(|| env_of("GITLAB_HOST"))
-                    .unwrap_or("gitlab.com")
-                    .to_string(),
-            ),
+            "gh" | "glab" => {
+                let (variable, default) = if b == "gh" {
+                    ("GH_HOST", "github.com")
+                } else {
+                    ("GITLAB_HOST", "gitlab.com")
+                };
+                Some(
+                    value_of("--hostname")
+                        .or_else(|| value_of("-h"))
+                        .or_else(|| env_of(variable))
+                        .unwrap_or(default)
+                        .to_string(),
+                )
+            }
             "npm" | "pnpm" | "yarn" => Some(
                 value_of("--registry").map_or("registry.npmjs.org".to_string(), host_of_address),
             ),

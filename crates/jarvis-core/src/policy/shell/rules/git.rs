@@ -634,15 +634,7 @@ impl Analyzer<'_> {
             let git = words.first().is_some_and(|w| base_name(w) == "git");
             // To a forge or the local network it is a fork's or a mirror's
             // workflow; to anywhere else it is a leak.
-            let far = words
-                .iter()
-                .rev()
-                .find(|w| w.contains("://") || w.contains('@'))
-                .and_then(|u| {
-                    let rest = u.split_once("://").map_or(*u, |(_, r)| r);
-                    super::project_out::far_host(rest)
-                })
-                .is_some();
+            let far = last_far_host(&words).is_some();
             let set_url = words.windows(2).any(|p| p == ["remote", "set-url"])
                 && words.contains(&"--push")
                 && words.contains(&dest);
@@ -759,15 +751,7 @@ impl Analyzer<'_> {
         let words: Vec<&str> = rest.iter().map(String::as_str).collect();
         match sub {
             "remote" if words.first() == Some(&"set-url") && words.contains(&"--push") => {
-                let far = words
-                    .iter()
-                    .rev()
-                    .find(|w| w.contains("://") || w.contains('@'))
-                    .and_then(|u| {
-                        let rest = u.split_once("://").map_or(*u, |(_, r)| r);
-                        super::project_out::far_host(rest)
-                    });
-                if let Some(h) = far {
+                if let Some(h) = last_far_host(&words) {
                     self.block(format!(
                         "exfiltration (git remote set-url --push sends every later push to {h} while fetches still show the remote)"
                     ));
@@ -798,6 +782,16 @@ impl Analyzer<'_> {
             _ => {}
         }
     }
+}
+
+/// The host of the last address among `words` (`https://…`, `user@host:…`)
+/// when it is another machine's, not a forge's or the local network's.
+fn last_far_host(words: &[&str]) -> Option<String> {
+    let u = words
+        .iter()
+        .rev()
+        .find(|w| w.contains("://") || w.contains('@'))?;
+    super::project_out::far_host(u.split_once("://").map_or(*u, |(_, r)| r))
 }
 
 /// A path as the one word of a command line.
