@@ -112,6 +112,7 @@ fn main() {
         "blind-bc",
         "blind-bd",
         "blind-be",
+        "blind-bf",
     ] {
         sets.push((
             f.to_string(),

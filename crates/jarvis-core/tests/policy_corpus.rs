@@ -108,6 +108,7 @@ const REDTEAM: &[&str] = &[
     "blind-bc.jsonl",
     "blind-bd.jsonl",
     "blind-be.jsonl",
+    "blind-bf.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -161,6 +162,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bc.jsonl", "/home/u/work", "/home/u"),
     ("blind-bd.jsonl", "/home/u/work", "/home/u"),
     ("blind-be.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bf.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
