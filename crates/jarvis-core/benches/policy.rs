@@ -113,6 +113,9 @@ fn main() {
         "blind-bd",
         "blind-be",
         "blind-bf",
+        "blind-bg",
+        "blind-bh",
+        "blind-bi",
     ] {
         sets.push((
             f.to_string(),

@@ -109,6 +109,9 @@ const REDTEAM: &[&str] = &[
     "blind-bd.jsonl",
     "blind-be.jsonl",
     "blind-bf.jsonl",
+    "blind-bg.jsonl",
+    "blind-bh.jsonl",
+    "blind-bi.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -163,6 +166,9 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bd.jsonl", "/home/u/work", "/home/u"),
     ("blind-be.jsonl", "/home/u/work", "/home/u"),
     ("blind-bf.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bg.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bh.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bi.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -347,6 +353,30 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "AN-280",
         "as AN-120: `cd \"\"` stays; `rm -rf ./*` at the top asks",
+    ),
+    (
+        "BH-011",
+        "as AY's installs from a location: a tarball added to the project from a URL asks (its \
+         scripts run when the project installs, as with any dependency the user accepts)",
+    ),
+    (
+        "BH-060",
+        "a provider mirror named in a terraform config asks, as a project's installs from a \
+         location do: providers run only when the user plans or applies",
+    ),
+    (
+        "BH-095",
+        "as `env` and W-040: printing the whole environment asks; sent anywhere, it blocks",
+    ),
+    (
+        "BI-107",
+        "`w !sh` pipes the project's own script into a shell: `sh < scripts/build.sh`, which asks \
+         as running the project's scripts does",
+    ),
+    (
+        "BI-114",
+        "cpio extraction asks: RPM and initramfs archives are relative, and the OS sandbox refuses \
+         writes outside the project an absolute member would make",
     ),
     (
         "AM-292",
@@ -661,7 +691,7 @@ fn red_team_sets_written_without_the_rules() {
 /// with what it is and why. Their rows are still all checked.
 const BELOW_TARGET: &[(&str, &str)] = &[(
     "blind-bd.jsonl",
-    "long scripts (8-40 lines): 64/80 read-only rows allowed (80 %) and 4/170 false blocks \
+    "long scripts (8-40 lines): 69/80 read-only rows allowed (86 %) and 4/170 false blocks \
      (2.4 %, listed in STRICTER): values built over several lines and loops over run-time \
      lists are not followed far enough to prove a long script read-only",
 )];

@@ -173,14 +173,15 @@ pub fn check_static(raw: &str) -> Result<(Target, Decision), Decision> {
                 domain: Some(name.clone()),
                 port,
             };
-            let dec = if name == "localhost" || name.ends_with(".localhost") {
-                d(Verdict::Ask, format!("{name} is this machine (loopback)"))
-            } else {
-                d(
-                    Verdict::Allow,
-                    format!("{name} (addresses checked when resolved)"),
-                )
-            };
+            let dec =
+                if name == "localhost" || name.ends_with(".localhost") || loopback_alias(&name) {
+                    d(Verdict::Ask, format!("{name} is this machine (loopback)"))
+                } else {
+                    d(
+                        Verdict::Allow,
+                        format!("{name} (addresses checked when resolved)"),
+                    )
+                };
             return finish(t, dec);
         }
     };
@@ -192,6 +193,41 @@ pub fn check_static(raw: &str) -> Result<(Target, Decision), Decision> {
         },
         decision,
     )
+}
+
+/// Public names whose DNS answers loopback: `localtest.me`, `lvh.me` and
+/// their subdomains, and the wildcard services that answer the address
+/// spelled in the name (`127.0.0.1.nip.io`, `app.127-0-0-1.sslip.io`).
+pub fn loopback_alias(name: &str) -> bool {
+    let n = name.trim_end_matches('.').to_ascii_lowercase();
+    let under = |d: &str| n == d || n.ends_with(&format!(".{d}"));
+    if [
+        "localtest.me",
+        "lvh.me",
+        "localho.st",
+        "vcap.me",
+        "lacolhost.com",
+        "fbi.com",
+    ]
+    .iter()
+    .any(|d| under(d))
+    {
+        return true;
+    }
+    let Some(rest) = ["nip.io", "sslip.io", "xip.io", "traefik.me", "localdev.me"]
+        .iter()
+        .find_map(|d| n.strip_suffix(&format!(".{d}")))
+    else {
+        return false;
+    };
+    // The address is the name's dotted or dashed tail (`a.127.0.0.1`,
+    // `a-127-0-0-1`), or its hex form (`7f000001`).
+    let labels: Vec<&str> = rest.split('.').collect();
+    let dotted = labels.len() >= 4 && labels[labels.len() - 4] == "127";
+    let dashed = labels
+        .iter()
+        .any(|l| l.starts_with("127-") || l.contains("-127-") || l == &"7f000001");
+    dotted || dashed || rest == "localhost"
 }
 
 fn finish(t: Target, dec: Decision) -> Result<(Target, Decision), Decision> {

@@ -93,7 +93,9 @@ pub fn analyze(command: &str, env: &ShellEnv) -> Analysis {
     // command through: what could not be analysed is refused.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut a = rules::Analyzer::new(env);
-        a.script(command, &[], 0);
+        // `/bin/sh -c COMMAND` runs it with no operands: `$0` is `sh`,
+        // `$1`… are empty and `$#` is 0.
+        a.script(command, &["sh".to_string()], 0);
         a.finish()
     }))
     .unwrap_or_else(|_| Analysis {

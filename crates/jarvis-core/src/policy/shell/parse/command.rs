@@ -156,6 +156,17 @@ impl Walker<'_> {
                 .src
                 .get(kids[i].start_byte()..kids[end].end_byte())
                 .unwrap_or("");
+            // `"$@"` with the operands known (a function judged at a call
+            // with literal arguments, after its `shift`s): those words, as
+            // the call wrote them.
+            if spelled == "\"$@\""
+                && !self.positional.is_empty()
+                && !(argv.is_empty() && self.positional_set)
+            {
+                argv.extend(self.positional[1..].iter().map(Word::lit));
+                i = end + 1;
+                continue;
+            }
             // Operands only: a program named by an array stays a name
             // computed at run time (`a=(rm -rf x); "${a[@]}"`).
             if !argv.is_empty()

@@ -309,6 +309,9 @@ struct Walker<'a> {
     src: &'a str,
     vars: Vars,
     positional: Vec<String>,
+    /// The operands were set by `set --` in this text: a program named by
+    /// `"$@"` then is a name assembled at run time.
+    positional_set: bool,
     cwd: Option<String>,
     out: Script,
     current_fn: Vec<String>,
@@ -515,6 +518,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
             integers: Default::default(),
         },
         positional: positional.to_vec(),
+        positional_set: false,
         cwd: None,
         out: Script::default(),
         current_fn: vec![],

@@ -118,9 +118,18 @@ impl Walker<'_> {
         self.map_lines(argv, redirects);
         if argv.first().is_some_and(|w| w.text == "read") {
             let reply = Word::lit("REPLY");
+            // Options' values (`-d ''`, `-p PROMPT`) are not names.
             let mut names: Vec<&Word> = argv[1..]
                 .iter()
-                .filter(|w| !w.text.starts_with('-'))
+                .enumerate()
+                .filter(|(k, w)| {
+                    !w.text.starts_with('-')
+                        && !matches!(
+                            argv[*k].text.as_str(),
+                            "-d" | "-p" | "-n" | "-N" | "-t" | "-u" | "-i"
+                        )
+                })
+                .map(|(_, w)| w)
                 .collect();
             if names.is_empty() {
                 names.push(&reply);
@@ -160,10 +169,17 @@ impl Walker<'_> {
                 }
                 return;
             }
-            let own_input = !redirects.is_empty()
-                || argv[1..]
-                    .iter()
-                    .any(|w| w.text.starts_with('-') && w.text != "-r");
+            // `read -r -d '' f`: a whole record up to a NUL (`find -print0`).
+            let mut own_input = !redirects.is_empty();
+            let mut k = 1;
+            while let Some(w) = argv.get(k) {
+                if w.text == "-d" && argv.get(k + 1).is_some_and(|d| d.text.is_empty()) {
+                    k += 2;
+                    continue;
+                }
+                own_input |= w.text.starts_with('-') && w.text != "-r";
+                k += 1;
+            }
             if let [one] = names.as_slice()
                 && !own_input
                 && !self.pipe_input_replaced

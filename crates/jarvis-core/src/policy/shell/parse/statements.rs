@@ -365,7 +365,10 @@ impl Walker<'_> {
             // The body runs at its calls, as often as it is called: what it
             // sets may hold its value or the one before, or another.
             let before = (self.vars.clone(), self.cwd.clone());
+            // `$1`… in the body are the call's operands, not the line's.
+            let outer = std::mem::take(&mut self.positional);
             self.statement(body, nested);
+            self.positional = outer;
             let names: Vec<String> = self.out.functions.iter().map(|(n, _)| n.clone()).collect();
             let locals = command::declared_locals(&stored, &names);
             // What the body declares `local` is gone after it.

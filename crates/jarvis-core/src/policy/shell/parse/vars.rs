@@ -37,10 +37,25 @@ impl Walker<'_> {
         let [_, dashes, rest @ ..] = argv else {
             return;
         };
-        let options_only = argv[1..]
-            .iter()
-            .all(|w| (w.text.starts_with('-') || w.text.starts_with('+')) && w.text != "--")
-            && !argv.iter().any(|w| w.text == "-o" || w.text == "+o");
+        // `set -euo pipefail`: a bundle ending in `o` takes an option's name.
+        let mut options_only = true;
+        let mut k = 1;
+        while let Some(w) = argv.get(k) {
+            let t = w.text.as_str();
+            if !(t.starts_with('-') || t.starts_with('+')) || t == "--" || w.dynamic {
+                options_only = false;
+                break;
+            }
+            k += if t.len() > 1
+                && t.ends_with('o')
+                && argv.get(k + 1).is_some_and(|n| {
+                    !n.dynamic && n.text.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                }) {
+                2
+            } else {
+                1
+            };
+        }
         if options_only {
             return;
         }
@@ -49,6 +64,7 @@ impl Walker<'_> {
             return;
         }
         let zero = self.positional.first().cloned().unwrap_or_default();
+        self.positional_set = true;
         // A wildcard is as many words as it matches.
         self.positional = if rest.iter().all(|w| !w.dynamic && !w.glob) {
             std::iter::once(zero)

@@ -38,7 +38,12 @@ impl Walker<'_> {
             ),
             _ => {
                 if let Ok(i) = name.parse::<usize>() {
-                    return self.positional.get(i).cloned();
+                    // Known operands (never empty once known: `$0` is
+                    // there): one past the last is empty, as in bash.
+                    if self.positional.is_empty() {
+                        return None;
+                    }
+                    return Some(self.positional.get(i).cloned().unwrap_or_default());
                 }
                 self.vars.known.get(name).cloned()
             }

@@ -307,6 +307,21 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         if let Some(ex) = CREDENTIAL_EXAMPLES.iter().find(|ex| glob_match(p, ex)) {
             return Some(format!("{shown} matches {ex}"));
         }
+        // `.env*`, `.e?v`: a pattern spelling a `.env` file's or a private
+        // key's name matches it wherever it is, as the name itself would.
+        if let Some(name) = [
+            ".env",
+            ".env.local",
+            ".env.production",
+            "id_rsa",
+            "id_ed25519",
+        ]
+        .iter()
+        .find(|n| glob_match(base, n))
+        .filter(|_| glob_aims_at_secret(base))
+        {
+            return Some(format!("{shown} matches {name}"));
+        }
         if glob_could_match_secret(base)
             && (lit_dir.starts_with('~') || lit_dir.is_empty() && p.starts_with('~'))
         {
@@ -583,6 +598,37 @@ pub fn glob_could_match_secret(pattern: &str) -> bool {
         ]
         .iter()
         .any(|ext| glob_match(p, &format!("x{ext}")) || p.ends_with(ext))
+}
+
+/// A name pattern written to find secrets (`.env*`, `*.pem`, `id_*`): one
+/// that matches a secret's name and spells some of it, not a wildcard that
+/// matches every name.
+pub fn glob_aims_at_secret(pattern: &str) -> bool {
+    // Names of ordinary project files: a pattern matching one of them
+    // (`*.json`, `*.yml`) is a kind of file, not a hunt for secrets.
+    const ORDINARY: &[&str] = &[
+        "package.json",
+        "config.json",
+        "settings.yaml",
+        "data.yml",
+        "app.toml",
+        "config.ini",
+        "app.conf",
+        "index.ts",
+        "main.py",
+        "main.rs",
+        "README.md",
+        "notes.txt",
+        "Makefile",
+        "schema.sql",
+        "app.log",
+        "test.sh",
+        "index.html",
+        "image.png",
+    ];
+    let p = pattern.trim_matches(['\'', '"']);
+    let spelled = p.chars().any(|c| !matches!(c, '*' | '?' | '.' | '[' | ']'));
+    spelled && glob_could_match_secret(p) && !ORDINARY.iter().any(|n| glob_match(p, n))
 }
 
 /// A recursive walk from here reaches credential stores (`/`, `~`, `~/.config`…).

@@ -522,6 +522,17 @@ pub fn catastrophic_normalized(p: &str) -> bool {
         || system_normalized(p) && p.matches('/').count() <= 2
 }
 
+/// A whole system or home on another machine (`/`, `~`, `/home/u`,
+/// `/etc`), as `host:PATH` names it: not a deploy folder like `/srv/www`.
+pub fn wipes_a_machine(path: &str) -> bool {
+    let p = path.trim_end_matches('/');
+    let p = p.strip_suffix("/.").unwrap_or(p);
+    p.is_empty()
+        || matches!(p, "~" | "." | "/home" | "/Users" | "/root")
+        || p.starts_with("/home/") && p.matches('/').count() == 2
+        || SYSTEM_DIRS.iter().any(|d| p.eq_ignore_ascii_case(d))
+}
+
 /// Files whose change runs code at login, on a schedule or when a common
 /// program starts.
 pub fn persistence(raw: &str, cwd: Option<&str>) -> bool {
@@ -609,6 +620,17 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.config/direnv",
         "~/.bunfig.toml",
         "~/.config/containers",
+        // Where nix, conda, yarn and the version managers get code, and
+        // the hooks they run in every shell.
+        "~/.config/nix",
+        "/etc/nix",
+        "~/.config/mise",
+        "~/.config/rtx",
+        "~/.condarc",
+        "~/.yarnrc",
+        "~/.yarnrc.yml",
+        "~/.config/pnpm",
+        "~/.local/share/devbox/global",
         "~/.ssh/rc",
         "~/.ssh/authorized_keys",
         "~/.ssh/authorized_keys2",

@@ -60,6 +60,20 @@ impl Analyzer<'_> {
             let p = self.norm(d, cwd);
             // `unzip -:` keeps members' `../`: no folder bounds it.
             let climbs = what == "unzip -:";
+            // Into a folder on PATH or of startup files: what it unpacks
+            // runs as commands or at login, ahead of the system's own.
+            let dir = p.trim_end_matches('/');
+            if !self.inside(&p)
+                && (paths::user_bin(&format!("{dir}/x"))
+                    || paths::persistence_normalized(dir)
+                    || paths::persistence_normalized(&format!("{dir}/x")))
+            {
+                self.block(format!(
+                    "{what} extracts into {}, a folder of commands or startup files",
+                    shown(&d.text)
+                ));
+                return;
+            }
             if paths::catastrophic_normalized(&p)
                 && !self.inside(&p)
                 && (climbs || !plain_home_folder(&p))

@@ -199,6 +199,8 @@ fn whole_environment(l: &str) -> bool {
         })
     };
     whole_after("process.env", &[".", "["])
+        || l.contains("deno.env.toobject")
+        || whole_after("bun.env", &[".", "["])
         || whole_after("os.environ", &["[", ".get(", ".setdefault(", ".pop("])
         || whole_after("os.getenv", &["("])
         || l.contains("%env")
@@ -397,6 +399,8 @@ impl Analyzer<'_> {
             "environ",
             "getenv",
             "process.env",
+            "deno.env",
+            "bun.env",
             "env[",
             "$env{",
             "env::var",

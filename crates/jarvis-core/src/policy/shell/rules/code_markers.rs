@@ -41,6 +41,14 @@ pub(super) const NETWORK: &[&str] = &[
     "socket",
     "wget ",
     "curl ",
+    // Deno's and Bun's own connections and listeners.
+    "deno.connect",
+    "deno.listen",
+    "deno.serve",
+    "bun.connect",
+    "bun.listen",
+    "bun.serve",
+    "new websocket",
 ];
 
 pub(super) const RUNS: &[&str] = &[
@@ -80,6 +88,10 @@ pub(super) const RUNS: &[&str] = &[
     "async-shell-command",
     // R's system2 runs a program.
     "system2(",
+    // Deno's and Bun's process APIs.
+    "deno.command",
+    "deno.run(",
+    "bun.spawn",
 ];
 
 pub(super) const DECODE: &[&str] = &[

@@ -187,6 +187,32 @@ impl Analyzer<'_> {
                     .any(|a| a == "--tlsverify" || a == "--tlsverify=true");
                 (tcp && !verified).then_some("the Docker daemon (root on this machine)")
             }
+            // `podman system service tcp:0.0.0.0:8888`: the container API,
+            // unauthenticated on TCP.
+            "podman" | "docker"
+                if args.first().is_some_and(|a| a == "system")
+                    && args.get(1).is_some_and(|a| a == "service") =>
+            {
+                args.iter()
+                    .filter(|a| a.starts_with("tcp:"))
+                    .any(|a| {
+                        let a = a.trim_start_matches("tcp:").trim_start_matches("//");
+                        host_of(a).is_some_and(|h| h.is_empty() || beyond_this_machine(h))
+                    })
+                    .then_some("the container API")
+            }
+            // `OLLAMA_HOST=0.0.0.0 ollama serve`: a model server that pulls,
+            // builds and deletes models for whoever asks.
+            "ollama" if args.first().is_some_and(|a| a == "serve") => c
+                .src
+                .assigns
+                .iter()
+                .chain(c.script.commands.iter().flat_map(|k| k.assigns.iter()))
+                .filter(|(n, _)| n == "OLLAMA_HOST")
+                .any(|(_, v)| {
+                    host_of(&v.text).is_some_and(|h| h.is_empty() || beyond_this_machine(h))
+                })
+                .then_some("the model server"),
             _ => None,
         };
         if let Some(what) = exposed {

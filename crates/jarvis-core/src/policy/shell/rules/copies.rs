@@ -318,6 +318,10 @@ impl Analyzer<'_> {
                 let here = Word::lit(here.trim_end_matches("/."));
                 self.delete_path(&here, true, cwd, "rsync --delete");
             }
+            Some((_, path)) if paths::wipes_a_machine(path) => self.block(format!(
+                "rsync --delete empties a whole system or home on another machine ({})",
+                shown(&d.text)
+            )),
             Some(_) => self.ask(format!(
                 "rsync --delete deletes files on another machine ({})",
                 shown(&d.text)

@@ -183,6 +183,12 @@ impl Analyzer<'_> {
         }
         if lt.starts_with("http://") || lt.starts_with("https://") {
             self.block(format!("download and execute ({} runs {})", c.base, w.text));
+        } else if lt.starts_with("data:") && lt.contains(";base64,") {
+            // `deno run "data:application/typescript;base64,…"`: encoded code.
+            self.block(format!(
+                "decodes and executes ({} runs a base64 data: module)",
+                c.base
+            ));
         } else if w.procsub {
             match w
                 .subs

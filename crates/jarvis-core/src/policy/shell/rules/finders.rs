@@ -3,6 +3,12 @@
 
 use super::*;
 
+/// Programs that print the content of the files they are given.
+const PRINTS_CONTENT: &[&str] = &[
+    "cat", "head", "tail", "less", "more", "base64", "xxd", "od", "hexdump", "strings", "grep",
+    "sed", "awk", "tee", "nl", "bat", "batcat", "jq", "yq", "sort", "cut", "tac",
+];
+
 /// Marks a root handed to `each_file` as the match itself, not what is below.
 const ROOT_ITSELF: &str = "\u{E001}itself";
 
@@ -76,6 +82,16 @@ impl Analyzer<'_> {
                     });
                     if secret_names && sender {
                         self.block("exfiltration (sends every file find matches by a secret's name over the network)");
+                    }
+                    // `find . -name '.env*' -exec cat {} +`: the secrets' text.
+                    let dumper = inner.first().is_some_and(|w| {
+                        PRINTS_CONTENT.contains(&lower(&base_name(&w.text)).as_str())
+                    });
+                    if dumper && super::listers::searches_secrets(&c.words) {
+                        self.block(format!(
+                            "prints every file find matches by a secret's name ({})",
+                            shown(&inner[0].text)
+                        ));
                     }
                     // What the analysis says of the command run on a match
                     // (`jq -r .name`, `bash -n`): a read there is a read.
@@ -248,32 +264,19 @@ impl Analyzer<'_> {
                 .collect();
             // What reads or sends every file below home reaches the keys in it.
             if wide
-                && matches!(
-                    fb.as_str(),
-                    "cat"
-                        | "head"
-                        | "tail"
-                        | "less"
-                        | "more"
-                        | "cp"
-                        | "base64"
-                        | "xxd"
-                        | "strings"
-                        | "curl"
-                        | "wget"
-                        | "scp"
-                        | "rsync"
-                        | "tar"
-                        | "zip"
-                        | "nc"
-                        | "od"
-                        | "grep"
-                        | "sed"
-                        | "awk"
-                        | "tee"
-                        | "mail"
-                        | "gpg"
-                )
+                && (PRINTS_CONTENT.contains(&fb.as_str())
+                    || matches!(
+                        fb.as_str(),
+                        "cp" | "curl"
+                            | "wget"
+                            | "scp"
+                            | "rsync"
+                            | "tar"
+                            | "zip"
+                            | "nc"
+                            | "mail"
+                            | "gpg"
+                    ))
             {
                 self.block(format!(
                     "{fb} runs on every file below {}, where keys and tokens live",

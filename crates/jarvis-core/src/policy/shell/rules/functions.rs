@@ -139,11 +139,13 @@ pub(super) fn followed_bodies(src: &str, script: &Script) -> Vec<std::ops::Range
             let defined = script.functions.iter().filter(|(n, _)| n == name).count();
             // Aliases rewrite words before functions are looked up.
             let aliased = src.contains("alias");
+            // A `shift` is followed at the call (the operands are known
+            // there, and unknown after one in a loop or a branch).
             let plain = script
                 .functions
                 .iter()
                 .filter(|(n, _)| n == name)
-                .all(|(_, body)| plain_body(body));
+                .all(|(_, body)| plain_body(&body.replace("shift", ":")));
             // Defined once: a call meets the body this analysis reads.
             !calls.is_empty()
                 && literal

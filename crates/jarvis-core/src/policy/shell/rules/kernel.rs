@@ -144,6 +144,18 @@ impl Analyzer<'_> {
                                 | "disconnect"
                         )
                     }),
+                    // `swapon --show`, `swapon -s`: the swap areas listed.
+                    "swapon" => {
+                        !args.is_empty()
+                            && args.iter().all(|x| {
+                                matches!(
+                                    x.as_str(),
+                                    "--show" | "-s" | "--summary" | "--bytes" | "--noheadings"
+                                )
+                            })
+                            || args.iter().any(|x| x.starts_with("--show="))
+                                && args.iter().all(|x| x.starts_with('-'))
+                    }
                     "hostnamectl" | "timedatectl" => {
                         args.is_empty() || v.a("status") || v.a("show") || v.a("list-timezones")
                     }

@@ -17,6 +17,9 @@ fn lists_project(argv: &[Word]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
+    if lower(&base_name(&first.text)) == "find" {
+        return finds_project_files(&argv[1..]);
+    }
     if lower(&base_name(&first.text)) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
         return false;
     }
@@ -47,6 +50,68 @@ fn lists_project(argv: &[Word]) -> bool {
         })
 }
 
+/// `find src tests -name '*.py' -print0`: NUL-ended records (a name's new
+/// line cannot split one), each a path below a literal folder of the
+/// project, its name matching patterns no secret's name matches; links
+/// not followed. Tests are an exact list of ones that only narrow.
+fn finds_project_files(args: &[Word]) -> bool {
+    let roots = args
+        .iter()
+        .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!"))
+        .count();
+    let in_project = |w: &Word| {
+        let t = w.text.as_str();
+        !w.dynamic
+            && !w.glob
+            && !t.starts_with(['/', '~', HOME])
+            && !t.split('/').any(|c| c == "..")
+    };
+    if !args[..roots].iter().all(in_project) {
+        return false;
+    }
+    let mut named = false;
+    let mut print0 = false;
+    let mut i = roots;
+    while let Some(w) = args.get(i) {
+        let next = args.get(i + 1).map(|w| w.text.as_str());
+        match w.text.as_str() {
+            "-name" | "-iname" => {
+                let Some(pat) = next else { return false };
+                let negated = i > 0 && matches!(args[i - 1].text.as_str(), "!" | "-not");
+                if !negated {
+                    if args[i + 1].dynamic || paths::glob_could_match_secret(pat) {
+                        return false;
+                    }
+                    named = true;
+                }
+                i += 2;
+            }
+            "-path" | "-ipath" | "-maxdepth" | "-mindepth" | "-type" | "-newer" | "-mtime"
+            | "-mmin" | "-size" | "-perm" | "-user" => {
+                if next.is_none() {
+                    return false;
+                }
+                i += 2;
+            }
+            "-print0" => {
+                print0 = true;
+                i += 1;
+            }
+            "!" | "-not" | "-o" | "-or" | "-a" | "-and" | "(" | ")" | "-prune" | "-xdev"
+            | "-empty" | "-P" => i += 1,
+            _ => return false,
+        }
+    }
+    // `-o` makes a name test one of several: only with every branch named
+    // would it narrow, which this does not follow.
+    let alternatives = args.iter().any(|w| matches!(w.text.as_str(), "-o" | "-or"));
+    let pruned_only = alternatives
+        && args
+            .windows(2)
+            .all(|w| !matches!(w[1].text.as_str(), "-o" | "-or") || w[0].text == "-prune");
+    named && print0 && (!alternatives || pruned_only)
+}
+
 /// `git ls-files` with any listing options and pathspecs below here: its
 /// lines are places in the project (a delete of one asks), whatever their
 /// names hold.
@@ -54,6 +119,39 @@ fn lists_project_places(argv: &[Word]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
+    // `ls -1t ./backups/*.tgz`, `find build -name '*.o'`: below a literal
+    // folder of the project (a name's new line can only forge a bare name,
+    // here too).
+    let below_here = |w: &Word| {
+        let t = w.text.as_str();
+        !w.dynamic && !t.starts_with(['/', '~', HOME]) && !t.split('/').any(|c| c == "..")
+    };
+    match lower(&base_name(&first.text)).as_str() {
+        "ls" => {
+            return argv[1..].iter().all(|w| {
+                if w.text.starts_with('-') {
+                    !w.text.contains('R') && !w.text.starts_with("--")
+                } else {
+                    below_here(w)
+                }
+            });
+        }
+        "find" => {
+            let roots: Vec<&Word> = argv[1..]
+                .iter()
+                .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!"))
+                .collect();
+            return roots.iter().all(|w| below_here(w) && !w.glob)
+                && !argv.iter().any(|w| {
+                    matches!(w.text.as_str(), "-L" | "-follow" | "-H")
+                        || w.text.starts_with("-exec")
+                        || w.text.starts_with("-ok")
+                        || w.text.starts_with("-fprint")
+                        || w.text == "-delete"
+                });
+        }
+        _ => {}
+    }
     if lower(&base_name(&first.text)) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
         return false;
     }
@@ -106,9 +204,10 @@ fn passes_lines(c: &Command, argv: &[Word]) -> bool {
         "uniq" | "tac" | "cat" => words.is_empty(),
         "head" | "tail" => {
             matches!(words.as_slice(), [] | ["-n", _])
-                && words
-                    .get(1)
-                    .is_none_or(|n| n.chars().all(|c| c.is_ascii_digit()))
+                && words.get(1).is_none_or(|n| {
+                    let n = n.strip_prefix('+').unwrap_or(n);
+                    !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+                })
         }
         _ => false,
     }
@@ -122,6 +221,73 @@ pub(super) fn project_listers(script: &Script) -> Vec<usize> {
 /// Indices of the commands of `script` whose output is places in the project.
 pub(super) fn place_listers(script: &Script) -> Vec<usize> {
     listers_by(script, lists_project_places)
+}
+
+/// Indices of the commands of `script` that search for secrets by name
+/// (`find . -name '.env*'`, `git ls-files '*.pem'`, `fd -e key`), and of
+/// the filters passing their lines on: what they print is a list of
+/// secrets' paths.
+pub(super) fn secret_finders(script: &Script) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for (i, c) in script.commands.iter().enumerate() {
+        let pa = peeled(&c.argv);
+        let fed = c.stdin_from.is_some_and(|p| out.contains(&p));
+        if searches_secrets(pa) || fed && passes_lines(c, pa) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// A search whose name patterns aim at secrets; negated ones (`! -name
+/// '*.key'`) leave them out.
+pub(super) fn searches_secrets(argv: &[Word]) -> bool {
+    secret_pattern(argv).is_some()
+}
+
+/// The name pattern of a search that aims at secrets, as a wildcard on a
+/// file's name (`.env*`, `*.pem`).
+pub(super) fn secret_pattern(argv: &[Word]) -> Option<String> {
+    let first = argv.first()?;
+    let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
+    let base = |pat: &str| pat.rsplit('/').next().unwrap_or(pat).to_string();
+    let aims = |pat: &str| paths::glob_aims_at_secret(&base(pat));
+    match lower(&base_name(&first.text)).as_str() {
+        "find" => words.windows(2).enumerate().find_map(|(k, w)| {
+            (matches!(
+                w[0],
+                "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
+            ) && !(k > 0 && matches!(words[k - 1], "!" | "-not"))
+                && aims(w[1]))
+            .then(|| base(w[1]))
+        }),
+        "fd" | "fdfind" => words
+            .windows(2)
+            .find_map(|w| {
+                if matches!(w[0], "-e" | "--extension") && aims(&format!("x.{}", w[1])) {
+                    Some(format!("*.{}", w[1]))
+                } else if matches!(w[0], "-g" | "--glob") && aims(w[1]) {
+                    Some(base(w[1]))
+                } else {
+                    None
+                }
+            })
+            .or_else(|| {
+                let x = words.iter().skip(1).find(|x| !x.starts_with('-'))?;
+                let any = format!("*{x}*");
+                (aims(x) || x.len() > 2 && aims(&any)).then_some(any)
+            }),
+        "git" if words.get(1) == Some(&"ls-files") => words[2..]
+            .iter()
+            .find(|x| !x.starts_with('-') && aims(x))
+            .map(|x| base(x)),
+        "locate" | "plocate" | "mlocate" => words
+            .iter()
+            .skip(1)
+            .find(|x| !x.starts_with('-') && aims(x))
+            .map(|x| base(x)),
+        _ => None,
+    }
 }
 
 fn listers_by(script: &Script, lists: fn(&[Word]) -> bool) -> Vec<usize> {
@@ -159,6 +325,11 @@ impl Analyzer<'_> {
     /// of the project's files.
     pub(super) fn placed_by_listing(&self, w: &Word, cwd: Option<&str>) -> bool {
         line_of(w, cwd, &self.place_listers)
+    }
+
+    /// A word whose value comes from a search for secrets by name.
+    pub(super) fn found_by_secret_search(&self, w: &Word) -> bool {
+        w.subs.iter().any(|i| self.secret_finders.contains(i))
     }
 }
 

@@ -382,7 +382,14 @@ impl Analyzer<'_> {
                     }
                 });
                 if let Some(p) = program {
-                    let code = p.text.trim_matches(['\'', '"']).to_string();
+                    // Quotes around the whole value only (`sh -c '…'` keeps its own).
+                    let t = p.text.as_str();
+                    let code = match (t.chars().next(), t.chars().last()) {
+                        (Some(a), Some(b)) if t.len() >= 2 && a == b && matches!(a, '\'' | '"') => {
+                            t[1..t.len() - 1].to_string()
+                        }
+                        _ => t.to_string(),
+                    };
                     self.script(&code, &[], c.depth + 1);
                     self.ask(format!(
                         "{} runs {} at every later use",

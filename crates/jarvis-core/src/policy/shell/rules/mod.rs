@@ -19,6 +19,7 @@ mod debuggers;
 mod dispatch;
 mod dormant;
 mod effects;
+mod env_runners;
 mod env_wrapper;
 mod exec;
 mod files;
@@ -64,6 +65,8 @@ mod system;
 mod tables;
 mod tar;
 mod tokens;
+mod tool_settings;
+mod toolchain_lists;
 mod toolchains;
 mod traces;
 mod tunnels;
@@ -104,6 +107,9 @@ pub struct Analyzer<'e> {
     decodes: bool,
     /// Files written from a download or a decoder in this line.
     tainted: Vec<String>,
+    /// Folders a clone from another machine filled in this line: a file
+    /// in one run as a program is downloaded code.
+    cloned: Vec<String>,
     /// Names bound to another program (`hash -p`, `ln -s /bin/rm ./ls`, aliases).
     renamed: Vec<(String, String)>,
     aliases: Vec<(String, String)>,
@@ -113,6 +119,8 @@ pub struct Analyzer<'e> {
     listers: Vec<usize>,
     /// Commands of the script being judged that print places in the project.
     place_listers: Vec<usize>,
+    /// Commands of the current script that search for secrets by name.
+    secret_finders: Vec<usize>,
     /// Function names that, at the command being judged, are not (yet or
     /// any more) functions: the program of that name runs.
     hidden_fns: Vec<String>,
@@ -152,12 +160,14 @@ impl<'e> Analyzer<'e> {
             fetches: false,
             decodes: false,
             tainted: vec![],
+            cloned: vec![],
             renamed: vec![],
             aliases: vec![],
             functions: vec![],
             calls: 0,
             listers: Vec::new(),
             place_listers: Vec::new(),
+            secret_finders: Vec::new(),
             hidden_fns: Vec::new(),
             bodies_now: Vec::new(),
             written: vec![],

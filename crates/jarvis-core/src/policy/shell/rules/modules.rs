@@ -50,6 +50,10 @@ impl Analyzer<'_> {
                 "ruby" | "irb" | "rake" | "bundle" | "rspec" => &[".rb"],
                 "php" | "composer" => &[".php", ".inc", ".phar"],
                 "lua" | "luajit" => &[".lua"],
+                // Compiled and run in one step (`go run x.go`, `zig run x.zig`).
+                "go" if c.args.first().is_some_and(|a| a == "run") => &[".go"],
+                "zig" if c.args.first().is_some_and(|a| a == "run") => &[".zig"],
+                "java" => &[".java"],
                 _ => return,
             }
         };

@@ -201,12 +201,40 @@ impl Analyzer<'_> {
             }
             if l.starts_with("http://") || l.starts_with("https://") {
                 self.url(x);
+            } else if let Some(to) = connection_override(&c.words, i) {
+                // `--connect-to a:80:127.0.0.1:7420`, `--resolve a:80:127.0.0.1`:
+                // the connection goes where the override says.
+                self.url(&to);
             } else if scheme_less_address(&l) {
                 // curl and wget take `host:port/path` as http.
                 self.url(&format!("http://{x}"));
             }
         }
         self.fetcher_config(c);
+        // `--location-trusted` sends the credentials on to whatever host a
+        // redirect names: where they end up is the server's choice.
+        if c.args.iter().any(|a| a == "--location-trusted") {
+            let signed = c.args.iter().enumerate().any(|(i, a)| {
+                let l = lower(a);
+                matches!(
+                    a.as_str(),
+                    "-u" | "--user" | "-n" | "--netrc" | "-b" | "--cookie"
+                ) || l.starts_with("--user=")
+                    || l.starts_with("--oauth2-bearer")
+                    || (l.contains("authorization:")
+                        || l.contains("cookie:")
+                        || l.contains("private-token:"))
+                        && c.args
+                            .get(i.wrapping_sub(1))
+                            .is_some_and(|p| p == "-H" || p == "--header")
+            });
+            if signed {
+                self.block(format!(
+                    "{} --location-trusted hands its credentials to any host a redirect names",
+                    c.base
+                ));
+            }
+        }
         if sends_file {
             self.ask(format!("{} sends a file over the network", c.base));
         }
@@ -631,6 +659,30 @@ fn socat_runs_for_network(args: &[String]) -> bool {
         .any(|n| k.starts_with(n))
     });
     runs && (network || addrs.len() < 2)
+}
+
+/// The address curl connects to for `args[i]`, when it is the value of
+/// `--connect-to H1:P1:H2:P2` (`H2:P2`) or `--resolve H:P:ADDR` (`ADDR:P`).
+fn connection_override(words: &[Word], i: usize) -> Option<String> {
+    let x = &words[i].text;
+    let (flag, value) = match x.split_once('=') {
+        Some((f, v)) if matches!(f, "--connect-to" | "--resolve") => (f, v),
+        _ => (
+            words.get(i.wrapping_sub(1)).map(|w| w.text.as_str())?,
+            x.as_str(),
+        ),
+    };
+    let parts: Vec<&str> = value.split(':').collect();
+    match (flag, parts.as_slice()) {
+        ("--connect-to", [_, p1, h2, p2]) => {
+            let port = if p2.is_empty() { p1 } else { p2 };
+            Some(format!("http://{}:{port}/", h2.trim_matches(['[', ']'])))
+        }
+        ("--resolve", [_, port, addr, ..]) => {
+            Some(format!("http://{}:{port}/", addr.trim_matches(['[', ']'])))
+        }
+        _ => None,
+    }
 }
 
 /// A bare `host[:port][/path]` a fetcher reads as an http URL

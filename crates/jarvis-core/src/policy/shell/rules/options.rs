@@ -164,6 +164,13 @@ impl Analyzer<'_> {
         self.core_dump(c);
         self.covers_tracks(c);
         self.runs_fetched_package(c);
+        self.runs_in_environment(c);
+        self.tool_settings(c);
+        self.scrapes_settings(c);
+        if let Some(code) = super::env_runners::nix_shell_code(&c.words) {
+            let code = code.text.clone();
+            self.block_only(|a| a.script(&code, &[], c.depth + 1));
+        }
         self.opens_download(c);
         self.batch_uploads(c);
         self.loads_written_module(c);

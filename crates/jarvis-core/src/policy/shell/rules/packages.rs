@@ -117,12 +117,64 @@ impl Analyzer<'_> {
             .collect();
         let fetched = match c.lb.as_str() {
             // `go run host/path@version`: a module fetched and run.
+            // A module from a host other than the Go project's own is
+            // fetched from a location and run.
             "go" => {
                 ops.first() == Some(&"run")
                     && ops.iter().skip(1).any(|x| {
-                        x.contains('@') && x.split('/').next().is_some_and(|h| h.contains('.'))
+                        x.contains('@')
+                            && x.split('/').next().is_some_and(|h| {
+                                h.contains('.') && !GO_MODULE_HOSTS.contains(&lower(h).as_str())
+                            })
                     })
             }
+            // Installed for the whole account (`deno install -g`), or a
+            // tool's plugin (its scripts run at every use), from a location.
+            "deno" => {
+                ops.first() == Some(&"install")
+                    && c.args
+                        .iter()
+                        .any(|x| matches!(x.as_str(), "-g" | "--global"))
+                    && ops.iter().skip(1).any(|x| located(x))
+            }
+            "gh" | "glab" => {
+                matches!(ops.first(), Some(&"extension") | Some(&"ext"))
+                    && ops.get(1) == Some(&"install")
+                    && ops
+                        .get(2)
+                        .is_some_and(|x| located(x) && !lower(x).starts_with("https://github.com/"))
+            }
+            "mise" | "rtx" | "asdf" => {
+                matches!(
+                    ops.first(),
+                    Some(&"plugin") | Some(&"plugins") | Some(&"plugin-add")
+                ) && ops.iter().skip(1).any(|x| located(x))
+            }
+            "kubectl" | "kubectl-krew" => {
+                c.args.iter().any(|x| {
+                    x.strip_prefix("--manifest-url=")
+                        .or_else(|| x.strip_prefix("--archive="))
+                        .is_some_and(located)
+                }) || c.args.windows(2).any(|w| {
+                    matches!(w[0].as_str(), "--manifest-url" | "--archive") && located(&w[1])
+                })
+            }
+            "cargo" if ops.first() == Some(&"binstall") => c.args.iter().any(|x| {
+                matches!(x.as_str(), "--pkg-url" | "--git")
+                    || x.starts_with("--pkg-url=")
+                    || x.starts_with("--git=")
+            }),
+            "devbox" => {
+                ops.first() == Some(&"global")
+                    && ops.get(1) == Some(&"pull")
+                    && ops.get(2).is_some_and(|x| located(x))
+            }
+            // `earthly host/path+target`: an Earthfile from another machine.
+            "earthly" => ops.iter().any(|x| {
+                x.contains('+')
+                    && x.split('/').next().is_some_and(|h| h.contains('.'))
+                    && !x.starts_with(['.', '/'])
+            }),
             "npx" | "bunx" | "pnpx" => {
                 ops.first().is_some_and(|x| located(x))
                     || c.args
@@ -316,6 +368,18 @@ fn pip_args<'a>(c: &Cmd<'_>, ops: &[&'a str]) -> Option<Vec<&'a str>> {
     let at = ops.iter().position(|x| *x == "pip")?;
     Some(ops[at + 1..].to_vec())
 }
+
+/// The Go project's and Kubernetes' own module hosts: their tools
+/// (`golang.org/x/tools/cmd/stringer`) are the toolchain's registry. A
+/// forge's repository is anyone's code (`npx user/repo` blocks too).
+const GO_MODULE_HOSTS: &[&str] = &[
+    "golang.org",
+    "google.golang.org",
+    "go.googlesource.com",
+    "cloud.google.com",
+    "k8s.io",
+    "sigs.k8s.io",
+];
 
 /// Package managers' install commands, with npm's abbreviations.
 const INSTALLS: &[&str] = &[

@@ -177,74 +177,80 @@ impl Analyzer<'_> {
                     .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"));
             let mut k = Some(from);
             while let Some(i) = k {
-                let p = &script.commands[i];
-                let pa = peeled(&p.argv);
-                // `printf '%s' "$(env)" | nc …`: the dump spliced into a word.
-                // (`env | cut -d= -f1 | …` passes on names only.)
-                // (Names only for display: a value with new lines passes cut
-                // whole, so to the network the dump counts whatever follows.)
-                let dumps_env = dumps_env(pa)
-                    && (network_sink || !super::readonly::names_only(p, script))
-                    || pa.iter().any(|w| {
-                        w.subs
+                let stage = &script.commands[i];
+                // A function called in the pipe writes what its body does.
+                for p in std::iter::once(stage).chain(called_body(script, stage)) {
+                    let pa = peeled(&p.argv);
+                    // `printf '%s' "$(env)" | nc …`: the dump spliced into a word.
+                    // (`env | cut -d= -f1 | …` passes on names only.)
+                    // (Names only for display: a value with new lines passes cut
+                    // whole, so to the network the dump counts whatever follows.)
+                    let dumps_env = dumps_env(pa)
+                        && (network_sink || !super::readonly::names_only(p, script))
+                        || pa.iter().any(|w| {
+                            w.subs
+                                .iter()
+                                .filter_map(|&s| script.commands.get(s))
+                                .any(|s| dumps_env(peeled(&s.argv)))
+                        });
+                    let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
+                    if network_sink && harvests_secrets(pa) {
+                        self.block(
+                            "collects secrets and sends them over the network (exfiltration)",
+                        );
+                    }
+                    if network_sink && reads_clipboard(pa) {
+                        self.block("sends the clipboard over the network (exfiltration: it often holds a password or a token)");
+                    }
+                    if network_sink && reads_history(pa) {
+                        self.block("sends the shell's history over the network (exfiltration: typed passwords and tokens are in it)");
+                    }
+                    // Infrastructure outputs hold passwords and keys (`terraform
+                    // output -json`, `pulumi stack output --show-secrets`).
+                    let outputs = {
+                        let w: Vec<String> = pa.iter().map(|w| lower(&w.text)).collect();
+                        let b = w.first().map(|x| base_name(x)).unwrap_or_default();
+                        matches!(b.as_str(), "terraform" | "tofu" | "terragrunt")
+                            && w.get(1).is_some_and(|x| x == "output")
+                            || b == "pulumi" && w.iter().any(|x| x == "--show-secrets")
+                    };
+                    if network_sink && outputs {
+                        self.block("sends infrastructure outputs (passwords and keys among them) over the network (exfiltration)");
+                    }
+                    // A trace of a program's own network traffic (`GIT_TRACE_CURL=1
+                    // git push 2>&1 | curl …`): its headers carry the tokens.
+                    if network_sink && (traced || p.assigns.iter().any(|(n, v)| traces_wire(n, v)))
+                    {
+                        self.block("sends a trace of network traffic, its tokens with it, over the network (exfiltration)");
+                    }
+                    if network_sink && (dumps_env || reads_state) {
+                        self.block(format!(
+                            "sends {} over the network (exfiltration)",
+                            if dumps_env {
+                                "the environment"
+                            } else {
+                                "Jarvis's own state"
+                            }
+                        ));
+                    }
+                    if dumps_env
+                        && matches!(
+                            sink.as_str(),
+                            "grep" | "egrep" | "rg" | "awk" | "sed" | "findstr" | "select-string"
+                        )
+                        && sink_argv.iter().skip(1).any(|w| {
+                            let l = lower(&w.text);
+                            [
+                                "key", "token", "secret", "pass", "auth", "cred", "aws", "private",
+                            ]
                             .iter()
-                            .filter_map(|&s| script.commands.get(s))
-                            .any(|s| dumps_env(peeled(&s.argv)))
-                    });
-                let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
-                if network_sink && harvests_secrets(pa) {
-                    self.block("collects secrets and sends them over the network (exfiltration)");
+                            .any(|s| l.contains(s))
+                        })
+                    {
+                        self.block("searches the environment for secrets");
+                    }
                 }
-                if network_sink && reads_clipboard(pa) {
-                    self.block("sends the clipboard over the network (exfiltration: it often holds a password or a token)");
-                }
-                if network_sink && reads_history(pa) {
-                    self.block("sends the shell's history over the network (exfiltration: typed passwords and tokens are in it)");
-                }
-                // Infrastructure outputs hold passwords and keys (`terraform
-                // output -json`, `pulumi stack output --show-secrets`).
-                let outputs = {
-                    let w: Vec<String> = pa.iter().map(|w| lower(&w.text)).collect();
-                    let b = w.first().map(|x| base_name(x)).unwrap_or_default();
-                    matches!(b.as_str(), "terraform" | "tofu" | "terragrunt")
-                        && w.get(1).is_some_and(|x| x == "output")
-                        || b == "pulumi" && w.iter().any(|x| x == "--show-secrets")
-                };
-                if network_sink && outputs {
-                    self.block("sends infrastructure outputs (passwords and keys among them) over the network (exfiltration)");
-                }
-                // A trace of a program's own network traffic (`GIT_TRACE_CURL=1
-                // git push 2>&1 | curl …`): its headers carry the tokens.
-                if network_sink && (traced || p.assigns.iter().any(|(n, v)| traces_wire(n, v))) {
-                    self.block("sends a trace of network traffic, its tokens with it, over the network (exfiltration)");
-                }
-                if network_sink && (dumps_env || reads_state) {
-                    self.block(format!(
-                        "sends {} over the network (exfiltration)",
-                        if dumps_env {
-                            "the environment"
-                        } else {
-                            "Jarvis's own state"
-                        }
-                    ));
-                }
-                if dumps_env
-                    && matches!(
-                        sink.as_str(),
-                        "grep" | "egrep" | "rg" | "awk" | "sed" | "findstr" | "select-string"
-                    )
-                    && sink_argv.iter().skip(1).any(|w| {
-                        let l = lower(&w.text);
-                        [
-                            "key", "token", "secret", "pass", "auth", "cred", "aws", "private",
-                        ]
-                        .iter()
-                        .any(|s| l.contains(s))
-                    })
-                {
-                    self.block("searches the environment for secrets");
-                }
-                k = p.stdin_from;
+                k = stage.stdin_from;
             }
             if matches!(sink.as_str(), "iex" | "invoke-expression") {
                 self.block("pipes text into Invoke-Expression (download and execute)");
@@ -316,9 +322,24 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             words = words[next + 1..].to_vec();
             continue;
         }
+        // `poetry run python`, `uv run --with x python -`: the program run.
+        if let Some((at, _)) = super::env_runners::runner_inner(&words) {
+            words = words[at..].to_vec();
+            continue;
+        }
         let rest = &words[1..];
         let stdin_file =
             |x: &&str| matches!(*x, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
+        // `uv run -`, `bun run -`, `deno run -A -`: a script read from stdin.
+        if matches!(b.as_str(), "uv" | "bun" | "deno")
+            && rest.first() == Some(&"run")
+            && rest[1..]
+                .iter()
+                .find(|x| !x.starts_with('-') || stdin_file(x))
+                .is_some_and(stdin_file)
+        {
+            return Some(b);
+        }
         if is_shell(&b) {
             let has_code = rest.iter().any(|x| short_has(x, 'c'));
             let file = rest
@@ -342,7 +363,8 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
                 }
             }
             let has_code = code_at.is_some();
-            let file = rest.iter().find(|x| !x.starts_with('-'));
+            // `python3 - --path x`: what follows `-` is the program's own.
+            let file = rest.iter().find(|x| !x.starts_with('-') || stdin_file(x));
             return (!has_code && (file.is_none() || file.is_some_and(stdin_file)))
                 .then(|| b.clone());
         }
@@ -499,6 +521,7 @@ impl Analyzer<'_> {
                     break;
                 };
                 out.push(x);
+                out.extend(called_body(script, x));
                 k = x.stdin_from;
             }
             out
@@ -612,20 +635,7 @@ fn harvests_secrets(pa: &[Word]) -> bool {
     };
     let b = lower(&base_name(&first.text));
     let words = || pa[1..].iter().map(|w| lower(&w.text));
-    const SECRET_WORDS: &[&str] = &[
-        "token",
-        "secret",
-        "passw",
-        "api_key",
-        "apikey",
-        "api-key",
-        "bearer",
-        "private",
-        "credential",
-        "access_key",
-        "authorization",
-    ];
-    let named = |t: &str| SECRET_WORDS.iter().any(|k| t.contains(k));
+    let named = |t: &str| names_secret(t);
     match b.as_str() {
         "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "zgrep" => words().any(|t| named(&t)),
         "git" => {
@@ -698,4 +708,36 @@ fn traces_wire(name: &str, value: &Word) -> bool {
             "GIT_CURL_VERBOSE" | "CURL_VERBOSE" | "NODE_DEBUG" | "HTTPS_DEBUG"
         )
         || up == "GODEBUG" && v.contains("http"))
+}
+
+/// The commands of the body of the function `c` calls, as parsed where it
+/// is defined (none when `c` calls no function of the line).
+pub(super) fn called_body<'s>(
+    script: &'s Script,
+    c: &Command,
+) -> impl Iterator<Item = &'s Command> {
+    let name = c.argv.first().map(|w| w.text.as_str()).unwrap_or("");
+    script
+        .function_spans
+        .iter()
+        .filter(move |(n, _)| !name.is_empty() && n == name)
+        .flat_map(move |(_, r)| script.commands.get(r.clone()).into_iter().flatten())
+}
+
+/// Words that name a secret in a search pattern or a program's text.
+pub(super) fn names_secret(t: &str) -> bool {
+    const SECRET_WORDS: &[&str] = &[
+        "token",
+        "secret",
+        "passw",
+        "api_key",
+        "apikey",
+        "api-key",
+        "bearer",
+        "private",
+        "credential",
+        "access_key",
+        "authorization",
+    ];
+    SECRET_WORDS.iter().any(|k| t.contains(k))
 }

@@ -212,6 +212,17 @@ fn files_sent_to(argv: &[Word]) -> Option<(String, Vec<Word>)> {
             (!files.is_empty()).then_some((host, files))
         }
         "scp" | "rsync" | "sftp" => {
+            // `rsync -n`: a dry run lists what would be sent, and sends nothing.
+            let dry = b == "rsync"
+                && args.iter().any(|w| {
+                    w.text == "--dry-run"
+                        || !w.text.starts_with("--")
+                            && w.text.starts_with('-')
+                            && w.text.contains('n')
+                });
+            if dry {
+                return None;
+            }
             let ops: Vec<&Word> = args.iter().filter(|w| !w.text.starts_with('-')).collect();
             let (dest, sources) = ops.split_last()?;
             let remote = remote_part(&dest.text)?;
@@ -496,7 +507,7 @@ pub(super) fn is_loopback(host: &str) -> bool {
     if h.starts_with("localhost") || h.starts_with("0177.") || h == "::1" {
         return true;
     }
-    let own_name = h.contains("hostname");
+    let own_name = h.contains("hostname") || crate::policy::url::loopback_alias(&h);
     let short = h == "0" || h.starts_with("127.") || h.starts_with("0x7f") || h == "2130706433";
     let mapped = |ip: std::net::IpAddr| match ip {
         std::net::IpAddr::V6(v6) => v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),

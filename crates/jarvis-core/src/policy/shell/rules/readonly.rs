@@ -669,6 +669,10 @@ impl Analyzer<'_> {
                     // A value from a listing of the project is one of its files.
                     let listed = !recursive && self.listed_in_project(w, c.cwd());
                     if w.dynamic && !w.procsub && !listed {
+                        // Judged for what its fixed parts and its source
+                        // say (a search for secrets' names); never provably
+                        // harmless.
+                        self.read_path(w, c.cwd());
                         ok = false;
                     } else if recursive {
                         let p = self.norm(w, c.cwd());

@@ -184,12 +184,13 @@ impl Analyzer<'_> {
                 .unwrap_or(p),
             None => p,
         };
-        self.tainted.iter().any(|t| {
-            *t == p
+        self.cloned.iter().any(|t| p.starts_with(t.as_str()))
+            || self.tainted.iter().any(|t| {
+                *t == p
                     || (t.ends_with('/') && p.starts_with(t.as_str()))
                     // Unpacked into the working directory itself.
                     || (t == "./" && !p.starts_with(['/', '~']) && !p.starts_with(".."))
-        })
+            })
     }
 
     /// `NAME=value` before a program or on its own.

@@ -20,6 +20,9 @@ const TOKEN_VERBS: &[&str] = &[
     "oauth-token",
     "api-key",
     "apikey",
+    // `nix config show access-tokens`, `llm keys get openai`.
+    "access-tokens",
+    "keys",
 ];
 
 /// Flags that ask a tool to print what it otherwise masks.
@@ -33,6 +36,7 @@ const UNMASK_FLAGS: &[&str] = &[
     "--unredacted",
     "--unmask",
     "--insecure-print",
+    "--expose-token",
 ];
 
 /// Verbs that print, next to a token word.
@@ -57,6 +61,55 @@ const SCANNERS: &[&str] = &[
 ];
 
 impl Analyzer<'_> {
+    /// `awk '/token:/{print $2}' ~/.config/tea/config.yml`, `grep -i
+    /// password ~/.bashrc`: a search of the user's own settings for a
+    /// secret prints the secret, whichever tool's file it is.
+    pub(super) fn scrapes_settings(&mut self, c: &Cmd<'_>) {
+        if !matches!(
+            c.lb.as_str(),
+            "grep"
+                | "egrep"
+                | "fgrep"
+                | "rg"
+                | "ag"
+                | "awk"
+                | "gawk"
+                | "mawk"
+                | "sed"
+                | "jq"
+                | "yq"
+        ) {
+            return;
+        }
+        let words = c.operand_words();
+        let pattern = words
+            .iter()
+            .chain(c.words.iter().filter(|w| w.text.starts_with("-e")))
+            .any(|w| {
+                super::pipes::names_secret(&lower(&w.text))
+                    && !w.text.starts_with('~')
+                    && !w.text.starts_with(HOME)
+            });
+        if !pattern {
+            return;
+        }
+        for w in &words {
+            let t = w.text.as_str();
+            if !(t.starts_with('~') || t.starts_with(HOME) || t.starts_with("$HOME")) {
+                continue;
+            }
+            let p = self.norm(w, c.cwd());
+            if p.starts_with("~/") && !self.inside(&p) {
+                self.block(format!(
+                    "reads a secret out of your settings ({} searched for it in {})",
+                    c.base,
+                    shown(&w.text)
+                ));
+                return;
+            }
+        }
+    }
+
     /// A secret scanner pointed at home or a key store prints every secret
     /// there (`trufflehog filesystem ~`, `gitleaks detect --source ~`):
     /// judged as reading that whole tree. The project's own scan asks.

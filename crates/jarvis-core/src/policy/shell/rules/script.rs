@@ -166,6 +166,11 @@ impl Analyzer<'_> {
                 ..full.clone()
             };
             let c = &view;
+            // `git clone URL DIR`: everything in DIR came from there.
+            if let Some(dir) = cloned_into(&c.argv) {
+                let p = self.norm(&dir, c.cwd.as_deref());
+                self.cloned.push(format!("{}/", p.trim_end_matches('/')));
+            }
             if self.passes_on(i, script) != Producer::Other {
                 let outs = pipes::output_files(c);
                 // Written into a folder on PATH, a download runs as a command.
@@ -261,6 +266,8 @@ impl Analyzer<'_> {
         let outer_listers = std::mem::replace(&mut self.listers, listers::project_listers(script));
         let outer_places =
             std::mem::replace(&mut self.place_listers, listers::place_listers(script));
+        let outer_finders =
+            std::mem::replace(&mut self.secret_finders, listers::secret_finders(script));
         let outer_hidden = std::mem::take(&mut self.hidden_fns);
         let outer_bodies = std::mem::take(&mut self.bodies_now);
         for (i, c) in script.commands.iter().enumerate() {
@@ -301,6 +308,7 @@ impl Analyzer<'_> {
         self.planted(script);
         self.listers = outer_listers;
         self.place_listers = outer_places;
+        self.secret_finders = outer_finders;
         self.hidden_fns = outer_hidden;
         self.bodies_now = outer_bodies;
     }
@@ -421,4 +429,74 @@ fn build_file(path: &str) -> bool {
             .iter()
             .any(|p| name.starts_with(p));
     NAMES.contains(&name.as_str()) || js_config
+}
+
+/// The folder `git clone` (or `gh repo clone`) fills from another machine:
+/// the one named, or the repository's own name.
+fn cloned_into(argv: &[Word]) -> Option<Word> {
+    let first = argv.first()?;
+    let b = lower(&base_name(&first.text));
+    let at = match b.as_str() {
+        "git" => argv.iter().position(|w| w.text == "clone")?,
+        "gh" | "glab" => {
+            argv.get(1).filter(|w| w.text == "repo")?;
+            argv.get(2).filter(|w| w.text == "clone")?;
+            2
+        }
+        _ => return None,
+    };
+    // Options that take the next word as their value.
+    const VALUED: &[&str] = &[
+        "--depth",
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "-c",
+        "--config",
+        "--reference",
+        "--separate-git-dir",
+        "-j",
+        "--jobs",
+        "--filter",
+        "-u",
+        "--upload-pack",
+        "--template",
+        "--shallow-since",
+        "--shallow-exclude",
+    ];
+    let mut operands: Vec<&Word> = Vec::new();
+    let mut i = at + 1;
+    while let Some(w) = argv.get(i) {
+        if w.text == "--" {
+            operands.extend(argv[i + 1..].iter());
+            break;
+        }
+        if w.text.starts_with('-') {
+            i += if VALUED.contains(&w.text.as_str()) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        operands.push(w);
+        i += 1;
+    }
+    let repo = operands.first()?;
+    let remote = b != "git"
+        || repo.text.contains("://")
+        || repo
+            .text
+            .split_once(':')
+            .is_some_and(|(h, _)| !h.contains('/') && h.contains('@'));
+    if !remote {
+        return None;
+    }
+    if let Some(dir) = operands.get(1) {
+        return Some((*dir).clone());
+    }
+    let name = repo.text.trim_end_matches('/').rsplit(['/', ':']).next()?;
+    let name = name.strip_suffix(".git").unwrap_or(name);
+    (!name.is_empty()).then(|| Word::lit(name))
 }

@@ -101,7 +101,7 @@ impl Analyzer<'_> {
             "httpd" | "ftpd" if words.contains(&"-h") || c.lb == "ftpd" => {
                 Some(after("-h").unwrap_or_else(|| Word::lit(".")))
             }
-            "http-server" | "serve" | "darkhttpd" | "live-server" => Some(
+            "http-server" | "serve" | "darkhttpd" | "live-server" | "file-server" => Some(
                 c.operand_words()
                     .into_iter()
                     .find(|w| !w.text.chars().all(|ch| ch.is_ascii_digit()))

@@ -399,13 +399,17 @@ impl Analyzer<'_> {
                     } else {
                         roots
                     };
+                    // A search for secrets' names finds files of those names.
+                    let name = super::listers::secret_pattern(&p.argv);
                     (
                         kind,
                         Some(
                             roots
                                 .into_iter()
                                 .map(|mut r| {
-                                    r.text = format!("{}/x", r.text.trim_end_matches('/'));
+                                    let leaf = name.as_deref().unwrap_or("x");
+                                    r.text = format!("{}/{leaf}", r.text.trim_end_matches('/'));
+                                    r.glob |= name.is_some();
                                     r
                                 })
                                 .collect(),
@@ -421,7 +425,10 @@ impl Analyzer<'_> {
                             t.starts_with('/') || t.starts_with('~') || t.starts_with("..")
                         }) =>
                 {
-                    (kind, Some(vec![Word::lit("./item")]))
+                    let leaf = super::listers::secret_pattern(&p.argv);
+                    let mut item = Word::lit(format!("./{}", leaf.as_deref().unwrap_or("item")));
+                    item.glob = leaf.is_some();
+                    (kind, Some(vec![item]))
                 }
                 _ => (kind, None),
             }

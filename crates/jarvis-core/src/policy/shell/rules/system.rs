@@ -58,6 +58,20 @@ impl Analyzer<'_> {
                     || matches!(lb, "wipefs" | "blkdiscard") && !v.a("--help")
                 {
                     self.block(format!("disk wipe ({b} on a device)"));
+                } else if (lb.starts_with("mk")
+                    || matches!(
+                        lb,
+                        "fdisk" | "sfdisk" | "cfdisk" | "gdisk" | "sgdisk" | "parted"
+                    ))
+                    && c.words[1..]
+                        .iter()
+                        .any(|w| !w.text.starts_with('-') && w.dynamic)
+                {
+                    // `mkfs.ext4 -F "$dev"`: what it formats is known only
+                    // at run time, a disk as likely as an image file.
+                    self.block(format!(
+                        "disk wipe ({b} on a target known only at run time)"
+                    ));
                 } else {
                     self.ask(format!("{b} formats or partitions {}", args.join(" ")));
                 }

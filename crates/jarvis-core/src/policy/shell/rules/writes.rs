@@ -111,7 +111,9 @@ impl Analyzer<'_> {
         let text = shown(&w.text);
         if w.dynamic || unplaced(w, cwd) {
             let p = self.norm(w, cwd);
-            if paths::scratch(&p) {
+            // On another machine there is no working directory to place it
+            // in; what it names there is asked about.
+            if paths::scratch(&p) || self.remote && !paths::catastrophic_normalized(&p) {
                 self.ask(format!("{what} deletes {text}"));
             } else if !recursive && self.placed_by_listing(w, cwd) {
                 self.ask(format!(
@@ -155,6 +157,9 @@ impl Analyzer<'_> {
             self.block(format!(
                 "recursive delete of {text}: the working directory itself"
             ));
+        } else if self.remote && !paths::wipes_a_machine(&dir) && !paths::wipes_a_machine(&p) {
+            // Another machine's files, short of a whole system or home.
+            self.ask(format!("{what} deletes {text} on another machine"));
         } else if (recursive || w.glob)
             && (paths::catastrophic_normalized(&dir)
                 || (w.glob && paths::catastrophic(&w.text, cwd)))
@@ -169,6 +174,9 @@ impl Analyzer<'_> {
             self.block(format!("{what} deletes system or startup files ({text})"));
         } else if self.inside(&p) && self.inside(&dir) || paths::scratch(&p) {
             self.ask(format!("{what} deletes {text}"));
+        } else if dir.strip_prefix("~/.cache/").is_some_and(|r| !r.is_empty()) {
+            // A tool's cache (`~/.cache/pip`): rebuilt on demand, no one's data.
+            self.ask(format!("{what} deletes a cache ({text})"));
         } else {
             self.block(format!(
                 "{what} deletes {text}, outside the working directory"
@@ -187,7 +195,9 @@ impl Analyzer<'_> {
     ) {
         let text = shown(&w.text);
         if w.dynamic {
-            if recursive {
+            // Opened to everyone (`chmod 777 "$SSH_AUTH_SOCK"`), a file
+            // known only at run time may be a key, a socket or a program.
+            if recursive || wide_open {
                 self.block(format!(
                     "{what} re-permissions a path known only at run time ({text})"
                 ));

@@ -1,0 +1,39 @@
+//! Settings that make a tool run a command at every later use (`gh alias
+//! set --shell co 'CMD'`), and direnv's `source_url`, which fetches a
+//! script and sources it into the shell.
+
+use super::*;
+
+impl Analyzer<'_> {
+    pub(super) fn tool_settings(&mut self, c: &Cmd<'_>) {
+        // `source_url URL HASH` (direnv's library, in an `.envrc`): the
+        // script fetched runs in the shell, as `curl … | source` would.
+        if c.lb == "source_url" {
+            self.block("download and execute (source_url fetches a script and sources it)");
+        }
+        // `gh alias set --shell co 'CMD'`, or an expansion starting `!`:
+        // shell code gh runs at every `gh co`.
+        if matches!(c.lb.as_str(), "gh" | "glab")
+            && c.args.first().is_some_and(|a| a == "alias")
+            && c.args.get(1).is_some_and(|a| a == "set")
+        {
+            let shell = c.args.iter().any(|a| a == "--shell" || a == "-s");
+            let operands: Vec<&Word> = c.words[3..]
+                .iter()
+                .filter(|w| !w.text.starts_with('-'))
+                .collect();
+            if let Some(expansion) = operands.get(1) {
+                let code = expansion.text.strip_prefix('!');
+                if shell || code.is_some() {
+                    let code = code.unwrap_or(&expansion.text).to_string();
+                    self.script(&code, &[], c.depth + 1);
+                    self.ask(format!(
+                        "{} runs {} at every later use of the alias",
+                        c.base,
+                        shown(&code)
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Read-only questions to the newer toolchains and environment managers:
+//! what is installed, which version is active, what a task file defines.
+//! Each is an exact subcommand with listing options only; anything that
+//! resolves, installs, syncs or runs a hook is left out.
+
+/// `lb` with `a` (its arguments) only reports.
+pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
+    match (lb, a) {
+        // What a virtual environment holds, from its files (`uv tree`
+        // resolves unless told to use the lock file as it is).
+        ("uv", ["pip", "list" | "freeze" | "show", ..]) => a[2..].iter().all(|x| {
+            !x.starts_with("--index") && !x.starts_with("--extra-index") && *x != "--outdated"
+        }),
+        ("uv", ["tree", rest @ ..]) => {
+            rest.contains(&"--frozen") || rest.contains(&"--locked") && rest.contains(&"--offline")
+        }
+        ("uv", ["python", "list", rest @ ..]) => rest
+            .iter()
+            .all(|x| matches!(*x, "--only-installed" | "--all-versions")),
+        (
+            "uv" | "pipx" | "poetry" | "pdm" | "bun" | "deno" | "volta" | "mise" | "asdf"
+            | "devbox" | "direnv" | "pyenv" | "rye" | "pixi" | "glab" | "zig" | "nix",
+            ["--version" | "-V" | "version"],
+        ) => true,
+        ("pipx", ["list", rest @ ..]) => rest
+            .iter()
+            .all(|x| matches!(*x, "--short" | "--include-injected" | "--json")),
+        ("poetry", ["show", rest @ ..]) => {
+            rest.iter().all(|x| {
+                matches!(
+                    *x,
+                    "--tree" | "--only" | "main" | "dev" | "--no-dev" | "--top-level" | "--why"
+                ) || !x.starts_with('-')
+            }) && !rest
+                .iter()
+                .any(|x| matches!(*x, "--outdated" | "-o" | "--latest" | "-l"))
+        }
+        ("poetry", ["env", "info" | "list", ..]) => true,
+        ("pdm", ["list", rest @ ..]) => rest
+            .iter()
+            .all(|x| matches!(*x, "--tree" | "--graph" | "--json")),
+        ("bun", ["pm", "ls", rest @ ..]) => rest.iter().all(|x| matches!(*x, "--all")),
+        ("volta", ["list", ..] | ["which", _]) => true,
+        ("asdf", ["current", ..] | ["list", ..] | ["where", _, ..]) => true,
+        ("pyenv", ["versions" | "version" | "which", ..]) => true,
+        ("direnv", ["status"]) => true,
+        ("distrobox", ["list" | "ls", ..]) | ("toolbox", ["list", ..]) => true,
+        ("kubectl", ["krew", "list"]) | ("kubectl", ["plugin", "list", ..]) => true,
+        ("helm", ["plugin", "list" | "ls"]) => true,
+        ("gh", ["extension" | "ext", "list" | "ls"]) | ("gh", ["alias", "list" | "ls"]) => true,
+        // `just --list`, `--show RECIPE`: the justfile read, no recipe run.
+        ("just", ["--list" | "-l" | "--summary"]) | ("just", ["--show" | "-s", _]) => true,
+        ("go", ["doc", rest @ ..]) => rest
+            .iter()
+            .all(|x| !x.starts_with('-') || matches!(*x, "-all" | "-short" | "-src" | "-u")),
+        // Names the files that need formatting; rewrites nothing.
+        ("zig", ["fmt", rest @ ..]) => {
+            rest.contains(&"--check") && rest.iter().all(|x| !x.starts_with('-') || *x == "--check")
+        }
+        _ => false,
+    }
+}
