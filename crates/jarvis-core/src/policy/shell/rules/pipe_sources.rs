@@ -1,0 +1,150 @@
+//! What a pipe's source holds: the environment dumped, secrets searched
+//! for, the shell's history, the clipboard, a wire trace, a function's body.
+
+use super::*;
+
+/// A program printing every variable with its value (`env`, `printenv`,
+/// `set`, `declare -p`, jq's `env`), or values by computed names
+/// (`echo "${!AWS@}"`).
+pub(super) fn dumps_env(pa: &[Word]) -> bool {
+    let pb = pa
+        .first()
+        .map(|w| lower(&base_name(&w.text)))
+        .unwrap_or_default();
+    let flags_only = pa.iter().skip(1).all(|w| w.text.starts_with('-'));
+    // `export${IFS}-p`: the separator glued on is still a separator.
+    let listing = pa.iter().skip(1).all(|w| {
+        let t = w.text.replace("${IFS}", " ").replace("$IFS", " ");
+        t.split_whitespace()
+            .all(|x| matches!(x, "-p" | "-x" | "-px" | "-xp"))
+    });
+    matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
+        || pb == "set" && pa.len() == 1
+        || matches!(pb.as_str(), "export" | "declare" | "typeset") && listing
+        || matches!(pb.as_str(), "echo" | "printf" | "print")
+            && pa
+                .iter()
+                .skip(1)
+                .any(|w| w.dynamic && w.text.contains("${!"))
+        || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
+            && pa
+                .iter()
+                .skip(1)
+                .any(|w| super::servers::jq_env(&w.text).whole)
+}
+
+/// A search whose pattern names secrets (`grep -r 'api_key|token' logs`,
+/// `find . -name '.env*'`, a query of a `password` column): what it
+/// prints is the secrets it found.
+pub(super) fn harvests_secrets(pa: &[Word]) -> bool {
+    let Some(first) = pa.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    let words = || pa[1..].iter().map(|w| lower(&w.text));
+    let named = |t: &str| names_secret(t);
+    match b.as_str() {
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "zgrep" => words().any(|t| named(&t)),
+        "git" => {
+            let sub = pa.get(1).map(|w| w.text.as_str());
+            sub == Some("grep") && words().any(|t| named(&t))
+                || sub == Some("ls-files")
+                    && words().any(|t| t.starts_with("-i") || t == "--ignored")
+        }
+        "find" | "fd" | "fdfind" | "locate" | "plocate" => pa[1..].iter().any(|w| {
+            let t = w.text.trim_matches(['\'', '"']);
+            !t.starts_with('-')
+                && t.contains(['*', '?', '.'])
+                && (paths::glob_could_match_secret(t) || t.starts_with(".env"))
+                && t != "*"
+        }),
+        "sqlite3" | "psql" | "mysql" | "mariadb" | "duckdb" => {
+            words().any(|t| t.contains("select") && (named(&t) || t.contains("hash")))
+        }
+        _ => false,
+    }
+}
+
+/// The shell's history printed (`history`, `fc -l`), or the command line
+/// running now (`$BASH_COMMAND`: in a DEBUG trap, every later line).
+pub(super) fn reads_history(pa: &[Word]) -> bool {
+    let pb = pa
+        .first()
+        .map(|w| lower(&base_name(&w.text)))
+        .unwrap_or_default();
+    matches!(pb.as_str(), "echo" | "printf" | "print")
+        && pa.iter().skip(1).any(|w| w.text.contains("BASH_COMMAND"))
+        || pb == "history"
+            && pa
+                .iter()
+                .skip(1)
+                .all(|w| !matches!(w.text.as_str(), "-c" | "-d"))
+        || pb == "fc"
+            && pa
+                .iter()
+                .any(|w| w.text.starts_with('-') && w.text.contains('l'))
+}
+
+/// A program printing the clipboard or the selection (`xclip -o`,
+/// `wl-paste`, `pbpaste`, `Get-Clipboard`).
+pub(super) fn reads_clipboard(argv: &[Word]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    let has = |f: &[&str]| argv.iter().skip(1).any(|w| f.contains(&w.text.as_str()));
+    match b.as_str() {
+        "wl-paste" | "pbpaste" | "get-clipboard" | "gcb" | "termux-clipboard-get" => true,
+        "xclip" => has(&["-o", "-out"]),
+        "xsel" => {
+            has(&["-o", "--output"]) || !has(&["-i", "--input", "-a", "--append", "-c", "--clear"])
+        }
+        "copyq" => has(&["read", "clipboard"]),
+        _ => false,
+    }
+}
+
+/// A variable that makes a program trace its network traffic, set on.
+pub(super) fn traces_wire(name: &str, value: &Word) -> bool {
+    let up = name.to_ascii_uppercase();
+    let v = lower(value.text.trim_matches(['"', '\'']));
+    let on = value.dynamic || !matches!(v.as_str(), "0" | "false" | "no" | "off" | "");
+    on && (up.starts_with("GIT_TRACE") && !up.contains("REDACT")
+        || matches!(
+            up.as_str(),
+            "GIT_CURL_VERBOSE" | "CURL_VERBOSE" | "NODE_DEBUG" | "HTTPS_DEBUG"
+        )
+        || up == "GODEBUG" && v.contains("http"))
+}
+
+/// The commands of the body of the function `c` calls, as parsed where it
+/// is defined (none when `c` calls no function of the line).
+pub(super) fn called_body<'s>(
+    script: &'s Script,
+    c: &Command,
+) -> impl Iterator<Item = &'s Command> {
+    let name = c.argv.first().map(|w| w.text.as_str()).unwrap_or("");
+    script
+        .function_spans
+        .iter()
+        .filter(move |(n, _)| !name.is_empty() && n == name)
+        .flat_map(move |(_, r)| script.commands.get(r.clone()).into_iter().flatten())
+}
+
+/// Words that name a secret in a search pattern or a program's text.
+pub(super) fn names_secret(t: &str) -> bool {
+    const SECRET_WORDS: &[&str] = &[
+        "token",
+        "secret",
+        "passw",
+        "api_key",
+        "apikey",
+        "api-key",
+        "bearer",
+        "private",
+        "credential",
+        "access_key",
+        "authorization",
+    ];
+    SECRET_WORDS.iter().any(|k| t.contains(k))
+}
