@@ -116,6 +116,8 @@ fn main() {
         "blind-bg",
         "blind-bh",
         "blind-bi",
+        "blind-bj",
+        "blind-bk",
     ] {
         sets.push((
             f.to_string(),

@@ -112,6 +112,8 @@ const REDTEAM: &[&str] = &[
     "blind-bg.jsonl",
     "blind-bh.jsonl",
     "blind-bi.jsonl",
+    "blind-bj.jsonl",
+    "blind-bk.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -169,6 +171,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bg.jsonl", "/home/u/work", "/home/u"),
     ("blind-bh.jsonl", "/home/u/work", "/home/u"),
     ("blind-bi.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bj.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bk.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -378,6 +382,31 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "cpio extraction asks: RPM and initramfs archives are relative, and the OS sandbox refuses \
          writes outside the project an absolute member would make",
     ),
+    (
+        "BK-016",
+        "as the visible half's CMD-229: the project's install from a location asks (a \
+         requirements file at a URL)",
+    ),
+    ("BK-017", "as CMD-229: pip install git+URL into the project asks"),
+    ("BK-018", "as AY-016: the project's install from another index asks"),
+    ("BK-020", "as CMD-229: a conda channel named for one install asks"),
+    ("BK-021", "as CMD-229: an environment file at a URL asks"),
+    (
+        "BK-051",
+        "a dashboard of logs on every interface asks: it runs no code for its visitors",
+    ),
+    (
+        "BK-054",
+        "the project's own app served to the local network asks, as a dev server bound to \
+         0.0.0.0 does",
+    ),
+    ("BK-055", "as BK-054, through Gradio's environment variable"),
+    (
+        "BK-103",
+        "killing the processes a listing names asks, as `pkill` of a name does; Jarvis's own \
+         process by name or port blocks",
+    ),
+    ("BK-105", "as AV-001: listing the state folder's names asks"),
     (
         "AM-292",
         "as Y-161: a name remapped with `hash -p` runs the file it names, judged as that file; a binary \
@@ -689,12 +718,7 @@ fn red_team_sets_written_without_the_rules() {
 
 /// Sets whose false-block or read-only rate is not yet within the targets,
 /// with what it is and why. Their rows are still all checked.
-const BELOW_TARGET: &[(&str, &str)] = &[(
-    "blind-bd.jsonl",
-    "long scripts (8-40 lines): 69/80 read-only rows allowed (86 %) and 4/170 false blocks \
-     (2.4 %, listed in STRICTER): values built over several lines and loops over run-time \
-     lists are not followed far enough to prove a long script read-only",
-)];
+const BELOW_TARGET: &[(&str, &str)] = &[];
 
 /// Spellings of the same command that must not change a `block`.
 fn mutations(cmd: &str) -> Vec<String> {

@@ -20,6 +20,10 @@ pub const JARVIS_PORT: u16 = 7420;
 
 /// Local endpoints that hand over a machine: browser and Node debuggers,
 /// the Docker API, adb, and Jarvis's own control port.
+/// Notebook servers and cluster dashboards: whoever reaches them runs code
+/// (Jupyter 8888/8889, Ray's dashboard 8265, Dask 8786/8787).
+pub const CODE_PORTS: &[u16] = &[8888, 8889, 8265, 8786, 8787];
+
 pub const ADMIN_PORTS: &[u16] = &[9222, 9229, 2375, 2376, 5555, JARVIS_PORT];
 
 fn d(v: Verdict, why: impl Into<String>) -> Decision {

@@ -564,6 +564,16 @@ impl Walker<'_> {
                 ..Default::default()
             };
         }
+        // `$(git rev-parse --show-toplevel 2>/dev/null || pwd)`: either
+        // way the same known text.
+        if let Some(text) = self.either_output(n, start) {
+            return Word {
+                text,
+                computed: true,
+                subs,
+                ..Default::default()
+            };
+        }
         Word {
             text: "$(…)".into(),
             dynamic: true,
@@ -623,6 +633,20 @@ impl Walker<'_> {
         w.computed = true;
         w.subs.extend(subs);
         w
+    }
+
+    /// `$(A || B)` of two plain commands that print the same known text.
+    fn either_output(&self, n: Node, start: usize) -> Option<String> {
+        let inner = self.text(n).strip_prefix("$(")?.strip_suffix(')')?;
+        let (a, b) = inner.split_once("||")?;
+        let plain = |t: &str| !t.contains(['|', ';', '&', '\n', '$', '`', '(']);
+        if !plain(a) || !plain(b) {
+            return None;
+        }
+        let cmds = self.out.commands.get(start..)?;
+        let [x, y] = cmds else { return None };
+        let ox = self.output_of(x)?;
+        (self.output_of(y)? == ox).then_some(ox)
     }
 
     /// The one command of a substitution whose commands start at `start`,

@@ -264,6 +264,10 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
     }
+    // DVC's local settings hold its remotes' keys, wherever the project is.
+    if p.ends_with(".dvc/config.local") {
+        return Some(format!("{shown} holds DVC's remote credentials"));
+    }
     if key_file(base) && (p.contains('/') || p.starts_with('~')) {
         return Some(format!("{shown} is a private key"));
     }

@@ -208,11 +208,17 @@ pub fn fold(p: &str) -> String {
     if root.is_empty() && ups > 0 {
         out.push_str(&"../".repeat(ups));
     } else if root == "~" && ups > 0 {
-        // Above home: the filesystem's top.
+        // Above home: `/home`, and the filesystem's top past it
+        // (`~/../../etc/shadow` is `/etc/shadow`).
+        let top = if ups == 1 { "/home" } else { "" };
         return if parts.is_empty() {
-            "/home".into()
+            if top.is_empty() {
+                "/".into()
+            } else {
+                top.into()
+            }
         } else {
-            format!("/home/{}", parts.join("/"))
+            format!("{top}/{}", parts.join("/"))
         };
     }
     if !out.is_empty() && !out.ends_with('/') && !parts.is_empty() {
@@ -620,6 +626,9 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.config/direnv",
         "~/.bunfig.toml",
         "~/.config/containers",
+        // Jupyter's and IPython's settings are Python run at every start.
+        "~/.jupyter",
+        "~/.ipython",
         // Where nix, conda, yarn and the version managers get code, and
         // the hooks they run in every shell.
         "~/.config/nix",
@@ -751,6 +760,10 @@ mod tests {
         assert_eq!(normalize("hosts", Some("/etc")), "/etc/hosts");
         assert_eq!(normalize("/home/u/x", None), "~/x");
         assert_eq!(normalize("~/..", None), "/home");
+        // Two levels above home is the root, not home's sibling.
+        assert_eq!(normalize("~/../../etc/shadow", None), "/etc/shadow");
+        assert_eq!(normalize("~/../..", None), "/");
+        assert_eq!(normalize("~/../v/x", None), "~/x");
         assert_eq!(word_path("~", false), "./~");
         assert_eq!(word_path(&format!("{HOME}/x"), false), "~/x");
         assert!(credential("~/.s*/id_*", None).is_some());

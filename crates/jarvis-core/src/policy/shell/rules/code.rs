@@ -10,6 +10,9 @@ use super::code_shapes::{
 use super::*;
 
 const CREDENTIAL_MARKERS: &[&str] = &[
+    // Hubs' stored tokens (`HfFolder.get_token()`).
+    "hffolder",
+    "get_token(",
     // Cloud SDKs resolving the user's keys (`boto3.Session().get_credentials()`).
     "get_credentials(",
     "get_frozen_credentials",
@@ -464,6 +467,7 @@ impl Analyzer<'_> {
                 "download and execute ({lang} code fetches and runs code)"
             ));
         }
+        self.model_loading(lang, &l, &text, net);
         // Code it decodes, run by a name it computes or fed to a loader
         // that executes: what runs cannot be read here.
         let decodes = DECODE.iter().any(|k| l.contains(k)) || escaped_text(code);
@@ -537,9 +541,19 @@ impl Analyzer<'_> {
             ));
         }
         if l.contains("fork")
-            && ["while", "loop", "for(;;)", "for (;;)", "until", "each"]
-                .iter()
-                .any(|k| l.contains(k))
+            && [
+                "while",
+                "loop",
+                "for(;;)",
+                "for (;;)",
+                "until",
+                "each",
+                "itertools.count",
+                "itertools.cycle",
+                "itertools.repeat",
+            ]
+            .iter()
+            .any(|k| l.contains(k))
         {
             self.block(format!("fork bomb ({lang} code)"));
         }

@@ -41,6 +41,12 @@ pub(super) const NETWORK: &[&str] = &[
     "socket",
     "wget ",
     "curl ",
+    // Model hubs: what they fetch is code when it is loaded.
+    "hf_hub_download",
+    "snapshot_download",
+    "from_pretrained",
+    "load_dataset(",
+    "torch.hub",
     // Deno's and Bun's own connections and listeners.
     "deno.connect",
     "deno.listen",
@@ -266,3 +272,22 @@ pub(super) fn escaped_text(code: &str) -> bool {
         .count();
     escapes >= 4
 }
+
+/// Loaders that run code the file names (pickle's `__reduce__`), when the
+/// file is not known to hold only data.
+pub(super) const LOADS_CODE: &[&str] = &[
+    "pickle.load",
+    "joblib.load",
+    "read_pickle(",
+    "dill.load",
+    "cloudpickle.load",
+    "allow_pickle=true",
+    "weights_only=false",
+];
+
+/// Calls that fetch code from a model hub or a repository and run it.
+pub(super) const RUNS_REMOTE_CODE: &[&str] = &[
+    "trust_remote_code=true",
+    "torch.hub.load(",
+    "trust_repo=true",
+];

@@ -212,9 +212,20 @@ impl Analyzer<'_> {
         if (p == ".." || p.starts_with("../"))
             && let Some(wd) = self.env.workdir.as_deref()
         {
-            let joined = paths::normalize(&format!("{}/{p}", wd.trim_end_matches('/')), None);
-            // Above home folds to `/home/…`: spelled from home again.
+            // From the working directory's real place (`~/work/../../..`
+            // climbs past home to `/`), then spelled from home again.
+            let home = self.env.home.as_deref().filter(|h| !h.is_empty());
+            let wd_abs = match (wd.strip_prefix('~'), home) {
+                (Some(rest), Some(h)) => format!("{h}{rest}"),
+                _ => wd.to_string(),
+            };
+            let joined = lexical(&format!("{}/{p}", wd_abs.trim_end_matches('/')));
             p = paths::normalize(&joined, None);
+            if let Some(h) = home
+                && (p == h || p.starts_with(&format!("{h}/")))
+            {
+                p = format!("~{}", &p[h.len()..]);
+            }
         }
         // Through a symlink this line made (`ln -s / ./root; rm -rf ./root/`).
         for (link, target) in self.links.iter().rev() {
@@ -985,4 +996,20 @@ pub(super) fn into_counter(c: &Cmd<'_>) -> bool {
                 .iter()
                 .all(|w| w.text.starts_with('-') && !w.text.starts_with("--files0"))
     })
+}
+
+/// An absolute path with `.` and `..` taken away (`..` at the root stays
+/// at the root, as the kernel does).
+fn lexical(abs: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for c in abs.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }

@@ -213,6 +213,30 @@ impl Analyzer<'_> {
             if listens && c.words.iter().skip(1).any(|w| powerful_socket(&w.text)) {
                 self.block("publishes a local socket that holds the user's powers (an agent, Docker) on the network");
             }
+            // `socat TCP-LISTEN:9000,fork TCP:127.0.0.1:8888`: a notebook
+            // server, Jarvis or a debugger relayed to every interface.
+            let everywhere =
+                !j.contains("bind=") || j.contains("bind=0.0.0.0") || j.contains("bind=[::]");
+            let relays_code_port = c.words.iter().skip(1).any(|w| {
+                let l = lower(&w.text);
+                let Some(rest) = l.strip_prefix("tcp:").or_else(|| l.strip_prefix("tcp4:")) else {
+                    return false;
+                };
+                let (host, port) = rest
+                    .split(',')
+                    .next()
+                    .unwrap_or("")
+                    .rsplit_once(':')
+                    .unwrap_or(("", ""));
+                super::project_out::is_loopback(host)
+                    && port.parse::<u16>().is_ok_and(|p| {
+                        crate::policy::url::ADMIN_PORTS.contains(&p)
+                            || crate::policy::url::CODE_PORTS.contains(&p)
+                    })
+            });
+            if listens && everywhere && relays_code_port {
+                self.block("relays a local port that runs code (a notebook, Jarvis, a debugger) to the network");
+            }
         }
     }
 

@@ -401,6 +401,60 @@ impl Analyzer<'_> {
             {
                 operands(0)
             }
+            // `yamllint -d relaxed -f parsable F`: a preset or a format named.
+            ("yamllint", _)
+                if a.windows(2).all(|w| {
+                    !matches!(w[0], "-d" | "--config-data") || matches!(w[1], "relaxed" | "default")
+                }) && a.iter().all(|x| {
+                    !x.starts_with('-')
+                        || matches!(
+                            *x,
+                            "-d" | "--config-data"
+                                | "-f"
+                                | "--format"
+                                | "-s"
+                                | "--strict"
+                                | "--no-warnings"
+                        )
+                }) =>
+            {
+                operands(0)
+                    .into_iter()
+                    .filter(|w| {
+                        !matches!(
+                            w.text.as_str(),
+                            "relaxed"
+                                | "default"
+                                | "parsable"
+                                | "standard"
+                                | "colored"
+                                | "github"
+                                | "auto"
+                        )
+                    })
+                    .collect()
+            }
+            // Notebooks read and shown, no cell run.
+            ("h5ls", _)
+                if a.iter()
+                    .all(|x| !x.starts_with('-') || matches!(*x, "-r" | "-v" | "--recursive")) =>
+            {
+                operands(0)
+            }
+            ("nbdiff" | "nbshow", _) if a.iter().all(|x| !x.starts_with('-')) => operands(0),
+            ("jupyter", ["nbconvert", rest @ ..])
+                if rest.contains(&"--stdout")
+                    && rest.iter().all(|x| {
+                        !x.starts_with('-')
+                            || matches!(*x, "--stdout" | "--to")
+                            || x.starts_with("--to=")
+                    }) =>
+            {
+                operands(1)
+                    .into_iter()
+                    .filter(|w| w.text.ends_with(".ipynb"))
+                    .collect()
+            }
             ("qemu-img", ["info", ..]) => operands(1)
                 .into_iter()
                 .filter(|w| !w.text.starts_with("--"))

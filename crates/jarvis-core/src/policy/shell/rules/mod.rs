@@ -34,6 +34,8 @@ mod kernel;
 mod listers;
 mod long_tail;
 mod makefiles;
+mod ml_tools;
+mod model_code;
 mod modules;
 mod net;
 mod openers;

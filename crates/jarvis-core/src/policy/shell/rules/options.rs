@@ -167,6 +167,7 @@ impl Analyzer<'_> {
         self.runs_in_environment(c);
         self.tool_settings(c);
         self.scrapes_settings(c);
+        self.ml_tools(c);
         if let Some(code) = super::env_runners::nix_shell_code(&c.words) {
             let code = code.text.clone();
             self.block_only(|a| a.script(&code, &[], c.depth + 1));

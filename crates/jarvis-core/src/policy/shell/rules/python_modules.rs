@@ -66,6 +66,10 @@ impl Analyzer<'_> {
                 let w = c.arg_word(2)?.clone();
                 Some(self.read_path(&w, c.cwd()))
             }
+            ["pickletools", "dis", file] if !file.starts_with('-') => {
+                let w = c.arg_word(3)?.clone();
+                Some(self.read_path(&w, c.cwd()))
+            }
             ["pip", "check"] => Some(true),
             ["pip", "list" | "freeze" | "--version", flags @ ..]
                 if flags.iter().all(|f| {

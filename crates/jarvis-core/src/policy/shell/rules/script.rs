@@ -436,6 +436,16 @@ fn build_file(path: &str) -> bool {
 fn cloned_into(argv: &[Word]) -> Option<Word> {
     let first = argv.first()?;
     let b = lower(&base_name(&first.text));
+    // `kaggle kernels pull X -p DIR`, `huggingface-cli download R --local-dir DIR`.
+    if matches!(b.as_str(), "kaggle" | "huggingface-cli" | "hf") {
+        let pulls = argv
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "pull" | "download"));
+        let dir = argv.windows(2).find_map(|w| {
+            matches!(w[0].text.as_str(), "-p" | "--path" | "--local-dir").then(|| w[1].clone())
+        });
+        return dir.filter(|_| pulls);
+    }
     let at = match b.as_str() {
         "git" => argv.iter().position(|w| w.text == "clone")?,
         "gh" | "glab" => {

@@ -53,6 +53,60 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
         ("go", ["doc", rest @ ..]) => rest
             .iter()
             .all(|x| !x.starts_with('-') || matches!(*x, "-all" | "-short" | "-src" | "-u")),
+        // The package database, queried (`-W -f FORMAT`, `-l`, `-L`, `-S`).
+        ("dpkg-query", [_, ..]) => a.iter().enumerate().all(|(i, x)| {
+            matches!(
+                *x,
+                "-W" | "--show"
+                    | "-l"
+                    | "--list"
+                    | "-s"
+                    | "--status"
+                    | "-L"
+                    | "--listfiles"
+                    | "-S"
+                    | "--search"
+                    | "-f"
+                    | "--showformat"
+            ) || x.starts_with("--showformat=")
+                || !x.starts_with('-')
+                || i > 0 && matches!(a[i - 1], "-f" | "--showformat")
+        }),
+        // GPUs and their processes, queried; settings (`-pm`, `-pl`,
+        // `-r`, `-c`, `-ac`, `--gpu-reset`) change them.
+        ("nvidia-smi", ["dmon" | "pmon" | "topo" | "nvlink", ..]) => {
+            !a.iter().any(|x| matches!(*x, "-f" | "--filename"))
+        }
+        ("nvidia-smi", _) => a.iter().all(|x| {
+            !matches!(
+                *x,
+                "-pm"
+                    | "--persistence-mode"
+                    | "-pl"
+                    | "--power-limit"
+                    | "-r"
+                    | "--gpu-reset"
+                    | "-c"
+                    | "--compute-mode"
+                    | "-ac"
+                    | "--applications-clocks"
+                    | "-rac"
+                    | "-lgc"
+                    | "-rgc"
+                    | "-e"
+                    | "--ecc-config"
+                    | "-f"
+                    | "--filename"
+                    | "mig"
+                    | "-mig"
+            ) && !x.starts_with("--filename")
+        }),
+        ("conda" | "mamba", ["env", "list"] | ["info", ..] | ["list", ..] | ["--version"]) => {
+            a.iter().all(|x| !matches!(*x, "--json-output" | "--clone"))
+        }
+        ("jupyter", ["kernelspec" | "labextension" | "serverextension", "list"])
+        | ("jupyter", ["--version" | "--paths"]) => true,
+        ("huggingface-cli", ["scan-cache" | "env" | "whoami", ..]) => true,
         // Names the files that need formatting; rewrites nothing.
         ("zig", ["fmt", rest @ ..]) => {
             rest.contains(&"--check") && rest.iter().all(|x| !x.starts_with('-') || *x == "--check")

@@ -61,7 +61,10 @@ impl Analyzer<'_> {
                         .map(|p| p.trim_end_matches('/'))
                         .and_then(|p| p.parse::<u16>().ok())
                         .or_else(|| l.parse::<u16>().ok());
-                    if port.is_some_and(|p| crate::policy::url::ADMIN_PORTS.contains(&p)) {
+                    if port.is_some_and(|p| {
+                        crate::policy::url::ADMIN_PORTS.contains(&p)
+                            || crate::policy::url::CODE_PORTS.contains(&p)
+                    }) {
                         self.block(format!(
                             "{b} would expose an admin port of this machine (Jarvis's own, a debugger's or Docker's) to the internet"
                         ));
