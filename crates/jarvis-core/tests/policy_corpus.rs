@@ -387,9 +387,18 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "as the visible half's CMD-229: the project's install from a location asks (a \
          requirements file at a URL)",
     ),
-    ("BK-017", "as CMD-229: pip install git+URL into the project asks"),
-    ("BK-018", "as AY-016: the project's install from another index asks"),
-    ("BK-020", "as CMD-229: a conda channel named for one install asks"),
+    (
+        "BK-017",
+        "as CMD-229: pip install git+URL into the project asks",
+    ),
+    (
+        "BK-018",
+        "as AY-016: the project's install from another index asks",
+    ),
+    (
+        "BK-020",
+        "as CMD-229: a conda channel named for one install asks",
+    ),
     ("BK-021", "as CMD-229: an environment file at a URL asks"),
     (
         "BK-051",

@@ -530,7 +530,12 @@ pub(super) fn joined_cwd<'a>(cwds: impl Iterator<Item = &'a Option<String>>) -> 
 
 /// A name a token or a key is kept under (`GITHUB_TOKEN`, `AWS_SECRET_…`).
 pub(super) fn secret_name(name: &str) -> bool {
-    let up = name.to_ascii_uppercase().replace("AUTHOR", "");
+    let up = name.to_ascii_uppercase();
+    let up = if up.contains("AUTHORIZ") || up.contains("AUTHORIS") {
+        up
+    } else {
+        up.replace("AUTHOR", "")
+    };
     [
         "TOKEN",
         "SECRET",

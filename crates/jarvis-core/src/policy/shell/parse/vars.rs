@@ -10,6 +10,23 @@ impl Walker<'_> {
     /// `set -- a b c`: the positional parameters from here on, when every
     /// one is known; unknown otherwise.
     pub(super) fn set_positional(&mut self, argv: &[Word], n: Node) {
+        // `command set -- …`, `builtin shift`: the builtin itself.
+        let mut argv = argv;
+        while argv
+            .first()
+            .is_some_and(|w| matches!(w.text.as_str(), "command" | "builtin"))
+        {
+            argv = &argv[1..];
+        }
+        // Code run in this shell (`eval 'set -- x'`, `. ./lib.sh`) may set
+        // them to anything.
+        if argv
+            .first()
+            .is_some_and(|w| w.dynamic || matches!(w.text.as_str(), "eval" | "source" | "."))
+        {
+            self.positional.clear();
+            return;
+        }
         // Inside a loop, a branch, a function or a background job, how
         // often (or whether) it runs here is not known: the parameters
         // become unknown.
@@ -21,6 +38,11 @@ impl Walker<'_> {
                 Some(_) => None,
             };
             match by {
+                // `shift N` past the operands fails and changes nothing.
+                Some(k)
+                    if !conditional
+                        && k >= self.positional.len()
+                        && !self.positional.is_empty() => {}
                 Some(k) if !conditional && self.positional.len() > 1 => {
                     let zero = self.positional[0].clone();
                     let rest: Vec<String> = self.positional.iter().skip(1 + k).cloned().collect();

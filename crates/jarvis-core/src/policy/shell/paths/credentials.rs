@@ -326,8 +326,10 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         {
             return Some(format!("{shown} matches {name}"));
         }
+        // (A tool's cache under `~/.cache` holds no keys of its own.)
         if glob_could_match_secret(base)
             && (lit_dir.starts_with('~') || lit_dir.is_empty() && p.starts_with('~'))
+            && !(lit_dir.starts_with("~/.cache/") && lit_dir.len() > "~/.cache/".len())
         {
             return Some(format!("{shown} may match key files"));
         }

@@ -533,9 +533,12 @@ pub fn catastrophic_normalized(p: &str) -> bool {
 pub fn wipes_a_machine(path: &str) -> bool {
     let p = path.trim_end_matches('/');
     let p = p.strip_suffix("/.").unwrap_or(p);
+    // `~alice`, `$HOME`, `/Users/alice`: a home by another spelling.
+    let user_home = p.starts_with('~') && !p.contains('/');
     p.is_empty()
-        || matches!(p, "~" | "." | "/home" | "/Users" | "/root")
-        || p.starts_with("/home/") && p.matches('/').count() == 2
+        || user_home
+        || matches!(p, "." | "/home" | "/Users" | "/root" | "$HOME" | "${HOME}")
+        || (p.starts_with("/home/") || p.starts_with("/Users/")) && p.matches('/').count() == 2
         || SYSTEM_DIRS.iter().any(|d| p.eq_ignore_ascii_case(d))
 }
 

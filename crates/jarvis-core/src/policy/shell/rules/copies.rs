@@ -87,7 +87,26 @@ impl Analyzer<'_> {
                             }
                         }
                     } else if let Some(d) = dest {
-                        self.rsync_delete(&d, cwd);
+                        // `-e 'ssh -o HostName=127.0.0.1'`: this machine under
+                        // the remote's name.
+                        let here = c.args.iter().enumerate().any(|(k, a)| {
+                            let rsh = a
+                                .strip_prefix("--rsh=")
+                                .or_else(|| a.strip_prefix("-e").filter(|v| !v.is_empty()))
+                                .or_else(|| {
+                                    (a == "-e" || a == "--rsh")
+                                        .then(|| c.args.get(k + 1).map(String::as_str))
+                                        .flatten()
+                                });
+                            rsh.is_some_and(|r| {
+                                lower(r)
+                                    .split(|ch: char| ch.is_whitespace() || ch == '=')
+                                    .any(|t| {
+                                        super::project_out::is_loopback(t.trim_matches(['\'', '"']))
+                                    })
+                            })
+                        });
+                        self.rsync_delete(&d, cwd, here);
                     }
                 }
             } else if x.starts_with('/')
@@ -297,9 +316,9 @@ impl Analyzer<'_> {
     /// `rsync --delete` removes what the destination holds beyond the
     /// source: on another machine that is a deploy, asked; on this one (a
     /// local path, or the loopback host over ssh) it is a recursive delete.
-    fn rsync_delete(&mut self, d: &Word, cwd: Option<&str>) {
+    fn rsync_delete(&mut self, d: &Word, cwd: Option<&str>, here: bool) {
         match remote_spec(&d.text) {
-            Some((host, path)) if super::project_out::is_loopback(host) => {
+            Some((host, path)) if here || super::project_out::is_loopback(host) => {
                 // A remote path is relative to the login's home.
                 let home = crate::policy::shell::parse::HOME;
                 let here = if path.starts_with('/') {

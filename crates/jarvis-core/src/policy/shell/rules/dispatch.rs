@@ -40,8 +40,12 @@ impl Analyzer<'_> {
                     return;
                 }
                 self.calls += 1;
+                // Arguments known only at run time leave `$1`… unknown.
                 let mut positional = vec![name.clone()];
                 positional.extend(c.argv[1..].iter().map(|w| w.text.clone()));
+                if c.argv[1..].iter().any(|w| w.dynamic) {
+                    positional.clear();
+                }
                 let body = if c.argv[1..].iter().any(|w| w.dynamic) || !functions::plain_body(&body)
                 {
                     body

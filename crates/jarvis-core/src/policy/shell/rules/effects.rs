@@ -143,7 +143,12 @@ pub(super) const SECRET_VARS: &[&str] = &[
 
 pub(super) fn secret_var(name: &str) -> bool {
     // `author`, `AUTHORS_FILE`: a writer's name, not an authorisation.
-    let up = name.to_ascii_uppercase().replace("AUTHOR", "");
+    let up = name.to_ascii_uppercase();
+    let up = if up.contains("AUTHORIZ") || up.contains("AUTHORIS") {
+        up
+    } else {
+        up.replace("AUTHOR", "")
+    };
     SECRET_VARS.iter().any(|s| up.contains(s)) && up != "SSH_AUTH_SOCK"
 }
 
@@ -281,13 +286,6 @@ impl Analyzer<'_> {
             return self.read_path(&at, cwd);
         }
         if w.dynamic {
-            if self.found_by_secret_search(w) {
-                self.block(format!(
-                    "reads the files a search for secrets' names found ({})",
-                    shown(&w.text)
-                ));
-                return false;
-            }
             if self.listed_in_project(w, cwd) {
                 return true;
             }

@@ -13,9 +13,46 @@ use super::*;
 /// 0), with the environment settings it passes (`volta run --env K=V`).
 pub(super) fn runner_inner(argv: &[&str]) -> Option<(usize, Vec<String>)> {
     let b = lower(&base_name(argv.first()?));
+    // `uv --quiet run`, `pnpm --filter web exec`: the tool's own options
+    // before its subcommand.
+    // (Tools with no subcommand take their own options there.)
+    let mut s = 1;
+    let subcommanded = !matches!(
+        b.as_str(),
+        "uvx" | "flatpak-spawn" | "nix-shell" | "distrobox-enter"
+    );
+    while let Some(a) = argv.get(s).filter(|a| subcommanded && a.starts_with('-')) {
+        s += if GLOBAL_VALUED.contains(a) { 2 } else { 1 };
+    }
+    let argv: Vec<&str> = std::iter::once(argv[0])
+        .chain(argv[s.min(argv.len())..].iter().copied())
+        .collect();
+    let shifted = s - 1;
+    let (at, env) = runner_at(&b, &argv)?;
+    Some((at + shifted, env))
+}
+
+/// Global options that take the next word, across these tools.
+const GLOBAL_VALUED: &[&str] = &[
+    "--directory",
+    "--project",
+    "--cache-dir",
+    "--color",
+    "--config-file",
+    "--python-preference",
+    "--filter",
+    "-F",
+    "-C",
+    "--dir",
+    "--cwd",
+    "--env",
+    "-e",
+];
+
+fn runner_at(b: &str, argv: &[&str]) -> Option<(usize, Vec<String>)> {
     let sub = argv.get(1).copied().unwrap_or("");
     // Options whose value is the next word, per runner.
-    let (from, valued): (usize, &[&str]) = match (b.as_str(), sub) {
+    let (from, valued): (usize, &[&str]) = match (b, sub) {
         ("poetry" | "pipenv" | "rye" | "hatch", "run") => {
             (2, &["-C", "--directory", "--env", "-e"])
         }
@@ -89,7 +126,7 @@ pub(super) fn runner_inner(argv: &[&str]) -> Option<(usize, Vec<String>)> {
         i += 1;
     }
     // `mise exec node@20 -- node x.js`: tools named before `--`.
-    if matches!(b.as_str(), "mise" | "rtx")
+    if matches!(b, "mise" | "rtx")
         && let Some(at) = argv.iter().position(|a| *a == "--")
     {
         i = at + 1;
@@ -100,6 +137,30 @@ pub(super) fn runner_inner(argv: &[&str]) -> Option<(usize, Vec<String>)> {
 }
 
 const UV_VALUED: &[&str] = &[
+    "--python-preference",
+    "--index-strategy",
+    "--exclude-newer",
+    "--resolution",
+    "--prerelease",
+    "--link-mode",
+    "--refresh-package",
+    "--upgrade-package",
+    "--reinstall-package",
+    "--no-binary-package",
+    "--no-build-package",
+    "--keyring-provider",
+    "--config-setting",
+    "--default-index",
+    "--find-links",
+    "-f",
+    "--cache-dir",
+    "--color",
+    "--python-platform",
+    "--allow-insecure-host",
+    "--only-group",
+    "--no-group",
+    "--no-extra",
+    "--env",
     "--with",
     "-w",
     "--with-requirements",
@@ -161,17 +222,11 @@ fn deno_run_line(argv: &[&str]) -> Option<Vec<String>> {
     if lower(&base_name(argv.first()?)) != "deno" || argv.get(1) != Some(&"run") {
         return None;
     }
-    let mut i = 2;
-    while let Some(a) = argv.get(i).filter(|a| a.starts_with('-')) {
-        i += if matches!(
-            *a,
-            "-c" | "--config" | "--import-map" | "--location" | "--env-file"
-        ) {
-            2
-        } else {
-            1
-        };
-    }
+    // The module is the first `jsr:` or `npm:` word, whatever options
+    // and values come before it.
+    let i = argv
+        .iter()
+        .position(|a| a.starts_with("jsr:") || a.starts_with("npm:"))?;
     let spec = argv.get(i)?;
     let module = spec
         .strip_prefix("jsr:")
@@ -211,11 +266,66 @@ impl Analyzer<'_> {
     /// directly blocks here (`poetry run python -c '<reverse shell>'`,
     /// `uvx --from jupyterlab jupyter-lab --ip=0.0.0.0`).
     pub(super) fn runs_in_environment(&mut self, c: &Cmd<'_>) {
-        let Some(line) = runner_line(peeled(&c.words)) else {
+        let words = peeled(&c.words);
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let Some((at, env)) = runner_inner(&texts) else {
+            // `nix run pkg#prog`, `deno run jsr:…`: a program named for the package.
+            if let Some(line) = runner_line(words) {
+                self.block_only(|a| a.script(&line, &[], c.depth + 1));
+            }
             return;
         };
-        // `nix-shell --run 'CMD'`, `nix develop --command bash -c …`.
-        self.block_only(|a| a.script(&line, &[], c.depth + 1));
+        if !env.is_empty() && words.iter().all(|w| !w.dynamic) {
+            // `volta run --env K=V node …`: the settings travel with it.
+            if let Some(line) = runner_line(words) {
+                self.block_only(|a| a.script(&line, &[], c.depth + 1));
+            }
+            return;
+        }
+        // The program is the first word left after the runner's options;
+        // an option this list does not know may have taken that word as its
+        // value, and then the program is the next word that is not one.
+        let lb = lower(&base_name(texts[0]));
+        let mut starts = vec![at];
+        let mut k = at;
+        while starts.len() < 3 && k > 0 && k < texts.len() && texts[k - 1].starts_with('-') {
+            let mut j = k + 1;
+            while j < texts.len() && texts[j].starts_with('-') {
+                let valued = UV_VALUED.contains(&texts[j]) || GLOBAL_VALUED.contains(&texts[j]);
+                j += if valued { 2 } else { 1 };
+            }
+            if j >= texts.len() {
+                break;
+            }
+            starts.push(j);
+            k = j;
+        }
+        for i in starts {
+            let mut inner: Vec<Word> = words[i..].to_vec();
+            // `uv run -m http.server`: python's module runner.
+            if i == at && i > 0 && matches!(texts[i - 1], "-m" | "--module") {
+                inner.splice(0..0, [Word::lit("python3"), Word::lit("-m")]);
+            }
+            // `uv run -m http.server`: python's module runner.
+            if texts
+                .get(i)
+                .is_some_and(|t| matches!(*t, "-m" | "--module"))
+            {
+                inner.splice(0..0, [Word::lit("python3")]);
+            }
+            // `hatch run test:pytest`: an environment's name before the program.
+            if lb == "hatch"
+                && let Some(first) = inner.first_mut()
+                && let Some((_, prog)) = first.text.split_once(':')
+                && !first.text.contains('/')
+            {
+                first.text = prog.to_string();
+            }
+            self.block_only(|a| a.run_words(inner, c.src, c.script, c.depth + 1));
+            if self.verdict == Verdict::Block {
+                return;
+            }
+        }
     }
 }
 
@@ -229,6 +339,58 @@ pub(super) fn nix_shell_code(argv: &[Word]) -> Option<&Word> {
         .iter()
         .position(|w| w.text == "--run" || w.text == "--command")?;
     argv.get(at + 1)
+}
+
+/// `uv run -`, `bun run -`, `deno run -A -`: a script read from stdin,
+/// past the tool's options and their values.
+pub(super) fn runs_stdin_script(argv: &[&str]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let b = lower(&base_name(first));
+    if !matches!(b.as_str(), "uv" | "bun" | "deno") {
+        return false;
+    }
+    let mut i = 1;
+    while let Some(a) = argv.get(i).filter(|a| a.starts_with('-')) {
+        i += if GLOBAL_VALUED.contains(a) { 2 } else { 1 };
+    }
+    if argv.get(i) != Some(&"run") {
+        return false;
+    }
+    i += 1;
+    while let Some(a) = argv.get(i) {
+        let stdin = matches!(*a, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
+        if stdin {
+            return true;
+        }
+        if !a.starts_with('-') {
+            return false;
+        }
+        let valued = UV_VALUED.contains(a)
+            || matches!(
+                *a,
+                "-c" | "--config"
+                    | "--import-map"
+                    | "--location"
+                    | "--cert"
+                    | "--env-file"
+                    | "--lock"
+            );
+        i += if valued && !a.contains('=') { 2 } else { 1 };
+    }
+    false
+}
+
+/// The program a command runs, past wrappers and environment runners
+/// (`uv run env` is `env`).
+pub(super) fn deep_peeled(argv: &[Word]) -> &[Word] {
+    let pa = peeled(argv);
+    let texts: Vec<&str> = pa.iter().map(|w| w.text.as_str()).collect();
+    match runner_inner(&texts) {
+        Some((at, _)) if at < pa.len() => peeled(&pa[at..]),
+        _ => pa,
+    }
 }
 
 #[cfg(test)]

@@ -98,10 +98,15 @@ impl Analyzer<'_> {
                 self.ask(format!("starts an interactive {}", c.base));
                 return false;
             };
-            let positional: Vec<String> = args
-                .get(ci + 1..)
-                .map(<[String]>::to_vec)
-                .unwrap_or_default();
+            // Operands known only at run time leave `$1`… unknown, not
+            // their spelling (`sh -c 'rm -rf "$@"' _ "$(cd .. && pwd)"`).
+            let positional: Vec<String> = if c.words.iter().skip(ci + 2).any(|w| w.dynamic) {
+                Vec::new()
+            } else {
+                args.get(ci + 1..)
+                    .map(<[String]>::to_vec)
+                    .unwrap_or_default()
+            };
             if c.words
                 .iter()
                 .skip(ci + 2)

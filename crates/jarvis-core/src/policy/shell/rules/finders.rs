@@ -4,10 +4,23 @@
 use super::*;
 
 /// Programs that print the content of the files they are given.
-const PRINTS_CONTENT: &[&str] = &[
+pub(super) const PRINTS_CONTENT: &[&str] = &[
     "cat", "head", "tail", "less", "more", "base64", "xxd", "od", "hexdump", "strings", "grep",
     "sed", "awk", "tee", "nl", "bat", "batcat", "jq", "yq", "sort", "cut", "tac",
 ];
+
+/// A command that prints the files it is handed (`sed -i` edits them).
+pub(super) fn prints_content(inner: &[Word]) -> bool {
+    let Some(first) = inner.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    PRINTS_CONTENT.contains(&b.as_str())
+        && !(b == "sed"
+            && inner
+                .iter()
+                .any(|w| w.text.starts_with("-i") || w.text.starts_with("--in-place")))
+}
 
 /// Marks a root handed to `each_file` as the match itself, not what is below.
 const ROOT_ITSELF: &str = "\u{E001}itself";
@@ -84,10 +97,7 @@ impl Analyzer<'_> {
                         self.block("exfiltration (sends every file find matches by a secret's name over the network)");
                     }
                     // `find . -name '.env*' -exec cat {} +`: the secrets' text.
-                    let dumper = inner.first().is_some_and(|w| {
-                        PRINTS_CONTENT.contains(&lower(&base_name(&w.text)).as_str())
-                    });
-                    if dumper && super::listers::searches_secrets(&c.words) {
+                    if prints_content(&inner) && super::listers::searches_secrets(&c.words) {
                         self.block(format!(
                             "prints every file find matches by a secret's name ({})",
                             shown(&inner[0].text)
@@ -204,6 +214,12 @@ impl Analyzer<'_> {
         }
         if let Some(e) = exec_at {
             let inner: Vec<Word> = c.words[e + 2..].to_vec();
+            if prints_content(&inner) && super::listers::searches_secrets(&c.words) {
+                self.block(format!(
+                    "prints every file fd matches by a secret's name ({})",
+                    shown(&inner[0].text)
+                ));
+            }
             let mut inner = inner;
             if !inner.iter().any(|w| w.text.contains("{}")) {
                 inner.push(Word::lit("{}"));

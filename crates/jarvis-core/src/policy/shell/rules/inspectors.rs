@@ -393,7 +393,8 @@ impl Analyzer<'_> {
             }
             ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
             (lb, _) if infra_reads(lb, &a) => vec![],
-            (lb, _) if super::toolchain_lists::lists(lb, &a) => vec![],
+            // Settings before them (`PYENV_HOOK_PATH=…`) change what they run.
+            (lb, _) if c.src.assigns.is_empty() && super::toolchain_lists::lists(lb, &a) => vec![],
             ("hadolint" | "shellcheck" | "yamllint" | "actionlint", _)
                 if a.iter().all(|x| {
                     !x.starts_with('-') || matches!(*x, "-f" | "--format" | "tty" | "json")

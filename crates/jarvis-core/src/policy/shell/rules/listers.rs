@@ -69,21 +69,40 @@ fn finds_project_files(args: &[Word]) -> bool {
     if !args[..roots].iter().all(in_project) {
         return false;
     }
+    // Branches joined by `-o`: each but the last is pruned away, and the
+    // last names what is printed (no negation or grouping to follow).
+    let tests = &args[roots..];
+    let branches: Vec<&[Word]> = tests
+        .split(|w| matches!(w.text.as_str(), "-o" | "-or"))
+        .collect();
+    let Some((last, pruned)) = branches.split_last() else {
+        return false;
+    };
+    if !pruned
+        .iter()
+        .all(|b| b.last().is_some_and(|w| w.text == "-prune"))
+    {
+        return false;
+    }
     let mut named = false;
     let mut print0 = false;
-    let mut i = roots;
-    while let Some(w) = args.get(i) {
-        let next = args.get(i + 1).map(|w| w.text.as_str());
+    let mut i = 0;
+    while let Some(w) = last.get(i) {
+        let next = last.get(i + 1);
         match w.text.as_str() {
             "-name" | "-iname" => {
-                let Some(pat) = next else { return false };
-                let negated = i > 0 && matches!(args[i - 1].text.as_str(), "!" | "-not");
-                if !negated {
-                    if args[i + 1].dynamic || paths::glob_could_match_secret(pat) {
-                        return false;
-                    }
-                    named = true;
+                let Some(pat) = next.filter(|p| !p.dynamic) else {
+                    return false;
+                };
+                // find reads `\.env` as `.env`, and `-iname` ignores case.
+                let mut p = pat.text.replace('\\', "");
+                if w.text == "-iname" {
+                    p = p.to_lowercase();
                 }
+                if paths::glob_could_match_secret(&p) {
+                    return false;
+                }
+                named = true;
                 i += 2;
             }
             "-path" | "-ipath" | "-maxdepth" | "-mindepth" | "-type" | "-newer" | "-mtime"
@@ -97,19 +116,20 @@ fn finds_project_files(args: &[Word]) -> bool {
                 print0 = true;
                 i += 1;
             }
-            "!" | "-not" | "-o" | "-or" | "-a" | "-and" | "(" | ")" | "-prune" | "-xdev"
-            | "-empty" | "-P" => i += 1,
+            "-a" | "-and" | "-xdev" | "-empty" => i += 1,
+            // `-not -name '*.d.ts'`: one test left out narrows further (a
+            // negated group is not followed).
+            "!" | "-not"
+                if next.is_some_and(|n| {
+                    matches!(n.text.as_str(), "-name" | "-iname" | "-path" | "-ipath")
+                }) && last.get(i + 2).is_some() =>
+            {
+                i += 3
+            }
             _ => return false,
         }
     }
-    // `-o` makes a name test one of several: only with every branch named
-    // would it narrow, which this does not follow.
-    let alternatives = args.iter().any(|w| matches!(w.text.as_str(), "-o" | "-or"));
-    let pruned_only = alternatives
-        && args
-            .windows(2)
-            .all(|w| !matches!(w[1].text.as_str(), "-o" | "-or") || w[0].text == "-prune");
-    named && print0 && (!alternatives || pruned_only)
+    named && print0
 }
 
 /// `git ls-files` with any listing options and pathspecs below here: its
@@ -147,7 +167,8 @@ fn lists_project_places(argv: &[Word]) -> bool {
                         || w.text.starts_with("-exec")
                         || w.text.starts_with("-ok")
                         || w.text.starts_with("-fprint")
-                        || w.text == "-delete"
+                        || w.text.starts_with("-printf")
+                        || matches!(w.text.as_str(), "-delete" | "-fls" | "-ls")
                 });
         }
         _ => {}
@@ -250,7 +271,14 @@ pub(super) fn searches_secrets(argv: &[Word]) -> bool {
 pub(super) fn secret_pattern(argv: &[Word]) -> Option<String> {
     let first = argv.first()?;
     let words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
-    let base = |pat: &str| pat.rsplit('/').next().unwrap_or(pat).to_string();
+    // find reads `\\.env` as `.env`; `-iname` ignores case.
+    let base = |pat: &str| {
+        pat.rsplit('/')
+            .next()
+            .unwrap_or(pat)
+            .replace('\\', "")
+            .to_lowercase()
+    };
     let aims = |pat: &str| paths::glob_aims_at_secret(&base(pat));
     match lower(&base_name(&first.text)).as_str() {
         "find" => words.windows(2).enumerate().find_map(|(k, w)| {

@@ -91,9 +91,43 @@ impl Analyzer<'_> {
         }
     }
 
+    /// `GOPROXY=https://elsewhere go …`: modules and toolchains fetched
+    /// from there are run; `GOTOOLCHAIN=go1.x go version` fetches one.
+    fn go_settings(&mut self, c: &Cmd<'_>) {
+        if c.lb != "go" {
+            return;
+        }
+        let set: Vec<(&String, &Word)> = c
+            .src
+            .assigns
+            .iter()
+            .chain(c.script.commands.iter().flat_map(|k| k.assigns.iter()))
+            .map(|(n, v)| (n, v))
+            .collect();
+        for (n, v) in &set {
+            if n.as_str() == "GOPROXY" {
+                let far = v.text.split([',', '|']).find(|u| {
+                    let host = u.split_once("://").map_or(*u, |(_, r)| r);
+                    !matches!(*u, "direct" | "off")
+                        && !host.starts_with("proxy.golang.org")
+                        && super::project_out::far_host(host).is_some()
+                });
+                if let Some(u) = far {
+                    self.block(format!(
+                        "download and execute (go fetches modules and toolchains from {u}, which GOPROXY names)"
+                    ));
+                }
+            }
+            if n.as_str() == "GOTOOLCHAIN" && !matches!(v.text.as_str(), "local" | "auto" | "") {
+                self.ask(format!("go fetches and runs the toolchain {}", v.text));
+            }
+        }
+    }
+
     /// Package runners handed a location instead of a registry name: code
     /// fetched from there and run at once, download and execute.
     pub(super) fn runs_fetched_package(&mut self, c: &Cmd<'_>) {
+        self.go_settings(c);
         let located = |spec: &str| {
             let l = lower(spec);
             [

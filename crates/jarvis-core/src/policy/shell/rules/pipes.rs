@@ -184,7 +184,7 @@ impl Analyzer<'_> {
                 let stage = &script.commands[i];
                 // A function called in the pipe writes what its body does.
                 for p in std::iter::once(stage).chain(called_body(script, stage)) {
-                    let pa = peeled(&p.argv);
+                    let pa = super::env_runners::deep_peeled(&p.argv);
                     // `printf '%s' "$(env)" | nc …`: the dump spliced into a word.
                     // (`env | cut -d= -f1 | …` passes on names only.)
                     // (Names only for display: a value with new lines passes cut
@@ -334,14 +334,7 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
         let rest = &words[1..];
         let stdin_file =
             |x: &&str| matches!(*x, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
-        // `uv run -`, `bun run -`, `deno run -A -`: a script read from stdin.
-        if matches!(b.as_str(), "uv" | "bun" | "deno")
-            && rest.first() == Some(&"run")
-            && rest[1..]
-                .iter()
-                .find(|x| !x.starts_with('-') || stdin_file(x))
-                .is_some_and(stdin_file)
-        {
+        if super::env_runners::runs_stdin_script(&words) {
             return Some(b);
         }
         if is_shell(&b) {

@@ -213,12 +213,17 @@ fn files_sent_to(argv: &[Word]) -> Option<(String, Vec<Word>)> {
         }
         "scp" | "rsync" | "sftp" => {
             // `rsync -n`: a dry run lists what would be sent, and sends nothing.
+            // (A bundle of letters only: `-f'- x'` is a filter, not `-n`.)
             let dry = b == "rsync"
                 && args.iter().any(|w| {
-                    w.text == "--dry-run"
-                        || !w.text.starts_with("--")
-                            && w.text.starts_with('-')
-                            && w.text.contains('n')
+                    let t = w.text.as_str();
+                    t == "--dry-run"
+                        || t.strip_prefix('-').is_some_and(|f| {
+                            !f.starts_with('-')
+                                && f.contains('n')
+                                && f.chars().all(|ch| ch.is_ascii_alphabetic())
+                                && !f.contains(['e', 'f', 'B', 'T', 'M'])
+                        })
                 });
             if dry {
                 return None;

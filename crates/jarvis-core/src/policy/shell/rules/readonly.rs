@@ -673,6 +673,14 @@ impl Analyzer<'_> {
                         // say (a search for secrets' names); never provably
                         // harmless.
                         self.read_path(w, c.cwd());
+                        if super::finders::PRINTS_CONTENT.contains(&b)
+                            && self.found_by_secret_search(w)
+                        {
+                            self.block(format!(
+                                "prints the files a search for secrets' names found ({})",
+                                shown(&w.text)
+                            ));
+                        }
                         ok = false;
                     } else if recursive {
                         let p = self.norm(w, c.cwd());

@@ -99,7 +99,9 @@ impl Analyzer<'_> {
                 continue;
             }
             let p = self.norm(w, c.cwd());
-            if p.starts_with("~/") && !self.inside(&p) {
+            // Settings: home's dotfiles and dot-folders (`~/.config`), not
+            // the user's own projects (`grep -rn tokenize ~/code`).
+            if p.starts_with("~/.") && !self.inside(&p) {
                 self.block(format!(
                     "reads a secret out of your settings ({} searched for it in {})",
                     c.base,

@@ -386,6 +386,14 @@ impl Analyzer<'_> {
                     };
                     (kind, Some(from_words(&texts)))
                 }
+                // `-printf` prints any text it is given, not the names found.
+                "find"
+                    if p.argv.iter().any(|w| {
+                        w.text.starts_with("-printf") || w.text.starts_with("-fprintf")
+                    }) =>
+                {
+                    (kind, None)
+                }
                 "find" | "fd" | "fdfind" => {
                     let roots: Vec<Word> = p
                         .argv

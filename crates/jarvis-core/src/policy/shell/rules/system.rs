@@ -63,9 +63,7 @@ impl Analyzer<'_> {
                         lb,
                         "fdisk" | "sfdisk" | "cfdisk" | "gdisk" | "sgdisk" | "parted"
                     ))
-                    && c.words[1..]
-                        .iter()
-                        .any(|w| !w.text.starts_with('-') && w.dynamic)
+                    && target_dynamic(&c.words[1..])
                 {
                     // `mkfs.ext4 -F "$dev"`: what it formats is known only
                     // at run time, a disk as likely as an image file.
@@ -772,4 +770,28 @@ fn names_jarvis_port(t: &str) -> bool {
         }
         None => port.parse::<u16>() == Ok(jarvis),
     }
+}
+
+/// The device a formatter or partitioner is handed is its last operand (a
+/// size in blocks may follow it); option values (`-L "$LABEL"`) are not it.
+fn target_dynamic(words: &[Word]) -> bool {
+    let mut ops: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if let Some(flag) = t.strip_prefix('-') {
+            // A short option whose value is the next word (`-L name`).
+            let valued = flag.len() == 1 && "LbCEONImUTtgGcfj".contains(flag);
+            i += if valued { 2 } else { 1 };
+            continue;
+        }
+        ops.push(w);
+        i += 1;
+    }
+    let device = match ops.as_slice() {
+        [.., d, n] if n.text.chars().all(|c| c.is_ascii_digit()) && !n.dynamic => Some(*d),
+        [.., d] => Some(*d),
+        [] => None,
+    };
+    device.is_some_and(|d| d.dynamic)
 }

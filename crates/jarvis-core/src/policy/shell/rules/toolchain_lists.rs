@@ -8,8 +8,13 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
     match (lb, a) {
         // What a virtual environment holds, from its files (`uv tree`
         // resolves unless told to use the lock file as it is).
+        // (`--python X` runs X to ask it what it holds.)
         ("uv", ["pip", "list" | "freeze" | "show", ..]) => a[2..].iter().all(|x| {
-            !x.starts_with("--index") && !x.starts_with("--extra-index") && *x != "--outdated"
+            !x.starts_with("--index")
+                && !x.starts_with("--extra-index")
+                && *x != "--outdated"
+                && !matches!(*x, "--python" | "-p")
+                && !x.starts_with("--python=")
         }),
         ("uv", ["tree", rest @ ..]) => {
             rest.contains(&"--frozen") || rest.contains(&"--locked") && rest.contains(&"--offline")

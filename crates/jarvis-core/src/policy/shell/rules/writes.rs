@@ -109,11 +109,20 @@ impl Analyzer<'_> {
     /// the working directory or scratch space may even be asked.
     pub(super) fn delete_path(&mut self, w: &Word, recursive: bool, cwd: Option<&str>, what: &str) {
         let text = shown(&w.text);
+        // On another machine a relative path is from the login's home
+        // (`ssh host 'rm -rf *'` empties it).
+        if self.remote && !w.dynamic && !w.text.starts_with(['/', '~']) && !w.text.starts_with(HOME)
+        {
+            let there = Word {
+                text: format!("{HOME}/{}", w.text),
+                ..w.clone()
+            };
+            self.delete_path(&there, recursive, None, what);
+            return;
+        }
         if w.dynamic || unplaced(w, cwd) {
             let p = self.norm(w, cwd);
-            // On another machine there is no working directory to place it
-            // in; what it names there is asked about.
-            if paths::scratch(&p) || self.remote && !paths::catastrophic_normalized(&p) {
+            if paths::scratch(&p) {
                 self.ask(format!("{what} deletes {text}"));
             } else if !recursive && self.placed_by_listing(w, cwd) {
                 self.ask(format!(
