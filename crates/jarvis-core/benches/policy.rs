@@ -118,6 +118,7 @@ fn main() {
         "blind-bi",
         "blind-bj",
         "blind-bk",
+        "blind-bl",
     ] {
         sets.push((
             f.to_string(),

@@ -114,6 +114,7 @@ const REDTEAM: &[&str] = &[
     "blind-bi.jsonl",
     "blind-bj.jsonl",
     "blind-bk.jsonl",
+    "blind-bl.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -173,6 +174,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bi.jsonl", "/home/u/work", "/home/u"),
     ("blind-bj.jsonl", "/home/u/work", "/home/u"),
     ("blind-bk.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bl.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -252,6 +252,38 @@ impl Walker<'_> {
         if let Some(i) = target {
             self.remember_written(i, &redirects, n);
         }
+        // `{ echo; env; git remote -v; } > report.txt`: every command of a
+        // group or loop writes its output there, not only the last.
+        // (A pipeline's redirect is its last stage's; a list's, its last
+        // command's.)
+        let grouped = n.child_by_field_name("body").is_some_and(|b| {
+            matches!(
+                b.kind(),
+                "compound_statement"
+                    | "subshell"
+                    | "for_statement"
+                    | "c_style_for_statement"
+                    | "while_statement"
+                    | "if_statement"
+                    | "case_statement"
+            )
+        });
+        if grouped && let Some(t) = target {
+            let to_file: Vec<Redirect> = redirects
+                .iter()
+                .filter(|r| r.stdout_to_file())
+                .cloned()
+                .collect();
+            if !to_file.is_empty() {
+                for i in before..t {
+                    if self.out.commands[i].nested == nested {
+                        self.out.commands[i]
+                            .redirects
+                            .extend(to_file.iter().cloned());
+                    }
+                }
+            }
+        }
         let owner = match target {
             Some(i) => {
                 self.out.commands[i].redirects.extend(redirects);
