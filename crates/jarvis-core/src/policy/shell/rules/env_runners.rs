@@ -306,13 +306,6 @@ impl Analyzer<'_> {
             if i == at && i > 0 && matches!(texts[i - 1], "-m" | "--module") {
                 inner.splice(0..0, [Word::lit("python3"), Word::lit("-m")]);
             }
-            // `uv run -m http.server`: python's module runner.
-            if texts
-                .get(i)
-                .is_some_and(|t| matches!(*t, "-m" | "--module"))
-            {
-                inner.splice(0..0, [Word::lit("python3")]);
-            }
             // `hatch run test:pytest`: an environment's name before the program.
             if lb == "hatch"
                 && let Some(first) = inner.first_mut()
