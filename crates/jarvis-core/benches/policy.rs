@@ -119,6 +119,7 @@ fn main() {
         "blind-bj",
         "blind-bk",
         "blind-bl",
+        "blind-bm",
     ] {
         sets.push((
             f.to_string(),

@@ -115,6 +115,7 @@ const REDTEAM: &[&str] = &[
     "blind-bj.jsonl",
     "blind-bk.jsonl",
     "blind-bl.jsonl",
+    "blind-bm.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -175,6 +176,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bj.jsonl", "/home/u/work", "/home/u"),
     ("blind-bk.jsonl", "/home/u/work", "/home/u"),
     ("blind-bl.jsonl", "/home/u/work", "/home/u"),
+    ("blind-bm.jsonl", "/home/u/work", "/home/u"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
