@@ -120,6 +120,10 @@ fn main() {
         "blind-bk",
         "blind-bl",
         "blind-bm",
+        "blind-bn",
+        "blind-bo",
+        "blind-bp",
+        "hunt-4",
     ] {
         sets.push((
             f.to_string(),

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// The most distinct words kept of an array grown piece by piece.
+const MAX_GROWN: usize = 64;
+
 impl Walker<'_> {
     pub(super) fn assignment(&mut self, n: Node, nested: bool) -> (Option<String>, Word) {
         let name = n
@@ -104,6 +107,12 @@ impl Walker<'_> {
         });
         for k in kids {
             let x = self.word(k, nested);
+            if let Some(name) = name {
+                let seen = self.grown.entry(name.to_string()).or_default();
+                if seen.len() < MAX_GROWN && !seen.iter().any(|w| w.text == x.text) {
+                    seen.push(x.clone());
+                }
+            }
             let raw = self.text(k);
             if x.dynamic || x.text.contains('{') {
                 elements = None;

@@ -6,6 +6,7 @@ impl Walker<'_> {
     pub(super) fn command(&mut self, n: Node, nested: bool) {
         let Parts {
             mut argv,
+            grown,
             assigns,
             redirects,
             tails,
@@ -102,12 +103,38 @@ impl Walker<'_> {
         for h in tails {
             self.heredoc_tail(h, owner, nested);
         }
+        self.with_grown_arrays(owner, grown);
+    }
+
+    /// A command reading an array grown piece by piece is judged also as
+    /// if it held every word the line may have put in it: what it does
+    /// with the most it may be given (`curl "${args[@]}" URL` where a loop
+    /// added `-F "f=@$f"` for each file, `.env` among them). The array's
+    /// word stays unknown in the command itself, so nothing is allowed on
+    /// the strength of this copy.
+    fn with_grown_arrays(&mut self, owner: usize, grown: Vec<(usize, Vec<Word>)>) {
+        let Some(real) = self.out.commands.get(owner) else {
+            return;
+        };
+        if grown.is_empty()
+            || !grown
+                .iter()
+                .all(|(i, _)| real.argv.get(*i).is_some_and(|w| w.dynamic))
+        {
+            return;
+        }
+        let mut copy = real.clone();
+        for (i, words) in grown.into_iter().rev() {
+            copy.argv.splice(i..=i, words);
+        }
+        self.out.commands.push(copy);
     }
 
     /// The command's words, joined where the grammar cut one in two, its
     /// leading assignments, its redirects and the heredocs among them.
     fn parts<'n>(&mut self, n: Node<'n>, nested: bool) -> Parts<'n> {
         let mut tails = Vec::new();
+        let mut grown = Vec::new();
         let mut argv = Vec::new();
         let mut assigns = Vec::new();
         let mut redirects = Vec::new();
@@ -176,6 +203,11 @@ impl Walker<'_> {
                 i = end + 1;
                 continue;
             }
+            if !argv.is_empty()
+                && let Some(words) = self.grown_elements(spelled)
+            {
+                grown.push((argv.len(), words));
+            }
             let (w, split) = self.joined_word(&kids[i..=end], nested);
             // `sh 0<&2`: the grammar puts the descriptor in the command and
             // its redirect after it.
@@ -201,6 +233,7 @@ impl Walker<'_> {
         }
         Parts {
             argv,
+            grown,
             assigns,
             redirects,
             tails,
@@ -255,6 +288,9 @@ impl Walker<'_> {
 
 struct Parts<'n> {
     argv: Vec<Word>,
+    /// Where `argv` reads an array grown piece by piece, and every word it
+    /// may hold.
+    grown: Vec<(usize, Vec<Word>)>,
     assigns: Vec<(String, Word)>,
     redirects: Vec<Redirect>,
     tails: Vec<Node<'n>>,

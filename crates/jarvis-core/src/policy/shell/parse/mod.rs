@@ -339,6 +339,10 @@ struct Walker<'a> {
     /// folder is missing) and the shell stays where it was: after it, the
     /// line is in either place, unless `&&` goes on only on success.
     cd_success: Option<Vec<Option<String>>>,
+    /// Every word any `NAME=(…)` or `NAME+=(…)` of the line gave an array,
+    /// on any way through a branch or a loop: an array grown piece by piece
+    /// holds at most these (`args+=(-F "f=@$f")` once per file).
+    grown: HashMap<String, Vec<Word>>,
 }
 
 const MAX_LOOP_VALUES: usize = 16;
@@ -531,6 +535,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         fn_cwds: HashMap::new(),
         after_call: None,
         cd_success: None,
+        grown: HashMap::new(),
     };
     let root = tree.root_node();
     w.out.parse_error = root.has_error();

@@ -313,6 +313,7 @@ impl Walker<'_> {
     /// The stages of a pipeline, each reading the one before.
     fn pipeline(&mut self, n: Node, nested: bool) {
         let mut prev: Option<usize> = None;
+        let mut prev_copies: Vec<usize> = Vec::new();
         let mut cursor = n.walk();
         let stages: Vec<Node> = n.named_children(&mut cursor).collect();
         // Each stage of a pipeline runs in a subshell: what it sets
@@ -341,10 +342,30 @@ impl Walker<'_> {
                     .find(|&i| self.out.commands[i].nested == nested)
                     .unwrap_or(before);
                 let last = self.out.commands.len() - 1;
+                // A simple command's copies (the same place, judged with
+                // what a grown array may hold) share its pipe.
+                let commands = &self.out.commands;
+                let copies = |i: usize| -> Vec<usize> {
+                    if !simple {
+                        return vec![i];
+                    }
+                    (before..commands.len())
+                        .filter(|&j| {
+                            commands[j].at == commands[i].at
+                                && commands[j].nested == commands[i].nested
+                        })
+                        .collect()
+                };
+                let (readers, writers) = (copies(first), copies(last));
                 if let Some(p) = prev {
-                    self.out.commands[first].stdin_from = Some(p);
-                    self.out.commands[p].pipes_out = true;
+                    for i in readers {
+                        self.out.commands[i].stdin_from = Some(p);
+                    }
+                    for &i in &prev_copies {
+                        self.out.commands[i].pipes_out = true;
+                    }
                 }
+                prev_copies = writers;
                 prev = Some(last);
             }
         }

@@ -172,6 +172,22 @@ impl Walker<'_> {
         })
     }
 
+    /// `"${name[@]}"` of an array that is not known but was only ever given
+    /// words by this line's `name=(…)` and `name+=(…)`: every such word.
+    pub(super) fn grown_elements(&self, spelled: &str) -> Option<Vec<Word>> {
+        let inner = spelled
+            .trim_matches('"')
+            .strip_prefix("${")?
+            .strip_suffix('}')?;
+        let name = inner
+            .strip_suffix("[@]")
+            .or_else(|| inner.strip_suffix("[*]"))?;
+        if self.vars.arrays.contains_key(name) {
+            return None;
+        }
+        self.grown.get(name).filter(|w| !w.is_empty()).cloned()
+    }
+
     /// `"${name[@]}"` of an array whose elements are known: each a word;
     /// `"${name[N]}"`: one of them. Quoted only: unquoted, bash splits
     /// the elements again.

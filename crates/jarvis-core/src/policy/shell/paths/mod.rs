@@ -528,6 +528,19 @@ pub fn catastrophic_normalized(p: &str) -> bool {
         || system_normalized(p) && p.matches('/').count() <= 2
 }
 
+/// On another machine, a system folder's whole tree or a service's whole
+/// configuration or data (`/etc/nginx`, `/var/lib/postgresql`, `/usr/lib`):
+/// not a deploy's target (`/srv/app`, `/var/www/site`, `/opt/app`).
+pub fn system_tree_elsewhere(path: &str) -> bool {
+    let p = path.trim_end_matches('/').to_ascii_lowercase();
+    let parts: Vec<&str> = p.split('/').skip(1).collect();
+    matches!(
+        parts.as_slice(),
+        ["etc" | "usr" | "boot" | "bin" | "sbin" | "lib" | "lib32" | "lib64", ..]
+            if parts.len() <= 2
+    ) || matches!(parts.as_slice(), ["var", "lib"] | ["var", "lib", _])
+}
+
 /// A whole system or home on another machine (`/`, `~`, `/home/u`,
 /// `/etc`), as `host:PATH` names it: not a deploy folder like `/srv/www`.
 pub fn wipes_a_machine(path: &str) -> bool {

@@ -193,6 +193,11 @@ const SENDERS: &[&str] = &[
     "gio",
 ];
 
+/// A program that sends mail or files off the machine.
+pub(super) fn is_sender(b: &str) -> bool {
+    SENDERS.contains(&b)
+}
+
 /// A media pipeline's capture input and whether an output is the network.
 /// ffmpeg's `-f FMT` counts for the `-i` that follows it; outputs are the
 /// operands that are not inputs. GStreamer: `…src` elements and sinks.
@@ -350,7 +355,7 @@ pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
 pub(super) fn line_sends(script: &Script) -> bool {
     let sender = |name: &str| {
         let b = lower(&base_name(name));
-        tables::FETCHERS.contains(&b.as_str()) || SENDERS.contains(&b.as_str())
+        tables::FETCHERS.contains(&b.as_str()) || is_sender(&b)
     };
     script.commands.iter().any(|k| {
         let pa = peeled(&k.argv);

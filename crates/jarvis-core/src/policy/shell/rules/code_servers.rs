@@ -32,8 +32,14 @@ fn host_of(address: &str) -> Option<&str> {
     }
 }
 
+/// A listening address (`HOST:PORT`, `:PORT`, `*:PORT`) that others than
+/// this machine reach.
+pub(super) fn listens_past_loopback(address: &str) -> bool {
+    host_of(address).is_some_and(|h| h.is_empty() || h == "*" || beyond_this_machine(h))
+}
+
 /// The value of `--flag=V` or `--flag V` among `args`.
-fn flag_values<'a>(args: &'a [String], flags: &[&str]) -> Vec<&'a str> {
+pub(super) fn flag_values<'a>(args: &'a [String], flags: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate() {
         for f in flags {
@@ -120,9 +126,8 @@ impl Analyzer<'_> {
             "gdbserver" => args
                 .iter()
                 .find(|a| !a.starts_with(['-', '/']) && a.contains(':'))
-                .and_then(|a| host_of(a))
-                .filter(|h| h.is_empty() || beyond_this_machine(h))
-                .map(|_| "gdbserver"),
+                .is_some_and(|a| listens_past_loopback(a))
+                .then_some("gdbserver"),
             _ if debugpy(c) => flag_values(args, &["--listen", "--host", "--connect"])
                 .into_iter()
                 .any(|v| host_of(v).is_some_and(beyond_this_machine))
@@ -197,7 +202,7 @@ impl Analyzer<'_> {
                     .filter(|a| a.starts_with("tcp:"))
                     .any(|a| {
                         let a = a.trim_start_matches("tcp:").trim_start_matches("//");
-                        host_of(a).is_some_and(|h| h.is_empty() || beyond_this_machine(h))
+                        listens_past_loopback(a)
                     })
                     .then_some("the container API")
             }
@@ -209,9 +214,7 @@ impl Analyzer<'_> {
                 .iter()
                 .chain(c.script.commands.iter().flat_map(|k| k.assigns.iter()))
                 .filter(|(n, _)| n == "OLLAMA_HOST")
-                .any(|(_, v)| {
-                    host_of(&v.text).is_some_and(|h| h.is_empty() || beyond_this_machine(h))
-                })
+                .any(|(_, v)| listens_past_loopback(&v.text))
                 .then_some("the model server"),
             _ => None,
         };

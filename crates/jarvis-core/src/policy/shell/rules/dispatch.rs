@@ -334,8 +334,13 @@ impl Analyzer<'_> {
             // line (`--exec 'curl … | sh'`), or the rest of the line from a
             // program's name (`tool rm -rf ~`). Only what blocks counts.
             if w.text.contains(' ') && !w.text.starts_with('-') {
-                let code = w.text.clone();
-                self.block_only(|a| a.script(&code, &[], c.depth + 1));
+                // A JSON document (`-d '{"name": "x"}'`) is data; a command
+                // line may still sit in one of its strings.
+                for code in json_strings(&w.text).unwrap_or_else(|| vec![w.text.clone()]) {
+                    if code.contains(' ') {
+                        self.block_only(|a| a.script(&code, &[], c.depth + 1));
+                    }
+                }
             }
             // A bare interpreter's name is a word like any other (`apt-cache
             // policy nodejs`): nothing says this program starts it. Fed
@@ -501,4 +506,30 @@ pub(in crate::policy::shell) fn path_candidates(w: &str) -> Vec<String> {
     // `host:path` (scp/rsync) — only the local form matters here.
     v.retain(|x| !x.is_empty() && !x.starts_with("http://") && !x.starts_with("https://"));
     v
+}
+
+/// The strings of a JSON object or array (keys and values, at any depth);
+/// `None` when `text` is not one.
+fn json_strings(text: &str) -> Option<Vec<String>> {
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    out.push(k.clone());
+                    walk(x, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let t = text.trim_start();
+    if !t.starts_with(['{', '[']) {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut out = Vec::new();
+    walk(&v, &mut out);
+    Some(out)
 }

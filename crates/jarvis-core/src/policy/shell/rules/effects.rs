@@ -337,7 +337,16 @@ impl Analyzer<'_> {
         // A project file's name and metadata are the project's, whatever
         // it holds (`stat .env`); the user's own stores are not even listed.
         let device_names = verb == "lists" && (paths::keystroke_device(&p) || self.inside(&p));
-        if let Some(why) = paths::credential_normalized(&p, &w.text).filter(|_| !device_names) {
+        // A wildcard listed in a folder that is no store (`du -sh ~/*`):
+        // the names and sizes it may match, a key's among them, are no key.
+        let listed_names = verb == "lists" && w.glob && {
+            let lit = &p[..p.find(['*', '?', '[']).unwrap_or(p.len())];
+            let dir = lit.rsplit_once('/').map_or("", |(d, _)| d);
+            !dir.is_empty() && paths::credential_normalized(dir, dir).is_none()
+        };
+        if let Some(why) =
+            paths::credential_normalized(&p, &w.text).filter(|_| !device_names && !listed_names)
+        {
             self.block(format!("touches a credential: {why}"));
             return None;
         }

@@ -322,15 +322,19 @@ impl Analyzer<'_> {
     }
 }
 
-/// `nix-shell -p jq --run 'CMD'`: the code nix-shell runs once ready.
-pub(super) fn nix_shell_code(argv: &[Word]) -> Option<&Word> {
+/// A shell command line a runner runs once its environment is ready:
+/// `nix-shell -p jq --run 'CMD'`, `npm exec -c 'CMD'`, `npx -c 'CMD'`,
+/// `mise exec -c 'CMD'`.
+pub(super) fn runner_shell_code(argv: &[Word]) -> Option<&Word> {
     let first = argv.first()?;
-    if lower(&base_name(&first.text)) != "nix-shell" {
-        return None;
-    }
-    let at = argv
-        .iter()
-        .position(|w| w.text == "--run" || w.text == "--command")?;
+    let sub = argv.get(1).map(|w| w.text.as_str());
+    let flags: &[&str] = match (lower(&base_name(&first.text)).as_str(), sub) {
+        ("nix-shell", _) => &["--run", "--command"],
+        ("npm" | "pnpm", Some("exec" | "x")) | ("npx", _) => &["-c", "--call"],
+        ("mise" | "rtx", Some("exec" | "x")) => &["-c", "--command"],
+        _ => return None,
+    };
+    let at = argv.iter().position(|w| flags.contains(&w.text.as_str()))?;
     argv.get(at + 1)
 }
 

@@ -505,7 +505,13 @@ impl Analyzer<'_> {
     pub(super) fn makefile(&mut self, text: &str, depth: usize) {
         for line in text.lines() {
             if let Some(recipe) = line.strip_prefix('\t') {
-                self.script(recipe.trim_start_matches(['@', '-', '+']), &[], depth + 1);
+                let recipe = recipe.trim_start_matches(['@', '-', '+']);
+                self.script(recipe, &[], depth + 1);
+                // As the shell gets it (make's `$$` is its `$`), for what blocks.
+                let shell = make_expanded(recipe);
+                if shell != recipe {
+                    self.block_only(|a| a.script(&shell, &[], depth + 1));
+                }
             } else if let Some(recipe) = inline_recipe(line) {
                 let shell = make_expanded(recipe.trim_start_matches(['@', '-', '+']));
                 self.script(&shell, &[], depth + 1);
@@ -514,9 +520,14 @@ impl Analyzer<'_> {
                 self.script(cmd.trim(), &[], depth + 1);
             }
         }
-        // `$(shell cmd)` runs cmd when it is expanded, in any line.
+        // `$(shell cmd)` runs cmd when it is expanded, in any line (make's
+        // `$$` is the shell's `$`).
         for cmd in make_shell_calls(text) {
             self.script(&cmd, &[], depth + 1);
+            let shell = make_expanded(&cmd);
+            if shell != cmd {
+                self.block_only(|a| a.script(&shell, &[], depth + 1));
+            }
         }
     }
 }

@@ -207,6 +207,20 @@ impl Analyzer<'_> {
             "unzip" | "cpio" | "unrar" | "gunzip" | "gzip" | "bzip2" | "bunzip2" | "xz"
             | "unxz" | "zstd" | "unzstd" | "lz4" | "split" | "csplit" | "patch"
             | "expand-archive" => {
+                // `patch --dry-run`: says what it would change, writes nothing.
+                if lb == "patch"
+                    && c.has("--dry-run")
+                    && !c
+                        .args
+                        .iter()
+                        .any(|a| a.starts_with("-o") || a.starts_with("--output"))
+                {
+                    let mut read_only = true;
+                    for w in c.operand_words() {
+                        read_only &= self.read_path(&w, cwd);
+                    }
+                    return Some(read_only);
+                }
                 // `cpio -t`: the archive on its input (or `-F FILE`) listed.
                 if lb == "cpio"
                     && (c.short('t') || c.has("--list"))

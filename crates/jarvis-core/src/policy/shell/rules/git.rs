@@ -577,13 +577,14 @@ impl Analyzer<'_> {
                 if rest.iter().any(|x| {
                     x == "--dry-run" || letter_flags(x).is_some_and(|b| b.contains('n'))
                 }) && rest.iter().all(|x| {
-                    matches!(x.as_str(), "--dry-run" | "-d" | "-x" | "-X" | "-q")
-                        || letter_flags(x)
-                            .is_some_and(|b| b.contains('n') && !b.contains(['i', 'e']))
+                    x == "--dry-run"
+                        || letter_flags(x).is_some_and(|b| b.chars().all(|ch| "ndxXq".contains(ch)))
                 }) =>
             {
                 read_only
             }
+            // The bisection's record so far, printed.
+            "bisect" if rest.len() == 1 && rest[0] == "log" => read_only,
             other => {
                 self.ask(format!("git {other} changes the repository"));
                 false

@@ -517,13 +517,19 @@ impl Analyzer<'_> {
                 }
             }
             "apply" | "create" | "replace" => {
+                // A release asset on a code forge (`…/releases/download/…`)
+                // is how projects publish their manifests, and asks; one
+                // from anywhere else runs whatever it defines.
+                let elsewhere = |u: &str| {
+                    u.split_once("://")
+                        .is_some_and(|(_, r)| super::project_out::far_host(r).is_some())
+                };
                 if args.windows(2).any(|w| {
-                    matches!(w[0], "-f" | "--filename" | "-k" | "--kustomize")
-                        && w[1].contains("://")
-                }) || args.iter().any(|a| {
-                    a.strip_prefix("--filename=")
-                        .is_some_and(|u| u.contains("://"))
-                }) {
+                    matches!(w[0], "-f" | "--filename" | "-k" | "--kustomize") && elsewhere(w[1])
+                }) || args
+                    .iter()
+                    .any(|a| a.strip_prefix("--filename=").is_some_and(elsewhere))
+                {
                     self.block("applies a manifest fetched from a location (whatever it defines runs in the cluster)");
                 }
                 if j.contains("clusterrolebinding") && j.contains("cluster-admin") {

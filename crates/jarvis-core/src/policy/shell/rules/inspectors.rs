@@ -121,6 +121,36 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
             .iter()
             .all(|x| !x.starts_with('-') || ok.iter().any(|o| x == o || eq_value(x, o).is_some()))
     };
+    // Options that only say where the project is (`terraform -chdir=infra
+    // plan`, `docker compose -f dev.yml config`): the same reads after them.
+    if let Some((first, rest)) = a.split_first()
+        && (matches!(lb, "terraform" | "tofu") && first.starts_with("-chdir=")
+            || *first == "compose" && rest.first().is_some_and(|x| x.starts_with('-')))
+    {
+        let mut k = 0;
+        if *first == "compose" {
+            while let Some(x) = rest.get(k) {
+                match *x {
+                    "-f" | "--file" | "-p" | "--project-name" | "--project-directory" => k += 2,
+                    x if ["--file=", "--project-name=", "--project-directory="]
+                        .iter()
+                        .any(|p| x.starts_with(p)) =>
+                    {
+                        k += 1
+                    }
+                    _ => break,
+                }
+            }
+            if k == 0 || k >= rest.len() {
+                return false;
+            }
+            let again: Vec<&str> = std::iter::once("compose")
+                .chain(rest[k..].iter().copied())
+                .collect();
+            return infra_reads(lb, &again);
+        }
+        return infra_reads(lb, rest);
+    }
     match (lb, a) {
         ("docker" | "podman" | "nerdctl", [sub, rest @ ..]) => match *sub {
             "logs" => flags_ok(
@@ -224,10 +254,12 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                 _ => false,
             }
         }
-        ("helm", [sub, ..]) => matches!(
-            *sub,
-            "list" | "ls" | "template" | "lint" | "show" | "search" | "history" | "status"
-        ),
+        ("helm", [sub, rest @ ..]) => {
+            matches!(
+                *sub,
+                "list" | "ls" | "template" | "lint" | "show" | "search" | "history" | "status"
+            ) && !rest.iter().any(|x| x.starts_with("--post-renderer"))
+        }
         ("kind", ["get", "clusters" | "nodes", ..])
         | ("minikube", ["status" | "profile" | "ip", ..]) => true,
         ("terraform" | "tofu", [sub, rest @ ..]) => match *sub {
@@ -477,13 +509,19 @@ impl Analyzer<'_> {
         let mut described = false;
         let mut i = 0;
         while i < a.len() {
+            // `-Atc SQL`: display flags bundled before `-c`.
+            let bundled_c = short_flags(&a[i]).is_some_and(|f| {
+                f.len() > 1
+                    && f.ends_with('c')
+                    && f[..f.len() - 1].chars().all(|ch| "AtqXw".contains(ch))
+            });
             match a[i].as_str() {
-                "-c" | "--command" => {
+                x if x == "-c" || x == "--command" || bundled_c => {
                     let cmd = a.get(i + 1)?.trim();
-                    let ok = (cmd.starts_with("\\d") || cmd.starts_with("\\l"))
+                    let meta = (cmd.starts_with("\\d") || cmd.starts_with("\\l"))
                         && !cmd.contains(['|', ';', '!'])
                         && !cmd[1..].contains('\\');
-                    if !ok {
+                    if !meta {
                         return None;
                     }
                     described = true;

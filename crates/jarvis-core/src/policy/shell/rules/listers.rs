@@ -59,14 +59,7 @@ fn finds_project_files(args: &[Word]) -> bool {
         .iter()
         .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!"))
         .count();
-    let in_project = |w: &Word| {
-        let t = w.text.as_str();
-        !w.dynamic
-            && !w.glob
-            && !t.starts_with(['/', '~', HOME])
-            && !t.split('/').any(|c| c == "..")
-    };
-    if !args[..roots].iter().all(in_project) {
+    if !args[..roots].iter().all(|w| below_project(w) && !w.glob) {
         return false;
     }
     // Branches joined by `-o`: each but the last is pruned away, and the
@@ -132,6 +125,13 @@ fn finds_project_files(args: &[Word]) -> bool {
     named && print0
 }
 
+/// A literal path that stays below the project: relative, and never
+/// climbing out of it.
+fn below_project(w: &Word) -> bool {
+    let t = w.text.as_str();
+    !w.dynamic && !t.starts_with(['/', '~', HOME]) && !t.split('/').any(|c| c == "..")
+}
+
 /// `git ls-files` with any listing options and pathspecs below here: its
 /// lines are places in the project (a delete of one asks), whatever their
 /// names hold.
@@ -142,17 +142,13 @@ fn lists_project_places(argv: &[Word]) -> bool {
     // `ls -1t ./backups/*.tgz`, `find build -name '*.o'`: below a literal
     // folder of the project (a name's new line can only forge a bare name,
     // here too).
-    let below_here = |w: &Word| {
-        let t = w.text.as_str();
-        !w.dynamic && !t.starts_with(['/', '~', HOME]) && !t.split('/').any(|c| c == "..")
-    };
     match lower(&base_name(&first.text)).as_str() {
         "ls" => {
             return argv[1..].iter().all(|w| {
                 if w.text.starts_with('-') {
                     !w.text.contains('R') && !w.text.starts_with("--")
                 } else {
-                    below_here(w)
+                    below_project(w)
                 }
             });
         }
@@ -161,7 +157,7 @@ fn lists_project_places(argv: &[Word]) -> bool {
                 .iter()
                 .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!"))
                 .collect();
-            return roots.iter().all(|w| below_here(w) && !w.glob)
+            return roots.iter().all(|w| below_project(w) && !w.glob)
                 && !argv.iter().any(|w| {
                     matches!(w.text.as_str(), "-L" | "-follow" | "-H")
                         || w.text.starts_with("-exec")

@@ -377,7 +377,15 @@ impl Analyzer<'_> {
                     let next = c.arg_word(i + 1).cloned();
                     match a.as_str() {
                         "--exec-command" => next,
-                        "credential_process" | "credential-process" if c.lb == "aws" => next,
+                        // `credential_process`, `profile.prod.credential_process`.
+                        x if c.lb == "aws"
+                            && matches!(
+                                x.rsplit('.').next(),
+                                Some("credential_process" | "credential-process")
+                            ) =>
+                        {
+                            next
+                        }
                         _ => None,
                     }
                 });

@@ -136,28 +136,10 @@ impl Analyzer<'_> {
     /// workers that join a cluster elsewhere (it sends them code to run).
     fn cluster(&mut self, c: &Cmd<'_>) {
         let a = &c.args;
-        let value = |flags: &[&str]| -> Vec<String> {
-            let mut out = Vec::new();
-            for (i, x) in a.iter().enumerate() {
-                for f in flags {
-                    if x == f {
-                        out.extend(a.get(i + 1).cloned());
-                    } else if let Some(v) = eq_value(x, f) {
-                        out.push(v.to_string());
-                    }
-                }
-            }
-            out
-        };
-        let open = |vs: &[String]| {
-            vs.iter().any(|v| {
-                let h = v.rsplit_once(':').map_or(v.as_str(), |(h, _)| h);
-                h.is_empty() && v.starts_with(':')
-                    || h == "0.0.0.0"
-                    || h == "::"
-                    || h == "*"
-                    || super::project_out::far_host(h).is_some()
-            })
+        let value = |flags: &[&str]| super::code_servers::flag_values(a, flags);
+        let open = |vs: &[&str]| {
+            vs.iter()
+                .any(|v| super::code_servers::listens_past_loopback(v))
         };
         let what = match (c.lb.as_str(), a.first().map(String::as_str)) {
             ("ray", Some("start")) if a.iter().any(|x| x == "--head") => {

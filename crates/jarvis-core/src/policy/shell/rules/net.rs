@@ -42,6 +42,12 @@ impl Analyzer<'_> {
                     joined.contains("exec:")
                         || joined.contains("system:")
                         || joined.contains("pty,")
+                        // websocat's specifiers that run a program.
+                        || c.lb == "websocat"
+                            && c.args.iter().any(|a| {
+                                let l = lower(a);
+                                ["sh-c:", "cmd:", "exec:"].iter().any(|k| l.starts_with(k))
+                            })
                 };
                 if c.args.iter().any(|x| {
                     matches!(

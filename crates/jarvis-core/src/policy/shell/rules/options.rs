@@ -124,6 +124,33 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // `helm template --post-renderer /bin/sh --post-renderer-args -c
+        // --post-renderer-args 'curl … | sh'`: the program and its words,
+        // run with the rendered manifests on its input.
+        if lb == "helm"
+            && let Some(program) = c.value_word("--post-renderer")
+        {
+            let mut line = vec![crate::policy::shell::quote(&program.text)];
+            let mut dynamic = program.dynamic;
+            for (i, a) in c.args.iter().enumerate() {
+                let v = if a == "--post-renderer-args" {
+                    c.words.get(i + 2).cloned()
+                } else {
+                    eq_value(a, "--post-renderer-args").map(Word::lit)
+                };
+                if let Some(v) = v {
+                    dynamic |= v.dynamic;
+                    line.push(crate::policy::shell::quote(&v.text));
+                }
+            }
+            let code = Word {
+                text: line.join(" "),
+                dynamic,
+                ..program.clone()
+            };
+            self.shell_code(&code, &[], c.script, c.depth);
+            self.ask("helm --post-renderer runs a program");
+        }
         // `GOFLAGS=-toolexec=/tmp/x go test`: go reads options from there too.
         if lb == "go"
             && let Some((_, flags)) = c.src.assigns.iter().find(|(n, _)| n == "GOFLAGS")
@@ -145,6 +172,10 @@ impl Analyzer<'_> {
         }
         self.safety_off(c);
         self.remote_destruction(c);
+        self.remote_runs(c);
+        self.token_search(c);
+        self.own_journal(c);
+        self.runs_fetched_code(c);
         self.file_server(c);
         self.insecure_index(c);
         // A cron daemon of one's own runs whatever its folder holds, later.
@@ -168,9 +199,8 @@ impl Analyzer<'_> {
         self.tool_settings(c);
         self.scrapes_settings(c);
         self.ml_tools(c);
-        if let Some(code) = super::env_runners::nix_shell_code(&c.words) {
-            let code = code.text.clone();
-            self.block_only(|a| a.script(&code, &[], c.depth + 1));
+        if let Some(code) = super::env_runners::runner_shell_code(&c.words).cloned() {
+            self.shell_code(&code, &[], c.script, c.depth);
         }
         self.opens_download(c);
         self.batch_uploads(c);
@@ -556,7 +586,24 @@ impl Analyzer<'_> {
         let Some(batch) = c.value(flag).cloned() else {
             return;
         };
-        let text = if batch.procsub {
+        let text = if batch.text == "-" {
+            // `sftp -b - host <<'EOF' … EOF`: the batch is the input.
+            c.src
+                .redirects
+                .iter()
+                .find_map(|r| {
+                    r.body
+                        .as_ref()
+                        .filter(|b| !b.dynamic)
+                        .map(|b| b.text.clone())
+                })
+                .or_else(|| {
+                    c.src
+                        .stdin_from
+                        .and_then(|i| c.script.commands.get(i))
+                        .and_then(crate::policy::shell::eval::printed)
+                })
+        } else if batch.procsub {
             batch
                 .subs
                 .last()
@@ -573,9 +620,25 @@ impl Analyzer<'_> {
             if words
                 .next()
                 .is_some_and(|w| matches!(w, "put" | "mput" | "reput" | "append"))
-                && let Some(f) = words.next()
             {
-                self.read_path(&Word::lit(f), c.cwd());
+                let mut files = words.filter(|w| !w.starts_with('-'));
+                let Some(f) = files.next() else { continue };
+                let sent = Word::lit(f);
+                // The project's whole tree (`put -r /home/u/work`, `put -r .`)
+                // to another machine: what `rsync -a ./ host:` sends.
+                let tree = f == "." || f == "./" || self.is_workdir(&self.norm(&sent, c.cwd()));
+                let far = c
+                    .operand_words()
+                    .iter()
+                    .filter(|w| *w.text != batch.text)
+                    .filter_map(|w| super::project_out::far_host(&w.text))
+                    .next();
+                if let (true, Some(host)) = (tree, far) {
+                    self.block(format!(
+                        "exfiltration (the whole project tree sent to {host})"
+                    ));
+                }
+                self.read_path(&sent, c.cwd());
             }
         }
     }

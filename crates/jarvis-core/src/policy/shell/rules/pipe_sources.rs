@@ -18,7 +18,22 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
         t.split_whitespace()
             .all(|x| matches!(x, "-p" | "-x" | "-px" | "-xp"))
     });
-    matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
+    // `npm run env`: the package manager's built-in script prints it all.
+    let run_env = matches!(pb.as_str(), "npm" | "pnpm" | "yarn" | "bun")
+        && pa
+            .iter()
+            .skip(1)
+            .filter(|w| !w.text.starts_with('-'))
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .as_slice()
+            .ends_with(&["env"])
+        && pa
+            .iter()
+            .skip(1)
+            .any(|w| matches!(w.text.as_str(), "run" | "run-script"));
+    run_env
+        || matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
         || pb == "set" && pa.len() == 1
         || matches!(pb.as_str(), "export" | "declare" | "typeset") && listing
         || matches!(pb.as_str(), "echo" | "printf" | "print")

@@ -144,16 +144,24 @@ impl Analyzer<'_> {
                     }
                     k = script.commands[i].stdin_from;
                 }
+                // A compressed dump restored (`gunzip -c dump.sql.gz | psql
+                // app`): the statements are the file's, only unpacked.
+                let unpacked = kind.ends_with(STATEMENTS) && decompresses(src);
                 match origin {
                     Producer::Net => self.block(format!(
                         "download and execute (pipes the output of {what} into {kind})"
                     )),
+                    Producer::Decode if unpacked => {
+                        self.ask(format!("pipes the output of {what} into {kind}"));
+                    }
                     Producer::Decode => self.block(format!(
                         "decodes and executes (pipes the output of {what} into {kind})"
                     )),
                     // A script fed to another machine's shell is that
                     // machine's; only code from the network or a decoder blocks.
-                    Producer::Other if kind.ends_with("remote shell") => {
+                    // A database's statements are the project's data load
+                    // (`cat seed.sql | psql app`).
+                    Producer::Other if kind.ends_with("remote shell") || kind.ends_with(STATEMENTS) => {
                         self.ask(format!("pipes the output of {what} into {kind}"));
                     }
                     Producer::Other => self.block(format!(
@@ -198,7 +206,7 @@ impl Analyzer<'_> {
                                 .any(|s| dumps_env(peeled(&s.argv)))
                         });
                     let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
-                    if network_sink && harvests_secrets(pa) {
+                    if network_sink && (harvests_secrets(pa) || prints_named_secret(pa)) {
                         self.block(
                             "collects secrets and sends them over the network (exfiltration)",
                         );
@@ -214,12 +222,23 @@ impl Analyzer<'_> {
                     let outputs = {
                         let w: Vec<String> = pa.iter().map(|w| lower(&w.text)).collect();
                         let b = w.first().map(|x| base_name(x)).unwrap_or_default();
-                        matches!(b.as_str(), "terraform" | "tofu" | "terragrunt")
-                            && w.get(1).is_some_and(|x| x == "output")
+                        // The state itself holds every resource's secrets
+                        // (`terraform state pull`, `show -json`).
+                        let tf = matches!(b.as_str(), "terraform" | "tofu" | "terragrunt");
+                        tf && w.get(1).is_some_and(|x| x == "output")
+                            || tf
+                                && w.get(1).is_some_and(|x| x == "state")
+                                && w.get(2).is_some_and(|x| x == "pull")
+                            || tf
+                                && w.get(1).is_some_and(|x| x == "show")
+                                && w.iter().any(|x| x == "-json")
                             || b == "pulumi" && w.iter().any(|x| x == "--show-secrets")
+                            || b == "pulumi"
+                                && w.iter().any(|x| x == "export")
+                                && w.iter().any(|x| x == "stack")
                     };
                     if network_sink && outputs {
-                        self.block("sends infrastructure outputs (passwords and keys among them) over the network (exfiltration)");
+                        self.block("sends infrastructure outputs or state (passwords and keys among them) over the network (exfiltration)");
                     }
                     // A trace of a program's own network traffic (`GIT_TRACE_CURL=1
                     // git push 2>&1 | curl …`): its headers carry the tokens.
@@ -288,6 +307,133 @@ impl Analyzer<'_> {
                 self.ask("deletes the files a filtered recursive listing finds");
             }
         }
+    }
+}
+
+/// A stage that prints a file named for secrets (`cat config/secrets.env`,
+/// `ssh host 'cat /etc/app/api_tokens.json'`): a file's name is all the
+/// line says of what it holds, and this one says secrets.
+fn prints_named_secret(pa: &[Word]) -> bool {
+    let Some(first) = pa.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    let printer = matches!(
+        b.as_str(),
+        "cat"
+            | "head"
+            | "tail"
+            | "less"
+            | "more"
+            | "base64"
+            | "xxd"
+            | "gzip"
+            | "tar"
+            | "zip"
+            | "ssh"
+            | "autossh"
+            | "kubectl"
+            | "oc"
+            | "docker"
+            | "podman"
+    );
+    printer
+        && pa[1..]
+            .iter()
+            .flat_map(|w| w.text.split_whitespace())
+            .any(|t| {
+                let base = lower(t.trim_matches(['\'', '"']).rsplit('/').next().unwrap_or(t));
+                let sample = ["example", "sample", "template", "dist"]
+                    .iter()
+                    .any(|s| base.contains(s));
+                base.contains('.')
+                    && !sample
+                    && [
+                        "secret",
+                        "credential",
+                        "password",
+                        "passwd",
+                        "token",
+                        "apikey",
+                        "api_key",
+                    ]
+                    .iter()
+                    .any(|k| base.contains(k))
+            })
+}
+
+/// A decompressor writing what it unpacks (`zcat f.gz`, `gzip -dc f.gz`).
+fn decompresses(c: &Command) -> bool {
+    let argv = peeled(&c.argv);
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let b = lower(&base_name(&first.text));
+    matches!(
+        b.as_str(),
+        "gunzip"
+            | "zcat"
+            | "gzcat"
+            | "bzcat"
+            | "bunzip2"
+            | "xzcat"
+            | "unxz"
+            | "zstdcat"
+            | "unzstd"
+            | "lz4cat"
+    ) || matches!(
+        b.as_str(),
+        "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "pigz"
+    ) && argv[1..]
+        .iter()
+        .any(|w| w.text == "--decompress" || short_flags(&w.text).is_some_and(|f| f.contains('d')))
+}
+
+/// How a database client reading its statements from the pipe is named.
+const STATEMENTS: &str = " (its statements can run programs)";
+
+/// A database client given no statements of its own reads them from its
+/// input (`psql -h db app`, `sqlite3 app.db`, `redis-cli --pipe`).
+fn db_reads_statements(b: &str, rest: &[&str]) -> bool {
+    let given = |flags: &[&str]| {
+        rest.iter().any(|x| {
+            flags
+                .iter()
+                .any(|f| x == f || eq_value(x, f).is_some() || (f.len() == 2 && x.starts_with(f)))
+        })
+    };
+    // Options whose value is a word of their own (a host, a port, a user).
+    const VALUED: &[&str] = &[
+        "-h", "-p", "-a", "-n", "-u", "-U", "-d", "-P", "--user", "--pass", "--host", "--port",
+    ];
+    let mut operands = 0;
+    let mut i = 0;
+    while i < rest.len() {
+        let x = rest[i];
+        if VALUED.contains(&x) {
+            i += 2;
+            continue;
+        }
+        operands += usize::from(!x.starts_with('-'));
+        i += 1;
+    }
+    match b {
+        "psql" | "mysql" | "mariadb" | "clickhouse-client" | "cqlsh" => {
+            !given(&[
+                "-c",
+                "--command",
+                "-f",
+                "--file",
+                "-e",
+                "--execute",
+                "-q",
+                "--query",
+            ]) && !rest.contains(&"-l")
+                && !rest.contains(&"--list")
+        }
+        "redis-cli" => rest.contains(&"--pipe") || operands == 0,
+        // `sqlite3 app.db 'SELECT …'`: the statements are the second operand.
+        _ => operands <= 1 && !given(&["-cmd", "-init"]),
     }
 }
 
@@ -374,6 +520,15 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
                 Some(b)
             }
             "at" | "batch" => Some(b),
+            // A database client runs the statements on its input, and they
+            // can run programs (psql's and mysql's `\!`, `COPY … TO
+            // PROGRAM`, sqlite's `.shell`, redis's `MODULE LOAD`).
+            "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "redis-cli"
+            | "clickhouse-client" | "cqlsh"
+                if db_reads_statements(&b, rest) =>
+            {
+                Some(format!("{b}{STATEMENTS}"))
+            }
             // `ssh host bash`, `ssh host 'sh -s'`: a shell over there runs
             // what the pipe carries.
             "ssh" | "autossh"
@@ -524,9 +679,19 @@ impl Analyzer<'_> {
             out
         };
         let argv = peeled(&c.argv);
-        let network = argv
-            .first()
-            .is_some_and(|w| tables::FETCHERS.contains(&lower(&base_name(&w.text)).as_str()));
+        // A fetcher or sender, or any program told of another machine
+        // (`nats pub -s nats://HOST …`, `mosquitto_pub -h HOST …`).
+        let far = |t: &str| {
+            let t = t.trim_matches(['\'', '"']);
+            super::project_out::far_host(t.split_once("://").map_or(t, |(_, r)| r)).is_some()
+        };
+        let network = argv.first().is_some_and(|w| {
+            let b = lower(&base_name(&w.text));
+            tables::FETCHERS.contains(&b.as_str()) || super::captures::is_sender(&b)
+        }) || argv.iter().any(|w| w.text.contains("://") && far(&w.text))
+            || argv.windows(2).any(|p| {
+                matches!(p[0].text.as_str(), "-h" | "--host" | "-s" | "--server") && far(&p[1].text)
+            });
         if network {
             let computed = argv
                 .iter()

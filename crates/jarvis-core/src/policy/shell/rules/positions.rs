@@ -360,6 +360,16 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
             t.retain(|k| !args.get(*k).is_some_and(|x| x.starts_with('@')));
             t
         }
+        // A dotenv file loaded into the recipes' environment, as `docker
+        // run --env-file` does: the project's settings, not printed.
+        "just" => {
+            let mut t = value_of(&["--dotenv-path", "--dotenv-filename", "-E"]);
+            t.extend(args.iter().enumerate().filter_map(|(k, x)| {
+                (x.starts_with("--dotenv-path=") || x.starts_with("--dotenv-filename="))
+                    .then_some(k)
+            }));
+            t
+        }
         "ssh" | "docker" | "podman" | "kubectl" | "nerdctl" | "docker-compose" => {
             // What runs on the other side names its own paths.
             let first_op = op_indices();

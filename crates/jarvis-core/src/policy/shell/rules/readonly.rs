@@ -419,6 +419,33 @@ impl Analyzer<'_> {
                     )
                     || lower(a).starts_with("-overwrite_original")
             }),
+            // Local files only: no protocol or coder (`http:`, `concat:`,
+            // ImageMagick's `msl:` runs a script, `ephemeral:` deletes).
+            "ffprobe" | "identify" | "pdfinfo" | "pdftotext" | "xmllint" | "texcount"
+                if args.iter().any(|a| names_protocol(a)) =>
+            {
+                false
+            }
+            "ffprobe" | "identify" | "pdfinfo" => true,
+            // Without `-` for its output, it writes FILE.txt beside the PDF.
+            "pdftotext" => operands(c).last().is_some_and(|w| w.text == "-"),
+            "xmllint" => !args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-o" | "--output") || a.starts_with("--output=")),
+            "texcount" => !args.iter().any(|a| a.starts_with("-out")),
+            "pg_restore" => !args.iter().any(|a| {
+                ["-d", "--dbname", "-f", "--file"].iter().any(|f| {
+                    a == f
+                        || eq_value(a, f).is_some()
+                        || a.len() > 2 && a.starts_with(f) && !f.starts_with("--")
+                })
+            }),
+            // A live capture (`-i`, or no `-r`) needs the network device;
+            // `-w` writes one.
+            "tcpdump" => match c.value("-r").cloned() {
+                Some(f) if !has("-w") && !has("-i") && !has("-z") => self.read_path(&f, c.cwd()),
+                _ => false,
+            },
             "umask" => args.iter().all(|x| x.starts_with('-')),
             "stty" => args.is_empty() || args.iter().all(|x| x == "-a" || x == "size" || x == "-g"),
             // `set`, `export -p`, `declare -x`: every variable's value, as
@@ -784,4 +811,16 @@ pub(super) fn names_only(c: &Command, script: &Script) -> bool {
         }
         _ => false,
     }
+}
+
+/// `http://…`, `concat:a|b`, `msl:x.msl`: a protocol or a coder before a
+/// colon, not a path or an option's `key=a:b` value.
+fn names_protocol(a: &str) -> bool {
+    a.split_once(':').is_some_and(|(head, _)| {
+        !head.is_empty()
+            && head
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '+' | '-' | '_' | '.'))
+            && !head.starts_with('-')
+    })
 }

@@ -37,6 +37,8 @@ const UNMASK_FLAGS: &[&str] = &[
     "--unmask",
     "--insecure-print",
     "--expose-token",
+    // mysql's and mariadb's: every option their files hold, the password too.
+    "--print-defaults",
 ];
 
 /// Verbs that print, next to a token word.
@@ -238,7 +240,10 @@ impl Analyzer<'_> {
                 matches!(x.as_str(), "-n" | "--netrc" | "--netrc-optional")
                     || x.starts_with("--netrc-file")
             });
-        if whoami || netrc_traced {
+        // The client options of the files it reads, the password among them.
+        let defaults = c.lb == "my_print_defaults"
+            || c.lb == "mysql_config_editor" && verbs.first().is_some_and(|v| v == "print");
+        if whoami || netrc_traced || defaults {
             self.block(format!(
                 "reveals credentials ({} prints the credentials it signs in with)",
                 c.base
@@ -339,6 +344,26 @@ impl Analyzer<'_> {
                 ops.join(" ")
             ));
             return Some(false);
+        }
+        // What it deletes on this machine (a remote's `name:path` is not).
+        if let Some(verb) = ops.first()
+            && matches!(
+                verb.as_str(),
+                "delete" | "purge" | "deletefile" | "rmdir" | "rmdirs" | "sync" | "move"
+            )
+        {
+            let targets: Vec<Word> = c.operand_words().into_iter().skip(1).collect();
+            // `sync SRC DST` and `move SRC DST` empty DST or SRC of what the
+            // other lacks.
+            let local = |w: &Word| !w.text.contains(':') || w.text.starts_with(['/', '~', '.']);
+            let deleted: Vec<&Word> = match verb.as_str() {
+                "sync" => targets.get(1).into_iter().collect(),
+                "move" => targets.first().into_iter().collect(),
+                _ => targets.iter().collect(),
+            };
+            for w in deleted.into_iter().filter(|w| local(w)) {
+                self.delete_path(w, verb != "deletefile", c.cwd(), "rclone");
+            }
         }
         match ops
             .iter()

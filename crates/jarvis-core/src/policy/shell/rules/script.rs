@@ -446,6 +446,22 @@ fn cloned_into(argv: &[Word]) -> Option<Word> {
         });
         return dir.filter(|_| pulls);
     }
+    // `ansible-galaxy role install SRC -p DIR`: the role's tasks and
+    // plugins came from SRC.
+    if b == "ansible-galaxy"
+        && argv.iter().any(|w| w.text == "install")
+        && argv
+            .iter()
+            .any(|w| w.text.contains("://") || w.text.starts_with("git+"))
+    {
+        return argv.windows(2).find_map(|w| {
+            matches!(
+                w[0].text.as_str(),
+                "-p" | "--roles-path" | "--collections-path"
+            )
+            .then(|| w[1].clone())
+        });
+    }
     let at = match b.as_str() {
         "git" => argv.iter().position(|w| w.text == "clone")?,
         "gh" | "glab" => {

@@ -66,6 +66,11 @@ impl Analyzer<'_> {
                     "assume-role",
                     "get-federation-token",
                     "get-access-key-info",
+                    // New keys and short-lived logins, printed as made.
+                    "create-access-key",
+                    "get-role-credentials",
+                    "get-credentials-for-identity",
+                    "generate-db-auth-token",
                 ]
                 .iter()
                 .any(|k| v.joined.contains(k))
@@ -93,6 +98,9 @@ impl Analyzer<'_> {
                     "secrets versions access",
                     "application-default print",
                     "config-helper",
+                    // A storage account's keys and the strings that carry them.
+                    "keys list",
+                    "show-connection-string",
                 ]
                 .iter()
                 .any(|k| v.joined.contains(k))
@@ -157,7 +165,8 @@ impl Analyzer<'_> {
             "rclone" => self.rclone(c),
             "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" | "vault"
             | "kwallet-query" | "keepassxc-cli" | "age" | "sops" | "chamber" | "berglas"
-            | "envchain" | "1password" | "passage" | "rbw" | "kpcli" | "keyring" => {
+            | "envchain" | "1password" | "passage" | "rbw" | "kpcli" | "keyring"
+            | "ansible-vault" => {
                 let reads = args.iter().any(|x| {
                     matches!(
                         x.as_str(),
@@ -176,6 +185,7 @@ impl Analyzer<'_> {
                             | "-d"
                             | "--decrypt"
                             | "item"
+                            | "view"
                             | "exec"
                             | "run"
                             | "inject"

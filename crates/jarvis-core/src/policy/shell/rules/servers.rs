@@ -83,6 +83,21 @@ impl Analyzer<'_> {
             }
             clean &= !u.whole && u.names.is_empty();
         }
+        // A command line a program puts into a file (`yq -i '.tasks.x.cmds
+        // += ["…"]' Taskfile.yml`): a task runner, CI or compose runs it
+        // later; what blocks in it blocks now.
+        if c.args
+            .iter()
+            .any(|a| a == "-i" || a.starts_with("--inplace") || a == "--in-place")
+        {
+            for a in &c.args {
+                for s in super::code::string_literals(a) {
+                    if s.contains(char::is_whitespace) {
+                        self.block_only(|x| x.script(&s, &[], c.depth + 1));
+                    }
+                }
+            }
+        }
         clean
     }
 
@@ -130,6 +145,14 @@ impl Analyzer<'_> {
             "twistd" if words.contains(&"web") => {
                 Some(after("--path").unwrap_or_else(|| Word::lit(".")))
             }
+            // `rclone serve http|webdav|ftp|sftp|… PATH`: a local path (a
+            // remote's `name:path` serves that remote, not this machine).
+            "rclone" if words.first() == Some(&"serve") => c
+                .operand_words()
+                .into_iter()
+                .skip(2)
+                .find(|w| !w.text.contains(':') || w.text.starts_with(['/', '~', '.']))
+                .or_else(|| Some(Word::lit("/"))),
             "caddy" if words.contains(&"file-server") => Some(
                 after("--root")
                     .or_else(|| after("-r"))

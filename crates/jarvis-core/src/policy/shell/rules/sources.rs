@@ -17,6 +17,21 @@ impl Analyzer<'_> {
     /// Where code built at run time may come from: `Some(why)` when a
     /// download or a decoder feeds it.
     pub(super) fn code_source(&self, w: &Word, script: &Script) -> Option<&'static str> {
+        if let Some(why) = self.fed_by(w, script) {
+            return Some(why);
+        }
+        // Code built at run time in a line that downloads: it may be the download
+        // (`curl … | while read l; do eval "$l"; done`).
+        if w.dynamic && self.fetches {
+            return Some("download and execute");
+        }
+        None
+    }
+
+    /// As [`Self::code_source`], from the value's own substitutions only: a
+    /// line that fetches something else (`npm ci`) does not make every
+    /// value built at run time a download.
+    pub(super) fn fed_by(&self, w: &Word, script: &Script) -> Option<&'static str> {
         let mut found = None;
         for &s in &w.subs {
             match script.commands.get(s).map(|x| self.producer(x)) {
@@ -25,15 +40,7 @@ impl Analyzer<'_> {
                 _ => {}
             }
         }
-        if found.is_some() {
-            return found;
-        }
-        // Code built at run time in a line that downloads: it may be the download
-        // (`curl … | while read l; do eval "$l"; done`).
-        if w.dynamic && self.fetches {
-            return Some("download and execute");
-        }
-        None
+        found
     }
 
     /// What reaches a command's output: its own kind, or what it passes on

@@ -81,6 +81,16 @@ impl Analyzer<'_> {
                 None => unseen = true,
             }
         }
+        // Statements a download or a decoder spells run as given, and they
+        // can run programs (`psql -c "$(echo … | base64 -d)"`).
+        for w in &c.words[1..] {
+            if let Some(why) = self.fed_by(w, c.script) {
+                self.block(format!(
+                    "{why} ({} runs statements built from it, and statements can run programs)",
+                    c.base
+                ));
+            }
+        }
         // ASCII case only, so positions in `sql` are positions in `raw`.
         let sql = raw.to_ascii_lowercase();
         let mutating = [
@@ -111,11 +121,14 @@ impl Analyzer<'_> {
         // '/home/u/.jarvis/jarvis.db' AS a`).
         let words = uri_paths(&c.words[1..]);
         let on_state = words.iter().any(|w| {
-            !w.dynamic
-                && (self.app_state(&self.norm(w, c.cwd()))
-                    || quoted_strings(&w.text)
-                        .iter()
-                        .any(|q| self.app_state(&self.norm_text(q, c.cwd()))))
+            // A database named at run time by a command that looks in
+            // Jarvis's folder (`db=$(ls ~/.jarvis/*.db | head -1)`).
+            w.dynamic && super::effects::in_word_or_subs(w, c.script, |x| self.mentions_self(x))
+                || !w.dynamic
+                    && (self.app_state(&self.norm(w, c.cwd()))
+                        || quoted_strings(&w.text)
+                            .iter()
+                            .any(|q| self.app_state(&self.norm_text(q, c.cwd()))))
         });
         if mutating && on_state {
             self.block("changes Jarvis's own database");
@@ -161,6 +174,10 @@ impl Analyzer<'_> {
             self.ask(format!("{} runs a program", c.base));
         }
         self.sql_escapes(c);
+        self.client_shell(c);
+        if c.lb == "redis-cli" {
+            self.redis_files(&raw, c.cwd());
+        }
         // A URI filename names its database's path (`file:PATH?mode=ro`).
         for (w, at) in c.words[1..].iter().zip(&words) {
             if w.text.starts_with("file:") {
@@ -192,6 +209,82 @@ impl Analyzer<'_> {
         }
         self.ask(format!("{} can change databases", c.base));
         false
+    }
+
+    /// psql's and mysql's backslash commands that run a program: `\!
+    /// CMD`, and `\o |CMD` / `\g |CMD` (the results piped into it). Query
+    /// results naming secrets (`SELECT token FROM api_tokens`) piped to a
+    /// program that sends them are secrets sent away.
+    fn client_shell(&mut self, c: &Cmd<'_>) {
+        if !matches!(c.lb.as_str(), "psql" | "mysql" | "mariadb") {
+            return;
+        }
+        for a in &c.args {
+            let t = a.trim();
+            let code = t.strip_prefix("\\!").or_else(|| {
+                ["\\o", "\\g", "\\gx"]
+                    .iter()
+                    .find_map(|m| t.strip_prefix(m))
+                    .and_then(|r| r.trim_start().strip_prefix('|'))
+            });
+            let Some(code) = code else { continue };
+            self.script(code.trim(), &[], c.depth + 1);
+            let sender = code
+                .split_whitespace()
+                .next()
+                .map(|p| lower(&base_name(p)))
+                .is_some_and(|p| {
+                    tables::FETCHERS.contains(&p.as_str())
+                        || matches!(p.as_str(), "nc" | "ncat" | "netcat" | "socat")
+                });
+            if sender && super::pipe_sources::harvests_secrets(&c.words) {
+                self.block(format!(
+                    "exfiltration ({} sends query results naming secrets through {})",
+                    c.base,
+                    code.trim()
+                ));
+            }
+            self.ask(format!("{} runs a program", c.base));
+        }
+    }
+
+    /// Redis commands that reach this machine's files: `CONFIG SET dir` and
+    /// `dbfilename` choose where the next `SAVE` writes (a crontab, an
+    /// `authorized_keys`), `MODULE LOAD` runs a native library.
+    fn redis_files(&mut self, text: &str, cwd: Option<&str>) {
+        let words: Vec<&str> = text
+            .split_whitespace()
+            .map(|w| w.trim_matches(['\'', '"']))
+            .collect();
+        let lower_words: Vec<String> = words.iter().map(|w| lower(w)).collect();
+        let value = |key: &str| {
+            lower_words
+                .windows(4)
+                .position(|w| w[0] == "config" && w[1] == "set" && w[2] == key)
+                .and_then(|i| words.get(i + 3).map(|v| v.to_string()))
+        };
+        let dir = value("dir");
+        let file = value("dbfilename");
+        if dir.is_some() || file.is_some() {
+            let target = match (&dir, &file) {
+                (Some(d), Some(f)) => format!("{}/{f}", d.trim_end_matches('/')),
+                (Some(d), None) => format!("{}/dump.rdb", d.trim_end_matches('/')),
+                (None, Some(f)) => f.clone(),
+                (None, None) => String::new(),
+            };
+            self.write_path(&Word::lit(target), cwd, "redis's SAVE");
+        }
+        for i in lower_words
+            .windows(2)
+            .enumerate()
+            .filter(|(_, w)| w[0] == "module" && w[1] == "load")
+            .map(|(i, _)| i)
+        {
+            if let Some(lib) = words.get(i + 2) {
+                self.loaded_here(&Word::lit(*lib), cwd, "redis");
+            }
+            self.ask("redis loads a native module (code it runs)");
+        }
     }
 
     /// `sqlite3 -readonly FILE 'SELECT …'` / `'.tables'`: the file opened
@@ -235,10 +328,30 @@ impl Analyzer<'_> {
         {
             return false;
         }
+        // Pragmas that report on the file; one with `=` sets.
+        const REPORTS: &[&str] = &[
+            "table_info",
+            "table_list",
+            "index_list",
+            "index_info",
+            "foreign_key_list",
+            "database_list",
+            "integrity_check",
+            "quick_check",
+            "page_count",
+            "page_size",
+            "freelist_count",
+            "encoding",
+            "compile_options",
+            "user_version",
+        ];
         let is_query = |sql: &str| {
+            let pragma = sql.strip_prefix("pragma ").is_some_and(|p| {
+                !p.contains('=') && REPORTS.iter().any(|r| p.trim_start().starts_with(r))
+            });
             (sql.starts_with("select ")
                 || sql.starts_with("with ")
-                || sql.starts_with("pragma table_info")
+                || pragma
                 || sql.starts_with("explain "))
                 && !sql.contains("readfile")
                 && !sql.contains("fts3_tokenizer")
@@ -250,8 +363,13 @@ impl Analyzer<'_> {
         };
         match rest.len() {
             2 => {
+                // One query, or reporting pragmas one after another.
                 let sql = lower(rest[1].trim().trim_end_matches(';'));
-                if !((is_query(&sql) && !sql.contains(';')) || is_listing(&sql)) {
+                let pragmas = sql.contains(';')
+                    && sql
+                        .split(';')
+                        .all(|st| st.trim().starts_with("pragma ") && is_query(st.trim()));
+                if !((is_query(&sql) && !sql.contains(';')) || pragmas || is_listing(&sql)) {
                     return false;
                 }
             }

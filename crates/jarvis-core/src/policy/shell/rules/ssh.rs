@@ -107,7 +107,12 @@ impl Analyzer<'_> {
             let remote: Vec<Word> = c.words[(h + 2).min(c.words.len())..].to_vec();
             if !remote.is_empty() {
                 // What it runs over there still counts when it destroys or steals.
-                let text = Word::join(&remote);
+                let text = Word {
+                    text: Word::join(&remote),
+                    dynamic: remote.iter().any(|w| w.dynamic),
+                    subs: remote.iter().flat_map(|w| w.subs.clone()).collect(),
+                    ..Default::default()
+                };
                 // To this machine by another name it is not remote at all:
                 // any word before the command naming it (`-o HostName=…`).
                 let here = c.words[1..(h + 2).min(c.words.len())].iter().any(|w| {
@@ -120,9 +125,7 @@ impl Analyzer<'_> {
                     w.dynamic && t.contains("$(")
                         || !t.starts_with('-') && super::project_out::is_loopback(t)
                 });
-                let was = std::mem::replace(&mut self.remote, !here);
-                self.block_only(|a| a.script(&text, &[], c.depth + 1));
-                self.remote = was;
+                self.remote_script(&text, c, !here);
                 self.ask("ssh runs a command on another machine");
             }
         }

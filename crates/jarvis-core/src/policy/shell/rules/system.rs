@@ -75,6 +75,12 @@ impl Analyzer<'_> {
                 }
                 Some(false)
             }
+            // A disk's health and identity: SMART data read, a self-test
+            // started; nothing it does writes the disk's blocks.
+            "smartctl" => {
+                self.ask(format!("{b} queries a disk's health"));
+                Some(false)
+            }
             "diskutil" => {
                 if [
                     "erase",
@@ -251,11 +257,14 @@ impl Analyzer<'_> {
         }
         // The targets looked up by Jarvis's name or port: in `$(…)`, or
         // piped in (`lsof -ti :7420 | xargs kill`).
+        // (A lookup of the parent, `ps -o ppid= -p $$`, finds Jarvis: the
+        // command's shell is its child.)
         let finds_self = |k: &Command| {
-            k.argv
-                .iter()
-                .skip(1)
-                .any(|x| self.mentions_self(x) || names_jarvis_port(&x.text))
+            k.argv.iter().skip(1).any(|x| {
+                self.mentions_self(x)
+                    || names_jarvis_port(&x.text)
+                    || lower(&x.text).contains("ppid")
+            })
         };
         let looked_up = c.words[1..].iter().any(|w| {
             w.subs

@@ -41,6 +41,9 @@ pub const INTERPRETERS: &[(&str, &[&str])] = &[
     ("scala", &["-e"]),
     ("jshell", &[]),
     ("swift", &[]),
+    // MongoDB's shells are JavaScript runtimes (`require("child_process")`).
+    ("mongosh", &["--eval"]),
+    ("mongo", &["--eval"]),
 ];
 
 pub fn interpreter(base: &str) -> Option<&'static [&'static str]> {
@@ -397,6 +400,18 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("printenv", Role::Text),
     ("ulimit", Role::Text),
     ("exiftool", Role::Files),
+    // Media and documents inspected: what they print is about the file.
+    ("ffprobe", Role::Files),
+    ("identify", Role::Files),
+    ("pdfinfo", Role::Files),
+    ("pdftotext", Role::Files),
+    ("xmllint", Role::Files),
+    ("texcount", Role::Files),
+    // A dump's table of contents or its SQL, printed (no `-d`, no `-f`).
+    ("pg_restore", Role::Files),
+    ("hadolint", Role::Files),
+    // A saved capture read back (`-r FILE`); its filter is text.
+    ("tcpdump", Role::Text),
     ("umask", Role::Text),
     ("sysctl", Role::Text),
     ("sw_vers", Role::Text),

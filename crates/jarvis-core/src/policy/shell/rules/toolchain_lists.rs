@@ -58,25 +58,6 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
         ("go", ["doc", rest @ ..]) => rest
             .iter()
             .all(|x| !x.starts_with('-') || matches!(*x, "-all" | "-short" | "-src" | "-u")),
-        // The package database, queried (`-W -f FORMAT`, `-l`, `-L`, `-S`).
-        ("dpkg-query", [_, ..]) => a.iter().enumerate().all(|(i, x)| {
-            matches!(
-                *x,
-                "-W" | "--show"
-                    | "-l"
-                    | "--list"
-                    | "-s"
-                    | "--status"
-                    | "-L"
-                    | "--listfiles"
-                    | "-S"
-                    | "--search"
-                    | "-f"
-                    | "--showformat"
-            ) || x.starts_with("--showformat=")
-                || !x.starts_with('-')
-                || i > 0 && matches!(a[i - 1], "-f" | "--showformat")
-        }),
         // GPUs and their processes, queried; settings (`-pm`, `-pl`,
         // `-r`, `-c`, `-ac`, `--gpu-reset`) change them.
         ("nvidia-smi", ["dmon" | "pmon" | "topo" | "nvlink", ..]) => {

@@ -123,7 +123,20 @@ impl Analyzer<'_> {
 /// and change nothing. Options that point apt at other settings
 /// (`-o`, `-c`) or dpkg at another database are not queries.
 fn packages_inspect(lb: &str, args: &[String]) -> bool {
-    let Some(first) = args.first().map(String::as_str) else {
+    // A dpkg-query output format is text, not a file, wherever it stands
+    // (`dpkg-query -f '${Package}\n' -W`).
+    let mut kept: Vec<&str> = Vec::with_capacity(args.len());
+    let mut words = args.iter().map(String::as_str);
+    while let Some(a) = words.next() {
+        match a {
+            "-f" | "--showformat" if lb == "dpkg-query" => {
+                words.next();
+            }
+            x if lb == "dpkg-query" && (x.starts_with("--showformat=") || x.starts_with("-f")) => {}
+            x => kept.push(x),
+        }
+    }
+    let Some((&first, rest)) = kept.split_first() else {
         return false;
     };
     let query = match lb {
@@ -159,20 +172,20 @@ fn packages_inspect(lb: &str, args: &[String]) -> bool {
                 | "--print-architecture"
         ),
     };
-    let mut rest = args[1..].iter();
-    let mut plain = true;
-    while let Some(a) = rest.next() {
-        match a.as_str() {
-            // A dpkg-query output format is text, not a file.
-            "-f" | "--showformat" if lb == "dpkg-query" => {
-                rest.next();
-            }
-            "--installed" | "--upgradable" | "--all-versions" | "--no-all-versions"
-            | "--names-only" | "--full" | "--recurse" | "-n" | "-f" | "-a" => {}
-            x if (x.starts_with("--showformat=") || x.starts_with("-f=")) && lb == "dpkg-query" => {
-            }
-            x => plain &= !x.starts_with('-'),
-        }
-    }
+    let plain = rest.iter().all(|x| {
+        matches!(
+            *x,
+            "--installed"
+                | "--upgradable"
+                | "--all-versions"
+                | "--no-all-versions"
+                | "--names-only"
+                | "--full"
+                | "--recurse"
+                | "-n"
+                | "-f"
+                | "-a"
+        ) || !x.starts_with('-')
+    });
     query && plain
 }

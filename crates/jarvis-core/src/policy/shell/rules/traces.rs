@@ -78,6 +78,19 @@ impl Analyzer<'_> {
                     }
                 }
             }
+            // Your own journal's old files (`--user`) trimmed to a size or
+            // an age that keeps its recent record: housekeeping, asked.
+            // Down to nothing (`--vacuum-time=1s`) it erases the record.
+            "journalctl"
+                if args.iter().any(|a| a == "--user")
+                    && args.iter().any(|a| a.starts_with("--vacuum-"))
+                    && args
+                        .iter()
+                        .filter(|a| a.starts_with("--vacuum-"))
+                        .all(|a| keeps_recent(a)) =>
+            {
+                self.ask("journalctl --vacuum deletes your own journal's old files");
+            }
             "journalctl" if args.iter().any(|a| a.starts_with("--vacuum-")) => {
                 self.block(format!(
                     "{ERASED} (journalctl --vacuum deletes the system journal)"
@@ -90,5 +103,41 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// `--vacuum-size=200M`, `--vacuum-time=2weeks`, `--vacuum-files=5`: what
+/// is kept still holds the recent record (a day, 10 MB, two files).
+fn keeps_recent(option: &str) -> bool {
+    let Some((key, value)) = option.split_once('=') else {
+        return false;
+    };
+    let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
+    let Ok(n) = digits.parse::<u64>() else {
+        return false;
+    };
+    let unit = value[digits.len()..].to_ascii_lowercase();
+    match key {
+        "--vacuum-size" => {
+            let bytes = match unit.as_str() {
+                "g" | "gb" | "gib" => n << 30,
+                "m" | "mb" | "mib" => n << 20,
+                "k" | "kb" | "kib" => n << 10,
+                _ => n,
+            };
+            bytes >= 10 << 20
+        }
+        "--vacuum-time" => {
+            let days = match unit.as_str() {
+                "d" | "day" | "days" => n,
+                "w" | "week" | "weeks" => n * 7,
+                "month" | "months" => n * 30,
+                "y" | "year" | "years" => n * 365,
+                _ => 0,
+            };
+            days >= 1
+        }
+        "--vacuum-files" => n >= 2,
+        _ => false,
     }
 }

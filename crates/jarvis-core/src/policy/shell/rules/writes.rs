@@ -105,6 +105,27 @@ impl Analyzer<'_> {
         }
     }
 
+    /// A path on another machine known only at run time may be a whole
+    /// system or home: its spelled-out start is one (`"$HOME"`, `/$d`).
+    fn wipes_elsewhere(&self, w: &Word, cwd: Option<&str>) -> bool {
+        let fixed = &w.text[..w.text.find('$').unwrap_or(w.text.len())];
+        let wipes = |p: &str| paths::wipes_a_machine(p) || paths::system_tree_elsewhere(p);
+        // A whole word known only there (`xargs rm -rf` over a listing):
+        // another machine's files, asked like a named one.
+        if fixed.is_empty() {
+            return false;
+        }
+        let prefix = self.norm_text(&paths::word_path(fixed, false), cwd);
+        let folder = if fixed.ends_with('/') {
+            prefix.as_str()
+        } else {
+            prefix.rsplit_once('/').map_or("", |(d, _)| d)
+        };
+        fixed.starts_with(['~', HOME]) && !fixed.contains('/')
+            || wipes(&prefix)
+            || wipes(if folder.is_empty() { "/" } else { folder })
+    }
+
     /// A path deleted (or moved away): only what the analyser can place in
     /// the working directory or scratch space may even be asked.
     pub(super) fn delete_path(&mut self, w: &Word, recursive: bool, cwd: Option<&str>, what: &str) {
@@ -124,6 +145,10 @@ impl Analyzer<'_> {
             let p = self.norm(w, cwd);
             if paths::scratch(&p) {
                 self.ask(format!("{what} deletes {text}"));
+            } else if self.remote && !self.wipes_elsewhere(w, cwd) {
+                // Another machine's files named at run time (`cd
+                // /srv/app/releases && ls -1t | tail -n +6 | xargs rm -rf`).
+                self.ask(format!("{what} deletes {text} on another machine"));
             } else if !recursive && self.placed_by_listing(w, cwd) {
                 self.ask(format!(
                     "{what} deletes files a listing of the project names ({text})"
@@ -166,7 +191,11 @@ impl Analyzer<'_> {
             self.block(format!(
                 "recursive delete of {text}: the working directory itself"
             ));
-        } else if self.remote && !paths::wipes_a_machine(&dir) && !paths::wipes_a_machine(&p) {
+        } else if self.remote
+            && ![&dir, &p]
+                .iter()
+                .any(|x| paths::wipes_a_machine(x) || recursive && paths::system_tree_elsewhere(x))
+        {
             // Another machine's files, short of a whole system or home.
             self.ask(format!("{what} deletes {text} on another machine"));
         } else if (recursive || w.glob)
