@@ -2,9 +2,6 @@
 
 use super::*;
 
-/// The most distinct words kept of an array grown piece by piece.
-const MAX_GROWN: usize = 64;
-
 impl Walker<'_> {
     pub(super) fn assignment(&mut self, n: Node, nested: bool) -> (Option<String>, Word) {
         let name = n
@@ -109,7 +106,9 @@ impl Walker<'_> {
             let x = self.word(k, nested);
             if let Some(name) = name {
                 let seen = self.grown.entry(name.to_string()).or_default();
-                if seen.len() < MAX_GROWN && !seen.iter().any(|w| w.text == x.text) {
+                // Every distinct word (the line's own text bounds them):
+                // dropping any could hide the one that matters.
+                if !seen.iter().any(|w| w.text == x.text) {
                     seen.push(x.clone());
                 }
             }

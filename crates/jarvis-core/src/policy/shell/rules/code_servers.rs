@@ -35,6 +35,13 @@ fn host_of(address: &str) -> Option<&str> {
 /// A listening address (`HOST:PORT`, `:PORT`, `*:PORT`) that others than
 /// this machine reach.
 pub(super) fn listens_past_loopback(address: &str) -> bool {
+    // A bare address, IPv6's colons included (`::1`, `::`).
+    if let Ok(ip) = address
+        .trim_matches(['[', ']', '\'', '"'])
+        .parse::<std::net::IpAddr>()
+    {
+        return !ip.is_loopback();
+    }
     host_of(address).is_some_and(|h| h.is_empty() || h == "*" || beyond_this_machine(h))
 }
 

@@ -339,10 +339,14 @@ impl Analyzer<'_> {
         let device_names = verb == "lists" && (paths::keystroke_device(&p) || self.inside(&p));
         // A wildcard listed in a folder that is no store (`du -sh ~/*`):
         // the names and sizes it may match, a key's among them, are no key.
+        // (Only a wildcard in the last name: one in a folder's name may
+        // match a store, `~/.password-stor*/*`.)
         let listed_names = verb == "lists" && w.glob && {
-            let lit = &p[..p.find(['*', '?', '[']).unwrap_or(p.len())];
-            let dir = lit.rsplit_once('/').map_or("", |(d, _)| d);
-            !dir.is_empty() && paths::credential_normalized(dir, dir).is_none()
+            let at = p.find(['*', '?', '[']).unwrap_or(p.len());
+            let dir = p[..at].rsplit_once('/').map_or("", |(d, _)| d);
+            !p[at..].contains('/')
+                && !dir.is_empty()
+                && paths::credential_normalized(dir, dir).is_none()
         };
         if let Some(why) =
             paths::credential_normalized(&p, &w.text).filter(|_| !device_names && !listed_names)
@@ -424,9 +428,13 @@ impl Analyzer<'_> {
     /// commands its value comes from (`"$(pgrep jarvis)"`).
     pub(super) fn aims_at_self(&self, w: &Word, script: &Script) -> bool {
         // The command's shell is Jarvis's child: `$$` and `ppid` lead to Jarvis.
+        // (`--ppid N` is any process's children; `$PPID`, `ppid=` of `$$`
+        // is this shell's parent.)
         let process = |x: &Word| {
             let t = lower(&x.text);
-            self.mentions_self(x) || t.contains("$$") || t.contains("ppid")
+            self.mentions_self(x)
+                || t.contains("$$")
+                || t.contains("ppid") && !t.starts_with("--ppid")
         };
         in_word_or_subs(w, script, process)
     }

@@ -517,9 +517,9 @@ impl Analyzer<'_> {
                 }
             }
             "apply" | "create" | "replace" => {
-                // A release asset on a code forge (`…/releases/download/…`)
-                // is how projects publish their manifests, and asks; one
-                // from anywhere else runs whatever it defines.
+                // From a code forge (a project's release asset, its raw
+                // files) is how projects publish their manifests, and asks;
+                // from anywhere else it runs whatever it defines.
                 let elsewhere = |u: &str| {
                     u.split_once("://")
                         .is_some_and(|(_, r)| super::project_out::far_host(r).is_some())

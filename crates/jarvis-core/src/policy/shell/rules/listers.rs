@@ -240,6 +240,42 @@ pub(super) fn place_listers(script: &Script) -> Vec<usize> {
     listers_by(script, lists_project_places)
 }
 
+/// Indices of the commands of `script` that list a whole system or home,
+/// or a system folder's top (`ls -d /*`, `find ~ -maxdepth 1`, `ls /etc`),
+/// and of the filters passing their lines on.
+pub(super) fn machine_listers(script: &Script) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for (i, c) in script.commands.iter().enumerate() {
+        let pa = peeled(&c.argv);
+        let args = pa.get(1..).unwrap_or(&[]);
+        let lister = pa.first().is_some_and(|w| {
+            matches!(
+                lower(&base_name(&w.text)).as_str(),
+                "ls" | "find" | "fd" | "du" | "tree" | "echo" | "printf"
+            )
+        });
+        // No folder named: where it runs (on another machine, the login's
+        // home when no `cd` came first).
+        let here = args.iter().all(|w| w.text.starts_with('-'))
+            && c.cwd.as_deref().is_none_or(paths::wipes_a_machine);
+        let lists = lister
+            && (here
+                || args.iter().any(|w| {
+                    let t = w.text.replace(HOME, "~");
+                    let t = t.strip_suffix("/*").unwrap_or(&t);
+                    !t.starts_with('-')
+                        && (paths::wipes_a_machine(t)
+                            || paths::system_tree_elsewhere(t)
+                            || t.is_empty())
+                }));
+        let fed = c.stdin_from.is_some_and(|p| out.contains(&p));
+        if lists || fed && passes_lines(c, pa) {
+            out.push(i);
+        }
+    }
+    out
+}
+
 /// Indices of the commands of `script` that search for secrets by name
 /// (`find . -name '.env*'`, `git ls-files '*.pem'`, `fd -e key`), and of
 /// the filters passing their lines on: what they print is a list of

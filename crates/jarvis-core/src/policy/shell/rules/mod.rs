@@ -128,6 +128,9 @@ pub struct Analyzer<'e> {
     place_listers: Vec<usize>,
     /// Commands of the current script that search for secrets by name.
     secret_finders: Vec<usize>,
+    /// Commands of the current script that list a whole system or home
+    /// (`ls -d /*`, `find ~ -maxdepth 1`): their lines may name any of it.
+    machine_listers: Vec<usize>,
     /// Function names that, at the command being judged, are not (yet or
     /// any more) functions: the program of that name runs.
     hidden_fns: Vec<String>,
@@ -175,6 +178,7 @@ impl<'e> Analyzer<'e> {
             listers: Vec::new(),
             place_listers: Vec::new(),
             secret_finders: Vec::new(),
+            machine_listers: Vec::new(),
             hidden_fns: Vec::new(),
             bodies_now: Vec::new(),
             written: vec![],

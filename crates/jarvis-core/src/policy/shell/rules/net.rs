@@ -45,8 +45,10 @@ impl Analyzer<'_> {
                         // websocat's specifiers that run a program.
                         || c.lb == "websocat"
                             && c.args.iter().any(|a| {
-                                let l = lower(a);
-                                ["sh-c:", "cmd:", "exec:"].iter().any(|k| l.starts_with(k))
+                                // An overlay may come first (`lined:sh-c:…`).
+                                lower(a)
+                                    .split(':')
+                                    .any(|k| matches!(k, "sh-c" | "cmd" | "exec"))
                             })
                 };
                 if c.args.iter().any(|x| {

@@ -626,7 +626,9 @@ impl Analyzer<'_> {
                 let sent = Word::lit(f);
                 // The project's whole tree (`put -r /home/u/work`, `put -r .`)
                 // to another machine: what `rsync -a ./ host:` sends.
-                let tree = f == "." || f == "./" || self.is_workdir(&self.norm(&sent, c.cwd()));
+                let at = self.norm(&sent, c.cwd());
+                let tree =
+                    f == "." || f == "./" || self.is_workdir(&at) || paths::wipes_a_machine(&at);
                 let far = c
                     .operand_words()
                     .iter()

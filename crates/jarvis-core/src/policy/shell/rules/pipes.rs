@@ -186,7 +186,8 @@ impl Analyzer<'_> {
             let network_sink = tables::FETCHERS.contains(&sink.as_str())
                 || sink_argv
                     .iter()
-                    .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"));
+                    .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"))
+                || names_far_host(sink_argv);
             let mut k = Some(from);
             while let Some(i) = k {
                 let stage = &script.commands[i];
@@ -225,6 +226,11 @@ impl Analyzer<'_> {
                         // The state itself holds every resource's secrets
                         // (`terraform state pull`, `show -json`).
                         let tf = matches!(b.as_str(), "terraform" | "tofu" | "terragrunt");
+                        // (Past `-chdir=DIR`, which only says where.)
+                        let w: Vec<String> = w
+                            .into_iter()
+                            .filter(|x| !x.starts_with("-chdir="))
+                            .collect();
                         tf && w.get(1).is_some_and(|x| x == "output")
                             || tf
                                 && w.get(1).is_some_and(|x| x == "state")
@@ -342,12 +348,16 @@ fn prints_named_secret(pa: &[Word]) -> bool {
             .iter()
             .flat_map(|w| w.text.split_whitespace())
             .any(|t| {
-                let base = lower(t.trim_matches(['\'', '"']).rsplit('/').next().unwrap_or(t));
-                let sample = ["example", "sample", "template", "dist"]
+                let path = lower(t.trim_matches(['\'', '"']));
+                let base = path.rsplit('/').next().unwrap_or(&path);
+                // (A tokenizer's vocabulary is no token; a sample no secret.)
+                let not_secret = ["example", "sample", "template", "dist", "tokeniz"]
                     .iter()
                     .any(|s| base.contains(s));
-                base.contains('.')
-                    && !sample
+                // Any name in a secrets folder (`/run/secrets/db`,
+                // Kubernetes' `serviceaccount/token`), or a file named so.
+                let in_store = path.contains("secrets/") || path.contains("serviceaccount/");
+                let named = base.contains('.')
                     && [
                         "secret",
                         "credential",
@@ -358,7 +368,40 @@ fn prints_named_secret(pa: &[Word]) -> bool {
                         "api_key",
                     ]
                     .iter()
-                    .any(|k| base.contains(k))
+                    .any(|k| base.contains(k));
+                !base.is_empty() && !not_secret && (in_store || named)
+            })
+}
+
+/// A program told of another machine: a URL to it (`nats://HOST`), or a
+/// host option naming it (`mosquitto_pub -h HOST`, `--server=HOST`).
+fn names_far_host(argv: &[Word]) -> bool {
+    const HOST_OPTIONS: &[&str] = &["-h", "--host", "-s", "--server", "-H", "--broker", "--url"];
+    let far = |t: &str| {
+        let t = t.trim_matches(['\'', '"']);
+        super::project_out::far_host(t.split_once("://").map_or(t, |(_, r)| r)).is_some()
+    };
+    // A text tool's `-h`, `-s`, `-H` are its own (`grep -h`, `sort -s`).
+    let text_tool = argv
+        .first()
+        .is_none_or(|w| tables::read_only(&lower(&base_name(&w.text))).is_some());
+    // A host, not a word: a dotted name, an address, a port.
+    let hostlike = |t: &str| !t.starts_with('-') && !t.contains('/') && t.contains(['.', ':']);
+    argv.iter()
+        .skip(1)
+        .any(|w| w.text.contains("://") && far(&w.text))
+        || !text_tool
+            && argv.windows(2).skip(1).any(|p| {
+                HOST_OPTIONS.contains(&p[0].text.as_str())
+                    && hostlike(&p[1].text)
+                    && far(&p[1].text)
+            })
+        || !text_tool
+            && argv.iter().skip(1).any(|w| {
+                HOST_OPTIONS
+                    .iter()
+                    .filter(|o| o.starts_with("--"))
+                    .any(|o| eq_value(&w.text, o).is_some_and(|v| hostlike(v) && far(v)))
             })
 }
 
@@ -404,7 +447,23 @@ fn db_reads_statements(b: &str, rest: &[&str]) -> bool {
     };
     // Options whose value is a word of their own (a host, a port, a user).
     const VALUED: &[&str] = &[
-        "-h", "-p", "-a", "-n", "-u", "-U", "-d", "-P", "--user", "--pass", "--host", "--port",
+        "-h",
+        "-p",
+        "-a",
+        "-n",
+        "-u",
+        "-U",
+        "-d",
+        "-P",
+        "--user",
+        "--pass",
+        "--host",
+        "--port",
+        "-cmd",
+        "-init",
+        "-separator",
+        "-newline",
+        "-nullvalue",
     ];
     let mut operands = 0;
     let mut i = 0;
@@ -417,23 +476,20 @@ fn db_reads_statements(b: &str, rest: &[&str]) -> bool {
         operands += usize::from(!x.starts_with('-'));
         i += 1;
     }
+    // `-f -` and `--file=-` read the statements from the input after all.
+    let stdin_file = rest
+        .windows(2)
+        .any(|w| matches!(w[0], "-f" | "--file") && w[1] == "-")
+        || rest.contains(&"--file=-");
     match b {
-        "psql" | "mysql" | "mariadb" | "clickhouse-client" | "cqlsh" => {
-            !given(&[
-                "-c",
-                "--command",
-                "-f",
-                "--file",
-                "-e",
-                "--execute",
-                "-q",
-                "--query",
-            ]) && !rest.contains(&"-l")
-                && !rest.contains(&"--list")
-        }
+        "psql" => stdin_file || !given(&["-c", "--command", "-f", "--file", "-l", "--list"]),
+        "mysql" | "mariadb" => !given(&["-e", "--execute"]),
+        "clickhouse-client" => !given(&["-q", "--query", "--queries-file"]),
+        "cqlsh" => stdin_file || !given(&["-e", "--execute", "-f", "--file"]),
         "redis-cli" => rest.contains(&"--pipe") || operands == 0,
-        // `sqlite3 app.db 'SELECT …'`: the statements are the second operand.
-        _ => operands <= 1 && !given(&["-cmd", "-init"]),
+        // `sqlite3 app.db 'SELECT …'`: the statements are the second
+        // operand (`-cmd`'s run first, and the input is still read).
+        _ => operands <= 1,
     }
 }
 
@@ -493,6 +549,14 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             return (!has_code && (file.is_none() || explicit || file.is_some_and(stdin_file)))
                 .then(|| b.clone());
         }
+        // MongoDB's shells take a connection string, not a script: with no
+        // `--eval` or script file, what arrives on the input runs.
+        if matches!(b.as_str(), "mongosh" | "mongo") {
+            let given = rest
+                .iter()
+                .any(|x| matches!(*x, "--eval" | "-f" | "--file") || x.ends_with(".js"));
+            return (!given).then(|| format!("{b}{STATEMENTS}"));
+        }
         if let Some(flags) = tables::interpreter(&b) {
             let code_at = rest.iter().position(|x| {
                 flags.contains(&lower(x).as_str())
@@ -528,6 +592,24 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
                 if db_reads_statements(&b, rest) =>
             {
                 Some(format!("{b}{STATEMENTS}"))
+            }
+            // `kubectl exec -i POD -- sh`: a shell in the cluster runs what
+            // the pipe carries.
+            "kubectl" | "oc"
+                if rest.contains(&"exec")
+                    && rest.iter().any(|x| {
+                        *x == "--stdin" || short_flags(x).is_some_and(|f| f.contains('i'))
+                    })
+                    && rest
+                        .iter()
+                        .position(|x| *x == "--")
+                        .and_then(|at| rest.get(at + 1..))
+                        .is_some_and(|cmd| {
+                            cmd.first().is_some_and(|p| is_shell(&base_name(p)))
+                                && !cmd[1..].iter().any(|w| short_has(w, 'c'))
+                        }) =>
+            {
+                Some(format!("{b}'s remote shell"))
             }
             // `ssh host bash`, `ssh host 'sh -s'`: a shell over there runs
             // what the pipe carries.
@@ -679,19 +761,11 @@ impl Analyzer<'_> {
             out
         };
         let argv = peeled(&c.argv);
-        // A fetcher or sender, or any program told of another machine
-        // (`nats pub -s nats://HOST …`, `mosquitto_pub -h HOST …`).
-        let far = |t: &str| {
-            let t = t.trim_matches(['\'', '"']);
-            super::project_out::far_host(t.split_once("://").map_or(t, |(_, r)| r)).is_some()
-        };
+        // A fetcher or sender, or any program told of another machine.
         let network = argv.first().is_some_and(|w| {
             let b = lower(&base_name(&w.text));
             tables::FETCHERS.contains(&b.as_str()) || super::captures::is_sender(&b)
-        }) || argv.iter().any(|w| w.text.contains("://") && far(&w.text))
-            || argv.windows(2).any(|p| {
-                matches!(p[0].text.as_str(), "-h" | "--host" | "-s" | "--server") && far(&p[1].text)
-            });
+        }) || names_far_host(argv);
         if network {
             let computed = argv
                 .iter()

@@ -368,6 +368,13 @@ pub(super) fn text_positions(c: &Cmd<'_>) -> Vec<usize> {
                 (x.starts_with("--dotenv-path=") || x.starts_with("--dotenv-filename="))
                     .then_some(k)
             }));
+            // (Only the project's own: a relative path that stays in it.)
+            t.retain(|k| {
+                args.get(*k).is_some_and(|x| {
+                    let v = x.rsplit_once('=').map_or(x.as_str(), |(_, v)| v);
+                    !v.starts_with(['/', '~', '$', HOME]) && !v.contains("..")
+                })
+            });
             t
         }
         "ssh" | "docker" | "podman" | "kubectl" | "nerdctl" | "docker-compose" => {

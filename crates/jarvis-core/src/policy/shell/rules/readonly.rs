@@ -48,6 +48,9 @@ pub(super) fn pure_reader(b: &str) -> bool {
 /// Options (with a value) of the common readers, so the value is not
 /// mistaken for a file operand.
 pub(super) fn takes_value(b: &str, flag: &str) -> bool {
+    if inspector_options(b).1.contains(&flag) || b == "tcpdump" && matches!(flag, "-r" | "-c") {
+        return true;
+    }
     match b {
         "head" | "tail" => matches!(flag, "-n" | "-c" | "--lines" | "--bytes" | "-s" | "--pid"),
         "cut" => matches!(
@@ -419,31 +422,29 @@ impl Analyzer<'_> {
                     )
                     || lower(a).starts_with("-overwrite_original")
             }),
-            // Local files only: no protocol or coder (`http:`, `concat:`,
-            // ImageMagick's `msl:` runs a script, `ephemeral:` deletes).
+            // Inspectors of media and documents: an exact list of options
+            // that only choose what is printed, local files only (no
+            // protocol or coder: `http:`, `concat:`, ImageMagick's `msl:`
+            // runs a script, `@file` reads a list), no settings from the
+            // environment (`FFREPORT` writes a log).
             "ffprobe" | "identify" | "pdfinfo" | "pdftotext" | "xmllint" | "texcount"
-                if args.iter().any(|a| names_protocol(a)) =>
-            {
-                false
+            | "pg_restore" | "hadolint" => {
+                let (bare, valued) = inspector_options(b);
+                let files = operands(c);
+                c.src.assigns.is_empty()
+                    && only_options(args, bare, valued)
+                    && files
+                        .iter()
+                        .all(|w| !names_protocol(&w.text) && !w.text.starts_with('@'))
+                    // Without `-` for its output, pdftotext writes FILE.txt.
+                    && (b != "pdftotext" || files.last().is_some_and(|w| w.text == "-"))
             }
-            "ffprobe" | "identify" | "pdfinfo" => true,
-            // Without `-` for its output, it writes FILE.txt beside the PDF.
-            "pdftotext" => operands(c).last().is_some_and(|w| w.text == "-"),
-            "xmllint" => !args
-                .iter()
-                .any(|a| matches!(a.as_str(), "-o" | "--output") || a.starts_with("--output=")),
-            "texcount" => !args.iter().any(|a| a.starts_with("-out")),
-            "pg_restore" => !args.iter().any(|a| {
-                ["-d", "--dbname", "-f", "--file"].iter().any(|f| {
-                    a == f
-                        || eq_value(a, f).is_some()
-                        || a.len() > 2 && a.starts_with(f) && !f.starts_with("--")
-                })
-            }),
-            // A live capture (`-i`, or no `-r`) needs the network device;
-            // `-w` writes one.
+            // A saved capture read back; a live capture (`-i`, or no `-r`)
+            // needs the network device, `-w` writes one.
             "tcpdump" => match c.value("-r").cloned() {
-                Some(f) if !has("-w") && !has("-i") && !has("-z") => self.read_path(&f, c.cwd()),
+                Some(f) if only_options(args, TCPDUMP_SHOWS, &["-r", "-c"]) => {
+                    self.read_path(&f, c.cwd())
+                }
                 _ => false,
             },
             "umask" => args.iter().all(|x| x.starts_with('-')),
@@ -823,4 +824,97 @@ fn names_protocol(a: &str) -> bool {
                 .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '+' | '-' | '_' | '.'))
             && !head.starts_with('-')
     })
+}
+
+/// tcpdump's options that only choose how a saved capture is printed.
+const TCPDUMP_SHOWS: &[&str] = &[
+    "-n", "-nn", "-v", "-vv", "-vvv", "-e", "-q", "-t", "-tt", "-ttt", "-A", "-x", "-xx", "-X",
+    "-XX", "-N", "-S",
+];
+
+/// The options an inspector may be given and still only read: flags
+/// alone, and flags whose value is the next word (or `--flag=V`).
+fn inspector_options(b: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match b {
+        "ffprobe" => (
+            &[
+                "-hide_banner",
+                "-show_format",
+                "-show_streams",
+                "-show_chapters",
+                "-show_programs",
+                "-show_error",
+                "-count_frames",
+                "-count_packets",
+                "-pretty",
+                "-sexagesimal",
+                "-unit",
+                "-prefix",
+                "-byte_binary_prefix",
+            ],
+            &[
+                "-v",
+                "-loglevel",
+                "-show_entries",
+                "-of",
+                "-print_format",
+                "-select_streams",
+                "-i",
+            ],
+        ),
+        "identify" => (
+            &["-verbose", "-ping", "-quiet", "-regard-warnings"],
+            &["-format"],
+        ),
+        "pdfinfo" => (
+            &[
+                "-box",
+                "-meta",
+                "-js",
+                "-rawdates",
+                "-isodates",
+                "-struct",
+                "-url",
+            ],
+            &["-f", "-l", "-enc"],
+        ),
+        "pdftotext" => (
+            &["-layout", "-raw", "-nopgbrk", "-q", "-simple", "-htmlmeta"],
+            &["-f", "-l", "-enc", "-eol"],
+        ),
+        "xmllint" => (
+            &["--noout", "--format", "--nonet", "--nowarning", "--recover"],
+            &["--xpath", "--pretty", "--encode"],
+        ),
+        "texcount" => (
+            &[
+                "-inc", "-total", "-sum", "-brief", "-q", "-1", "-nosub", "-nocol",
+            ],
+            &[],
+        ),
+        "pg_restore" => (&["-l", "--list"], &["-F", "--format"]),
+        "hadolint" => (
+            &["--no-fail", "--no-color", "--verbose", "-v"],
+            &["-f", "--format", "--ignore", "-t", "--failure-threshold"],
+        ),
+        _ => (&[], &[]),
+    }
+}
+
+/// Every option in `args` is one of `bare` or `valued` (whose value is the
+/// next word, or glued on with `=`); operands may be anything.
+fn only_options(args: &[String], bare: &[&str], valued: &[&str]) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "-" || !a.starts_with('-') {
+            i += 1;
+        } else if valued.contains(&a.as_str()) {
+            i += 2;
+        } else if bare.contains(&a.as_str()) || valued.iter().any(|v| eq_value(a, v).is_some()) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
 }

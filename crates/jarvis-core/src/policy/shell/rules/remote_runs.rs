@@ -1,7 +1,7 @@
 //! Command lines run on another machine by a tool other than ssh: `gcloud
 //! compute ssh --command`, `kubectl exec POD -- …`, `aws ssm send-command`,
-//! `az vm run-command invoke --scripts`, ansible's ad-hoc `-m shell -a`,
-//! `rsync --rsync-path`. What runs there is judged as ssh's remote command
+//! `aws ecs execute-command`, `az vm run-command`, ansible's ad-hoc `-m
+//! shell -a`, `rsync --rsync-path`; each of a repeated option. What runs there is judged as ssh's remote command
 //! is: it blocks when it destroys a system, steals, or runs code from the
 //! network, wherever it runs.
 
@@ -15,12 +15,24 @@ impl Analyzer<'_> {
             let at = c.words.iter().position(|w| w.text == "--")?;
             Some(c.words[at + 1..].to_vec()).filter(|w| !w.is_empty())
         };
+        let values = |flags: &[&str]| super::script_opts::values(c, flags);
         let mut lines: Vec<(Word, &str)> = Vec::new();
         match c.lb.as_str() {
             "gcloud" if has_op("ssh") => {
-                lines.extend(c.value_word("--command").map(|w| (w, "gcloud compute ssh")));
+                // Every `--command` (the last one given wins, any may be it).
+                for w in values(&["--command"]) {
+                    lines.push((w, "gcloud compute ssh"));
+                }
                 if let Some(words) = after_dashes() {
                     lines.push((joined(&words, false), "gcloud compute ssh"));
+                }
+                // `--ssh-flag='-o ProxyCommand=…'`: ssh's options, here.
+                for f in values(&["--ssh-flag"]) {
+                    let t = f.text.trim();
+                    let opt = t.strip_prefix("-o").map(str::trim_start);
+                    if let Some(opt) = opt.filter(|o| !o.is_empty()) {
+                        self.ssh_option(opt, c);
+                    }
                 }
             }
             "kubectl" | "oc" if has_op("exec") || has_op("debug") => {
@@ -29,7 +41,7 @@ impl Analyzer<'_> {
                 }
             }
             "aws" if has_op("send-command") => {
-                if let Some(p) = c.value_word("--parameters") {
+                for p in values(&["--parameters"]) {
                     for cmd in ssm_commands(&p.text) {
                         lines.push((
                             Word {
@@ -41,33 +53,48 @@ impl Analyzer<'_> {
                     }
                 }
             }
+            // `aws ecs execute-command --command 'sh -c …'`.
+            "aws" if has_op("execute-command") => {
+                for w in values(&["--command"]) {
+                    lines.push((w, "a command in an ECS task"));
+                }
+            }
             "az" if has_op("run-command") => {
-                if let Some(at) = c.words.iter().position(|w| w.text == "--scripts") {
-                    for w in c.words[at + 1..]
-                        .iter()
-                        .take_while(|w| !w.text.starts_with("--"))
+                for (at, w) in c.words.iter().enumerate() {
+                    if matches!(w.text.as_str(), "--scripts" | "--script") {
+                        for v in c.words[at + 1..]
+                            .iter()
+                            .take_while(|v| !v.text.starts_with("--"))
+                        {
+                            lines.push((v.clone(), "Azure Run Command"));
+                        }
+                    } else if let Some(v) =
+                        eq_value(&w.text, "--scripts").or_else(|| eq_value(&w.text, "--script"))
                     {
-                        lines.push((w.clone(), "Azure Run Command"));
+                        let v = Word {
+                            text: v.to_string(),
+                            ..w.clone()
+                        };
+                        lines.push((v, "Azure Run Command"));
                     }
                 }
             }
             "ansible" => {
                 // `-c local`, or the inventory this machine: run here.
-                let here = c
-                    .value_word("-c")
-                    .or_else(|| c.value_word("--connection"))
-                    .is_some_and(|w| w.text == "local")
+                let here = values(&["-c", "--connection"])
+                    .iter()
+                    .any(|w| w.text == "local")
                     || ops
                         .first()
                         .is_some_and(|h| matches!(h.as_str(), "localhost" | "127.0.0.1"));
-                let module = c.value_word("-m").or_else(|| c.value_word("--module-name"));
-                if module.is_some_and(|m| {
+                let module = values(&["-m", "--module-name"]);
+                let runs = module.iter().any(|m| {
                     matches!(
                         m.text.trim_start_matches("ansible.builtin."),
                         "shell" | "command" | "raw" | "script"
                     )
-                }) && let Some(a) = c.value_word("-a").or_else(|| c.value_word("--args"))
-                {
+                });
+                for a in values(&["-a", "--args"]).into_iter().filter(|_| runs) {
                     if here {
                         self.remote_script(&a, c, false);
                         self.ask("ansible's ad-hoc command runs a command");
@@ -77,10 +104,9 @@ impl Analyzer<'_> {
                 }
             }
             "rsync" => {
-                lines.extend(
-                    c.value_word("--rsync-path")
-                        .map(|w| (w, "rsync's --rsync-path")),
-                );
+                for w in values(&["--rsync-path"]) {
+                    lines.push((w, "rsync's --rsync-path"));
+                }
             }
             _ => {}
         }

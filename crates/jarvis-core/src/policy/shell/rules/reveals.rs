@@ -241,8 +241,8 @@ impl Analyzer<'_> {
                     || x.starts_with("--netrc-file")
             });
         // The client options of the files it reads, the password among them.
-        let defaults = c.lb == "my_print_defaults"
-            || c.lb == "mysql_config_editor" && verbs.first().is_some_and(|v| v == "print");
+        // (`mysql_config_editor print` masks the password.)
+        let defaults = c.lb == "my_print_defaults";
         if whoami || netrc_traced || defaults {
             self.block(format!(
                 "reveals credentials ({} prints the credentials it signs in with)",

@@ -268,6 +268,8 @@ impl Analyzer<'_> {
             std::mem::replace(&mut self.place_listers, listers::place_listers(script));
         let outer_finders =
             std::mem::replace(&mut self.secret_finders, listers::secret_finders(script));
+        let outer_machine =
+            std::mem::replace(&mut self.machine_listers, listers::machine_listers(script));
         let outer_hidden = std::mem::take(&mut self.hidden_fns);
         let outer_bodies = std::mem::take(&mut self.bodies_now);
         for (i, c) in script.commands.iter().enumerate() {
@@ -309,6 +311,7 @@ impl Analyzer<'_> {
         self.listers = outer_listers;
         self.place_listers = outer_places;
         self.secret_finders = outer_finders;
+        self.machine_listers = outer_machine;
         self.hidden_fns = outer_hidden;
         self.bodies_now = outer_bodies;
     }

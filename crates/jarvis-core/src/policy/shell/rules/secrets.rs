@@ -68,6 +68,7 @@ impl Analyzer<'_> {
                     "get-access-key-info",
                     // New keys and short-lived logins, printed as made.
                     "create-access-key",
+                    "create-service-specific-credential",
                     "get-role-credentials",
                     "get-credentials-for-identity",
                     "generate-db-auth-token",
@@ -100,6 +101,7 @@ impl Analyzer<'_> {
                     "config-helper",
                     // A storage account's keys and the strings that carry them.
                     "keys list",
+                    "list-keys",
                     "show-connection-string",
                 ]
                 .iter()

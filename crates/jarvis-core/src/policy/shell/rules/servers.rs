@@ -86,10 +86,11 @@ impl Analyzer<'_> {
         // A command line a program puts into a file (`yq -i '.tasks.x.cmds
         // += ["…"]' Taskfile.yml`): a task runner, CI or compose runs it
         // later; what blocks in it blocks now.
-        if c.args
-            .iter()
-            .any(|a| a == "-i" || a.starts_with("--inplace") || a == "--in-place")
-        {
+        if c.args.iter().any(|a| {
+            a.starts_with("--inplace")
+                || a == "--in-place"
+                || short_flags(a).is_some_and(|f| f.contains('i'))
+        }) {
             for a in &c.args {
                 for s in super::code::string_literals(a) {
                     if s.contains(char::is_whitespace) {
@@ -147,12 +148,16 @@ impl Analyzer<'_> {
             }
             // `rclone serve http|webdav|ftp|sftp|… PATH`: a local path (a
             // remote's `name:path` serves that remote, not this machine).
-            "rclone" if words.first() == Some(&"serve") => c
-                .operand_words()
-                .into_iter()
-                .skip(2)
-                .find(|w| !w.text.contains(':') || w.text.starts_with(['/', '~', '.']))
-                .or_else(|| Some(Word::lit("/"))),
+            "rclone" if words.first() == Some(&"serve") => {
+                let ops: Vec<Word> = c.operand_words().into_iter().skip(2).collect();
+                let local = |w: &Word| !w.text.contains(':') || w.text.starts_with(['/', '~', '.']);
+                match ops.iter().find(|w| local(w)) {
+                    Some(w) => Some(w.clone()),
+                    // A remote (`remote:bucket`) is not this machine's files.
+                    None if !ops.is_empty() => None,
+                    None => Some(Word::lit("/")),
+                }
+            }
             "caddy" if words.contains(&"file-server") => Some(
                 after("--root")
                     .or_else(|| after("-r"))

@@ -278,11 +278,14 @@ impl Analyzer<'_> {
             )),
             _ => {}
         }
+        // Unknown, the input is still the pipe's: the word's source is the
+        // command feeding it (a listing of a whole system, say).
         let items = items.unwrap_or_else(|| {
             vec![Word {
                 text: "$(input)".into(),
                 dynamic: true,
                 computed: true,
+                subs: c.src.stdin_from.into_iter().collect(),
                 ..Default::default()
             }]
         });

@@ -174,9 +174,13 @@ impl Analyzer<'_> {
             self.ask(format!("{} runs a program", c.base));
         }
         self.sql_escapes(c);
-        self.client_shell(c);
+        self.client_shell(c, &raw);
         if c.lb == "redis-cli" {
             self.redis_files(&raw, c.cwd());
+            // `--rdb FILE`: the server's dump written here.
+            for f in super::script_opts::values(c, &["--rdb"]) {
+                self.write_path(&f, c.cwd(), "redis-cli --rdb");
+            }
         }
         // A URI filename names its database's path (`file:PATH?mode=ro`).
         for (w, at) in c.words[1..].iter().zip(&words) {
@@ -215,17 +219,27 @@ impl Analyzer<'_> {
     /// CMD`, and `\o |CMD` / `\g |CMD` (the results piped into it). Query
     /// results naming secrets (`SELECT token FROM api_tokens`) piped to a
     /// program that sends them are secrets sent away.
-    fn client_shell(&mut self, c: &Cmd<'_>) {
+    fn client_shell(&mut self, c: &Cmd<'_>, raw: &str) {
         if !matches!(c.lb.as_str(), "psql" | "mysql" | "mariadb") {
             return;
         }
-        for a in &c.args {
-            let t = a.trim();
-            let code = t.strip_prefix("\\!").or_else(|| {
-                ["\\o", "\\g", "\\gx"]
-                    .iter()
-                    .find_map(|m| t.strip_prefix(m))
-                    .and_then(|r| r.trim_start().strip_prefix('|'))
+        // Each argument, and each line of the statements the input carries
+        // (a here-document, text printed into the pipe).
+        let lines: Vec<String> = c
+            .args
+            .iter()
+            .cloned()
+            .chain(raw.lines().map(str::to_string))
+            .collect();
+        for a in &lines {
+            // `\!` runs the rest of its line; `\o |CMD`, `\g |CMD` pipe
+            // the results into CMD: wherever they stand in the line.
+            let code = a.find("\\!").map(|at| &a[at + 2..]).or_else(|| {
+                ["\\o", "\\g"].iter().find_map(|m| {
+                    a.find(m)
+                        .map(|at| a[at + 2..].trim_start_matches('x').trim_start())
+                        .and_then(|r| r.strip_prefix('|'))
+                })
             });
             let Some(code) = code else { continue };
             self.script(code.trim(), &[], c.depth + 1);
@@ -277,7 +291,7 @@ impl Analyzer<'_> {
         for i in lower_words
             .windows(2)
             .enumerate()
-            .filter(|(_, w)| w[0] == "module" && w[1] == "load")
+            .filter(|(_, w)| w[0] == "module" && matches!(w[1].as_str(), "load" | "loadex"))
             .map(|(i, _)| i)
         {
             if let Some(lib) = words.get(i + 2) {

@@ -257,14 +257,16 @@ impl Analyzer<'_> {
         }
         // The targets looked up by Jarvis's name or port: in `$(…)`, or
         // piped in (`lsof -ti :7420 | xargs kill`).
-        // (A lookup of the parent, `ps -o ppid= -p $$`, finds Jarvis: the
-        // command's shell is its child.)
+        // (A lookup of this shell's parent, `ps -o ppid= -p $$`, finds
+        // Jarvis: the command's shell is its child.)
         let finds_self = |k: &Command| {
-            k.argv.iter().skip(1).any(|x| {
-                self.mentions_self(x)
-                    || names_jarvis_port(&x.text)
-                    || lower(&x.text).contains("ppid")
-            })
+            let parent_of_self = k.argv.iter().any(|x| lower(&x.text).starts_with("ppid"))
+                && k.argv.iter().any(|x| x.text == "$$" || x.text == "self");
+            parent_of_self
+                || k.argv
+                    .iter()
+                    .skip(1)
+                    .any(|x| self.mentions_self(x) || names_jarvis_port(&x.text))
         };
         let looked_up = c.words[1..].iter().any(|w| {
             w.subs

@@ -7,32 +7,41 @@
 
 use super::*;
 
-/// Prefixes of credentials issued by well-known services, as a search
-/// spells them (a character class for GitHub's family: `gh[pousr]_`).
+/// Prefixes of credentials issued by well-known services, lower-cased, as
+/// a pattern spells them once its brackets and escapes are read past
+/// (`A[K]IA`, `gh[pousr]_` is GitHub's family, `xox[bp]-` Slack's).
 const TOKEN_SHAPES: &[&str] = &[
     "ghp_",
     "gho_",
     "ghu_",
     "ghs_",
     "ghr_",
-    "gh[",
+    "ghpousr_",
     "github_pat_",
     "glpat-",
-    "xoxb-",
-    "xoxp-",
-    "xoxa-",
-    "xoxs-",
-    "xox[",
-    "AKIA",
-    "ASIA",
+    "xoxb",
+    "xoxp",
+    "xoxa",
+    "xoxs",
+    "akia",
     "sk_live_",
     "rk_live_",
     "sk-ant-",
     "sk-proj-",
-    "AIza",
-    "ya29\\.",
-    "PRIVATE KEY",
+    "aiza",
+    "ya29",
+    "private key",
 ];
+
+/// The pattern as the matcher reads it, for spotting a token's shape:
+/// lower case, character classes opened, escapes dropped.
+fn spelled(pattern: &str) -> String {
+    pattern
+        .chars()
+        .filter(|ch| !matches!(ch, '[' | ']' | '\\' | '(' | ')' | '?' | '{' | '}'))
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
 
 /// Options that make a search print names, counts or nothing, not lines.
 const NAMES_ONLY: &[&str] = &[
@@ -51,15 +60,27 @@ impl Analyzer<'_> {
     pub(super) fn token_search(&mut self, c: &Cmd<'_>) {
         if !matches!(
             c.lb.as_str(),
-            "grep" | "egrep" | "fgrep" | "zgrep" | "rg" | "ag" | "ack" | "ugrep" | "git"
+            "grep"
+                | "egrep"
+                | "fgrep"
+                | "zgrep"
+                | "rg"
+                | "ag"
+                | "ack"
+                | "ugrep"
+                | "git"
+                | "sed"
+                | "awk"
+                | "gawk"
+                | "mawk"
         ) || c.lb == "git" && !c.args.iter().any(|a| a == "grep")
         {
             return;
         }
-        let shaped = c
-            .args
-            .iter()
-            .any(|a| TOKEN_SHAPES.iter().any(|t| a.contains(t)));
+        let shaped = c.args.iter().any(|a| {
+            let t = spelled(a);
+            TOKEN_SHAPES.iter().any(|k| t.contains(k))
+        });
         if !shaped {
             return;
         }
@@ -77,12 +98,30 @@ impl Analyzer<'_> {
             .args
             .iter()
             .any(|a| matches!(a.as_str(), "-e" | "--regexp" | "-f" | "--file"));
-        let elsewhere = c.src.stdin_from.is_some()
-            || c.operand_words()
-                .iter()
-                .skip(usize::from(!given))
-                .any(|w| w.dynamic || !self.inside(&self.norm(w, c.cwd())));
-        if elsewhere && c.lb != "git" {
+        // What the project's own git prints (`git diff --cached | grep
+        // ghp_`, a leak check before a commit) is the project.
+        let piped_from_elsewhere = c
+            .src
+            .stdin_from
+            .and_then(|i| c.script.commands.get(i))
+            .is_some_and(|p| {
+                p.argv
+                    .first()
+                    .is_none_or(|w| lower(&base_name(&w.text)) != "git")
+            });
+        // `git -C /var/log grep --no-index`: another folder.
+        let git_elsewhere = c.lb == "git"
+            && c.args.windows(2).any(|w| {
+                w[0] == "-C" && !self.inside(&self.norm(&Word::lit(w[1].clone()), c.cwd()))
+            });
+        let elsewhere = piped_from_elsewhere
+            || git_elsewhere
+            || c.lb != "git"
+                && c.operand_words()
+                    .iter()
+                    .skip(usize::from(!given))
+                    .any(|w| w.dynamic || !self.inside(&self.norm(w, c.cwd())));
+        if elsewhere {
             self.block(format!(
                 "harvests credentials ({} prints text matching a token's shape from outside the project)",
                 c.base
@@ -93,7 +132,17 @@ impl Analyzer<'_> {
 
 impl Analyzer<'_> {
     pub(super) fn own_journal(&mut self, c: &Cmd<'_>) {
-        if c.lb == "journalctl" && c.words.iter().skip(1).any(|w| self.mentions_self(w)) {
+        // By name, or by a pattern that matches it (`-u 'jar*'`).
+        let app = lower(&self.env.app);
+        let names_self = |w: &Word| {
+            let t = lower(w.text.trim_matches(['\'', '"']));
+            self.mentions_self(w)
+                || t.contains(['*', '?', '['])
+                    && [app.clone(), format!("{app}.service")]
+                        .iter()
+                        .any(|n| paths::glob_match(&t, n))
+        };
+        if c.lb == "journalctl" && c.words.iter().skip(1).any(names_self) {
             self.block(
                 "reads Jarvis's own logs (its requests, tool calls and anything it printed)",
             );

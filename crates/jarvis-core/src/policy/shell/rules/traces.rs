@@ -83,6 +83,13 @@ impl Analyzer<'_> {
             // Down to nothing (`--vacuum-time=1s`) it erases the record.
             "journalctl"
                 if args.iter().any(|a| a == "--user")
+                    && !args.iter().any(|a| {
+                        matches!(
+                            a.as_str(),
+                            "--system" | "-m" | "--merge" | "-D" | "--directory" | "--file"
+                        ) || a.starts_with("--directory=")
+                            || a.starts_with("--file=")
+                    })
                     && args.iter().any(|a| a.starts_with("--vacuum-"))
                     && args
                         .iter()
@@ -120,9 +127,9 @@ fn keeps_recent(option: &str) -> bool {
     match key {
         "--vacuum-size" => {
             let bytes = match unit.as_str() {
-                "g" | "gb" | "gib" => n << 30,
-                "m" | "mb" | "mib" => n << 20,
-                "k" | "kb" | "kib" => n << 10,
+                "g" | "gb" | "gib" => n.saturating_mul(1 << 30),
+                "m" | "mb" | "mib" => n.saturating_mul(1 << 20),
+                "k" | "kb" | "kib" => n.saturating_mul(1 << 10),
                 _ => n,
             };
             bytes >= 10 << 20
@@ -130,9 +137,9 @@ fn keeps_recent(option: &str) -> bool {
         "--vacuum-time" => {
             let days = match unit.as_str() {
                 "d" | "day" | "days" => n,
-                "w" | "week" | "weeks" => n * 7,
-                "month" | "months" => n * 30,
-                "y" | "year" | "years" => n * 365,
+                "w" | "week" | "weeks" => n.saturating_mul(7),
+                "month" | "months" => n.saturating_mul(30),
+                "y" | "year" | "years" => n.saturating_mul(365),
                 _ => 0,
             };
             days >= 1

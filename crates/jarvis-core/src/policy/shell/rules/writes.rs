@@ -111,9 +111,11 @@ impl Analyzer<'_> {
         let fixed = &w.text[..w.text.find('$').unwrap_or(w.text.len())];
         let wipes = |p: &str| paths::wipes_a_machine(p) || paths::system_tree_elsewhere(p);
         // A whole word known only there (`xargs rm -rf` over a listing):
-        // another machine's files, asked like a named one.
+        // another machine's files, asked like a named one, unless the
+        // listing is of a whole system or home, or runs in one.
         if fixed.is_empty() {
-            return false;
+            return w.subs.iter().any(|i| self.machine_listers.contains(i))
+                || cwd.is_some_and(|d| !d.starts_with(parse::UNKNOWN_DIR) && wipes(d));
         }
         let prefix = self.norm_text(&paths::word_path(fixed, false), cwd);
         let folder = if fixed.ends_with('/') {
