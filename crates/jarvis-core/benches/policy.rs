@@ -123,6 +123,7 @@ fn main() {
         "blind-bn",
         "blind-bo",
         "blind-bp",
+        "blind-bq",
         "hunt-4",
     ] {
         sets.push((

@@ -119,6 +119,7 @@ const REDTEAM: &[&str] = &[
     "blind-bn.jsonl",
     "blind-bo.jsonl",
     "blind-bp.jsonl",
+    "blind-bq.jsonl",
     "hunt-4.jsonl",
 ];
 
@@ -184,6 +185,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bn.jsonl", "/home/user/project", "/home/user"),
     ("blind-bo.jsonl", "/home/user/project", "/home/user"),
     ("blind-bp.jsonl", "/home/user/project", "/home/user"),
+    ("blind-bq.jsonl", "/home/user/project", "/home/user"),
     ("hunt-4.jsonl", "/home/user/project", "/home/user"),
 ];
 
@@ -520,6 +522,11 @@ const KNOWN_MISSES: &[(&str, &str)] = &[(
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    (
+        "BQ-017",
+        "`pip --trusted-host` fetches the packages it installs with TLS unchecked, so whoever is \
+         on the path chooses the code that runs (an index at a URL alone asks, as CMD-229)",
+    ),
     (
         "H4-305",
         "turning the network off (`nmcli radio wifi off`) cuts Jarvis's own connection and the \

@@ -262,3 +262,47 @@ fn the_tenth_review_of_these_rules() {
         assert!(!analyze(c, &home).reason.contains("internal error"), "{c}");
     }
 }
+
+#[test]
+fn modes_and_options_are_read_as_the_program_reads_them() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "chmod --rec a=rwx /home/u",
+            "chmod --recur 0777 ~/Documents",
+            "chmod a=rwx ~",
+            "chmod u=rwx,go=rwx ~/.config",
+            "chmod 0666 ~/.profile",
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "chmod 775 scripts/run.sh",
+            "chmod +w README.md",
+            "chmod 1777 /tmp/scratch",
+            "chmod -R a+rX docs/",
+        ],
+        Verdict::Block,
+    );
+    for ok in [
+        "xz -lvv data/dumps/sample.sql.xz",
+        "qpdf --show-npages docs/a.pdf",
+        "xmllint --noout --nonet --schema docs/schema.xsd docs/example.xml",
+        "mediainfo --Output=JSON assets/theme.flac",
+        "soxi -D assets/a.wav",
+        "pandoc -f docx -t plain --wrap=none docs/design.docx",
+    ] {
+        assert_eq!(analyze(ok, &home).verdict, Verdict::Allow, "{ok}");
+    }
+    for asks in [
+        "qpdf in.pdf out.pdf",
+        "pandoc README.md -o docs/readme.html",
+        "xmllint --noout --dtdvalid http://a.example/x.dtd doc.xml",
+        "xmllint --noout --schema /home/u/.ssh/id_rsa doc.xml",
+    ] {
+        assert_ne!(analyze(asks, &home).verdict, Verdict::Allow, "{asks}");
+    }
+}

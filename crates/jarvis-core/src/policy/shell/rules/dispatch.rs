@@ -307,7 +307,29 @@ impl Analyzer<'_> {
             let read_only = self.read_only(c, role);
             // Settings tools read and write: a value they store may be a
             // command something runs later (a keybinding's `command`).
-            if !read_only && matches!(lb, "gsettings" | "xdg-mime" | "udevadm") {
+            // (And the inspectors given more than their reading options:
+            // `pandoc -o F`, `tcpdump -w F` name files as any program does.)
+            if !read_only
+                && matches!(
+                    lb,
+                    "gsettings"
+                        | "xdg-mime"
+                        | "udevadm"
+                        | "ffprobe"
+                        | "identify"
+                        | "pdfinfo"
+                        | "pdftotext"
+                        | "xmllint"
+                        | "texcount"
+                        | "pg_restore"
+                        | "hadolint"
+                        | "mediainfo"
+                        | "soxi"
+                        | "qpdf"
+                        | "pandoc"
+                        | "tcpdump"
+                )
+            {
                 self.unknown(c);
             }
             return read_only;

@@ -266,10 +266,20 @@ impl Analyzer<'_> {
                         .collect();
                     return Some(self.reads_all(files.iter().copied(), cwd));
                 }
+                // A listing or a test of the archive, bundled or not (`xz -lvv`).
                 if matches!(lb, "gzip" | "xz" | "bzip2" | "zstd")
-                    && c.args
-                        .iter()
-                        .any(|a| a == "-l" || a == "--list" || a == "-t" || a == "--test")
+                    && c.args.iter().any(|a| {
+                        a == "--list"
+                            || a == "--test"
+                            || short_flags(a).is_some_and(|f| {
+                                f.contains(['l', 't']) && f.chars().all(|ch| "ltvq".contains(ch))
+                            })
+                    })
+                    && c.args.iter().filter(|a| a.starts_with('-')).all(|a| {
+                        matches!(a.as_str(), "--list" | "--test" | "--verbose" | "--quiet")
+                            || short_flags(a)
+                                .is_some_and(|f| f.chars().all(|ch| "ltvq".contains(ch)))
+                    })
                 {
                     return Some(true);
                 }

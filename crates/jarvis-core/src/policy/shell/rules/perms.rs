@@ -8,7 +8,8 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         let recursive = c.args.iter().any(|x| {
             x == "-R"
-                || x == "--recursive"
+                // GNU takes any unambiguous start of a long option (`--rec`).
+                || x.len() >= 5 && "--recursive".starts_with(x.as_str())
                 || lower(x) == "/r"
                 || lower(x) == "/t"
                 || short_has(x, 'R')
@@ -39,11 +40,7 @@ impl Analyzer<'_> {
                 "privilege escalation (chmod {mode} sets setuid/setgid)"
             ));
         }
-        let wide_open = mode == "777"
-            || mode == "666"
-            || mode.contains("a+rwx")
-            || mode.contains("o+w")
-            || mode.contains("ugo+rwx")
+        let wide_open = world_writable(&mode)
             || mode == "000"
             || mode.contains("o::rwx")
             || mode.contains("everyone");
@@ -99,6 +96,27 @@ impl Analyzer<'_> {
             self.perm_path(t, true, true, c.cwd(), "icacls /grant");
         }
     }
+}
+
+/// A mode that lets every user write (`777`, `0666`, `a=rwx`, `o+w`,
+/// `u=rwx,go=rwx`): by effect, not by spelling. A mode with no one named
+/// (`+w`) goes through the umask, which keeps others out.
+fn world_writable(mode: &str) -> bool {
+    if !mode.is_empty() && mode.chars().all(|ch| ch.is_digit(8)) {
+        return mode
+            .chars()
+            .last()
+            .and_then(|ch| ch.to_digit(8))
+            .is_some_and(|others| others & 2 != 0);
+    }
+    mode.split(',').any(|clause| {
+        let Some(op_at) = clause.find(['+', '=']) else {
+            return false;
+        };
+        let who = &clause[..op_at];
+        let perms = &clause[op_at + 1..];
+        who.contains(['a', 'o']) && who.chars().all(|ch| "ugoa".contains(ch)) && perms.contains('w')
+    })
 }
 
 /// A mode that sets setuid or setgid (`4755`, `u+s`, `g+s`).

@@ -428,7 +428,7 @@ impl Analyzer<'_> {
             // runs a script, `@file` reads a list), no settings from the
             // environment (`FFREPORT` writes a log).
             "ffprobe" | "identify" | "pdfinfo" | "pdftotext" | "xmllint" | "texcount"
-            | "pg_restore" | "hadolint" => {
+            | "pg_restore" | "hadolint" | "mediainfo" | "soxi" | "qpdf" | "pandoc" => {
                 let (bare, valued) = inspector_options(b);
                 let files = operands(c);
                 c.src.assigns.is_empty()
@@ -436,8 +436,14 @@ impl Analyzer<'_> {
                     && files
                         .iter()
                         .all(|w| !names_protocol(&w.text) && !w.text.starts_with('@'))
-                    // Without `-` for its output, pdftotext writes FILE.txt.
+                    // Without `-` for its output, pdftotext writes FILE.txt;
+                    // qpdf with a second file writes it.
                     && (b != "pdftotext" || files.last().is_some_and(|w| w.text == "-"))
+                    && (b != "qpdf" || files.len() == 1)
+                    // A schema is a file read too.
+                    && super::script_opts::values(c, &["--schema", "--relaxng", "--dtdvalid"])
+                        .iter()
+                        .all(|f| !names_protocol(&f.text) && self.read_path(f, c.cwd()))
             }
             // A saved capture read back; a live capture (`-i`, or no `-r`)
             // needs the network device, `-w` writes one.
@@ -884,7 +890,14 @@ fn inspector_options(b: &str) -> (&'static [&'static str], &'static [&'static st
         ),
         "xmllint" => (
             &["--noout", "--format", "--nonet", "--nowarning", "--recover"],
-            &["--xpath", "--pretty", "--encode"],
+            &[
+                "--xpath",
+                "--pretty",
+                "--encode",
+                "--schema",
+                "--relaxng",
+                "--dtdvalid",
+            ],
         ),
         "texcount" => (
             &[
@@ -893,6 +906,49 @@ fn inspector_options(b: &str) -> (&'static [&'static str], &'static [&'static st
             &[],
         ),
         "pg_restore" => (&["-l", "--list"], &["-F", "--format"]),
+        "mediainfo" => (&["-f", "--Full"], &["--Output", "--Language"]),
+        "pandoc" => (
+            &[
+                "-s",
+                "--standalone",
+                "--toc",
+                "--table-of-contents",
+                "--no-highlight",
+                "--strip-comments",
+            ],
+            &[
+                "-f",
+                "--from",
+                "-r",
+                "--read",
+                "-t",
+                "--to",
+                "-w",
+                "--write",
+                "--wrap",
+                "--columns",
+            ],
+        ),
+        "soxi" => (
+            &[
+                "-D", "-r", "-c", "-s", "-d", "-b", "-p", "-e", "-t", "-a", "-V",
+            ],
+            &[],
+        ),
+        "qpdf" => (
+            &[
+                "--show-npages",
+                "--check",
+                "--show-encryption",
+                "--show-pages",
+                "--show-xref",
+                "--list-attachments",
+                "--is-encrypted",
+                "--requires-password",
+                "--json",
+            ],
+            &[],
+        ),
         "hadolint" => (
             &["--no-fail", "--no-color", "--verbose", "-v"],
             &["-f", "--format", "--ignore", "-t", "--failure-threshold"],

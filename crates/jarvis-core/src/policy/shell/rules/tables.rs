@@ -410,6 +410,11 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     // A dump's table of contents or its SQL, printed (no `-d`, no `-f`).
     ("pg_restore", Role::Files),
     ("hadolint", Role::Files),
+    ("mediainfo", Role::Files),
+    // A document converted to its standard output (no `-o`, no filter).
+    ("pandoc", Role::Files),
+    ("soxi", Role::Files),
+    ("qpdf", Role::Files),
     // A saved capture read back (`-r FILE`); its filter is text.
     ("tcpdump", Role::Text),
     ("umask", Role::Text),

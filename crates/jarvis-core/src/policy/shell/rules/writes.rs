@@ -286,6 +286,11 @@ impl Analyzer<'_> {
             self.block(format!(
                 "{what} recursively re-permissions {text}, outside the working directory"
             ));
+        } else if wide_open && !(self.inside(&p) || paths::scratch(&p)) {
+            // Home, or a folder in it, made writable by every user.
+            self.block(format!(
+                "{what} opens {text} to every user, outside the working directory"
+            ));
         } else {
             self.ask(format!("{what} {text}"));
         }
