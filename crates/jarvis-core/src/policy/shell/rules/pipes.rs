@@ -381,6 +381,21 @@ fn names_far_host(argv: &[Word]) -> bool {
         let t = t.trim_matches(['\'', '"']);
         super::project_out::far_host(t.split_once("://").map_or(t, |(_, r)| r)).is_some()
     };
+    if argv
+        .iter()
+        .skip(1)
+        .any(|w| w.text.contains("://") && far(&w.text))
+    {
+        return true;
+    }
+    // (Most commands name no host option: they leave here.)
+    if !argv.iter().skip(1).any(|w| {
+        HOST_OPTIONS
+            .iter()
+            .any(|o| w.text == *o || o.starts_with("--") && eq_value(&w.text, o).is_some())
+    }) {
+        return false;
+    }
     // A text tool's `-h`, `-s`, `-H` are its own (`grep -h`, `sort -s`).
     let text_tool = argv
         .first()

@@ -9,6 +9,13 @@ use super::*;
 
 impl Analyzer<'_> {
     pub(super) fn remote_runs(&mut self, c: &Cmd<'_>) {
+        // (Every command passes here: the others leave at once.)
+        if !matches!(
+            c.lb.as_str(),
+            "gcloud" | "kubectl" | "oc" | "aws" | "az" | "ansible" | "rsync"
+        ) {
+            return;
+        }
         let ops = c.operands_lower();
         let has_op = |o: &str| ops.iter().any(|x| x == o);
         let after_dashes = || -> Option<Vec<Word>> {

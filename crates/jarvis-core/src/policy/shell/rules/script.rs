@@ -268,8 +268,13 @@ impl Analyzer<'_> {
             std::mem::replace(&mut self.place_listers, listers::place_listers(script));
         let outer_finders =
             std::mem::replace(&mut self.secret_finders, listers::secret_finders(script));
-        let outer_machine =
-            std::mem::replace(&mut self.machine_listers, listers::machine_listers(script));
+        // (Read only for what runs on another machine.)
+        let machine = if self.remote {
+            listers::machine_listers(script)
+        } else {
+            Vec::new()
+        };
+        let outer_machine = std::mem::replace(&mut self.machine_listers, machine);
         let outer_hidden = std::mem::take(&mut self.hidden_fns);
         let outer_bodies = std::mem::take(&mut self.bodies_now);
         for (i, c) in script.commands.iter().enumerate() {

@@ -132,6 +132,9 @@ impl Analyzer<'_> {
 
 impl Analyzer<'_> {
     pub(super) fn own_journal(&mut self, c: &Cmd<'_>) {
+        if c.lb != "journalctl" {
+            return;
+        }
         // By name, or by a pattern that matches it (`-u 'jar*'`).
         let app = lower(&self.env.app);
         let names_self = |w: &Word| {
