@@ -124,6 +124,7 @@ fn main() {
         "blind-bo",
         "blind-bp",
         "blind-bq",
+        "blind-br",
         "hunt-4",
     ] {
         sets.push((

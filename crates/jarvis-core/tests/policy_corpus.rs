@@ -120,6 +120,7 @@ const REDTEAM: &[&str] = &[
     "blind-bo.jsonl",
     "blind-bp.jsonl",
     "blind-bq.jsonl",
+    "blind-br.jsonl",
     "hunt-4.jsonl",
 ];
 
@@ -186,6 +187,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bo.jsonl", "/home/user/project", "/home/user"),
     ("blind-bp.jsonl", "/home/user/project", "/home/user"),
     ("blind-bq.jsonl", "/home/user/project", "/home/user"),
+    ("blind-br.jsonl", "/home/user/project", "/home/user"),
     ("hunt-4.jsonl", "/home/user/project", "/home/user"),
 ];
 

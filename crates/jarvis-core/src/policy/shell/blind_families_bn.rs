@@ -306,3 +306,28 @@ fn modes_and_options_are_read_as_the_program_reads_them() {
         assert_ne!(analyze(asks, &home).verdict, Verdict::Allow, "{asks}");
     }
 }
+
+#[test]
+fn filtered_listings_and_endless_iterators_keep_their_effect() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "ls -d ~/.[a-z]* | grep -v jarvis | xargs -r rm -rf",
+            "ls -d ~/.config/* | grep -v nvim | sort | xargs rm -rf",
+            "find ~ -maxdepth 1 -name '.*' | grep -v '^/home/u/work' | xargs rm -rf",
+            "python3 -c 'import os; [os.fork() for _ in iter(int, 1)]'",
+            "python3 -c 'import os, itertools; [os.fork() for _ in itertools.repeat(0)]'",
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "ls build | grep -v keep | xargs -I{} rm -rf build/{}",
+            "git ls-files | grep '\\.orig$' | xargs rm -f",
+            "python3 -c 'import os; pid = os.fork(); print(pid)'",
+        ],
+        Verdict::Block,
+    );
+}

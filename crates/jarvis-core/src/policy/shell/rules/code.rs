@@ -551,6 +551,10 @@ impl Analyzer<'_> {
                 "itertools.count",
                 "itertools.cycle",
                 "itertools.repeat",
+                // An iterator that never ends (`for _ in iter(int, 1)`).
+                "iter(int",
+                "repeat(",
+                "cycle(",
             ]
             .iter()
             .any(|k| l.contains(k))

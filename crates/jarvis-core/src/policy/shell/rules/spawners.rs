@@ -444,7 +444,17 @@ impl Analyzer<'_> {
                 _ => (kind, None),
             }
         };
-        if let Some(p) = producer {
+        if let Some(mut p) = producer {
+            // A filter of its own input (`ls -d ~/.* | grep -v x | xargs
+            // rm -rf`): its lines are what came before it.
+            let mut hops = 0;
+            while hops < 8 && filters_lines(p) {
+                match p.stdin_from.and_then(|i| c.script.commands.get(i)) {
+                    Some(up) => p = up,
+                    None => break,
+                }
+                hops += 1;
+            }
             return describe(p);
         }
         let file = arg_file.or_else(|| {
@@ -488,6 +498,27 @@ impl Analyzer<'_> {
             );
         }
         (Producer::Other, None)
+    }
+}
+
+/// A command that passes on some of its input's lines as they are: a
+/// search of the pipe (no file of its own), `sort`, `uniq`, `head`, `tail`.
+fn filters_lines(c: &Command) -> bool {
+    let argv = peeled(&c.argv);
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let operands = argv[1..]
+        .iter()
+        .filter(|w| !w.text.starts_with('-'))
+        .count();
+    let pattern_given = argv[1..]
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-e" | "--regexp" | "-f" | "--file"));
+    match lower(&base_name(&first.text)).as_str() {
+        "grep" | "egrep" | "fgrep" | "rg" => operands <= usize::from(!pattern_given),
+        "sort" | "uniq" | "head" | "tail" | "tac" => operands == 0,
+        _ => false,
     }
 }
 
