@@ -41,21 +41,6 @@ impl Cmd<'_> {
             self.words.get(i + 2)
         }
     }
-    /// The value after `flag` in either spelling (`--flag V`, `--flag=V`),
-    /// as a word.
-    pub fn value_word(&self, flag: &str) -> Option<Word> {
-        let i = self
-            .args
-            .iter()
-            .position(|x| x == flag || eq_value(x, flag).is_some())?;
-        match eq_value(&self.args[i], flag) {
-            Some(v) => Some(Word {
-                text: v.to_string(),
-                ..self.words[i + 1].clone()
-            }),
-            None => self.words.get(i + 2).cloned(),
-        }
-    }
     /// The arguments that are not options, lower-case, in order.
     pub fn operands_lower(&self) -> Vec<String> {
         self.args

@@ -128,7 +128,9 @@ impl Analyzer<'_> {
         // --post-renderer-args 'curl … | sh'`: the program and its words,
         // run with the rendered manifests on its input.
         if lb == "helm"
-            && let Some(program) = c.value_word("--post-renderer")
+            && let Some(program) = super::script_opts::values(c, &["--post-renderer"])
+                .into_iter()
+                .next()
         {
             let mut line = vec![crate::policy::shell::quote(&program.text)];
             let mut dynamic = program.dynamic;
