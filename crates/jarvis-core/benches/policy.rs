@@ -126,6 +126,8 @@ fn main() {
         "blind-bq",
         "blind-br",
         "hunt-4",
+        "blind-bt",
+        "blind-bu",
     ] {
         sets.push((
             f.to_string(),

@@ -122,6 +122,8 @@ const REDTEAM: &[&str] = &[
     "blind-bq.jsonl",
     "blind-br.jsonl",
     "hunt-4.jsonl",
+    "blind-bt.jsonl",
+    "blind-bu.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -189,6 +191,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bq.jsonl", "/home/user/project", "/home/user"),
     ("blind-br.jsonl", "/home/user/project", "/home/user"),
     ("hunt-4.jsonl", "/home/user/project", "/home/user"),
+    ("blind-bt.jsonl", "/home/user/project", "/home/user"),
+    ("blind-bu.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -515,15 +519,11 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
 /// Block rows the policy does not block yet: not a choice, a gap, each
 /// with what closing it would take. They must still ask (never run
 /// without a question); the test fails if one is allowed.
-const KNOWN_MISSES: &[(&str, &str)] = &[(
-    "BO-235",
-    "a trace (`TF_LOG=TRACE`, its provider credentials in it) written through `2> >(curl …)`: \
-     the process substitution's command is not yet seen as reading the command's errors, as a \
-     pipe's next stage is; closing it means giving `>(…)` the redirected stream as its input",
-)];
+const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    ("BT-016", "as AN-277"),
     (
         "BQ-017",
         "`pip --trusted-host` fetches the packages it installs with TLS unchecked, so whoever is \

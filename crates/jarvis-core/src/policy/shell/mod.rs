@@ -26,6 +26,8 @@ mod blind_families_bg;
 #[cfg(test)]
 mod blind_families_bn;
 #[cfg(test)]
+mod blind_families_bt;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

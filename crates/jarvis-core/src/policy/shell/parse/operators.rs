@@ -85,21 +85,26 @@ impl Walker<'_> {
         }
         // `${p%/cache}`, `${t#IGNORE}`, `${d:?msg}` with a literal pattern:
         // the value with that end taken off, or the value itself.
+        // `${t%/*}`, `${t##*/}`: a wildcard pattern, the shortest or
+        // longest end that matches it taken off.
         for op in ["##", "%%", "#", "%", ":?", "?"] {
             if let Some((name, pat)) = inner.split_once(op)
                 && (ident(name) || !name.is_empty() && name.chars().all(|c| c.is_ascii_digit()))
                 // `$PWD` and `$HOME` are placeholders here, not their text.
                 && !matches!(name, "PWD" | "HOME" | "OLDPWD")
-                && !pat.contains(['*', '?', '[', '$', '\\', '"', '\'', '(', '+', '@', '!'])
+                && !pat.contains(['$', '\\', '"', '\'', '(', '+', '@', '!'])
                 && let Some(v) = lookup(name).as_ref()
                 // A pattern (a loop over `/proc/[0-9]*`) is not a value.
                 && !v.contains(['*', '?', '['])
             {
-                return Some(match op {
-                    "#" | "##" => v.strip_prefix(pat).unwrap_or(v).to_string(),
-                    "%" | "%%" => v.strip_suffix(pat).unwrap_or(v).to_string(),
-                    _ => v.clone(),
-                });
+                return match op {
+                    "#" | "##" | "%" | "%%" if pat.contains(['*', '?', '[']) => {
+                        strip_pattern(v, pat, op)
+                    }
+                    "#" | "##" => Some(v.strip_prefix(pat).unwrap_or(v).to_string()),
+                    "%" | "%%" => Some(v.strip_suffix(pat).unwrap_or(v).to_string()),
+                    _ => Some(v.clone()),
+                };
             }
         }
         let (name, ops) = inner.split_once(':')?;
@@ -127,5 +132,37 @@ impl Walker<'_> {
             Some(l) => rest.take(l).collect(),
             None => rest.collect(),
         })
+    }
+}
+
+/// `v` with the end `op` names taken off where the wildcard `pat` matches
+/// it: `#` the shortest start, `##` the longest, `%` the shortest end, `%%`
+/// the longest. A value that starts with `$HOME`'s or `$PWD`'s stand-in
+/// (`~`, `.`) hides the folders in it: only a cut past the stand-in, of a
+/// length the hidden folders cannot change, is known.
+fn strip_pattern(v: &str, pat: &str, op: &str) -> Option<String> {
+    let stand_in = v == "~" || v == "." || v.starts_with("~/") || v.starts_with("./");
+    if stand_in && (op == "#" || op == "%%" || op == "##" && !pat.starts_with('*')) {
+        return None;
+    }
+    let cuts: Vec<usize> = v
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(v.len()))
+        .collect();
+    let matches = |s: &str| crate::policy::shell::paths::pattern_match(pat, s);
+    let cut = match op {
+        "#" => cuts.iter().copied().find(|&i| matches(&v[..i])),
+        "##" => cuts.iter().rev().copied().find(|&i| matches(&v[..i])),
+        "%" => cuts.iter().rev().copied().find(|&i| matches(&v[i..])),
+        _ => cuts.iter().copied().find(|&i| matches(&v[i..])),
+    };
+    match cut {
+        // No match leaves the value, unless the hidden folders would match.
+        None if stand_in => None,
+        None => Some(v.to_string()),
+        Some(i) if stand_in && i < 1 => None,
+        Some(i) if op.starts_with('#') => Some(v[i..].to_string()),
+        Some(i) => Some(v[..i].to_string()),
     }
 }

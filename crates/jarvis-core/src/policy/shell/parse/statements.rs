@@ -286,6 +286,7 @@ impl Walker<'_> {
         }
         let owner = match target {
             Some(i) => {
+                self.feed_substitutions(i, &redirects);
                 self.out.commands[i].redirects.extend(redirects);
                 i
             }
@@ -307,6 +308,29 @@ impl Walker<'_> {
             .collect();
         for h in heredocs {
             self.heredoc_tail(h, owner, nested);
+        }
+    }
+
+    /// `terraform plan 2> >(curl -T - …)`: what the command writes into
+    /// `>(…)` is the substitution's input, as a pipe's next stage reads it.
+    fn feed_substitutions(&mut self, writer: usize, redirects: &[Redirect]) {
+        for r in redirects
+            .iter()
+            .filter(|r| r.target.feeds && !r.op.starts_with('<'))
+        {
+            let subs = &r.target.subs;
+            // The substitution's own first command, not one of its `$(…)`.
+            let inner: Vec<usize> = subs
+                .iter()
+                .flat_map(|&k| self.out.commands.get(k).into_iter())
+                .flat_map(|c| c.argv.iter().flat_map(|w| w.subs.iter().copied()))
+                .collect();
+            let first = subs.iter().copied().find(|k| !inner.contains(k));
+            if let Some(c) = first.and_then(|k| self.out.commands.get_mut(k))
+                && c.stdin_from.is_none()
+            {
+                c.stdin_from = Some(writer);
+            }
         }
     }
 

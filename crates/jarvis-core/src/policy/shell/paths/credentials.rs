@@ -77,6 +77,15 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.wrangler",
     "~/.gem/credentials",
     "~/.m2/settings-security.xml",
+    // Package sources' sign-ins: repository servers' passwords, private
+    // indexes' tokens (in the URL), gem servers' keys.
+    "~/.m2/settings.xml",
+    "~/.nuget/NuGet/NuGet.Config",
+    "~/.config/NuGet/NuGet.Config",
+    "~/.bundle/config",
+    "~/.config/helm/repositories.yaml",
+    "~/.pip/pip.conf",
+    "~/.config/pip/pip.conf",
     "~/.gradle/gradle.properties",
     "~/.config/filezilla",
     "~/.electrum",

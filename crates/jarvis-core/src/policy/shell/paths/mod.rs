@@ -241,22 +241,34 @@ pub fn fold(p: &str) -> String {
 
 /// Shell-style wildcard match (`*`, `?`, `[…]`), `*` not crossing `/`.
 pub fn glob_match(pattern: &str, text: &str) -> bool {
-    // As bash without dotglob: a wildcard never matches a name's leading dot.
-    fn go(p: &[char], t: &[char], start: bool) -> bool {
+    wildcard(pattern, text, true)
+}
+
+/// A parameter operator's pattern (`${p%/*}`): `*` matches any text,
+/// slashes and leading dots too.
+pub fn pattern_match(pattern: &str, text: &str) -> bool {
+    wildcard(pattern, text, false)
+}
+
+fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
+    // As bash without dotglob: in a path a wildcard never matches a name's
+    // leading dot.
+    fn go(p: &[char], t: &[char], start: bool, paths: bool) -> bool {
+        let sep = |c: char| paths && c == '/';
         match p.first() {
             None => t.is_empty(),
-            Some('*') if start && t.first() == Some(&'.') => false,
+            Some('*' | '?') if paths && start && t.first() == Some(&'.') => false,
             Some('*') => (0..=t.len())
-                .take_while(|&i| i == 0 || t[i - 1] != '/')
+                .take_while(|&i| i == 0 || !sep(t[i - 1]))
                 .any(|i| {
                     go(
                         &p[1..],
                         &t[i..],
                         i == 0 && start || i > 0 && t[i - 1] == '/',
+                        paths,
                     )
                 }),
-            Some('?') if start && t.first() == Some(&'.') => false,
-            Some('?') => !t.is_empty() && t[0] != '/' && go(&p[1..], &t[1..], false),
+            Some('?') => !t.is_empty() && !sep(t[0]) && go(&p[1..], &t[1..], false, paths),
             Some('[') => match p.iter().position(|&c| c == ']') {
                 Some(end) if !t.is_empty() => {
                     let set = &p[1..end];
@@ -275,16 +287,16 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
                             k += 1;
                         }
                     }
-                    hit != neg && t[0] != '/' && go(&p[end + 1..], &t[1..], false)
+                    hit != neg && !sep(t[0]) && go(&p[end + 1..], &t[1..], false, paths)
                 }
                 _ => false,
             },
-            Some(c) => !t.is_empty() && *c == t[0] && go(&p[1..], &t[1..], *c == '/'),
+            Some(c) => !t.is_empty() && *c == t[0] && go(&p[1..], &t[1..], *c == '/', paths),
         }
     }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
-    go(&p, &t, true)
+    go(&p, &t, true, paths)
 }
 
 pub fn has_glob(s: &str) -> bool {

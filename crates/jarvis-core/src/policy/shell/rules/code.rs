@@ -169,6 +169,8 @@ const HOME_MARKERS: &[&str] = &[
     "getenv('home')",
     "getenv(\"home\")",
     "process.env.home",
+    "env.get(\"home\")",
+    "env.get('home')",
     "'~'",
     "\"~\"",
     "'~/'",
@@ -510,7 +512,15 @@ impl Analyzer<'_> {
                 && paths::catastrophic_normalized(&p)
                 && !self.inside(&p)
         });
-        if deletes_by_name(&l) && (catastrophic || HOME_MARKERS.iter().any(|k| l.contains(k))) {
+        let home_joined = HOME_MARKERS.iter().any(|k| l.contains(k));
+        // `fs.chmodSync(os.homedir(), 0o777)`: home or a system folder
+        // opened to every user.
+        if super::code_shapes::grants_everyone(&l) && (home_joined || catastrophic) {
+            self.block(format!(
+                "{lang} code makes the home directory or a system path writable by everyone"
+            ));
+        }
+        if deletes_by_name(&l) && (catastrophic || home_joined) {
             self.block(format!(
                 "recursive delete of the home directory or the root ({lang} code)"
             ));
@@ -600,13 +610,25 @@ impl Analyzer<'_> {
                 "file.new",
                 "fopen",
                 "file_put_contents",
+                // R's `cat(…, file = F, append = TRUE)`, `sink(F)`.
+                "file=",
+                "file =",
+                "append=true",
+                "sink(",
             ]
             .iter()
             .any(|k| l.contains(k));
+        // R expands `~` in every file name it opens.
+        let tilde_home = home_joined || matches!(lang, "rscript" | "r");
         if writes {
             for s in string_literals(&text) {
                 let p = self.norm_text(&paths::word_path(&s, false), None);
+                // `Deno.env.get("HOME") + "/.config/autostart/x.desktop"`.
+                let under = format!("~/{}", s.trim_start_matches(['/', '~']));
                 if paths::persistence_normalized(&p) && !self.inside(&p)
+                    || tilde_home
+                        && (s.starts_with("/.") || s.starts_with("~/"))
+                        && paths::persistence_normalized(&under)
                     || (paths::system_normalized(&p)
                         && !p.starts_with("/dev/null")
                         && !p.starts_with("/proc/self")

@@ -214,3 +214,25 @@ pub(super) fn computed_call(l: &str) -> bool {
         .any(|k| inner.contains(k))
     })
 }
+
+/// A mode that lets every user write (`chmod(p, 0o777)`, `0666`, `S_IWOTH`),
+/// given to a chmod call.
+pub(super) fn grants_everyone(l: &str) -> bool {
+    if !l.contains("chmod") {
+        return false;
+    }
+    if l.contains("s_iwoth") || l.contains("s_irwxo") {
+        return true;
+    }
+    // Octal literals (`0o777`, `0777`, `0o1777`) whose last digit lets
+    // others write; 511 and 438 are 0o777 and 0o666 in decimal.
+    l.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| {
+        let digits = t.strip_prefix("0o").or_else(|| t.strip_prefix('0'));
+        let octal = digits
+            .filter(|d| (3..=4).contains(&d.len()) && d.chars().all(|c| ('0'..='7').contains(&c)));
+        octal
+            .and_then(|d| d.chars().last())
+            .is_some_and(|c| matches!(c, '2' | '3' | '6' | '7'))
+            || matches!(t, "511" | "438")
+    })
+}

@@ -441,7 +441,8 @@ impl Analyzer<'_> {
                     }
                 }
                 if has("--output")
-                    || has("-o") && s != "log"
+                    // `-o` is `--others` to ls-files, `--only-matching` to grep.
+                    || has("-o") && !matches!(s, "log" | "ls-files" | "grep")
                     || has("--ext-diff")
                     || has("--textconv")
                     || (s == "reflog"

@@ -154,6 +154,29 @@ impl Analyzer<'_> {
                 }
                 self.ask("maven runs a program (exec plugin)");
             }
+            // `-p:PostBuildEvent='cmd'`: MSBuild runs the event's text as
+            // a command line after (or before) the build.
+            "dotnet" | "msbuild" | "xbuild" => {
+                for a in &args {
+                    let Some((_, prop)) = a.split_once(':').filter(|(k, _)| {
+                        matches!(
+                            lower(k).as_str(),
+                            "-p" | "/p" | "-property" | "/property" | "--property"
+                        )
+                    }) else {
+                        continue;
+                    };
+                    for (k, v) in prop.split(';').filter_map(|kv| kv.split_once('=')) {
+                        if matches!(
+                            lower(k).as_str(),
+                            "prebuildevent" | "postbuildevent" | "runcommand"
+                        ) {
+                            self.script(v, &[], c.depth + 1);
+                            self.ask(format!("{} runs the command line {k} holds", c.base));
+                        }
+                    }
+                }
+            }
             "direnv" if args.first() == Some(&"allow") => {
                 let dir = args.get(1).copied().unwrap_or(".");
                 let envrc = Word::lit(format!("{}/.envrc", dir.trim_end_matches('/')));

@@ -349,6 +349,49 @@ impl Analyzer<'_> {
                 operands(1)
             }
             // Formatters and linters that report, not rewrite.
+            // (ruff: no cache written, no fix a setting could turn on.)
+            ("rustfmt", [..]) if a.contains(&"--check") => {
+                let mut files = Vec::new();
+                let mut i = 0;
+                while i < a.len() {
+                    match a[i] {
+                        "--check" | "-q" | "--quiet" | "-l" | "--files-with-diff" => {}
+                        "--edition" => i += 1,
+                        x if x.starts_with("--edition=") => {}
+                        x if !x.starts_with('-') => files.extend(c.arg_word(i).cloned()),
+                        _ => return None,
+                    }
+                    i += 1;
+                }
+                files
+            }
+            ("ruff", ["check", rest @ ..])
+                if rest.contains(&"--no-cache")
+                    && rest.contains(&"--no-fix")
+                    && rest.iter().all(|x| {
+                        !x.starts_with('-')
+                            || matches!(
+                                *x,
+                                "--no-cache"
+                                    | "--no-fix"
+                                    | "-q"
+                                    | "--quiet"
+                                    | "--statistics"
+                                    | "--show-fixes"
+                                    | "--diff"
+                            )
+                    }) =>
+            {
+                operands(1)
+            }
+            // A binary's build information (`-m`), or the toolchain's.
+            ("go", ["version", rest @ ..])
+                if rest
+                    .iter()
+                    .all(|x| !x.starts_with('-') || matches!(*x, "-m" | "-v")) =>
+            {
+                operands(1)
+            }
             ("deno", ["fmt", rest @ ..]) if rest.contains(&"--check") => {
                 if rest
                     .iter()

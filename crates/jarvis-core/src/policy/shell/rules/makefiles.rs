@@ -183,12 +183,16 @@ impl Analyzer<'_> {
                 }
                 self.sourced(&f, c);
             }
-            if let Some((k, v)) = a
+            if let Some((_, v)) = a
                 .split_once('=')
                 .filter(|(k, _)| *k == "SHELL" || k.ends_with("_COMMAND"))
             {
-                let _ = k;
                 self.script(v, &[], depth + 1);
+            }
+            // `.SHELLFLAGS='-c "curl … | sh"; true'`: the shell's words
+            // before every recipe line, its `-c` code among them.
+            if let Some(v) = a.strip_prefix(".SHELLFLAGS=") {
+                self.script(&format!("sh {v}"), &[], depth + 1);
             }
         }
         self.ask(format!("runs {} (recipes run commands)", c.base));

@@ -30,6 +30,7 @@ mod git;
 mod git_settings;
 mod infra;
 mod inspectors;
+mod intercept;
 mod interpreters;
 mod kernel;
 mod listers;

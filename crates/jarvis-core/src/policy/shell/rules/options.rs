@@ -172,6 +172,21 @@ impl Analyzer<'_> {
         if lb == "cargo" {
             self.cargo_config(c);
         }
+        // pytest empties its `--basetemp` folder before each run, whoever
+        // hands the option on (`nox -s tests -- --basetemp=$HOME`).
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            let dir = if w.text == "--basetemp" {
+                c.words.get(i + 1).cloned()
+            } else {
+                eq_value(&w.text, "--basetemp").map(|v| Word {
+                    text: v.to_string(),
+                    ..w.clone()
+                })
+            };
+            if let Some(dir) = dir {
+                self.delete_path(&dir, true, c.cwd(), "pytest --basetemp");
+            }
+        }
         self.safety_off(c);
         self.remote_destruction(c);
         self.remote_runs(c);
@@ -180,6 +195,7 @@ impl Analyzer<'_> {
         self.runs_fetched_code(c);
         self.file_server(c);
         self.insecure_index(c);
+        self.intercepted(c);
         // A cron daemon of one's own runs whatever its folder holds, later.
         if matches!(
             c.lb.as_str(),

@@ -112,10 +112,21 @@ impl Analyzer<'_> {
                         && !host.starts_with("proxy.golang.org")
                         && super::project_out::far_host(host).is_some()
                 });
-                if let Some(u) = far {
-                    self.block(format!(
-                        "download and execute (go fetches modules and toolchains from {u}, which GOPROXY names)"
-                    ));
+                // The checksum database vouches for what any proxy serves,
+                // unless the line turns it off or the proxy is plain HTTP.
+                let unchecked = set.iter().any(|(n, v)| {
+                    matches!(
+                        n.as_str(),
+                        "GONOSUMDB" | "GONOSUMCHECK" | "GOINSECURE" | "GOPRIVATE"
+                    ) || n.as_str() == "GOSUMDB" && lower(&v.text) == "off"
+                        || n.as_str() == "GOFLAGS" && v.text.contains("-insecure")
+                });
+                match far {
+                    Some(u) if unchecked || u.starts_with("http://") => self.block(format!(
+                        "download and execute (go fetches modules and toolchains from {u}, which GOPROXY names, unchecked)"
+                    )),
+                    Some(u) => self.ask(format!("go fetches modules from {u}, which GOPROXY names")),
+                    None => {}
                 }
             }
             if n.as_str() == "GOTOOLCHAIN" && !matches!(v.text.as_str(), "local" | "auto" | "") {
@@ -245,12 +256,27 @@ impl Analyzer<'_> {
                     });
                 account && ops.iter().any(|x| located(x))
             }
-            // `cargo +nightly install`: the toolchain comes first.
+            // `cargo +nightly install`: the toolchain comes first. A
+            // repository on a code forge is where such tools are published
+            // (asked, as `pip install URL` is); another host is not.
             "cargo" => {
-                ops.iter().find(|x| !x.starts_with('+')) == Some(&"install")
-                    && c.args.iter().any(|x| {
-                        x == "--git" || x.starts_with("--git=") || x.starts_with("--index")
+                let elsewhere = |u: &str| {
+                    let rest = u.split_once("://").map_or(u, |(_, r)| r);
+                    super::project_out::far_host(rest).is_some()
+                };
+                let gits: Vec<&str> = c
+                    .args
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, x)| match x.strip_prefix("--git=") {
+                        Some(v) => Some(v),
+                        None if x == "--git" => Some(c.args.get(i + 1).map_or("", String::as_str)),
+                        None => None,
                     })
+                    .collect();
+                ops.iter().find(|x| !x.starts_with('+')) == Some(&"install")
+                    && (gits.iter().any(|u| elsewhere(u))
+                        || c.args.iter().any(|x| x.starts_with("--index")))
             }
             "gem" => {
                 let sources: Vec<String> = c

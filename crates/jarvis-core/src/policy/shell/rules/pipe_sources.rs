@@ -129,6 +129,9 @@ pub(super) fn traces_wire(name: &str, value: &Word) -> bool {
             up.as_str(),
             "GIT_CURL_VERBOSE" | "CURL_VERBOSE" | "NODE_DEBUG" | "HTTPS_DEBUG"
         )
+        // Terraform's (and OpenTofu's) log: providers' requests, headers and
+        // tokens with them.
+        || matches!(up.as_str(), "TF_LOG" | "TF_LOG_PROVIDER")
         || up == "GODEBUG" && v.contains("http"))
 }
 

@@ -25,6 +25,15 @@ impl Analyzer<'_> {
             .collect::<Vec<_>>()
             .as_slice()
         {
+            // pip's own quieting options may come before its command.
+            ["-m", "pip", rest @ ..] => std::iter::once("pip")
+                .chain(rest.iter().copied().filter(|x| {
+                    !matches!(
+                        *x,
+                        "--disable-pip-version-check" | "--no-color" | "-q" | "--quiet"
+                    )
+                }))
+                .collect(),
             ["-m", rest @ ..] => rest.to_vec(),
             _ => return None,
         };

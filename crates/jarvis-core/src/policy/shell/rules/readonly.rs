@@ -636,6 +636,9 @@ impl Analyzer<'_> {
                 skip_next = false;
                 // An option's value that is a file (`grep -f FILE`).
                 let prev = args[k - 1].as_str();
+                if expression_value(b, prev) {
+                    continue;
+                }
                 let pathish =
                     w.text.contains('/') || w.text.starts_with(HOME) || w.text.starts_with('.');
                 if (matches!(
@@ -657,7 +660,9 @@ impl Analyzer<'_> {
             }
             if t.starts_with('-') && t.len() > 1 && !w.dynamic {
                 // udevadm's `--name=/dev/X` names a device; nothing is read.
-                if let Some((_, v)) = t.split_once('=').filter(|_| b != "udevadm")
+                if let Some((_, v)) = t
+                    .split_once('=')
+                    .filter(|(f, _)| b != "udevadm" && !expression_value(b, f))
                     && (v.starts_with('/')
                         || v.starts_with(HOME)
                         || v.starts_with("..")
@@ -837,6 +842,14 @@ const TCPDUMP_SHOWS: &[&str] = &[
     "-n", "-nn", "-v", "-vv", "-vvv", "-e", "-q", "-t", "-tt", "-ttt", "-A", "-x", "-xx", "-X",
     "-XX", "-N", "-S",
 ];
+
+/// An inspector's option whose value says what to print (an XPath, a
+/// format), not a file to read: every listed value but the inputs and
+/// schemas, which are files.
+fn expression_value(b: &str, flag: &str) -> bool {
+    inspector_options(b).1.contains(&flag)
+        && !matches!(flag, "-i" | "--schema" | "--relaxng" | "--dtdvalid")
+}
 
 /// The options an inspector may be given and still only read: flags
 /// alone, and flags whose value is the next word (or `--flag=V`).

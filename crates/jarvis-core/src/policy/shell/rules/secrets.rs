@@ -541,7 +541,18 @@ impl Analyzer<'_> {
             }
         }
         // Local listings of what is installed; no index, no network.
-        let first = c.args.first().map(String::as_str).unwrap_or("");
+        // (Past the options that only quiet the tool.)
+        let first = c
+            .args
+            .iter()
+            .map(String::as_str)
+            .find(|x| {
+                !matches!(
+                    *x,
+                    "--disable-pip-version-check" | "-q" | "--quiet" | "--no-color" | "--no-input"
+                )
+            })
+            .unwrap_or("");
         let online = c.args.iter().any(|x| {
             matches!(
                 x.as_str(),

@@ -437,8 +437,19 @@ impl Analyzer<'_> {
                         }) =>
                 {
                     let leaf = super::listers::secret_pattern(&p.argv);
-                    let mut item = Word::lit(format!("./{}", leaf.as_deref().unwrap_or("item")));
-                    item.glob = leaf.is_some();
+                    // Any entry of the folder listed, where a `cd` before
+                    // it moved (`cd / && ls | xargs rm -rf` lists `/`).
+                    let dir = p
+                        .cwd
+                        .as_deref()
+                        .filter(|d| d.starts_with('/'))
+                        .unwrap_or(".");
+                    let mut item = Word::lit(format!(
+                        "{}/{}",
+                        dir.trim_end_matches('/'),
+                        leaf.as_deref().unwrap_or("*")
+                    ));
+                    item.glob = true;
                     (kind, Some(vec![item]))
                 }
                 _ => (kind, None),

@@ -27,6 +27,11 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             | "devbox" | "direnv" | "pyenv" | "rye" | "pixi" | "glab" | "zig" | "nix",
             ["--version" | "-V" | "version"],
         ) => true,
+        ("zig", ["env"]) => true,
+        ("dotnet", ["--list-sdks" | "--list-runtimes" | "--info"]) => true,
+        // The main module's path, from go.mod (`all` or a pattern would
+        // load the module graph, fetching what is missing).
+        ("go", ["list", "-m", rest @ ..]) => rest.iter().all(|x| matches!(*x, "-json")),
         ("pipx", ["list", rest @ ..]) => rest
             .iter()
             .all(|x| matches!(*x, "--short" | "--include-injected" | "--json")),
