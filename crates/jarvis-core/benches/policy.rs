@@ -128,6 +128,8 @@ fn main() {
         "hunt-4",
         "blind-bt",
         "blind-bu",
+        "blind-bv",
+        "hunt-5",
     ] {
         sets.push((
             f.to_string(),

@@ -319,17 +319,20 @@ impl Walker<'_> {
             .filter(|r| r.target.feeds && !r.op.starts_with('<'))
         {
             let subs = &r.target.subs;
-            // The substitution's own first command, not one of its `$(…)`.
+            // The substitution's own commands, not those of its `$(…)`.
             let inner: Vec<usize> = subs
                 .iter()
                 .flat_map(|&k| self.out.commands.get(k).into_iter())
                 .flat_map(|c| c.argv.iter().flat_map(|w| w.subs.iter().copied()))
                 .collect();
-            let first = subs.iter().copied().find(|k| !inner.contains(k));
-            if let Some(c) = first.and_then(|k| self.out.commands.get_mut(k))
-                && c.stdin_from.is_none()
-            {
-                c.stdin_from = Some(writer);
+            // Each of its own commands may read it (`>(sleep 1; nc …)`,
+            // `>(read -r x; nc …)`), not only the first.
+            for k in subs.iter().copied().filter(|k| !inner.contains(k)) {
+                if let Some(c) = self.out.commands.get_mut(k)
+                    && c.stdin_from.is_none()
+                {
+                    c.stdin_from = Some(writer);
+                }
             }
         }
     }

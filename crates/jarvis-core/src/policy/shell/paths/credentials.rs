@@ -151,6 +151,20 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "HKLM/SYSTEM",
 ];
 
+/// A wildcard that matches a credential store or file whole (`~/.ss?`,
+/// `~/.a*`); one that spells no letter of the name (`~/.*`, `~/*`) is
+/// every entry's, judged as a listing of the folder.
+pub fn glob_names_store(p: &str) -> bool {
+    let whole = p.trim_end_matches('/');
+    let name = whole.rsplit('/').next().unwrap_or(whole);
+    let spelled = name[..name.find(['*', '?', '[']).unwrap_or(name.len())].trim_start_matches('.');
+    !spelled.is_empty()
+        && CREDENTIAL_DIRS
+            .iter()
+            .chain(CREDENTIAL_EXAMPLES)
+            .any(|d| glob_match(whole, d))
+}
+
 /// Concrete files a wildcard may be aiming at.
 pub(crate) const CREDENTIAL_EXAMPLES: &[&str] = &[
     "~/.ssh/id_rsa",
@@ -319,7 +333,14 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         if let Some(d) = CREDENTIAL_DIRS.iter().find(|d| under_dir_exact(lit_dir, d)) {
             return Some(format!("{shown} reaches into {d}"));
         }
-        if let Some(ex) = CREDENTIAL_EXAMPLES.iter().find(|ex| glob_match(p, ex)) {
+        // A store itself, or a file in it, matched whole (`~/.ss?/`,
+        // `~/.m2/settings.*`).
+        let whole = p.trim_end_matches('/');
+        if let Some(ex) = CREDENTIAL_EXAMPLES
+            .iter()
+            .chain(CREDENTIAL_DIRS)
+            .find(|ex| glob_match(p, ex) || glob_match(whole, ex))
+        {
             return Some(format!("{shown} matches {ex}"));
         }
         // `.env*`, `.e?v`: a pattern spelling a `.env` file's or a private

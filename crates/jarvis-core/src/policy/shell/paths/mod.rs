@@ -251,52 +251,68 @@ pub fn pattern_match(pattern: &str, text: &str) -> bool {
 }
 
 fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
-    // As bash without dotglob: in a path a wildcard never matches a name's
-    // leading dot.
-    fn go(p: &[char], t: &[char], start: bool, paths: bool) -> bool {
-        let sep = |c: char| paths && c == '/';
-        match p.first() {
-            None => t.is_empty(),
-            Some('*' | '?') if paths && start && t.first() == Some(&'.') => false,
-            Some('*') => (0..=t.len())
-                .take_while(|&i| i == 0 || !sep(t[i - 1]))
-                .any(|i| {
-                    go(
-                        &p[1..],
-                        &t[i..],
-                        i == 0 && start || i > 0 && t[i - 1] == '/',
-                        paths,
-                    )
-                }),
-            Some('?') => !t.is_empty() && !sep(t[0]) && go(&p[1..], &t[1..], false, paths),
-            Some('[') => match p.iter().position(|&c| c == ']') {
-                Some(end) if !t.is_empty() => {
-                    let set = &p[1..end];
-                    let (neg, set) = match set.first() {
-                        Some('!' | '^') => (true, &set[1..]),
-                        _ => (false, set),
-                    };
-                    let mut hit = false;
-                    let mut k = 0;
-                    while k < set.len() {
-                        if k + 2 < set.len() && set[k + 1] == '-' {
-                            hit |= set[k] <= t[0] && t[0] <= set[k + 2];
-                            k += 3;
-                        } else {
-                            hit |= set[k] == t[0];
-                            k += 1;
-                        }
-                    }
-                    hit != neg && !sep(t[0]) && go(&p[end + 1..], &t[1..], false, paths)
-                }
-                _ => false,
-            },
-            Some(c) => !t.is_empty() && *c == t[0] && go(&p[1..], &t[1..], *c == '/', paths),
-        }
-    }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
-    go(&p, &t, true, paths)
+    // Each (pattern, text) position is decided once: a pattern of many
+    // `*` against a long text stays polynomial.
+    let mut memo = vec![None; (p.len() + 1) * (t.len() + 1)];
+    go(&p, &t, 0, 0, paths, &mut memo)
+}
+
+/// Whether `p[pi..]` matches `t[ti..]`. In a path a wildcard never crosses
+/// `/` nor, as bash without dotglob, matches a name's leading dot.
+fn go(
+    p: &[char],
+    t: &[char],
+    pi: usize,
+    ti: usize,
+    paths: bool,
+    memo: &mut [Option<bool>],
+) -> bool {
+    let key = pi * (t.len() + 1) + ti;
+    if let Some(v) = memo[key] {
+        return v;
+    }
+    let sep = |c: char| paths && c == '/';
+    let start = ti == 0 || t[ti - 1] == '/';
+    let rest = &t[ti..];
+    let v = match p.get(pi) {
+        None => rest.is_empty(),
+        Some('*' | '?') if paths && start && rest.first() == Some(&'.') => false,
+        Some('*') => {
+            go(p, t, pi + 1, ti, paths, memo)
+                || rest.first().is_some_and(|&c| !sep(c)) && go(p, t, pi, ti + 1, paths, memo)
+        }
+        Some('?') => {
+            rest.first().is_some_and(|&c| !sep(c)) && go(p, t, pi + 1, ti + 1, paths, memo)
+        }
+        Some('[') => match p[pi..].iter().position(|&c| c == ']') {
+            Some(len) if !rest.is_empty() => {
+                let set = &p[pi + 1..pi + len];
+                let (neg, set) = match set.first() {
+                    Some('!' | '^') => (true, &set[1..]),
+                    _ => (false, set),
+                };
+                let c = rest[0];
+                let mut hit = false;
+                let mut k = 0;
+                while k < set.len() {
+                    if k + 2 < set.len() && set[k + 1] == '-' {
+                        hit |= set[k] <= c && c <= set[k + 2];
+                        k += 3;
+                    } else {
+                        hit |= set[k] == c;
+                        k += 1;
+                    }
+                }
+                hit != neg && !sep(c) && go(p, t, pi + len + 1, ti + 1, paths, memo)
+            }
+            _ => false,
+        },
+        Some(&c) => rest.first() == Some(&c) && go(p, t, pi + 1, ti + 1, paths, memo),
+    };
+    memo[key] = Some(v);
+    v
 }
 
 pub fn has_glob(s: &str) -> bool {
@@ -714,6 +730,8 @@ pub fn persistence_normalized(p: &str) -> bool {
             .any(|k| name.contains(k))
             || name == "env"
             || name == "environment"
+            // R reads it first; `R_PROFILE_USER` there names code to run.
+            || name == "renviron"
             || name.starts_with("ipython") && rest.contains("/startup")
         {
             return true;

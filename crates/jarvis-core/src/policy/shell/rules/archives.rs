@@ -74,8 +74,16 @@ impl Analyzer<'_> {
                 ));
                 return;
             }
+            // On another machine, a deploy folder (`/srv/docs`) is where
+            // releases are unpacked; its system, home or root is not.
+            let deploy = self.remote
+                && !climbs
+                && !paths::wipes_a_machine(&p)
+                && !paths::system_tree_elsewhere(&p)
+                && !p.starts_with('~');
             if paths::catastrophic_normalized(&p)
                 && !self.inside(&p)
+                && !deploy
                 && (climbs || !plain_home_folder(&p))
             {
                 self.block(format!(

@@ -4,9 +4,7 @@
 //! home folder's deletion, disks, startup files, Jarvis — blocks.
 
 use super::code_markers::{DECODE, NETWORK, RUNS, UNPICKLES, computed_call, escaped_text};
-use super::code_shapes::{
-    allocates_forever, allocates_huge, delete_calls, deletes_by_name, opens_for_writing,
-};
+use super::code_shapes::{allocates_forever, allocates_huge, delete_calls, deletes_by_name};
 use super::*;
 
 const CREDENTIAL_MARKERS: &[&str] = &[
@@ -155,7 +153,7 @@ pub(super) const DELETE: &[&str] = &[
     "rm(",
 ];
 
-const HOME_MARKERS: &[&str] = &[
+pub(super) const HOME_MARKERS: &[&str] = &[
     "homedir",
     "dir.home",
     "path.home",
@@ -515,7 +513,21 @@ impl Analyzer<'_> {
         let home_joined = HOME_MARKERS.iter().any(|k| l.contains(k));
         // `fs.chmodSync(os.homedir(), 0o777)`: home or a system folder
         // opened to every user.
-        if super::code_shapes::grants_everyone(&l) && (home_joined || catastrophic) {
+        // The call's own arguments name the place, or a variable set
+        // elsewhere in the code does.
+        let opened = super::code_shapes::world_writable_chmods(&l)
+            .into_iter()
+            .any(|args| {
+                let named_here = string_literals(args).iter().any(|s| {
+                    let p = self.norm_text(&paths::word_path(s, false), None);
+                    (s.starts_with('/') || s.starts_with('~')) && paths::catastrophic_normalized(&p)
+                });
+                let variable = string_literals(args).is_empty();
+                named_here
+                    || HOME_MARKERS.iter().any(|k| args.contains(k))
+                    || variable && (home_joined || catastrophic)
+            });
+        if opened {
             self.block(format!(
                 "{lang} code makes the home directory or a system path writable by everyone"
             ));
@@ -599,75 +611,7 @@ impl Analyzer<'_> {
         {
             self.block(format!("persistence ({lang} code adds a login item)"));
         }
-        let writes = opens_for_writing(&l)
-            || [
-                "write",
-                "appendfile",
-                ">>",
-                "set-content",
-                "add-content",
-                "out-file",
-                "file.new",
-                "fopen",
-                "file_put_contents",
-                // R's `cat(…, file = F, append = TRUE)`, `sink(F)`.
-                "file=",
-                "file =",
-                "append=true",
-                "sink(",
-            ]
-            .iter()
-            .any(|k| l.contains(k));
-        // R expands `~` in every file name it opens.
-        let tilde_home = home_joined || matches!(lang, "rscript" | "r");
-        if writes {
-            for s in string_literals(&text) {
-                let p = self.norm_text(&paths::word_path(&s, false), None);
-                // `Deno.env.get("HOME") + "/.config/autostart/x.desktop"`.
-                let under = format!("~/{}", s.trim_start_matches(['/', '~']));
-                if paths::persistence_normalized(&p) && !self.inside(&p)
-                    || tilde_home
-                        && (s.starts_with("/.") || s.starts_with("~/"))
-                        && paths::persistence_normalized(&under)
-                    || (paths::system_normalized(&p)
-                        && !p.starts_with("/dev/null")
-                        && !p.starts_with("/proc/self")
-                        && (p.starts_with("/etc")
-                            || p.starts_with("/usr")
-                            || p.starts_with("/boot")
-                            || p.starts_with("/sys")
-                            || p.starts_with("/proc/sys")
-                            || p.starts_with("/bin")
-                            || p.starts_with("/lib")))
-                {
-                    self.block(format!(
-                        "{lang} code writes a system or startup file ({})",
-                        shown(&s)
-                    ));
-                }
-            }
-            if [
-                "bashrc",
-                "zshrc",
-                ".profile",
-                "autostart",
-                "launchagents",
-                "crontab",
-                "authorized_keys",
-                "systemd/user",
-                "sitecustomize",
-                "/etc/",
-            ]
-            .iter()
-            .any(|k| l.contains(k))
-                && HOME_MARKERS
-                    .iter()
-                    .chain(["/etc/"].iter())
-                    .any(|k| l.contains(k))
-            {
-                self.block(format!("persistence ({lang} code writes a startup file)"));
-            }
-        }
+        self.code_writes(lang, &text, &l, home_joined);
         if l.contains("kill") && (l.contains("ppid") || l.contains(&app)) {
             self.block(format!("{lang} code signals Jarvis's own process"));
         }

@@ -215,24 +215,80 @@ pub(super) fn computed_call(l: &str) -> bool {
     })
 }
 
-/// A mode that lets every user write (`chmod(p, 0o777)`, `0666`, `S_IWOTH`),
-/// given to a chmod call.
-pub(super) fn grants_everyone(l: &str) -> bool {
-    if !l.contains("chmod") {
-        return false;
+/// The argument lists of chmod calls whose mode lets every user write
+/// (`chmod(p, 0o777)`, `0x1ff`, `0o40777`, `"666"`, `parseInt("777", 8)`,
+/// `oct("777")`, `S_IWOTH`, `"o+w"`).
+pub(super) fn world_writable_chmods(l: &str) -> Vec<&str> {
+    l.match_indices("chmod")
+        .filter_map(|(at, _)| {
+            let rest = &l[at + "chmod".len()..];
+            let rest = rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+            let args = rest.strip_prefix('(').map_or_else(
+                // Perl and Ruby call without parentheses: to the statement's end.
+                || rest.split([';', '\n']).next().unwrap_or(rest),
+                |inner| call_args(inner),
+            );
+            grants_everyone(args).then_some(args)
+        })
+        .collect()
+}
+
+/// The text up to the parenthesis that closes a call's.
+pub(super) fn call_args(inner: &str) -> &str {
+    let mut depth = 0usize;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return &inner[..i],
+            ')' => depth -= 1,
+            _ => {}
+        }
     }
-    if l.contains("s_iwoth") || l.contains("s_irwxo") {
+    inner
+}
+
+fn grants_everyone(args: &str) -> bool {
+    if args.contains("s_iwoth") || args.contains("s_irwxo") {
         return true;
     }
-    // Octal literals (`0o777`, `0777`, `0o1777`) whose last digit lets
-    // others write; 511 and 438 are 0o777 and 0o666 in decimal.
-    l.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| {
-        let digits = t.strip_prefix("0o").or_else(|| t.strip_prefix('0'));
-        let octal = digits
-            .filter(|d| (3..=4).contains(&d.len()) && d.chars().all(|c| ('0'..='7').contains(&c)));
-        octal
-            .and_then(|d| d.chars().last())
-            .is_some_and(|c| matches!(c, '2' | '3' | '6' | '7'))
-            || matches!(t, "511" | "438")
-    })
+    // Symbolic: others (or all) given write.
+    let symbolic = args
+        .split(|c: char| !(c.is_ascii_alphanumeric() || "+=-,".contains(c)))
+        .any(|t| {
+            t.split(',').any(|clause| {
+                let (who, how) = match clause.find(['+', '=']) {
+                    Some(i) => clause.split_at(i),
+                    None => return false,
+                };
+                (who.contains('o') || who.contains('a'))
+                    && who.chars().all(|c| "ugoa".contains(c))
+                    && how[1..].contains('w')
+            })
+        });
+    symbolic
+        || args
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|t| mode_value(&t.replace('_', "")).is_some_and(|m| m & 0o002 != 0))
+}
+
+/// A numeric mode as code spells it: `0o777`, `0777`, `0x1ff`, `0b…`, and
+/// three or four octal digits alone (`"777"` given as a string, `oct("777")`,
+/// `parseInt("777", 8)`); 511 and 438 are 0o777 and 0o666 in decimal.
+fn mode_value(t: &str) -> Option<u32> {
+    let radix = |digits: &str, r: u32| u32::from_str_radix(digits, r).ok();
+    if let Some(d) = t.strip_prefix("0o") {
+        return radix(d, 8);
+    }
+    if let Some(d) = t.strip_prefix("0x") {
+        return radix(d, 16);
+    }
+    if let Some(d) = t.strip_prefix("0b") {
+        return radix(d, 2);
+    }
+    match t {
+        "511" | "438" => return radix(t, 10),
+        _ => {}
+    }
+    let octal = t.len() >= 3 && t.len() <= 7 && t.chars().all(|c| ('0'..='7').contains(&c));
+    octal.then(|| radix(t, 8)).flatten()
 }

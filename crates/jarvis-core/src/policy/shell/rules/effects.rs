@@ -347,6 +347,7 @@ impl Analyzer<'_> {
             !p[at..].contains('/')
                 && !dir.is_empty()
                 && paths::credential_normalized(dir, dir).is_none()
+                && !paths::glob_names_store(&p)
         };
         if let Some(why) =
             paths::credential_normalized(&p, &w.text).filter(|_| !device_names && !listed_names)
@@ -691,6 +692,12 @@ impl Analyzer<'_> {
                     {
                         continue;
                     }
+                    // A tool handed its own settings, which it reads to sign
+                    // in and never prints (`mvn -s ~/.m2/settings.xml`).
+                    let prev = c.words.get(i.saturating_sub(1)).map(|w| w.text.as_str());
+                    if own_settings(&c.lb, prev, &w.text, &p) {
+                        continue;
+                    }
                     self.block(format!("touches a credential: {why}"));
                 }
                 if self.app_state(&p) {
@@ -804,6 +811,15 @@ pub(super) fn in_word_or_subs(w: &Word, script: &Script, test: impl Fn(&Word) ->
 }
 
 /// Programs that look at names, sizes and modes, never at content.
+/// `mvn -s ~/.m2/settings.xml`, `--settings=…`: maven given the settings
+/// file it reads anyway.
+fn own_settings(lb: &str, prev: Option<&str>, word: &str, p: &str) -> bool {
+    let flag = |f: &str| matches!(f, "-s" | "--settings" | "-gs" | "--global-settings");
+    matches!(lb, "mvn" | "mvnw" | "mvnd")
+        && p == "~/.m2/settings.xml"
+        && (prev.is_some_and(flag) || word.split_once('=').is_some_and(|(f, _)| flag(f)))
+}
+
 fn metadata_only(b: &str) -> bool {
     matches!(
         b,

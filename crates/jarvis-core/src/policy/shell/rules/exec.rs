@@ -518,6 +518,8 @@ impl Analyzer<'_> {
             } else if let Some((_, cmd)) = line.split_once("!=") {
                 // `VAR != cmd` runs cmd when the makefile is read.
                 self.script(cmd.trim(), &[], depth + 1);
+            } else {
+                self.make_shell_setting(line, depth);
             }
         }
         // `$(shell cmd)` runs cmd when it is expanded, in any line (make's
@@ -532,7 +534,52 @@ impl Analyzer<'_> {
     }
 }
 
+/// A shell named alone (`/bin/bash`): what make's recipes run anyway.
+pub(super) fn lone_shell(v: &str) -> bool {
+    !v.contains(char::is_whitespace)
+        && !v.starts_with(['$', '`'])
+        && matches!(
+            lower(&base_name(v)).as_str(),
+            "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash"
+        )
+        && (!v.contains('/') || v.starts_with("/bin/") || v.starts_with("/usr/bin/"))
+}
+
+/// `NAME = value` in make's spellings (`:=`, `::=`, `+=`, `?=`), with
+/// the name trimmed; not `!=`, which runs its value.
+pub(super) fn make_assignment(line: &str) -> Option<(&str, &str)> {
+    let (left, value) = line.split_once('=')?;
+    if left.ends_with('!') {
+        return None;
+    }
+    let name = left.trim_end_matches([':', '+', '?']).trim();
+    let name = name.strip_prefix("override ").unwrap_or(name).trim();
+    let name = name.strip_prefix("export ").unwrap_or(name).trim();
+    (!name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.".contains(c)))
+    .then_some((name, value.trim()))
+}
+
 impl Analyzer<'_> {
+    /// `SHELL = …` and `.SHELLFLAGS = …` in a makefile or on make's
+    /// command line: the shell and the words before every recipe line
+    /// (`.SHELLFLAGS='-c "curl … | sh"; true'` runs that `-c` code). A
+    /// shell named alone (`SHELL=/bin/bash`) is the recipes' usual one.
+    pub(super) fn make_shell_setting(&mut self, line: &str, depth: usize) {
+        let Some((name, v)) = make_assignment(line) else {
+            return;
+        };
+        let v = v.trim_matches(['\'', '"']);
+        if name == "SHELL" && !lone_shell(v) || name.ends_with("_COMMAND") {
+            self.script(v, &[], depth + 1);
+        }
+        if name == ".SHELLFLAGS" {
+            self.script(&format!("sh {v}"), &[], depth + 1);
+        }
+    }
+
     /// Ex commands given on the command line that save (`+wq`, `-c w`):
     /// the files the editor opens are written.
     pub(super) fn editor_writes(&mut self, c: &Cmd<'_>) {

@@ -454,15 +454,22 @@ impl Analyzer<'_> {
                     ));
                     return false;
                 }
+                // `-O`, alone or last in a bundle (`-oO'cmd'`), takes the
+                // pager as the rest of its word.
+                fn pager_at(x: &str) -> Option<&str> {
+                    short_flags(x)
+                        .and_then(|b| b.find('O'))
+                        .map(|i| &x[i + 2..])
+                }
                 if s == "grep"
                     && rest
                         .iter()
-                        .any(|x| x.starts_with("-O") || x.starts_with("--open-files-in-pager"))
+                        .any(|x| pager_at(x).is_some() || x.starts_with("--open-files-in-pager"))
                 {
                     for x in rest {
                         if let Some(pager) = x
                             .strip_prefix("--open-files-in-pager=")
-                            .or_else(|| x.strip_prefix("-O").filter(|p| !p.is_empty()))
+                            .or_else(|| pager_at(x).filter(|p| !p.is_empty()))
                         {
                             let w = Word::lit(pager);
                             self.shell_code(&w, &[], c.script, c.depth);
@@ -535,7 +542,8 @@ impl Analyzer<'_> {
                 ro
             }
             // `git stash` alone pushes; only `show` and `list` read.
-            "branch" | "tag" | "remote" | "stash" | "worktree" | "notes" | "config-list"
+            // (`remote` is answered by `remote_reads` above.)
+            "branch" | "tag" | "stash" | "worktree" | "notes" | "config-list"
                 if (sub != "stash" || rest.first().is_some_and(|x| x == "show" || x == "list"))
                     && (sub == "stash"
                         || !rest.iter().any(|x| matches!(x.as_str(), "-p" | "--patch")))
@@ -724,10 +732,14 @@ fn remote_reads(rest: &[String]) -> bool {
         .filter(|x| !x.starts_with('-'))
         .map(String::as_str)
         .collect();
-    let flags_ok = rest
+    let flags: Vec<&str> = rest
         .iter()
         .filter(|x| x.starts_with('-'))
-        .all(|f| matches!(f.as_str(), "-v" | "--verbose" | "-n" | "--push" | "--all"));
+        .map(String::as_str)
+        .collect();
+    let flags_ok = flags
+        .iter()
+        .all(|f| matches!(*f, "-v" | "--verbose" | "-n" | "--push" | "--all"));
     // A remote's name, not a URL (`show https://host/x.git` asks a host
     // this repository never named).
     let names = |xs: &[&str]| {
@@ -739,7 +751,9 @@ fn remote_reads(rest: &[String]) -> bool {
     flags_ok
         && match ops.as_slice() {
             [] => true,
-            ["show", rest @ ..] => names(rest),
+            // `show NAME` asks the remote for its branches, unless `-n`.
+            ["show"] => true,
+            ["show", rest @ ..] => names(rest) && flags.contains(&"-n"),
             ["get-url", name] => names(&[name]),
             _ => false,
         }

@@ -156,27 +156,7 @@ impl Analyzer<'_> {
             }
             // `-p:PostBuildEvent='cmd'`: MSBuild runs the event's text as
             // a command line after (or before) the build.
-            "dotnet" | "msbuild" | "xbuild" => {
-                for a in &args {
-                    let Some((_, prop)) = a.split_once(':').filter(|(k, _)| {
-                        matches!(
-                            lower(k).as_str(),
-                            "-p" | "/p" | "-property" | "/property" | "--property"
-                        )
-                    }) else {
-                        continue;
-                    };
-                    for (k, v) in prop.split(';').filter_map(|kv| kv.split_once('=')) {
-                        if matches!(
-                            lower(k).as_str(),
-                            "prebuildevent" | "postbuildevent" | "runcommand"
-                        ) {
-                            self.script(v, &[], c.depth + 1);
-                            self.ask(format!("{} runs the command line {k} holds", c.base));
-                        }
-                    }
-                }
-            }
+            "dotnet" | "msbuild" | "xbuild" => self.build_events(c, &args),
             "direnv" if args.first() == Some(&"allow") => {
                 let dir = args.get(1).copied().unwrap_or(".");
                 let envrc = Word::lit(format!("{}/.envrc", dir.trim_end_matches('/')));
@@ -758,4 +738,38 @@ fn takes_container_value(opt: &str) -> bool {
             | "--log-driver"
             | "--tmpfs"
     )
+}
+
+impl Analyzer<'_> {
+    /// `-p:PostBuildEvent='cmd'` (`/p:`, `-property:`, dotnet's `-p NAME=V`,
+    /// several joined by `;`, `%7C`-style escapes): MSBuild runs the event's
+    /// text as a command line before or after the build.
+    fn build_events(&mut self, c: &Cmd<'_>, args: &[&str]) {
+        let mut props = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            match a.split_once(':') {
+                Some((k, prop))
+                    if matches!(
+                        lower(k).as_str(),
+                        "-p" | "/p" | "-property" | "/property" | "--property"
+                    ) =>
+                {
+                    props.push(prop.to_string());
+                }
+                _ if matches!(*a, "-p" | "--property") => {
+                    props.extend(args.get(i + 1).map(|v| v.to_string()));
+                }
+                _ => {}
+            }
+        }
+        for prop in props {
+            for (k, v) in prop.split(';').filter_map(|kv| kv.split_once('=')) {
+                if matches!(lower(k).as_str(), "prebuildevent" | "postbuildevent") {
+                    // MSBuild expands `%XX` escapes (`%3B` is `;`, `%7C` is `|`).
+                    self.script(&super::sqlite::percent_decoded(v), &[], c.depth + 1);
+                    self.ask(format!("{} runs the command line {k} holds", c.base));
+                }
+            }
+        }
+    }
 }

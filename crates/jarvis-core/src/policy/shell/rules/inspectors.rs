@@ -350,7 +350,8 @@ impl Analyzer<'_> {
             }
             // Formatters and linters that report, not rewrite.
             // (ruff: no cache written, no fix a setting could turn on.)
-            ("rustfmt", [..]) if a.contains(&"--check") => {
+            // (Settings before them, `RUFF_OUTPUT_FILE=…`, may write.)
+            ("rustfmt", [..]) if a.contains(&"--check") && c.src.assigns.is_empty() => {
                 let mut files = Vec::new();
                 let mut i = 0;
                 while i < a.len() {
@@ -366,7 +367,8 @@ impl Analyzer<'_> {
                 files
             }
             ("ruff", ["check", rest @ ..])
-                if rest.contains(&"--no-cache")
+                if c.src.assigns.is_empty()
+                    && rest.contains(&"--no-cache")
                     && rest.contains(&"--no-fix")
                     && rest.iter().all(|x| {
                         !x.starts_with('-')
@@ -386,9 +388,10 @@ impl Analyzer<'_> {
             }
             // A binary's build information (`-m`), or the toolchain's.
             ("go", ["version", rest @ ..])
-                if rest
-                    .iter()
-                    .all(|x| !x.starts_with('-') || matches!(*x, "-m" | "-v")) =>
+                if c.src.assigns.is_empty()
+                    && rest
+                        .iter()
+                        .all(|x| !x.starts_with('-') || matches!(*x, "-m" | "-v")) =>
             {
                 operands(1)
             }

@@ -5,29 +5,49 @@
 //! `HTTPS_PROXY=http://H NODE_TLS_REJECT_UNAUTHORIZED=0 npm publish`).
 //! Either alone asks: a proxy with TLS intact sees host names only, and a
 //! check switched off still needs someone on the path; so does a request
-//! that carries no sign-in (a corporate proxy's own certificate).
+//! that carries no sign-in (a corporate proxy's own certificate), and a
+//! bundle of the system's own authorities (`/etc/ssl/certs/…`).
 
 use super::*;
 
 /// Variables naming the proxy every request goes through.
-const PROXY_VARS: &[&str] = &["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY"];
+const PROXY_VARS: &[&str] = &[
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "ALL_PROXY",
+    "NPM_CONFIG_HTTPS_PROXY",
+    "NPM_CONFIG_PROXY",
+    "YARN_HTTPS_PROXY",
+];
 
-/// Options naming a proxy: `curl -x`, `pip --proxy`, npm's, the JVM's.
+/// Options whose value names a proxy (curl's, npm's, pip's, the JVM's).
 const PROXY_OPTIONS: &[&str] = &[
     "-x",
     "--proxy",
     "--https-proxy",
-    "-Dhttps.proxyHost",
-    "-Dhttp.proxyHost",
-    "-Dhttps.proxyhost",
+    "--preproxy",
+    "--socks4",
+    "--socks4a",
+    "--socks5",
+    "--socks5-hostname",
+    "-dhttps.proxyhost",
+    "-dhttp.proxyhost",
+    "-dsocksproxyhost",
+    "http.proxy",
+    "https.proxy",
 ];
 
-/// Variables that switch the certificate check off (any value but off's)
-/// or replace the authorities it trusts (a file of someone's choosing).
-const TRUST_VARS: &[&str] = &[
+/// Variables that switch the certificate check off.
+const CHECK_OFF_VARS: &[&str] = &[
     "NODE_TLS_REJECT_UNAUTHORIZED",
-    "GIT_SSL_NO_VERIFY",
     "PYTHONHTTPSVERIFY",
+    "NPM_CONFIG_STRICT_SSL",
+    "CLOUDSDK_AUTH_DISABLE_SSL_VALIDATION",
+];
+
+/// Variables that hand the check other authorities, or skip it for hosts.
+const TRUST_VARS: &[&str] = &[
+    "GIT_SSL_NO_VERIFY",
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
     "REQUESTS_CA_BUNDLE",
@@ -36,33 +56,52 @@ const TRUST_VARS: &[&str] = &[
     "PIP_CERT",
     "GIT_SSL_CAINFO",
     "AWS_CA_BUNDLE",
-    "NPM_CONFIG_STRICT_SSL",
     "NPM_CONFIG_CAFILE",
+    "CARGO_HTTP_CAINFO",
+    "CLOUDSDK_CORE_CUSTOM_CA_CERTS_FILE",
     "PIP_TRUSTED_HOST",
     "GOINSECURE",
 ];
 
-/// Options that switch the check off or hand it other authorities.
-const TRUST_OPTIONS: &[&str] = &[
+/// Options that switch the check off.
+const CHECK_OFF_OPTIONS: &[&str] = &[
     "-k",
     "--insecure",
     "--no-check-certificate",
-    "--trusted-host",
-    "--cacert",
-    "--cert",
-    "--cafile",
+    "--no-verify-ssl",
+    "--insecure-skip-tls-verify",
+    "--no-strict-ssl",
     "--strict-ssl=false",
-    "-Djavax.net.ssl.trustStore",
-    "-Dmaven.wagon.http.ssl.insecure",
-    "-Dmaven.resolver.transport.http.ssl.insecure",
-    "http.sslVerify=false",
+    "--tls-verify=false",
+    "--trusted-host",
+    "-dmaven.wagon.http.ssl.insecure=true",
+    "-dmaven.wagon.http.ssl.allowall=true",
+    "-dmaven.resolver.transport.http.ssl.insecure=true",
     "http.sslverify=false",
-    "http.sslCAInfo",
+];
+
+/// Options whose value is a bundle of authorities to trust.
+const TRUST_OPTIONS: &[&str] = &[
+    "--cacert",
+    "--capath",
+    "--cafile",
+    "--ca-certificate",
+    "--ca-directory",
+    "-djavax.net.ssl.truststore",
+    "http.sslcainfo",
+];
+
+/// Variables whose value is more of the JVM's options.
+const JVM_OPTION_VARS: &[&str] = &[
+    "MAVEN_OPTS",
+    "GRADLE_OPTS",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
 ];
 
 impl Analyzer<'_> {
     pub(super) fn intercepted(&mut self, c: &Cmd<'_>) {
-        let assigns: Vec<&(String, Word)> = c
+        let mut settings: Vec<(String, String)> = c
             .src
             .assigns
             .iter()
@@ -73,48 +112,27 @@ impl Analyzer<'_> {
                     .filter(|k| k.declares)
                     .flat_map(|k| k.assigns.iter()),
             )
+            .map(|(n, v)| (n.to_ascii_uppercase(), v.text.clone()))
             .collect();
-        let words: Vec<&str> = c.words.iter().skip(1).map(|w| w.text.as_str()).collect();
-        let option =
-            |w: &str, o: &str| w == o || w.strip_prefix(o).is_some_and(|r| r.starts_with('='));
-        let proxy = assigns
-            .iter()
-            .filter(|(n, _)| PROXY_VARS.contains(&n.to_ascii_uppercase().as_str()))
-            .map(|(_, v)| v.text.clone())
-            .chain(words.iter().enumerate().filter_map(|(i, w)| {
-                let o = PROXY_OPTIONS.iter().find(|o| option(w, o))?;
-                match w.split_once('=') {
-                    Some((_, v)) if w.len() > o.len() => Some(v.to_string()),
-                    _ => words.get(i + 1).map(|v| v.to_string()),
-                }
-            }))
-            // `git -c http.proxy=H`.
-            .chain(words.iter().filter_map(|w| {
-                let (k, v) = w.split_once('=')?;
-                k.eq_ignore_ascii_case("http.proxy").then(|| v.to_string())
-            }))
-            .find_map(|v| {
-                let rest = v.split_once("://").map_or(v.as_str(), |(_, r)| r);
-                super::project_out::far_host(rest)
-            });
-        let Some(host) = proxy else { return };
-        let trust_off = assigns.iter().any(|(n, v)| {
-            let up = n.to_ascii_uppercase();
-            let value = lower(&v.text);
-            TRUST_VARS.contains(&up.as_str())
-                && match up.as_str() {
-                    "NODE_TLS_REJECT_UNAUTHORIZED"
-                    | "PYTHONHTTPSVERIFY"
-                    | "NPM_CONFIG_STRICT_SSL" => {
-                        matches!(value.as_str(), "0" | "false" | "no")
-                    }
-                    "GIT_SSL_NO_VERIFY" => !matches!(value.as_str(), "" | "0" | "false" | "no"),
-                    _ => !value.is_empty(),
-                }
-        }) || words
-            .iter()
-            .any(|w| TRUST_OPTIONS.iter().any(|o| option(w, o) || *w == *o));
-        if trust_off && signs_in(c, &words) {
+        let mut words: Vec<String> = c.words.iter().skip(1).map(|w| lower(&w.text)).collect();
+        // `env HTTPS_PROXY=… git push` (the line's words, before the
+        // program env runs), `wget -e https_proxy=…`.
+        let line: Vec<String> = c.src.argv.iter().map(|w| lower(&w.text)).collect();
+        settings.extend(line.iter().chain(words.iter()).filter_map(|w| {
+            let (n, v) = w.split_once('=')?;
+            n.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                .then(|| (n.to_ascii_uppercase(), v.to_string()))
+        }));
+        for (n, v) in &settings {
+            if JVM_OPTION_VARS.contains(&n.as_str()) {
+                words.extend(v.split_whitespace().map(lower));
+            }
+        }
+        let Some(host) = proxy_host(&settings, &words) else {
+            return;
+        };
+        if check_off(&settings, &words) && signs_in(c, &words) {
             self.block(format!(
                 "interception (requests go through a proxy on {host} with the certificate check off or its authorities replaced: the proxy reads their sign-ins)"
             ));
@@ -122,19 +140,92 @@ impl Analyzer<'_> {
     }
 }
 
+/// The far host of the first proxy the line names.
+fn proxy_host(settings: &[(String, String)], words: &[String]) -> Option<String> {
+    let mut values: Vec<String> = settings
+        .iter()
+        .filter(|(n, _)| PROXY_VARS.contains(&n.as_str()))
+        .map(|(_, v)| v.clone())
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        values.extend(option_value(words, i, w, PROXY_OPTIONS));
+        // curl's bundles: `-kx URL`, `-xhttp://…`.
+        if let Some(b) = short_bundle(w)
+            && let Some(at) = b.find('x')
+        {
+            let rest = &b[at + 1..];
+            values.extend(if rest.is_empty() {
+                words.get(i + 1).cloned()
+            } else {
+                Some(rest.to_string())
+            });
+        }
+    }
+    values.iter().find_map(|v| {
+        let rest = v.split_once("://").map_or(v.as_str(), |(_, r)| r);
+        super::project_out::far_host(rest)
+    })
+}
+
+/// The check switched off, or authorities other than the system's trusted.
+fn check_off(settings: &[(String, String)], words: &[String]) -> bool {
+    let vars = settings.iter().any(|(n, v)| {
+        let v = lower(v);
+        CHECK_OFF_VARS.contains(&n.as_str()) && matches!(v.as_str(), "0" | "false" | "no")
+            // git skips the check whatever the value.
+            || n == "GIT_SSL_NO_VERIFY"
+            || TRUST_VARS.contains(&n.as_str()) && !v.is_empty() && !system_authorities(&v)
+    });
+    vars || words.iter().enumerate().any(|(i, w)| {
+        CHECK_OFF_OPTIONS.contains(&w.as_str())
+            || short_bundle(w)
+                .is_some_and(|b| b.contains('k') && !b.contains('x') || b.starts_with('k'))
+            || w == "--strict-ssl" && words.get(i + 1).is_some_and(|v| v == "false")
+            || option_value(words, i, w, TRUST_OPTIONS).is_some_and(|v| !system_authorities(&v))
+    })
+}
+
+/// The system's own bundle of authorities (`/etc/ssl/certs/…`).
+fn system_authorities(path: &str) -> bool {
+    [
+        "/etc/ssl/",
+        "/etc/pki/",
+        "/etc/ca-certificates",
+        "/usr/share/ca-certificates",
+        "/usr/local/share/ca-certificates",
+        "/etc/ssl",
+    ]
+    .iter()
+    .any(|d| path.starts_with(d))
+}
+
+/// `-x V`, `--proxy=V`, `-Dhttps.proxyHost=V`: the value of one of `opts`.
+fn option_value(words: &[String], i: usize, w: &str, opts: &[&str]) -> Option<String> {
+    opts.iter().find_map(|o| {
+        if w == *o {
+            words.get(i + 1).cloned()
+        } else {
+            w.strip_prefix(o)
+                .and_then(|r| r.strip_prefix('='))
+                .map(str::to_string)
+        }
+    })
+}
+
+/// The letters of a bundle of curl's short options (`-sk`, `-kx`).
+fn short_bundle(w: &str) -> Option<&str> {
+    let b = w.strip_prefix('-').filter(|b| !b.starts_with('-'))?;
+    b.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        .then_some(b)
+}
+
 /// The requests carry the user's sign-in: a publish, push or upload, a
 /// login, credentials on the line, or a cloud client (always signed in).
-fn signs_in(c: &Cmd<'_>, words: &[&str]) -> bool {
+fn signs_in(c: &Cmd<'_>, words: &[String]) -> bool {
     const VERBS: &[&str] = &[
-        "publish",
-        "upload",
-        "push",
-        "deploy",
-        "release",
-        "login",
-        "adduser",
-        "publishToMavenLocal",
-        "uploadArchives",
+        "publish", "upload", "push", "deploy", "release", "login", "adduser",
     ];
     const CLOUD: &[&str] = &[
         "aws",
@@ -142,24 +233,41 @@ fn signs_in(c: &Cmd<'_>, words: &[&str]) -> bool {
         "gsutil",
         "az",
         "kubectl",
+        "oc",
         "helm",
         "gh",
         "glab",
-        "docker",
-        "podman",
         "terraform",
+        "tofu",
+        "pulumi",
         "vault",
         "heroku",
         "flyctl",
         "doctl",
+        "twine",
     ];
-    words.iter().any(|w| {
-        let l = lower(w);
-        VERBS
-            .iter()
-            .any(|v| l == lower(v) || l.ends_with(&format!(":{}", lower(v))))
-            || matches!(l.as_str(), "-u" | "--user" | "-n" | "--netrc")
-            || l.starts_with("authorization:")
-            || l.starts_with("--user=")
+    const HEADER_NAMES: &[&str] = &["auth", "token", "key", "cookie", "secret", "session"];
+    words.iter().enumerate().any(|(i, w)| {
+        let header = match w.as_str() {
+            "-h" | "--header" => words.get(i + 1).map(String::as_str),
+            _ => w.strip_prefix("--header="),
+        };
+        VERBS.iter().any(|v| w.contains(v))
+            || matches!(
+                w.as_str(),
+                "-u" | "--user" | "-n" | "--netrc" | "--oauth2-bearer" | "--http-user" | "--http-password"
+            )
+            || w.starts_with("--user=")
+            || w.starts_with("--netrc-file")
+            || w.starts_with("--http-user=")
+            || w.starts_with("--http-password=")
+            || header.is_some_and(|h| {
+                let name = h.split(':').next().unwrap_or("");
+                HEADER_NAMES.iter().any(|k| name.contains(k))
+            })
+            // `https://user:pw@host/…`.
+            || w.split_once("://").is_some_and(|(_, r)| {
+                r.split('/').next().is_some_and(|a| a.contains('@') && a.contains(':'))
+            })
     }) || CLOUD.contains(&c.lb.as_str())
 }

@@ -155,7 +155,9 @@ impl Analyzer<'_> {
                     if let Some(why) = self.code_source(&v, script) {
                         self.block(format!("{why} (make is given a command built at run time)"));
                     }
-                } else if !one_word || names_program(name) {
+                } else if (!one_word || names_program(name))
+                    && !(name == "SHELL" && super::exec::lone_shell(&v.text))
+                {
                     self.block_only(|a| a.shell_code(&v, &[], script, depth));
                 }
             }
@@ -183,17 +185,7 @@ impl Analyzer<'_> {
                 }
                 self.sourced(&f, c);
             }
-            if let Some((_, v)) = a
-                .split_once('=')
-                .filter(|(k, _)| *k == "SHELL" || k.ends_with("_COMMAND"))
-            {
-                self.script(v, &[], depth + 1);
-            }
-            // `.SHELLFLAGS='-c "curl … | sh"; true'`: the shell's words
-            // before every recipe line, its `-c` code among them.
-            if let Some(v) = a.strip_prefix(".SHELLFLAGS=") {
-                self.script(&format!("sh {v}"), &[], depth + 1);
-            }
+            self.make_shell_setting(a, depth);
         }
         self.ask(format!("runs {} (recipes run commands)", c.base));
         Some(false)

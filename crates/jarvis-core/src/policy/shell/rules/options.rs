@@ -172,21 +172,7 @@ impl Analyzer<'_> {
         if lb == "cargo" {
             self.cargo_config(c);
         }
-        // pytest empties its `--basetemp` folder before each run, whoever
-        // hands the option on (`nox -s tests -- --basetemp=$HOME`).
-        for (i, w) in c.words.iter().enumerate().skip(1) {
-            let dir = if w.text == "--basetemp" {
-                c.words.get(i + 1).cloned()
-            } else {
-                eq_value(&w.text, "--basetemp").map(|v| Word {
-                    text: v.to_string(),
-                    ..w.clone()
-                })
-            };
-            if let Some(dir) = dir {
-                self.delete_path(&dir, true, c.cwd(), "pytest --basetemp");
-            }
-        }
+        self.pytest_basetemp(c);
         self.safety_off(c);
         self.remote_destruction(c);
         self.remote_runs(c);
@@ -209,6 +195,7 @@ impl Analyzer<'_> {
         self.desktop_safety(c);
         self.captures(c);
         self.reveals_token(c);
+        self.compose_config(c);
         self.secret_scan(c);
         self.core_dump(c);
         self.covers_tracks(c);
@@ -659,6 +646,59 @@ impl Analyzer<'_> {
                     ));
                 }
                 self.read_path(&sent, c.cwd());
+            }
+        }
+    }
+}
+
+/// Programs that run pytest with the options they are handed (`nox -s
+/// tests -- …`, `hatch run test -- …`, `python -m pytest`).
+const RUNS_PYTEST: &[&str] = &[
+    "pytest", "py.test", "tox", "nox", "hatch", "uv", "uvx", "poetry", "pdm", "rye", "pipenv",
+    "coverage", "pixi", "make", "just", "task",
+];
+
+impl Analyzer<'_> {
+    /// pytest empties its `--basetemp` folder before each run, whoever
+    /// hands the option on: an argument, `PYTEST_ADDOPTS`, `-o addopts=`.
+    fn pytest_basetemp(&mut self, c: &Cmd<'_>) {
+        if !(RUNS_PYTEST.contains(&c.lb.as_str()) || c.lb.starts_with("python")) {
+            return;
+        }
+        let mut texts: Vec<Word> = c.words[1..].to_vec();
+        for (n, v) in &c.src.assigns {
+            if n == "PYTEST_ADDOPTS" {
+                texts.extend(v.text.split_whitespace().map(|t| Word {
+                    text: t.to_string(),
+                    ..v.clone()
+                }));
+            }
+        }
+        // `-o addopts='--basetemp=…'`: an ini setting given on the line.
+        let from_ini: Vec<Word> = texts
+            .iter()
+            .filter_map(|w| w.text.split_once("addopts=").map(|(_, v)| (w, v)))
+            .flat_map(|(w, v)| {
+                v.split_whitespace()
+                    .map(|t| Word {
+                        text: t.trim_matches(['\'', '"']).to_string(),
+                        ..w.clone()
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        texts.extend(from_ini);
+        for (i, w) in texts.iter().enumerate() {
+            let dir = if w.text == "--basetemp" {
+                texts.get(i + 1).cloned()
+            } else {
+                eq_value(&w.text, "--basetemp").map(|v| Word {
+                    text: v.to_string(),
+                    ..w.clone()
+                })
+            };
+            if let Some(dir) = dir {
+                self.delete_path(&dir, true, c.cwd(), "pytest --basetemp");
             }
         }
     }

@@ -114,15 +114,22 @@ impl Analyzer<'_> {
                 });
                 // The checksum database vouches for what any proxy serves,
                 // unless the line turns it off or the proxy is plain HTTP.
+                // (`GOPRIVATE=corp.example/*` exempts the company's own
+                // modules only; `*` exempts them all; another checksum
+                // database is the proxy owner's choosing.)
                 let unchecked = set.iter().any(|(n, v)| {
-                    matches!(
-                        n.as_str(),
-                        "GONOSUMDB" | "GONOSUMCHECK" | "GOINSECURE" | "GOPRIVATE"
-                    ) || n.as_str() == "GOSUMDB" && lower(&v.text) == "off"
-                        || n.as_str() == "GOFLAGS" && v.text.contains("-insecure")
+                    let v = lower(&v.text);
+                    let everything = v.split(',').any(|p| p.trim().starts_with('*'));
+                    matches!(n.as_str(), "GONOSUMDB" | "GOPRIVATE" | "GOINSECURE") && everything
+                        || n.as_str() == "GONOSUMCHECK" && !v.is_empty()
+                        || n.as_str() == "GOSUMDB"
+                            && !v.is_empty()
+                            && !v.starts_with("sum.golang.org")
+                            && !v.starts_with("sum.golang.google.cn")
+                        || n.as_str() == "GOFLAGS" && v.contains("-insecure")
                 });
                 match far {
-                    Some(u) if unchecked || u.starts_with("http://") => self.block(format!(
+                    Some(u) if unchecked || lower(u).starts_with("http://") => self.block(format!(
                         "download and execute (go fetches modules and toolchains from {u}, which GOPROXY names, unchecked)"
                     )),
                     Some(u) => self.ask(format!("go fetches modules from {u}, which GOPROXY names")),
@@ -260,9 +267,12 @@ impl Analyzer<'_> {
             // repository on a code forge is where such tools are published
             // (asked, as `pip install URL` is); another host is not.
             "cargo" => {
+                // A URL known only at run time may be anywhere.
                 let elsewhere = |u: &str| {
                     let rest = u.split_once("://").map_or(u, |(_, r)| r);
-                    super::project_out::far_host(rest).is_some()
+                    u.contains(['$', '`'])
+                        || !rest.contains('.')
+                        || super::project_out::far_host(rest).is_some()
                 };
                 let gits: Vec<&str> = c
                     .args
@@ -274,9 +284,16 @@ impl Analyzer<'_> {
                         None => None,
                     })
                     .collect();
+                // (`--config 'source.crates-io.replace-with=…'`: another
+                // registry for every crate, as `--index`.)
                 ops.iter().find(|x| !x.starts_with('+')) == Some(&"install")
                     && (gits.iter().any(|u| elsewhere(u))
-                        || c.args.iter().any(|x| x.starts_with("--index")))
+                        || c.args.iter().any(|x| {
+                            x.starts_with("--index")
+                                || x.starts_with("--registry")
+                                || x.contains("source.")
+                                || x.contains("registries.")
+                        }))
             }
             "gem" => {
                 let sources: Vec<String> = c

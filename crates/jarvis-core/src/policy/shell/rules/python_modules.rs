@@ -27,12 +27,11 @@ impl Analyzer<'_> {
         {
             // pip's own quieting options may come before its command.
             ["-m", "pip", rest @ ..] => std::iter::once("pip")
-                .chain(rest.iter().copied().filter(|x| {
-                    !matches!(
-                        *x,
-                        "--disable-pip-version-check" | "--no-color" | "-q" | "--quiet"
-                    )
-                }))
+                .chain(
+                    rest.iter()
+                        .copied()
+                        .filter(|x| !super::secrets::PIP_QUIET.contains(x)),
+                )
                 .collect(),
             ["-m", rest @ ..] => rest.to_vec(),
             _ => return None,

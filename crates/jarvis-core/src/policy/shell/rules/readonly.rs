@@ -440,6 +440,17 @@ impl Analyzer<'_> {
                     // qpdf with a second file writes it.
                     && (b != "pdftotext" || files.last().is_some_and(|w| w.text == "-"))
                     && (b != "qpdf" || files.len() == 1)
+                    // Formats by name: a `.lua` reader or writer is code.
+                    && super::script_opts::values(
+                        c,
+                        &["-f", "--from", "-r", "--read", "-t", "--to", "-w", "--write"],
+                    )
+                    .iter()
+                    .all(|v| b != "pandoc" || v.text.chars().all(|ch| ch.is_ascii_alphanumeric() || "_+-".contains(ch)))
+                    // `--Output=file://…` reads a template.
+                    && super::script_opts::values(c, &["--Output"])
+                        .iter()
+                        .all(|v| b != "mediainfo" || !v.text.contains([':', '/']))
                     // A schema is a file read too.
                     && super::script_opts::values(c, &["--schema", "--relaxng", "--dtdvalid"])
                         .iter()
@@ -636,9 +647,21 @@ impl Analyzer<'_> {
                 skip_next = false;
                 // An option's value that is a file (`grep -f FILE`).
                 let prev = args[k - 1].as_str();
-                if expression_value(b, prev) {
+                if expression_value(b, prev, &w.text) {
                     continue;
                 }
+                // `-format @FILE`: ImageMagick reads the file named after `@`.
+                let at_file;
+                let w = match w.text.strip_prefix('@').filter(|_| b == "identify") {
+                    Some(rest) => {
+                        at_file = Word {
+                            text: rest.to_string(),
+                            ..w.clone()
+                        };
+                        &at_file
+                    }
+                    None => w,
+                };
                 let pathish =
                     w.text.contains('/') || w.text.starts_with(HOME) || w.text.starts_with('.');
                 if (matches!(
@@ -662,7 +685,7 @@ impl Analyzer<'_> {
                 // udevadm's `--name=/dev/X` names a device; nothing is read.
                 if let Some((_, v)) = t
                     .split_once('=')
-                    .filter(|(f, _)| b != "udevadm" && !expression_value(b, f))
+                    .filter(|(f, v)| b != "udevadm" && !expression_value(b, f, v))
                     && (v.starts_with('/')
                         || v.starts_with(HOME)
                         || v.starts_with("..")
@@ -846,9 +869,18 @@ const TCPDUMP_SHOWS: &[&str] = &[
 /// An inspector's option whose value says what to print (an XPath, a
 /// format), not a file to read: every listed value but the inputs and
 /// schemas, which are files.
-fn expression_value(b: &str, flag: &str) -> bool {
-    inspector_options(b).1.contains(&flag)
-        && !matches!(flag, "-i" | "--schema" | "--relaxng" | "--dtdvalid")
+fn expression_value(b: &str, flag: &str, value: &str) -> bool {
+    match (b, flag) {
+        ("xmllint", "--xpath")
+        | (
+            "ffprobe",
+            "-show_entries" | "-of" | "-print_format" | "-select_streams" | "-v" | "-loglevel",
+        )
+        | ("pdfinfo" | "pdftotext", "-f" | "-l" | "-enc" | "-eol") => true,
+        // `-format @file` reads the file.
+        ("identify", "-format") => !value.starts_with('@'),
+        _ => false,
+    }
 }
 
 /// The options an inspector may be given and still only read: flags

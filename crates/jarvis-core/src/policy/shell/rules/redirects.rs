@@ -313,6 +313,23 @@ impl Analyzer<'_> {
             {
                 self.ask(format!("sets {name}, which changes how a program behaves"));
             }
+            // `RUFF_OUTPUT_FILE=~/.bashrc`, `PIP_LOG=F`: a file the program
+            // writes, judged as any write (a startup file blocks).
+            let output = [
+                "OUTPUT_FILE",
+                "_OUTPUT",
+                "_LOG",
+                "LOG_FILE",
+                "_LOGFILE",
+                "_LOG_PATH",
+            ]
+            .iter()
+            .any(|s| up.ends_with(s));
+            // (A level, `RUST_LOG=debug`, or a format is no file.)
+            let pathish = value.text.contains(['/', '.']) || value.text.starts_with('~');
+            if output && pathish && !c.argv.is_empty() {
+                self.write_path(value, c.cwd.as_deref(), name);
+            }
             if !value.dynamic {
                 for cand in path_candidates(&value.text) {
                     let p = self.norm_text(&paths::word_path(&cand, false), c.cwd.as_deref());

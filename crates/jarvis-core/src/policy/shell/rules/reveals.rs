@@ -39,6 +39,8 @@ const UNMASK_FLAGS: &[&str] = &[
     "--expose-token",
     // mysql's and mariadb's: every option their files hold, the password too.
     "--print-defaults",
+    // maven's `help:effective-settings`, servers' passwords included.
+    "-dshowpasswords",
 ];
 
 /// Verbs that print, next to a token word.
@@ -202,6 +204,59 @@ impl Analyzer<'_> {
 
     /// Any tool asked to print its sign-in token (`fly auth token`, `railway
     /// auth token`, `supabase tokens show`) or to unmask what it hides.
+    /// `docker compose config` prints the compose file with every value
+    /// filled in from `.env`, `env_file:` and the environment: the
+    /// project's secrets. Names only (`--services`) or a check (`-q`) do not.
+    pub(super) fn compose_config(&mut self, c: &Cmd<'_>) {
+        let words: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let at = match c.lb.as_str() {
+            "docker" | "podman" => words.iter().position(|w| *w == "compose").map(|i| i + 1),
+            "docker-compose" | "podman-compose" => Some(0),
+            _ => None,
+        };
+        let Some(at) = at else { return };
+        // Past the file and project options (`-f dev.yml`, `-p app`).
+        let mut i = at;
+        while let Some(w) = words.get(i) {
+            match *w {
+                "-f"
+                | "--file"
+                | "-p"
+                | "--project-name"
+                | "--env-file"
+                | "--profile"
+                | "--project-directory" => i += 2,
+                w if w.starts_with('-') => i += 1,
+                _ => break,
+            }
+        }
+        if words.get(i) != Some(&"config") {
+            return;
+        }
+        let names_only = words[i + 1..].iter().any(|w| {
+            matches!(
+                *w,
+                "--services"
+                    | "--volumes"
+                    | "--images"
+                    | "--profiles"
+                    | "--networks"
+                    | "-q"
+                    | "--quiet"
+            )
+        });
+        if !names_only {
+            let cmd = if at == 0 {
+                format!("{} config", c.base)
+            } else {
+                format!("{} compose config", c.base)
+            };
+            self.block(format!(
+                "reveals credentials ({cmd} prints the values it fills in from .env and the environment)"
+            ));
+        }
+    }
+
     pub(super) fn reveals_token(&mut self, c: &Cmd<'_>) {
         // Words given to a text tool are its text (`echo print token`).
         let lb = c.lb.as_str();

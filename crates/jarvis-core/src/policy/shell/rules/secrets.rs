@@ -546,12 +546,7 @@ impl Analyzer<'_> {
             .args
             .iter()
             .map(String::as_str)
-            .find(|x| {
-                !matches!(
-                    *x,
-                    "--disable-pip-version-check" | "-q" | "--quiet" | "--no-color" | "--no-input"
-                )
-            })
+            .find(|x| !PIP_QUIET.contains(x))
             .unwrap_or("");
         let online = c.args.iter().any(|x| {
             matches!(
@@ -561,7 +556,11 @@ impl Analyzer<'_> {
         });
         // Reading a setting prints it (a token's key was judged above).
         let second = c.args.get(1).map(String::as_str).unwrap_or("");
-        let reads_setting = first == "config" && matches!(second, "get" | "list" | "ls");
+        // (pip's settings name private indexes with their tokens: its
+        // `config list` asks.)
+        let reads_setting = first == "config"
+            && matches!(second, "get" | "list" | "ls")
+            && !matches!(c.lb.as_str(), "pip" | "pip3");
         let listing = match c.lb.as_str() {
             "pip" | "pip3" => {
                 matches!(first, "show" | "list" | "freeze" | "check") || reads_setting
@@ -578,7 +577,8 @@ impl Analyzer<'_> {
             }
             _ => false,
         };
-        if listing && !online && !reveals {
+        // (`PIP_LOG=F` before it writes F.)
+        if listing && !online && !reveals && c.src.assigns.is_empty() {
             return true;
         }
         self.ask(format!("{} runs package or account actions", c.base));
@@ -715,3 +715,12 @@ fn publishes_elsewhere(c: &Cmd<'_>) -> Option<String> {
     .contains(&host.as_str());
     (!default).then_some(host)
 }
+
+/// pip's options that only quiet it, before or after its command.
+pub(super) const PIP_QUIET: &[&str] = &[
+    "--disable-pip-version-check",
+    "-q",
+    "--quiet",
+    "--no-color",
+    "--no-input",
+];

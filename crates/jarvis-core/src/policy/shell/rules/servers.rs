@@ -86,11 +86,26 @@ impl Analyzer<'_> {
         // A command line a program puts into a file (`yq -i '.tasks.x.cmds
         // += ["…"]' Taskfile.yml`): a task runner, CI or compose runs it
         // later; what blocks in it blocks now.
+        // (`-s`, `--split-exp`: yq writes a file per document.)
+        if matches!(c.lb.as_str(), "yq" | "jaq")
+            && c.args.iter().any(|a| {
+                a.starts_with("--split-exp")
+                    || c.lb == "yq" && short_flags(a).is_some_and(|f| f.contains('s'))
+            })
+        {
+            self.ask(format!("{} writes a file per document", c.base));
+            clean = false;
+        }
         if c.args.iter().any(|a| {
             a.starts_with("--inplace")
                 || a == "--in-place"
                 || short_flags(a).is_some_and(|f| f.contains('i'))
         }) {
+            // The files it rewrites are writes.
+            for f in super::positions::operands(c).into_iter().skip(1) {
+                self.write_path(f, c.cwd(), &c.base);
+            }
+            clean = false;
             for a in &c.args {
                 for s in super::code::string_literals(a) {
                     if s.contains(char::is_whitespace) {

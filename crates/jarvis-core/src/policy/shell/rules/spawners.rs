@@ -436,7 +436,15 @@ impl Analyzer<'_> {
                             t.starts_with('/') || t.starts_with('~') || t.starts_with("..")
                         }) =>
                 {
-                    let leaf = super::listers::secret_pattern(&p.argv);
+                    // Ignored files (`git ls-files -o -i`) are where a
+                    // project's secrets lie: `.env` among them.
+                    let ignored = b == "git"
+                        && p.argv.iter().any(|w| {
+                            matches!(w.text.as_str(), "-i" | "--ignored")
+                                || w.text.starts_with("--ignored=")
+                        });
+                    let leaf = super::listers::secret_pattern(&p.argv)
+                        .or_else(|| ignored.then(|| ".env".to_string()));
                     // Any entry of the folder listed, where a `cd` before
                     // it moved (`cd / && ls | xargs rm -rf` lists `/`).
                     let dir = p

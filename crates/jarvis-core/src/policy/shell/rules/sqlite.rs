@@ -474,7 +474,7 @@ fn uri_paths(words: &[Word]) -> Vec<Word> {
 }
 
 /// `%HH` escapes decoded (an invalid one is kept as written).
-fn percent_decoded(s: &str) -> String {
+pub(super) fn percent_decoded(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
