@@ -130,6 +130,8 @@ fn main() {
         "blind-bu",
         "blind-bv",
         "hunt-5",
+        "blind-bw",
+        "blind-bx",
     ] {
         sets.push((
             f.to_string(),

@@ -126,6 +126,8 @@ const REDTEAM: &[&str] = &[
     "blind-bu.jsonl",
     "blind-bv.jsonl",
     "hunt-5.jsonl",
+    "blind-bw.jsonl",
+    "blind-bx.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -197,6 +199,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bu.jsonl", "/home/user/project", "/home/user"),
     ("blind-bv.jsonl", "/home/user/project", "/home/user"),
     ("hunt-5.jsonl", "/home/user/project", "/home/user"),
+    ("blind-bw.jsonl", "/home/user/project", "/home/user"),
+    ("blind-bx.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -645,6 +649,8 @@ const STRICTER: &[(&str, &str)] = &[
          blocks whatever its source",
     ),
     ("AI-265", "as AI-237: text piped into tclsh"),
+    ("BX-022", "as AI-265"),
+    ("BX-106", "as AI-265"),
     (
         "AI-276",
         "as AI-237 and H-032: a file's text handed to `bash -c` through `$(cat …)` is code fed to a \
@@ -837,7 +843,12 @@ fn red_team_sets_written_without_the_rules() {
 
 /// Sets whose false-block or read-only rate is not yet within the targets,
 /// with what it is and why. Their rows are still all checked.
-const BELOW_TARGET: &[(&str, &str)] = &[];
+const BELOW_TARGET: &[(&str, &str)] = &[(
+    "blind-bx.jsonl",
+    "inline interpreter code (python -c, node -p, perl -ne, ruby -e) is asked unless it blocks, as \
+     issue 12 has it (\"other one-liners ask\"): 20/30 read-only, the ten asked are one-liners \
+     reading project files; two `echo … | tclsh` lines are stricter (as AI-265): 2/85",
+)];
 
 /// Spellings of the same command that must not change a `block`.
 fn mutations(cmd: &str) -> Vec<String> {

@@ -151,6 +151,12 @@ pub(super) const DELETE: &[&str] = &[
     "shutil.move",
     "file.delete",
     "rm(",
+    "deno.remove(",
+    // An argument list run as a command (`["rm", "-r", "-f", …]`).
+    "\"rm\",\"-r",
+    "\"rm\", \"-r",
+    "'rm','-r",
+    "'rm', '-r",
 ];
 
 pub(super) const HOME_MARKERS: &[&str] = &[
@@ -167,6 +173,7 @@ pub(super) const HOME_MARKERS: &[&str] = &[
     "getenv('home')",
     "getenv(\"home\")",
     "process.env.home",
+    "bun.env.home",
     "env.get(\"home\")",
     "env.get('home')",
     "'~'",
@@ -381,8 +388,11 @@ impl Analyzer<'_> {
         ]
         .iter()
         .any(|k| l.contains(k));
+        // Literals as written, and as the code decodes them.
+        let mut literals = string_literals(&text);
+        literals.extend(super::code_fold::decoded_literals(&text));
         if CREDENTIAL_MARKERS.iter().any(|k| l.contains(k))
-            || string_literals(&text).iter().any(|s| {
+            || literals.iter().any(|s| {
                 let p = self.norm_text(&paths::word_path(s, false), None);
                 paths::credential_normalized(&p, s).is_some()
                     || joins_home && {
@@ -495,7 +505,6 @@ impl Analyzer<'_> {
                 "privilege escalation ({lang} code sets the setuid or setgid bit)"
             ));
         }
-        let literals = string_literals(&text);
         // URLs in the code: cloud metadata and Jarvis's own port are never
         // its business.
         for u in literals
@@ -556,6 +565,9 @@ impl Analyzer<'_> {
                 "{lang} code deletes, and names {} outside the working folder",
                 shown(place)
             ));
+        }
+        if super::code_shapes::fills_disk(&l) {
+            self.block(format!("fills the disk ({lang} code writes without end)"));
         }
         if allocates_huge(&l) || allocates_forever(&l) {
             self.block(format!(

@@ -279,3 +279,111 @@ mod tests {
         );
     }
 }
+
+/// What the code's string literals say once the code's own decoding is
+/// applied to them: reversed (`"gifnoc/ebuk.".reverse`, `[::-1]`),
+/// rot13, base64, hex, or a list of character codes (`map(chr, [46, …])`,
+/// `String.fromCharCode(…)`). A path spelled so is the path the code opens.
+pub(super) fn decoded_literals(code: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let l = code.to_ascii_lowercase();
+    let lits: Vec<String> = pieces(code)
+        .into_iter()
+        .filter_map(|p| match p {
+            Piece::Lit(_, s) => Some(s),
+            Piece::Code(_) => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let printable = |s: &str| !s.is_empty() && s.chars().all(|c| (' '..='~').contains(&c));
+    for s in &lits {
+        if l.contains("reverse") || l.contains("[::-1]") || l.contains("strrev") {
+            out.push(s.chars().rev().collect());
+        }
+        if l.contains("rot13") || l.contains("rot_13") || l.contains("str_rot13") {
+            out.push(s.chars().map(rot13).collect());
+        }
+        if l.contains("b64") || l.contains("base64") || l.contains("atob") {
+            for engine in [
+                base64::engine::general_purpose::STANDARD,
+                base64::engine::general_purpose::STANDARD_NO_PAD,
+            ] {
+                if let Some(t) = engine
+                    .decode(s.trim())
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok())
+                    .filter(|t| printable(t))
+                {
+                    out.push(t);
+                }
+            }
+        }
+        if l.contains("hex") && s.len() % 2 == 0 && s.chars().all(|c| c.is_ascii_hexdigit()) {
+            let bytes: Option<Vec<u8>> = (0..s.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
+                .collect();
+            if let Some(t) = bytes
+                .and_then(|b| String::from_utf8(b).ok())
+                .filter(|t| printable(t))
+            {
+                out.push(t);
+            }
+        }
+    }
+    // Lists of character codes: `[46,110,101,116,114,99]`, each list
+    // (numbers joined by commas and blanks only) read on its own.
+    if l.contains("chr") || l.contains("fromcharcode") || l.contains(".pack(") {
+        let mut run = String::new();
+        let mut number = String::new();
+        let mut ok = true;
+        for c in l.chars().chain(std::iter::once('\n')) {
+            if c.is_ascii_digit() {
+                number.push(c);
+                continue;
+            }
+            if !number.is_empty() {
+                match number.parse::<u32>().ok().filter(|n| (32..127).contains(n)) {
+                    Some(n) if ok => run.extend(char::from_u32(n)),
+                    _ => ok = false,
+                }
+                number.clear();
+            }
+            if !(c == ',' || c.is_whitespace()) {
+                if ok && run.len() >= 3 {
+                    out.push(run.clone());
+                }
+                run.clear();
+                ok = true;
+            }
+        }
+    }
+    out
+}
+
+fn rot13(c: char) -> char {
+    match c {
+        'a'..='z' => (((c as u8 - b'a') + 13) % 26 + b'a') as char,
+        'A'..='Z' => (((c as u8 - b'A') + 13) % 26 + b'A') as char,
+        _ => c,
+    }
+}
+
+#[cfg(test)]
+mod decoded_tests {
+    #[test]
+    fn character_codes_and_encodings_are_read() {
+        let got = super::decoded_literals(&super::fold(
+            "import os;print(open(os.environ[\"HOME\"]+\"/\"+\"\".join(map(chr,[46,110,101,116,114,99]))).read())",
+        ));
+        assert!(got.iter().any(|s| s == ".netrc"), "{got:?}");
+        let got = super::decoded_literals(
+            "puts File.read(File.join(Dir.home, \"gifnoc/ebuk.\".reverse))",
+        );
+        assert!(got.iter().any(|s| s == ".kube/config"), "{got:?}");
+        let got = super::decoded_literals("codecs.decode(\".qbpxre/pbasvt.wfba\",\"rot13\")");
+        assert!(got.iter().any(|s| s == ".docker/config.json"), "{got:?}");
+        let got = super::decoded_literals("base64.b64decode(\"LmdudXBn\").decode()");
+        assert!(got.iter().any(|s| s == ".gnupg"), "{got:?}");
+    }
+}

@@ -133,6 +133,40 @@ pub(super) fn opens_for_writing(l: &str) -> bool {
 
 /// Allocation inside a loop that never ends (`[bytearray(2**30) for _ in
 /// iter(int, 1)]`, `while True: a.append(' ' * 10**8)`).
+/// A file written without end from a constant block or a random source
+/// (`while True: f.write(os.urandom(1<<20))`): the disk filled.
+pub(super) fn fills_disk(l: &str) -> bool {
+    let endless = [
+        "while true",
+        "while(true)",
+        "while (true)",
+        "while 1",
+        "for(;;)",
+        "for (;;)",
+        "loop {",
+        "loop do",
+        "iter(int",
+    ]
+    .iter()
+    .any(|k| l.contains(k));
+    let writes = l.contains("write(") || l.contains("writesync(");
+    let filler = [
+        "urandom",
+        "random_bytes",
+        "randombytes",
+        "\\x00",
+        "\\0",
+        "1<<",
+        "* 1024",
+        "*1024",
+        "**20",
+        "**30",
+    ]
+    .iter()
+    .any(|k| l.contains(k));
+    endless && writes && filler
+}
+
 pub(super) fn allocates_forever(l: &str) -> bool {
     const ENDLESS: &[&str] = &[
         "iter(int,1)",

@@ -244,9 +244,7 @@ impl Analyzer<'_> {
                 continue;
             }
             if INJECT_VARS.contains(&up.as_str()) {
-                self.block(format!(
-                    "{name} injects a library into every program it starts"
-                ));
+                self.injected_library(name, value, c, script);
             } else if COMMAND_VARS.contains(&up.as_str()) {
                 let text = value.text.trim_start_matches('|').replace("%s", "");
                 // A prompt is text the shell expands, not a command: only
@@ -518,4 +516,41 @@ fn exports(script: &Script, name: &str) -> bool {
                 || w.text.starts_with('-') && (w.text.contains('a') || w.text.contains('x'))
         }) || k.assigns.iter().any(|(n, _)| n == name))
     })
+}
+
+impl Analyzer<'_> {
+    /// `LD_PRELOAD=./build/libfaketime.so ./build/app`: a library the
+    /// project built, loaded into the project's own program, is the
+    /// project's code (asked). Anywhere else, a library known at run time,
+    /// one this line downloaded, or one loaded into a program that
+    /// escalates or into Jarvis is an injection.
+    fn injected_library(&mut self, name: &str, value: &Word, c: &Command, script: &Script) {
+        let program = peeled(&c.argv)
+            .first()
+            .map(|w| w.text.clone())
+            .unwrap_or_default();
+        let own = |t: &str| {
+            let t = t.trim_start_matches("./");
+            !t.is_empty() && !t.starts_with(['/', '~', '$', '.']) && !t.contains("..")
+        };
+        let libraries_own = !value.dynamic
+            && value
+                .text
+                .split([':', ' '])
+                .filter(|t| !t.is_empty())
+                .all(|t| own(t) && !self.is_tainted(&Word::lit(t), c.cwd.as_deref()));
+        let program_own = (program.starts_with("./") || program.contains('/') && own(&program))
+            && own(&program)
+            && !self.mentions_self(&Word::lit(program.clone()));
+        let exported = c.argv.is_empty() || exports(script, name);
+        if libraries_own && program_own && !exported {
+            self.ask(format!(
+                "{name} loads the project's library into its program"
+            ));
+        } else {
+            self.block(format!(
+                "{name} injects a library into every program it starts"
+            ));
+        }
+    }
 }

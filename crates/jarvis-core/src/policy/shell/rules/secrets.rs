@@ -443,6 +443,23 @@ impl Analyzer<'_> {
                 if describes && !runs && !stops {
                     return Some(true);
                 }
+                // Any method of Jarvis's own service (`SetAutoApprove`):
+                // its settings and approvals are the brain's to change.
+                // (A bus name, an object path or a method: not a
+                // notification's text that names Jarvis.)
+                let addresses = |w: &&Word| {
+                    !w.text.contains(char::is_whitespace)
+                        && (w.text.contains('.') || w.text.starts_with('/'))
+                };
+                if !describes
+                    && c.words
+                        .iter()
+                        .skip(1)
+                        .filter(addresses)
+                        .any(|w| self.mentions_self(w))
+                {
+                    self.block(format!("{b} calls Jarvis's own service over D-Bus"));
+                }
                 self.ask(format!("{b} talks to desktop services"));
                 Some(false)
             }

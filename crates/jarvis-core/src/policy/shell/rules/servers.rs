@@ -78,6 +78,27 @@ impl Analyzer<'_> {
                     ));
                 }
             }
+            // The whole environment filtered down to its secrets
+            // (`$ENV | with_entries(select(.key | test("TOKEN")))`).
+            let up = a.to_ascii_uppercase();
+            if u.whole
+                && [
+                    "TOKEN",
+                    "SECRET",
+                    "PASSW",
+                    "API_KEY",
+                    "APIKEY",
+                    "CREDENTIAL",
+                    "PRIVATE",
+                ]
+                .iter()
+                .any(|k| up.contains(k))
+            {
+                self.block(format!(
+                    "reveals secret variables (through {}: the environment filtered by secrets' names)",
+                    c.base
+                ));
+            }
             if u.whole {
                 self.ask("prints the whole environment");
             }

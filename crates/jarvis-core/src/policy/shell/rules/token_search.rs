@@ -31,6 +31,17 @@ const TOKEN_SHAPES: &[&str] = &[
     "aiza",
     "ya29",
     "private key",
+    // Sign-ins as requests and settings carry them.
+    "authorization:",
+    "authorization: bearer",
+    "bearer ",
+    "x-api-key",
+    "api_key=",
+    "apikey=",
+    "access_token",
+    "refresh_token",
+    "client_secret",
+    "aws_secret_access_key",
 ];
 
 /// The pattern as the matcher reads it, for spotting a token's shape:
