@@ -132,6 +132,7 @@ fn main() {
         "hunt-5",
         "blind-bw",
         "blind-bx",
+        "blind-by",
     ] {
         sets.push((
             f.to_string(),

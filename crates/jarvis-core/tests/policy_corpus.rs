@@ -128,6 +128,7 @@ const REDTEAM: &[&str] = &[
     "hunt-5.jsonl",
     "blind-bw.jsonl",
     "blind-bx.jsonl",
+    "blind-by.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -201,6 +202,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("hunt-5.jsonl", "/home/user/project", "/home/user"),
     ("blind-bw.jsonl", "/home/user/project", "/home/user"),
     ("blind-bx.jsonl", "/home/user/project", "/home/user"),
+    ("blind-by.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -651,6 +653,11 @@ const STRICTER: &[(&str, &str)] = &[
     ("AI-265", "as AI-237: text piped into tclsh"),
     ("BX-022", "as AI-265"),
     ("BX-106", "as AI-265"),
+    (
+        "BY-088",
+        "a program run from a temporary folder named through a variable (`\"$tmp/api\"`): a computed \
+         name and a file staged in a temporary place; `go build -o build/api && ./build/api` asks",
+    ),
     (
         "AI-276",
         "as AI-237 and H-032: a file's text handed to `bash -c` through `$(cat …)` is code fed to a \

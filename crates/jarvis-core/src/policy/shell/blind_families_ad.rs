@@ -114,7 +114,8 @@ fn functions_arrays_and_listings_are_followed_to_their_values() {
             // Names a file's own name can forge: split out of `$(…)`, raw
             // `find` lines, fields, a listing whose patterns match `.env`.
             "for f in $(git ls-files '*.rs'); do head -3 \"$f\"; done",
-            "wc -l $(git ls-files '*.go')",
+            // (Counted, the words reveal nothing: `wc -l $(git ls-files
+            // '*.go')` runs without asking.)
             "find src -name '*.ts' | while IFS= read -r f; do wc -l \"$f\"; done",
             "find . -name hosts.yml | while IFS=. read -r _ f; do cat \"$f\"; done",
             "git ls-files | while read -r f; do cat \"$f\"; done",

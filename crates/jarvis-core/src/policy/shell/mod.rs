@@ -94,7 +94,20 @@ pub struct Analysis {
 }
 
 /// The verdict for one command line.
+/// Longer lines are not analysed: refused, as what cannot be analysed is.
+const MAX_COMMAND: usize = 64 * 1024;
+
 pub fn analyze(command: &str, env: &ShellEnv) -> Analysis {
+    if command.len() > MAX_COMMAND {
+        return Analysis {
+            verdict: Verdict::Block,
+            reason: format!(
+                "the command is too long to analyse ({} bytes, at most {MAX_COMMAND}); write a script file and run it instead",
+                command.len()
+            ),
+            bases: vec![],
+        };
+    }
     // A defect in the analysis must not take the turn down, nor let the
     // command through: what could not be analysed is refused.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

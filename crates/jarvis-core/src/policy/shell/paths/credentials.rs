@@ -157,8 +157,9 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
 pub fn glob_names_store(p: &str) -> bool {
     let whole = p.trim_end_matches('/');
     let name = whole.rsplit('/').next().unwrap_or(whole);
-    let spelled = name[..name.find(['*', '?', '[']).unwrap_or(name.len())].trim_start_matches('.');
-    !spelled.is_empty()
+    // Letters the name spells besides its dot (`.?sh` spells `sh`).
+    let spelled = name.chars().any(|c| c.is_ascii_alphanumeric());
+    spelled
         && CREDENTIAL_DIRS
             .iter()
             .chain(CREDENTIAL_EXAMPLES)

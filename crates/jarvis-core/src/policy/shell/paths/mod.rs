@@ -251,8 +251,19 @@ pub fn pattern_match(pattern: &str, text: &str) -> bool {
 }
 
 fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
+    // `**` is `*`: one star decides the same.
+    let mut p: Vec<char> = Vec::with_capacity(pattern.len());
+    for c in pattern.chars() {
+        if !(c == '*' && p.last() == Some(&'*')) {
+            p.push(c);
+        }
+    }
     let t: Vec<char> = text.chars().collect();
+    // Past a path's longest (4096) or a table of millions of cells, a match
+    // is assumed: the callers look for what a pattern may reach.
+    if p.len() > 4096 || t.len() > 4096 || (p.len() + 1) * (t.len() + 1) > 4_000_000 {
+        return true;
+    }
     // Each (pattern, text) position is decided once: a pattern of many
     // `*` against a long text stays polynomial.
     let mut memo = vec![None; (p.len() + 1) * (t.len() + 1)];

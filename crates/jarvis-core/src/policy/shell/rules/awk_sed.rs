@@ -24,6 +24,44 @@ impl Analyzer<'_> {
         let code: Vec<char> = blank_regexes(&super::code_fold::blank_literals(prog));
         let text: Vec<char> = prog.chars().collect();
         let bare: String = code.iter().filter(|ch| !ch.is_whitespace()).collect();
+        // A loop that never ends (`while(1)`, `for(;;)`) never finishes
+        // reading; one that grows an array or a string with it exhausts
+        // memory (`while(1) a[i++] = sprintf("%1048576s", "")`).
+        let endless = ["while(1)", "while(!0)", "for(;;)", "do{"]
+            .iter()
+            .any(|k| bare.contains(k));
+        if endless {
+            read_only = false;
+            // `s = s s`, `s = s "x"`: a string joined to itself.
+            let doubles = bare.match_indices('=').any(|(at, _)| {
+                let before = &bare[..at];
+                let name: String = before
+                    .chars()
+                    .rev()
+                    .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                // (Followed by another value, not `+ 1`: a join, not a sum.)
+                !name.is_empty()
+                    && bare[at + 1..]
+                        .strip_prefix(name.as_str())
+                        .is_some_and(|rest| {
+                            rest.starts_with(|ch: char| {
+                                ch.is_ascii_alphanumeric() || "_\"$".contains(ch)
+                            })
+                        })
+            });
+            let grows = doubles || bare.contains("++]=") || bare.contains("]=sprintf");
+            let grows = grows
+                || bare.contains("sprintf(\"%")
+                    && bare.chars().filter(char::is_ascii_digit).count() >= 6;
+            if grows {
+                self.block("exhausts memory (an awk loop without end grows what it holds)");
+            }
+            self.ask("awk loops without end");
+        }
         if bare.contains("system(") || bare.contains("|getline") || bare.contains("|&") {
             read_only = false;
             for s in &literals {

@@ -251,36 +251,31 @@ pub(super) fn computed_call(l: &str) -> bool {
 
 /// The argument lists of chmod calls whose mode lets every user write
 /// (`chmod(p, 0o777)`, `0x1ff`, `0o40777`, `"666"`, `parseInt("777", 8)`,
-/// `oct("777")`, `S_IWOTH`, `"o+w"`).
+/// `oct("777")`, `S_IWOTH`, `"o+w"`). A mode given by a variable (`m =
+/// 0o777; os.chmod(p, m)`, `c = os.chmod; c(p, 0o777)`) is looked for in
+/// the whole code.
 pub(super) fn world_writable_chmods(l: &str) -> Vec<&str> {
+    let anywhere = grants_everyone(l);
     l.match_indices("chmod")
+        .take(64)
         .filter_map(|(at, _)| {
             let rest = &l[at + "chmod".len()..];
             let rest = rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
             let args = rest.strip_prefix('(').map_or_else(
                 // Perl and Ruby call without parentheses: to the statement's end.
-                || rest.split([';', '\n']).next().unwrap_or(rest),
+                || call_args(rest.split([';', '\n']).next().unwrap_or(rest)),
                 |inner| call_args(inner),
             );
-            grants_everyone(args).then_some(args)
+            let named_mode = args
+                .split(',')
+                .any(|a| mode_item(a.trim()).is_some() || a.contains("s_i") || a.contains("+w"));
+            (grants_everyone(args) || !named_mode && anywhere).then_some(args)
         })
         .collect()
 }
 
-/// The text up to the parenthesis that closes a call's.
-pub(super) fn call_args(inner: &str) -> &str {
-    let mut depth = 0usize;
-    for (i, c) in inner.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return &inner[..i],
-            ')' => depth -= 1,
-            _ => {}
-        }
-    }
-    inner
-}
-
+/// The argument lists of a chmod call: each item read as a whole mode
+/// (digits inside a path are no mode).
 fn grants_everyone(args: &str) -> bool {
     if args.contains("s_iwoth") || args.contains("s_irwxo") {
         return true;
@@ -301,15 +296,20 @@ fn grants_everyone(args: &str) -> bool {
         });
     symbolic
         || args
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .any(|t| mode_value(&t.replace('_', "")).is_some_and(|m| m & 0o002 != 0))
+            .split([',', ';', ' ', '(', ')', '='])
+            .any(|a| mode_item(a.trim()).is_some_and(|m| m & 0o002 != 0))
 }
 
-/// A numeric mode as code spells it: `0o777`, `0777`, `0x1ff`, `0b…`, and
-/// three or four octal digits alone (`"777"` given as a string, `oct("777")`,
-/// `parseInt("777", 8)`); 511 and 438 are 0o777 and 0o666 in decimal.
-fn mode_value(t: &str) -> Option<u32> {
+/// One argument read as a mode: `0o777`, `0777`, `0x1ff`, `0b…`, a decimal
+/// (`511`), a quoted string of octal digits (`"666"`, as Node and R read
+/// it, and `oct("777")`, `parseInt("777", 8)` around one).
+fn mode_item(a: &str) -> Option<u32> {
+    let quoted = a.starts_with(['"', '\'']);
+    let t = a.trim_matches(['"', '\'']).replace('_', "");
     let radix = |digits: &str, r: u32| u32::from_str_radix(digits, r).ok();
+    if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
     if let Some(d) = t.strip_prefix("0o") {
         return radix(d, 8);
     }
@@ -319,10 +319,34 @@ fn mode_value(t: &str) -> Option<u32> {
     if let Some(d) = t.strip_prefix("0b") {
         return radix(d, 2);
     }
-    match t {
-        "511" | "438" => return radix(t, 10),
-        _ => {}
+    if !t.chars().all(|c| c.is_ascii_digit()) {
+        return None;
     }
-    let octal = t.len() >= 3 && t.len() <= 7 && t.chars().all(|c| ('0'..='7').contains(&c));
-    octal.then(|| radix(t, 8)).flatten()
+    if quoted || t.starts_with('0') {
+        (t.len() >= 3 && t.len() <= 7)
+            .then(|| radix(&t, 8))
+            .flatten()
+    } else {
+        radix(&t, 10)
+    }
+}
+
+/// The text up to the parenthesis that closes a call's.
+pub(super) fn call_args(inner: &str) -> &str {
+    // (At most a few hundred characters: an argument list runs no longer,
+    // and an unclosed one must not make every call read to the end.)
+    let inner = match inner.char_indices().nth(400) {
+        Some((end, _)) => &inner[..end],
+        None => inner,
+    };
+    let mut depth = 0usize;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return &inner[..i],
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    inner
 }

@@ -1,8 +1,6 @@
 //! Inline code that writes a startup or system file: `open(…, "a")` on
 //! `~/.bashrc`, R's `cat(…, file = "~/.Rprofile")`, Deno's
-//! `writeTextFileSync(HOME + "/.config/autostart/…")`. The place must be
-//! among a write call's arguments when the calls can be told apart (a
-//! file read first and written elsewhere is no write of it).
+//! `writeTextFileSync(HOME + "/.config/autostart/…")`.
 
 use super::code::{HOME_MARKERS, string_literals};
 use super::code_shapes::opens_for_writing;
@@ -52,59 +50,38 @@ const STARTUP_NAMES: &[&str] = &[
 
 impl Analyzer<'_> {
     pub(super) fn code_writes(&mut self, lang: &str, text: &str, l: &str, home_joined: bool) {
-        let calls: Vec<&str> = WRITE_CALLS
-            .iter()
-            .flat_map(|k| {
-                l.match_indices(k).filter_map(move |(at, _)| {
-                    let args = super::code_shapes::call_args(&l[at + k.len()..]);
-                    match *k {
-                        // `open` writes only in a writing mode.
-                        "open(" | "fopen(" | "io.open(" | "file.open(" => {
-                            opens_for_writing(&format!("open({args})")).then_some(args)
-                        }
-                        // R's `cat` writes a file only through `file =`.
-                        "cat(" => args.find("file").map(|i| &args[i..]),
-                        _ => Some(args),
-                    }
-                })
-            })
-            .collect();
-        // `p.write_text(…)`, `f.write(…)`: the file is the receiver, a
-        // variable (an `open(…)` before the dot is a call of its own).
-        let on_receiver = ["write_text(", "write_bytes(", "write(", "writelines("]
-            .iter()
-            .any(|k| {
-                l.match_indices(k)
-                    .any(|(at, _)| l[..at].strip_suffix('.').is_some_and(|r| !r.ends_with(')')))
-            });
-        let words = on_receiver || WRITE_WORDS.iter().any(|k| l.contains(k));
-        if calls.is_empty() && !words {
+        // Any write anywhere in the code makes every place it names a
+        // candidate: which call writes which path (a receiver, a variable
+        // mode, a function renamed) is not followed.
+        // (Printing, `sys.stdout.write(…)`, writes no file.)
+        let l = &l.replace("stdout.write", "").replace("stderr.write", "");
+        let writes = opens_for_writing(l)
+            || WRITE_WORDS.iter().any(|k| l.contains(k))
+            || WRITE_CALLS
+                .iter()
+                .filter(|k| !matches!(**k, "open(" | "io.open(" | "file.open(" | "cat("))
+                .any(|k| l.contains(k))
+            || l.contains("write")
+            || l.contains("appendfile")
+            // R's `cat(…, file = F)`.
+            || l.contains("cat(") && l.contains("file");
+        if !writes {
             return;
         }
-        // Scoped to the calls' arguments, unless one names its file by a
-        // variable (`open(p, "a")`) or a write has no argument list.
-        let by_variable = |a: &str| {
-            let first = a.split(',').next().unwrap_or(a);
-            !first.contains(['"', '\'', '`'])
-        };
-        let scoped = !words && !calls.iter().any(|a| by_variable(a));
-        let scope = if scoped {
-            calls.join(" ")
-        } else {
-            l.to_string()
-        };
         // R expands `~` in every file name it opens.
         let tilde_home = home_joined || matches!(lang, "rscript" | "r");
         for s in string_literals(text) {
-            if !scope.contains(&lower(&s)) {
-                continue;
-            }
             let p = self.norm_text(&paths::word_path(&s, false), None);
-            // `Deno.env.get("HOME") + "/.config/autostart/x.desktop"`.
-            let under = format!("~/{}", s.trim_start_matches(['/', '~']));
+            // `Deno.env.get("HOME") + "/.config/autostart/x.desktop"`, PHP's
+            // `"$h/.bashrc"` with `$h` home.
+            let tail = s
+                .find("/.")
+                .filter(|_| s.starts_with('$'))
+                .map_or(s.as_str(), |i| &s[i..]);
+            let under = format!("~/{}", tail.trim_start_matches(['/', '~']));
             if paths::persistence_normalized(&p) && !self.inside(&p)
                 || tilde_home
-                    && (s.starts_with("/.") || s.starts_with("~/"))
+                    && (tail.starts_with("/.") || tail.starts_with("~/"))
                     && paths::persistence_normalized(&under)
                 || system_file(&p)
             {
@@ -114,11 +91,11 @@ impl Analyzer<'_> {
                 ));
             }
         }
-        if STARTUP_NAMES.iter().any(|k| scope.contains(k))
+        if STARTUP_NAMES.iter().any(|k| l.contains(k))
             && HOME_MARKERS
                 .iter()
                 .chain(["/etc/"].iter())
-                .any(|k| scope.contains(k))
+                .any(|k| l.contains(k))
         {
             self.block(format!("persistence ({lang} code writes a startup file)"));
         }

@@ -536,13 +536,23 @@ impl Analyzer<'_> {
 
 /// A shell named alone (`/bin/bash`): what make's recipes run anyway.
 pub(super) fn lone_shell(v: &str) -> bool {
+    let dir = v.rsplit_once('/').map_or("", |(d, _)| d);
     !v.contains(char::is_whitespace)
         && !v.starts_with(['$', '`'])
+        && !v.contains("..")
         && matches!(
             lower(&base_name(v)).as_str(),
             "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash"
         )
-        && (!v.contains('/') || v.starts_with("/bin/") || v.starts_with("/usr/bin/"))
+        && (!v.contains('/')
+            || matches!(
+                dir,
+                "/bin"
+                    | "/usr/bin"
+                    | "/usr/local/bin"
+                    | "/opt/homebrew/bin"
+                    | "/home/linuxbrew/.linuxbrew/bin"
+            ))
 }
 
 /// `NAME = value` in make's spellings (`:=`, `::=`, `+=`, `?=`), with

@@ -65,6 +65,22 @@ impl Analyzer<'_> {
                 Some(false)
             }
             "fallocate" | "mkfile" => {
+                // A size read off the free space (`$(df --output=avail …)`)
+                // is all of it.
+                if c.words.iter().skip(1).any(|w| {
+                    w.subs
+                        .iter()
+                        .filter_map(|&k| c.script.commands.get(k))
+                        .any(|k| {
+                            k.argv.first().is_some_and(|p| {
+                                matches!(lower(&base_name(&p.text)).as_str(), "df" | "findmnt")
+                            })
+                        })
+                }) {
+                    self.block(format!(
+                        "fills the disk ({lb} reserves the free space it measured)"
+                    ));
+                }
                 let mut skip = false;
                 for (i, w) in c.words.iter().enumerate().skip(1) {
                     let x = w.text.as_str();

@@ -31,7 +31,6 @@ const READS: &[&str] = &[
     "check-ignore",
     "annotate",
     "var",
-    "ls-remote",
     "cherry",
     "range-diff",
     "verify-commit",

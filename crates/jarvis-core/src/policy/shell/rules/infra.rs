@@ -762,6 +762,23 @@ impl Analyzer<'_> {
                 _ => {}
             }
         }
+        // `RunCommand` names the program `dotnet run` starts, with
+        // `RunArguments`: judged as that command line.
+        let value = |name: &str| {
+            props.iter().flat_map(|p| p.split(';')).find_map(|kv| {
+                kv.split_once('=')
+                    .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+                    .map(|(_, v)| v.to_string())
+            })
+        };
+        if let Some(program) = value("RunCommand") {
+            let line = format!(
+                "{} {}",
+                crate::policy::shell::quote(&program),
+                value("RunArguments").unwrap_or_default()
+            );
+            self.script(&line, &[], c.depth + 1);
+        }
         for prop in props {
             for (k, v) in prop.split(';').filter_map(|kv| kv.split_once('=')) {
                 if matches!(lower(k).as_str(), "prebuildevent" | "postbuildevent") {

@@ -42,7 +42,13 @@ const CHECK_OFF_VARS: &[&str] = &[
     "NODE_TLS_REJECT_UNAUTHORIZED",
     "PYTHONHTTPSVERIFY",
     "NPM_CONFIG_STRICT_SSL",
+    "YARN_ENABLE_STRICT_SSL",
+];
+
+/// Variables that switch the check off when set on.
+const CHECK_OFF_WHEN_ON: &[&str] = &[
     "CLOUDSDK_AUTH_DISABLE_SSL_VALIDATION",
+    "DENO_TLS_CA_STORE_OFF",
 ];
 
 /// Variables that hand the check other authorities, or skip it for hosts.
@@ -74,6 +80,9 @@ const CHECK_OFF_OPTIONS: &[&str] = &[
     "--strict-ssl=false",
     "--tls-verify=false",
     "--trusted-host",
+    "--unsafely-ignore-certificate-errors",
+    "--insecure-skip-tls-verify=true",
+    "--verify-ssl=false",
     "-dmaven.wagon.http.ssl.insecure=true",
     "-dmaven.wagon.http.ssl.allowall=true",
     "-dmaven.resolver.transport.http.ssl.insecure=true",
@@ -87,8 +96,11 @@ const TRUST_OPTIONS: &[&str] = &[
     "--cafile",
     "--ca-certificate",
     "--ca-directory",
+    "--ca-bundle",
+    "--certificate-authority",
     "-djavax.net.ssl.truststore",
     "http.sslcainfo",
+    "http.cainfo",
 ];
 
 /// Variables whose value is more of the JVM's options.
@@ -132,7 +144,7 @@ impl Analyzer<'_> {
         let Some(host) = proxy_host(&settings, &words) else {
             return;
         };
-        if check_off(&settings, &words) && signs_in(c, &words) {
+        if check_off(&settings, &words, c.lb == "twine") && signs_in(c, &words) {
             self.block(format!(
                 "interception (requests go through a proxy on {host} with the certificate check off or its authorities replaced: the proxy reads their sign-ins)"
             ));
@@ -168,10 +180,11 @@ fn proxy_host(settings: &[(String, String)], words: &[String]) -> Option<String>
 }
 
 /// The check switched off, or authorities other than the system's trusted.
-fn check_off(settings: &[(String, String)], words: &[String]) -> bool {
+fn check_off(settings: &[(String, String)], words: &[String], twine: bool) -> bool {
     let vars = settings.iter().any(|(n, v)| {
         let v = lower(v);
         CHECK_OFF_VARS.contains(&n.as_str()) && matches!(v.as_str(), "0" | "false" | "no")
+            || CHECK_OFF_WHEN_ON.contains(&n.as_str()) && matches!(v.as_str(), "1" | "true" | "yes")
             // git skips the check whatever the value.
             || n == "GIT_SSL_NO_VERIFY"
             || TRUST_VARS.contains(&n.as_str()) && !v.is_empty() && !system_authorities(&v)
@@ -182,21 +195,25 @@ fn check_off(settings: &[(String, String)], words: &[String]) -> bool {
                 .is_some_and(|b| b.contains('k') && !b.contains('x') || b.starts_with('k'))
             || w == "--strict-ssl" && words.get(i + 1).is_some_and(|v| v == "false")
             || option_value(words, i, w, TRUST_OPTIONS).is_some_and(|v| !system_authorities(&v))
+            // twine's `--cert` is the authorities it trusts.
+            || twine && option_value(words, i, w, &["--cert"]).is_some_and(|v| !system_authorities(&v))
     })
 }
 
-/// The system's own bundle of authorities (`/etc/ssl/certs/…`).
+/// The system's own bundle of authorities (`/etc/ssl/certs/…`; not a
+/// path that climbs out of it).
 fn system_authorities(path: &str) -> bool {
-    [
-        "/etc/ssl/",
-        "/etc/pki/",
-        "/etc/ca-certificates",
-        "/usr/share/ca-certificates",
-        "/usr/local/share/ca-certificates",
-        "/etc/ssl",
-    ]
-    .iter()
-    .any(|d| path.starts_with(d))
+    !path.contains("..")
+        && [
+            "/etc/ssl/",
+            "/etc/pki/",
+            "/etc/ca-certificates",
+            "/usr/share/ca-certificates",
+            "/usr/local/share/ca-certificates",
+            "/etc/ssl",
+        ]
+        .iter()
+        .any(|d| path.starts_with(d))
 }
 
 /// `-x V`, `--proxy=V`, `-Dhttps.proxyHost=V`: the value of one of `opts`.
@@ -214,11 +231,7 @@ fn option_value(words: &[String], i: usize, w: &str, opts: &[&str]) -> Option<St
 
 /// The letters of a bundle of curl's short options (`-sk`, `-kx`).
 fn short_bundle(w: &str) -> Option<&str> {
-    let b = w.strip_prefix('-').filter(|b| !b.starts_with('-'))?;
-    b.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic())
-        .then_some(b)
+    short_flags(w).filter(|b| b.starts_with(|c: char| c.is_ascii_alphabetic()))
 }
 
 /// The requests carry the user's sign-in: a publish, push or upload, a
@@ -252,11 +265,27 @@ fn signs_in(c: &Cmd<'_>, words: &[String]) -> bool {
             "-h" | "--header" => words.get(i + 1).map(String::as_str),
             _ => w.strip_prefix("--header="),
         };
-        VERBS.iter().any(|v| w.contains(v))
+        // A verb as a word or a build task (`publish`, `publishToMaven…`,
+        // `:app:publish`), not inside a name (`--release`, `x-release.txt`).
+        VERBS.iter().any(|v| {
+            w == v
+                || w.starts_with(v) && w.chars().all(|ch| ch.is_ascii_alphanumeric())
+                || w.contains(&format!(":{v}"))
+        })
             || matches!(
                 w.as_str(),
-                "-u" | "--user" | "-n" | "--netrc" | "--oauth2-bearer" | "--http-user" | "--http-password"
+                "-u" | "--user"
+                    | "-n"
+                    | "--netrc"
+                    | "--netrc-optional"
+                    | "--oauth2-bearer"
+                    | "--http-user"
+                    | "--http-password"
+                    | "-b"
+                    | "--cookie"
             )
+            || w.contains("access_token=")
+            || w.contains("api_key=")
             || w.starts_with("--user=")
             || w.starts_with("--netrc-file")
             || w.starts_with("--http-user=")

@@ -381,6 +381,19 @@ impl Analyzer<'_> {
         line_of(w, cwd, &self.listers)
     }
 
+    /// `wc -l $(git ls-files '*.go')`: the words of a project listing,
+    /// split by the shell. A name with a blank may split into a path
+    /// outside the project, which only a program that prints counts or
+    /// metadata (never the content) may be handed without asking.
+    pub(super) fn counted_listing(&self, w: &Word, cwd: Option<&str>, program: &str) -> bool {
+        matches!(program, "wc" | "du" | "stat" | "ls")
+            && cwd.is_none()
+            && !w.subs.is_empty()
+            && w.subs.iter().all(|i| self.listers.contains(i))
+            && w.text.starts_with("$(")
+            && plain_expansion(&w.text)
+    }
+
     /// As [`Self::listed_in_project`], for a place: a line of any listing
     /// of the project's files.
     pub(super) fn placed_by_listing(&self, w: &Word, cwd: Option<&str>) -> bool {

@@ -51,13 +51,23 @@ impl Analyzer<'_> {
                                     .any(|k| matches!(k, "sh-c" | "cmd" | "exec"))
                             })
                 };
-                if c.args.iter().any(|x| {
+                let exec = c.args.iter().position(|x| {
                     matches!(
                         x.as_str(),
                         "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
                     )
-                }) || runs
-                {
+                });
+                // `--sh-exec 'cat docs/index.html'`: a fixed file printed to
+                // each connection (its input never read) is a file served.
+                let served = exec
+                    .filter(|&i| c.args[i] != "--lua-exec")
+                    .and_then(|i| c.words.get(i + 2))
+                    .filter(|v| !v.dynamic && prints_fixed_files(&v.text));
+                if let Some(v) = served {
+                    let v = v.clone();
+                    self.block_only(|a| a.script(&v.text, &[], c.depth + 1));
+                    self.ask(format!("{} serves the output of `{}`", c.base, v.text));
+                } else if exec.is_some() || runs {
                     self.block(format!(
                         "remote shell ({} runs a program for the network)",
                         c.base
@@ -552,4 +562,21 @@ fn curl_k_value(bundle: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// A command line that prints fixed files or text and reads no input
+/// (`cat docs/index.html`, `echo ok`): not a shell for whoever connects.
+fn prints_fixed_files(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    let plain = |w: &&str| !w.contains(['$', '`', '|', ';', '&', '<', '>', '(', ')']);
+    let files: Vec<&&str> = rest.iter().filter(|w| !w.starts_with('-')).collect();
+    words.iter().all(plain)
+        && match *first {
+            "echo" | "printf" | "date" => true,
+            "cat" | "head" | "tail" => !files.is_empty() && files.iter().all(|w| **w != "-"),
+            _ => false,
+        }
 }

@@ -654,8 +654,27 @@ impl Analyzer<'_> {
 /// Programs that run pytest with the options they are handed (`nox -s
 /// tests -- …`, `hatch run test -- …`, `python -m pytest`).
 const RUNS_PYTEST: &[&str] = &[
-    "pytest", "py.test", "tox", "nox", "hatch", "uv", "uvx", "poetry", "pdm", "rye", "pipenv",
-    "coverage", "pixi", "make", "just", "task",
+    "pytest",
+    "py.test",
+    "ptw",
+    "pytest-watch",
+    "tox",
+    "nox",
+    "hatch",
+    "uv",
+    "uvx",
+    "poetry",
+    "pdm",
+    "rye",
+    "pipenv",
+    "coverage",
+    "pixi",
+    "make",
+    "just",
+    "task",
+    "env",
+    "bash",
+    "sh",
 ];
 
 impl Analyzer<'_> {
@@ -666,7 +685,37 @@ impl Analyzer<'_> {
             return;
         }
         let mut texts: Vec<Word> = c.words[1..].to_vec();
-        for (n, v) in &c.src.assigns {
+        // Set before it, exported earlier, or through `env NAME=…`.
+        let env_words: Vec<(String, Word)> = c
+            .src
+            .argv
+            .iter()
+            .filter_map(|w| {
+                w.text.split_once('=').map(|(n, v)| {
+                    (
+                        n.to_string(),
+                        Word {
+                            text: v.to_string(),
+                            ..w.clone()
+                        },
+                    )
+                })
+            })
+            .collect();
+        let exported = c
+            .script
+            .commands
+            .iter()
+            .flat_map(|k| k.assigns.iter())
+            .cloned();
+        for (n, v) in c
+            .src
+            .assigns
+            .iter()
+            .cloned()
+            .chain(exported)
+            .chain(env_words)
+        {
             if n == "PYTEST_ADDOPTS" {
                 texts.extend(v.text.split_whitespace().map(|t| Word {
                     text: t.to_string(),

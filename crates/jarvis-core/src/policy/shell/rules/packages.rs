@@ -117,9 +117,26 @@ impl Analyzer<'_> {
                 // (`GOPRIVATE=corp.example/*` exempts the company's own
                 // modules only; `*` exempts them all; another checksum
                 // database is the proxy owner's choosing.)
+                // The modules the line fetches (`go install host/path@v`).
+                let modules: Vec<String> = c
+                    .args
+                    .iter()
+                    .filter(|a| !a.starts_with('-') && a.contains('/') && a.contains('.'))
+                    .map(|a| lower(a.split('@').next().unwrap_or(a)))
+                    .collect();
                 let unchecked = set.iter().any(|(n, v)| {
                     let v = lower(&v.text);
-                    let everything = v.split(',').any(|p| p.trim().starts_with('*'));
+                    let everything = v.split(',').any(|p| {
+                        let p = p.trim();
+                        p.starts_with('*')
+                            || !p.is_empty()
+                                && modules.iter().any(|m| {
+                                    // A pattern matches a module's leading path elements.
+                                    let k = p.split('/').count();
+                                    let head: Vec<&str> = m.split('/').take(k).collect();
+                                    paths::glob_match(p, &head.join("/"))
+                                })
+                    });
                     matches!(n.as_str(), "GONOSUMDB" | "GOPRIVATE" | "GOINSECURE") && everything
                         || n.as_str() == "GONOSUMCHECK" && !v.is_empty()
                         || n.as_str() == "GOSUMDB"
@@ -286,13 +303,16 @@ impl Analyzer<'_> {
                     .collect();
                 // (`--config 'source.crates-io.replace-with=…'`: another
                 // registry for every crate, as `--index`.)
-                ops.iter().find(|x| !x.starts_with('+')) == Some(&"install")
+                // (`--config V` may come first: its value is no command.)
+                ops.contains(&"install")
                     && (gits.iter().any(|u| elsewhere(u))
                         || c.args.iter().any(|x| {
+                            let v = x
+                                .trim_start_matches("--config=")
+                                .trim_start_matches(['\'', '"']);
                             x.starts_with("--index")
-                                || x.starts_with("--registry")
-                                || x.contains("source.")
-                                || x.contains("registries.")
+                                || v.starts_with("source.")
+                                || v.starts_with("registries.")
                         }))
             }
             "gem" => {

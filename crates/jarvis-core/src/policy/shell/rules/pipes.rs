@@ -108,6 +108,17 @@ impl Analyzer<'_> {
                 .unwrap_or_default();
             let network =
                 tables::FETCHERS.contains(&sink.as_str()) || super::captures::is_sender(&sink);
+            // (A sign-in reading its token: `gh auth login --with-token <<<
+            // "$GITHUB_TOKEN"`, `docker login --password-stdin`.)
+            let signs_in = argv.iter().any(|w| {
+                matches!(
+                    w.text.as_str(),
+                    "login" | "--with-token" | "--password-stdin"
+                )
+            });
+            if network && !signs_in && fed_texts(c).any(names_secret_variable) {
+                self.block("sends a secret variable over the network (exfiltration)");
+            }
             let fed_env = c.redirects.iter().any(|r| {
                 let input = match r.op.as_str() {
                     "<" if r.target.procsub => Some(&r.target),
@@ -208,12 +219,16 @@ impl Analyzer<'_> {
                     // whole, so to the network the dump counts whatever follows.)
                     let dumps_env = dumps_env(pa)
                         && (network_sink || !super::readonly::names_only(p, script))
-                        || pa.iter().any(|w| {
+                        || pa.iter().chain(fed_texts(p)).any(|w| {
                             w.subs
                                 .iter()
                                 .filter_map(|&s| script.commands.get(s))
                                 .any(|s| dumps_env(peeled(&s.argv)))
                         });
+                    // `cat <<< "$AWS_SECRET_ACCESS_KEY" | mail …`.
+                    if network_sink && fed_texts(p).any(names_secret_variable) {
+                        self.block("sends a secret variable over the network (exfiltration)");
+                    }
                     let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
                     if network_sink && (harvests_secrets(pa) || prints_named_secret(pa)) {
                         self.block(
@@ -853,4 +868,26 @@ impl Analyzer<'_> {
         }
         true
     }
+}
+
+/// The here-documents and here-strings a command is fed.
+fn fed_texts(c: &Command) -> impl Iterator<Item = &Word> {
+    c.redirects
+        .iter()
+        .filter(|r| matches!(r.op.as_str(), "<<" | "<<-" | "<<<"))
+        .filter_map(|r| r.body.as_ref())
+}
+
+/// A text that expands a secret variable (`$AWS_SECRET_ACCESS_KEY`,
+/// `${GITHUB_TOKEN}`), unless it was quoted to stay literal.
+fn names_secret_variable(w: &Word) -> bool {
+    w.dynamic
+        && w.text.split('$').skip(1).any(|rest| {
+            let name: String = rest
+                .trim_start_matches('{')
+                .chars()
+                .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+                .collect();
+            name.len() > 3 && super::effects::secret_var(&name)
+        })
 }

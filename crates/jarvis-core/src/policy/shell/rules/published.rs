@@ -32,35 +32,120 @@ const PUBLISHERS: &[(&str, &str)] = &[
     ("gradlew", "publish"),
 ];
 
+/// Files that say what a package or an image holds.
+fn manifest(path: &str) -> bool {
+    let name = lower(&base_name(path));
+    name.starts_with("dockerfile")
+        || name.starts_with("containerfile")
+        || name.ends_with(".dockerfile")
+        || name.ends_with(".gemspec")
+        || matches!(
+            name.as_str(),
+            "package.json"
+                | "manifest.in"
+                | "pyproject.toml"
+                | "setup.py"
+                | "setup.cfg"
+                | "cargo.toml"
+        )
+}
+
+/// The program a command runs and its first argument that is no option,
+/// past `python -m` and `npx`.
+fn program_and_verb(argv: &[Word]) -> Option<(String, String)> {
+    let mut words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
+    let first = lower(&base_name(words.first()?));
+    if first.starts_with("python") && words.get(1) == Some(&"-m") {
+        words.drain(..2);
+    } else if matches!(first.as_str(), "npx" | "bunx" | "pnpx") {
+        words.remove(0);
+    }
+    let b = lower(&base_name(words.first()?));
+    let verb = words
+        .iter()
+        .skip(1)
+        .find(|w| !w.starts_with('-'))
+        .unwrap_or(&"");
+    Some((b, verb.to_string()))
+}
+
 impl Analyzer<'_> {
     pub(super) fn secret_published(&mut self, script: &Script) {
         let publishes = script.commands.iter().any(|c| {
             let argv = peeled(&c.argv);
-            let Some(first) = argv.first() else {
+            let Some((b, verb)) = program_and_verb(argv) else {
                 return false;
             };
-            let b = lower(&base_name(&first.text));
-            PUBLISHERS
-                .iter()
-                .any(|(p, sub)| *p == b && argv[1..].iter().any(|w| w.text == *sub))
+            // `docker build --push`, `docker buildx build --push`.
+            let pushes = matches!(b.as_str(), "docker" | "podman" | "buildah")
+                && argv.iter().any(|w| w.text == "--push");
+            pushes || PUBLISHERS.iter().any(|(p, sub)| *p == b && *sub == verb)
         });
         if !publishes {
             return;
         }
+        // Files a build is told are its Dockerfile (`docker build -f F`).
+        let build_files: Vec<String> = script
+            .commands
+            .iter()
+            .flat_map(|k| k.argv.windows(2))
+            .filter(|w| matches!(w[0].text.as_str(), "-f" | "--file"))
+            .map(|w| w[1].text.clone())
+            .collect();
         for c in &script.commands {
-            // Written into a file of the line's (an ignore file keeps a
-            // secret out: `echo .env >> .npmignore`).
-            let writes = c
+            let argv = peeled(&c.argv);
+            // What the command writes: a redirect's file, tee's, `sed -i`'s.
+            let mut targets: Vec<String> = c
                 .redirects
                 .iter()
-                .any(|r| r.writes_file() && !base_name(&r.target.text).ends_with("ignore"));
-            if !writes {
+                .filter(|r| r.writes_file())
+                .map(|r| r.target.text.clone())
+                .collect();
+            let b = argv
+                .first()
+                .map(|w| lower(&base_name(&w.text)))
+                .unwrap_or_default();
+            if b == "tee" || b == "sed" && argv.iter().any(|w| w.text.starts_with("-i")) {
+                targets.extend(
+                    argv.iter()
+                        .skip(1)
+                        .filter(|w| !w.text.starts_with('-'))
+                        .map(|w| w.text.clone()),
+                );
+            }
+            // An ignore file keeps a secret out (`echo .env >> .npmignore`).
+            targets.retain(|t| !base_name(t).ends_with("ignore"));
+            if targets.is_empty() {
                 continue;
             }
-            let named = c.argv.iter().skip(1).find_map(|w| {
+            // A manifest written, or edited into a file that replaces it
+            // (`jq '.files += [".env"]' package.json > p.tmp`).
+            let about_manifest = targets
+                .iter()
+                .any(|t| manifest(t) || build_files.contains(t))
+                || argv.iter().skip(1).any(|w| manifest(&w.text));
+            if !about_manifest {
+                continue;
+            }
+            // Its words, what it is fed, and for `tee` what the pipe carries.
+            let piped: &[Word] = match c.stdin_from.and_then(|i| script.commands.get(i)) {
+                Some(up) if b == "tee" => &up.argv,
+                _ => &[],
+            };
+            let texts = argv
+                .iter()
+                .skip(1)
+                .chain(piped.iter())
+                .chain(c.redirects.iter().filter_map(|r| r.body.as_ref()));
+            let named = texts.into_iter().find_map(|w| {
+                let l = lower(&w.text);
+                // (`exclude .env`, `!.env`: kept out.)
+                if l.contains("exclude") || l.contains("prune") {
+                    return None;
+                }
                 w.text
                     .split(|ch: char| ch.is_whitespace() || "\"'[](),;=`".contains(ch))
-                    .filter(|t| !t.is_empty() && !t.starts_with('-'))
+                    .filter(|t| !t.is_empty() && !t.starts_with(['-', '!']))
                     .find_map(|t| paths::credential(t, c.cwd.as_deref()))
             });
             if let Some(why) = named {

@@ -414,14 +414,36 @@ impl Analyzer<'_> {
             }
             "ulimit" => true,
             // Tags read, none written: no `-TAG=`, `<=` file copies, `-o`.
-            "exiftool" => !args.iter().any(|a| {
-                a.contains(['=', '<'])
-                    || matches!(
-                        lower(a).as_str(),
-                        "-o" | "-out" | "-w" | "-tagsfromfile" | "-geotag" | "-delete_original"
-                    )
-                    || lower(a).starts_with("-overwrite_original")
-            }),
+            // `-if EXPR` and `${TAG;EXPR}` in a format are Perl: a condition
+            // on tags alone (`-if '$GPSLatitude'`) calls nothing.
+            "exiftool" => {
+                let mut plain = true;
+                let mut skip = false;
+                for (i, a) in args.iter().enumerate() {
+                    if skip {
+                        skip = false;
+                        continue;
+                    }
+                    if lower(a) == "-if"
+                        && let Some(code) = args.get(i + 1)
+                    {
+                        self.inline_code("perl", code, c.depth);
+                        plain &= !code.contains(['(', ';', '`', '{', '@', '&', '\\']);
+                        skip = true;
+                        continue;
+                    }
+                    let l = lower(a);
+                    let formats_code = a.contains("${") && a.contains(';');
+                    let writes = a.contains(['=', '<'])
+                        || matches!(
+                            l.as_str(),
+                            "-o" | "-out" | "-w" | "-tagsfromfile" | "-geotag" | "-delete_original"
+                        )
+                        || l.starts_with("-overwrite_original");
+                    plain &= !formats_code && !writes;
+                }
+                plain
+            }
             // Inspectors of media and documents: an exact list of options
             // that only choose what is printed, local files only (no
             // protocol or coder: `http:`, `concat:`, ImageMagick's `msl:`
@@ -448,7 +470,7 @@ impl Analyzer<'_> {
                     .iter()
                     .all(|v| b != "pandoc" || v.text.chars().all(|ch| ch.is_ascii_alphanumeric() || "_+-".contains(ch)))
                     // `--Output=file://…` reads a template.
-                    && super::script_opts::values(c, &["--Output"])
+                    && super::script_opts::values(c, &["--Output", "--Inform"])
                         .iter()
                         .all(|v| b != "mediainfo" || !v.text.contains([':', '/']))
                     // A schema is a file read too.
@@ -729,8 +751,11 @@ impl Analyzer<'_> {
                 }
                 Role::Files | Role::PatternFiles | Role::ScriptFiles => {
                     // A value from a listing of the project is one of its files.
-                    let listed = !recursive && self.listed_in_project(w, c.cwd());
-                    if w.dynamic && !w.procsub && !listed {
+                    let counted = !recursive && self.counted_listing(w, c.cwd(), b);
+                    let listed = !recursive && self.listed_in_project(w, c.cwd()) || counted;
+                    if counted {
+                        // Counts and metadata of the listing's words.
+                    } else if w.dynamic && !w.procsub && !listed {
                         // Judged for what its fixed parts and its source
                         // say (a search for secrets' names); never provably
                         // harmless.

@@ -324,8 +324,12 @@ impl Analyzer<'_> {
             .iter()
             .any(|s| up.ends_with(s));
             // (A level, `RUST_LOG=debug`, or a format is no file.)
-            let pathish = value.text.contains(['/', '.']) || value.text.starts_with('~');
-            if output && pathish && !c.argv.is_empty() {
+            // (`RUST_LOG=a.b=debug` names modules and levels.)
+            let pathish = value.text.contains('/')
+                || value.text.starts_with('~')
+                || value.text.contains('.') && !value.text.contains(['=', ',']);
+            let applies = !c.argv.is_empty() || exports(script, name) || script_sets_all(script);
+            if output && pathish && applies {
                 self.write_path(value, c.cwd.as_deref(), name);
             }
             if !value.dynamic {
@@ -553,4 +557,15 @@ impl Analyzer<'_> {
             ));
         }
     }
+}
+
+/// `set -a`: every assignment after it is exported.
+fn script_sets_all(script: &Script) -> bool {
+    script.commands.iter().any(|k| {
+        k.argv.first().is_some_and(|w| w.text == "set")
+            && k.argv
+                .iter()
+                .skip(1)
+                .any(|w| w.text == "-a" || w.text == "-o" || w.text == "allexport")
+    })
 }

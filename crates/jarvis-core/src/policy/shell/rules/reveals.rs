@@ -210,12 +210,15 @@ impl Analyzer<'_> {
     pub(super) fn compose_config(&mut self, c: &Cmd<'_>) {
         let words: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let at = match c.lb.as_str() {
-            "docker" | "podman" => words.iter().position(|w| *w == "compose").map(|i| i + 1),
+            "docker" | "podman" | "nerdctl" | "finch" => {
+                words.iter().position(|w| *w == "compose").map(|i| i + 1)
+            }
             "docker-compose" | "podman-compose" => Some(0),
             _ => None,
         };
         let Some(at) = at else { return };
-        // Past the file and project options (`-f dev.yml`, `-p app`).
+        // Past the file and project options (`-f dev.yml`, `-p app`,
+        // `--ansi never`).
         let mut i = at;
         while let Some(w) = words.get(i) {
             match *w {
@@ -225,12 +228,16 @@ impl Analyzer<'_> {
                 | "--project-name"
                 | "--env-file"
                 | "--profile"
-                | "--project-directory" => i += 2,
+                | "--project-directory"
+                | "--ansi"
+                | "--progress"
+                | "--parallel" => i += 2,
                 w if w.starts_with('-') => i += 1,
                 _ => break,
             }
         }
-        if words.get(i) != Some(&"config") {
+        // (`convert` is its older name.)
+        if !matches!(words.get(i), Some(&"config" | &"convert")) {
             return;
         }
         let names_only = words[i + 1..].iter().any(|w| {
@@ -243,6 +250,8 @@ impl Analyzer<'_> {
                     | "--networks"
                     | "-q"
                     | "--quiet"
+                    | "--help"
+                    | "-h"
             )
         });
         if !names_only {

@@ -565,11 +565,22 @@ impl Analyzer<'_> {
             .map(String::as_str)
             .find(|x| !PIP_QUIET.contains(x))
             .unwrap_or("");
+        // (Or writes a log: pip's `--log F`.)
         let online = c.args.iter().any(|x| {
             matches!(
                 x.as_str(),
-                "-o" | "--outdated" | "-i" | "--index-url" | "--extra-index-url" | "--registry"
-            )
+                "-o" | "--outdated"
+                    | "-u"
+                    | "--uptodate"
+                    | "-i"
+                    | "--index-url"
+                    | "--extra-index-url"
+                    | "--registry"
+                    | "--log"
+                    | "--log-file"
+            ) || x.starts_with("--log")
+                || x.starts_with("--index")
+                || short_flags(x).is_some_and(|f| f.contains(['o', 'u', 'i']))
         });
         // Reading a setting prints it (a token's key was judged above).
         let second = c.args.get(1).map(String::as_str).unwrap_or("");

@@ -63,12 +63,58 @@ pub(super) fn jq_env(program: &str) -> EnvUse {
     u
 }
 
+/// The program texts of a jq/yq line: the first operand (past yq's
+/// `eval`) and `--expression`'s value; not the files it reads (a folder
+/// named `env/`) nor `--arg NAME VALUE`'s strings.
+fn jq_programs<'c>(c: &'c Cmd<'_>) -> Vec<&'c str> {
+    let args = &c.args;
+    let mut out = Vec::new();
+    let mut from_file = false;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        match a {
+            "--arg" | "--argjson" | "--slurpfile" | "--rawfile" => i += 3,
+            "-f" | "--from-file" => {
+                from_file = true;
+                i += 2;
+            }
+            "--expression" => {
+                out.extend(args.get(i + 1).map(String::as_str));
+                i += 2;
+            }
+            "--indent" | "-L" | "-o" | "--output-format" | "-p" | "--input-format" | "-I" => i += 2,
+            "--args" | "--jsonargs" => break,
+            _ if a.starts_with('-') => i += 1,
+            "e" | "eval" | "ea" | "eval-all" if c.lb == "yq" && out.is_empty() && i == 0 => i += 1,
+            _ => {
+                if !from_file {
+                    out.push(a);
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
 impl Analyzer<'_> {
     /// The environment read by a jq/yq program: a secret by name blocks, the
     /// whole of it asks (as `printenv` does). True when it reads none.
     pub(super) fn jq_reads_env(&mut self, c: &Cmd<'_>) -> bool {
         let mut clean = true;
-        for a in &c.args {
+        // yq's `load("F")`, `load_str`, `load_props`, `load_xml`: files
+        // the program reads.
+        for a in jq_programs(c) {
+            let l = lower(a);
+            if l.contains("load") {
+                clean = false;
+                for f in super::code::string_literals(a) {
+                    self.read_path(&Word::lit(f), c.cwd());
+                }
+            }
+        }
+        for a in jq_programs(c) {
             let u = jq_env(a);
             for n in &u.names {
                 if super::effects::secret_var(n) {
@@ -111,7 +157,8 @@ impl Analyzer<'_> {
         if matches!(c.lb.as_str(), "yq" | "jaq")
             && c.args.iter().any(|a| {
                 a.starts_with("--split-exp")
-                    || c.lb == "yq" && short_flags(a).is_some_and(|f| f.contains('s'))
+                    || c.lb == "yq"
+                        && short_flags(a).is_some_and(|f| !f.contains('=') && f.contains('s'))
             })
         {
             self.ask(format!("{} writes a file per document", c.base));

@@ -438,11 +438,19 @@ impl Analyzer<'_> {
                 {
                     // Ignored files (`git ls-files -o -i`) are where a
                     // project's secrets lie: `.env` among them.
-                    let ignored = b == "git"
-                        && p.argv.iter().any(|w| {
-                            matches!(w.text.as_str(), "-i" | "--ignored")
-                                || w.text.starts_with("--ignored=")
-                        });
+                    // (`-o` without an `--exclude…` lists them too.)
+                    let has_short = |ch: char| {
+                        p.argv
+                            .iter()
+                            .any(|w| short_flags(&w.text).is_some_and(|f| f.contains(ch)))
+                    };
+                    let ignored =
+                        b == "git"
+                            && (p.argv.iter().any(|w| {
+                                w.text == "--ignored" || w.text.starts_with("--ignored=")
+                            }) || has_short('i')
+                                || (has_short('o') || p.argv.iter().any(|w| w.text == "--others"))
+                                    && !p.argv.iter().any(|w| w.text.starts_with("--exclude")));
                     let leaf = super::listers::secret_pattern(&p.argv)
                         .or_else(|| ignored.then(|| ".env".to_string()));
                     // Any entry of the folder listed, where a `cd` before
