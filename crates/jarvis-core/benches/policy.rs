@@ -133,6 +133,7 @@ fn main() {
         "blind-bw",
         "blind-bx",
         "blind-by",
+        "blind-bz",
     ] {
         sets.push((
             f.to_string(),

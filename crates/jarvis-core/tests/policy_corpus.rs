@@ -129,6 +129,7 @@ const REDTEAM: &[&str] = &[
     "blind-bw.jsonl",
     "blind-bx.jsonl",
     "blind-by.jsonl",
+    "blind-bz.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -203,6 +204,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bw.jsonl", "/home/user/project", "/home/user"),
     ("blind-bx.jsonl", "/home/user/project", "/home/user"),
     ("blind-by.jsonl", "/home/user/project", "/home/user"),
+    ("blind-bz.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

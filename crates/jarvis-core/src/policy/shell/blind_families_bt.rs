@@ -392,3 +392,26 @@ fn the_twelfth_reviews_spellings_are_judged_as_their_families() {
         Verdict::Allow,
     );
 }
+
+#[test]
+fn a_secret_printed_by_the_code_that_names_it() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "python manage.py shell -c \"from django.conf import settings; print(settings.SECRET_KEY)\"",
+            "python3 -c 'from app.config import cfg; print(cfg.api_key)'",
+            "node -e 'const c = require(\"./config\"); console.log(c.db.password)'",
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "python manage.py shell -c \"from app.models import User; print(User.objects.count())\"",
+            "python3 -c 'from app.auth import check_password; print(check_password(\"x\", \"y\"))'",
+            "python3 -c 'print(\"password reset sent\")'",
+        ],
+        Verdict::Block,
+    );
+}

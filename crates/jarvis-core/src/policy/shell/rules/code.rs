@@ -433,6 +433,13 @@ impl Analyzer<'_> {
                 self.block(format!("{lang} code reads a secret from the environment"));
             }
         }
+        // `print(settings.SECRET_KEY)`, `console.log(config.apiKey)`: a
+        // secret named outside any string, printed.
+        if super::code_shapes::prints_secret(&outside) {
+            self.block(format!(
+                "{lang} code prints a secret (a key, a token or a password it names)"
+            ));
+        }
         if l.contains(&format!(".{app}"))
             || l.contains(&format!("/{app}/"))
             || l.contains(&format!("{app}.db"))

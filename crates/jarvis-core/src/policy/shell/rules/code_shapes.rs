@@ -350,3 +350,48 @@ pub(super) fn call_args(inner: &str) -> &str {
     }
     inner
 }
+
+/// A print whose arguments name a secret outside any string
+/// (`print(settings.SECRET_KEY)`, `console.log(cfg.api_key)`, `puts
+/// ENV.fetch("X")` aside: the name is the code's own).
+pub(super) fn prints_secret(outside: &str) -> bool {
+    const PRINTS: &[&str] = &[
+        "print(",
+        "console.log(",
+        "puts ",
+        "pp(",
+        "echo ",
+        "say ",
+        "printf(",
+    ];
+    const NAMES: &[&str] = &[
+        "secret_key",
+        "secretkey",
+        "api_key",
+        "apikey",
+        "password",
+        "passwd",
+        "private_key",
+        "access_token",
+        "auth_token",
+        "client_secret",
+        "secret_access_key",
+    ];
+    PRINTS.iter().any(|p| {
+        outside.match_indices(p).any(|(at, _)| {
+            let args = call_args(&outside[at + p.len()..]);
+            let args = args.split(['\n', ';']).next().unwrap_or(args);
+            // The name as a value (`settings.secret_key`, `cfg["api_key"]`
+            // is a string: blanked), not part of another (`check_password(`,
+            // `password_hash`).
+            NAMES.iter().any(|n| {
+                args.match_indices(n).any(|(i, _)| {
+                    let before = args[..i].chars().next_back();
+                    let after = args[i + n.len()..].chars().next();
+                    !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                        && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '(')
+                })
+            })
+        })
+    })
+}

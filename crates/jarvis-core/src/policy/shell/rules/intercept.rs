@@ -113,6 +113,25 @@ const JVM_OPTION_VARS: &[&str] = &[
 
 impl Analyzer<'_> {
     pub(super) fn intercepted(&mut self, c: &Cmd<'_>) {
+        // Most lines name no proxy: leave before building anything.
+        let hint = |t: &str| {
+            t.contains("proxy")
+                || t.contains("PROXY")
+                || t.contains("socks")
+                || t.contains("_OPTS")
+                || t.contains("_OPTIONS")
+                || short_flags(t).is_some_and(|f| f.contains('x'))
+        };
+        if !c.src.argv.iter().any(|w| hint(&w.text))
+            && !c.src.assigns.iter().any(|(n, _)| hint(n))
+            && !c
+                .script
+                .commands
+                .iter()
+                .any(|k| k.declares && k.assigns.iter().any(|(n, _)| hint(n)))
+        {
+            return;
+        }
         let mut settings: Vec<(String, String)> = c
             .src
             .assigns

@@ -71,6 +71,20 @@ fn program_and_verb(argv: &[Word]) -> Option<(String, String)> {
 
 impl Analyzer<'_> {
     pub(super) fn secret_published(&mut self, script: &Script) {
+        // Leave at once when nothing on the line could publish.
+        let hint = |t: &str| {
+            matches!(
+                t,
+                "publish" | "upload" | "push" | "deploy" | "release" | "nuget" | "--push"
+            )
+        };
+        if !script
+            .commands
+            .iter()
+            .any(|k| k.argv.iter().any(|w| hint(&w.text)))
+        {
+            return;
+        }
         let publishes = script.commands.iter().any(|c| {
             let argv = peeled(&c.argv);
             let Some((b, verb)) = program_and_verb(argv) else {

@@ -208,6 +208,12 @@ impl Analyzer<'_> {
     /// filled in from `.env`, `env_file:` and the environment: the
     /// project's secrets. Names only (`--services`) or a check (`-q`) do not.
     pub(super) fn compose_config(&mut self, c: &Cmd<'_>) {
+        if !matches!(
+            c.lb.as_str(),
+            "docker" | "podman" | "nerdctl" | "finch" | "docker-compose" | "podman-compose"
+        ) {
+            return;
+        }
         let words: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let at = match c.lb.as_str() {
             "docker" | "podman" | "nerdctl" | "finch" => {
