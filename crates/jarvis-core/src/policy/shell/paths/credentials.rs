@@ -623,20 +623,21 @@ pub fn glob_could_match_secret(pattern: &str) -> bool {
         return true;
     }
     SECRET_BASENAMES.iter().any(|s| glob_match(p, s))
+        // A file of each kind, named `x.EXT`.
         || [
-            ".pem",
-            ".key",
-            ".p12",
-            ".pfx",
-            ".kdbx",
-            ".gpg",
-            ".asc",
-            ".ppk",
-            ".keystore",
-            ".jks",
+            "x.pem",
+            "x.key",
+            "x.p12",
+            "x.pfx",
+            "x.kdbx",
+            "x.gpg",
+            "x.asc",
+            "x.ppk",
+            "x.keystore",
+            "x.jks",
         ]
         .iter()
-        .any(|ext| glob_match(p, &format!("x{ext}")) || p.ends_with(ext))
+        .any(|file| glob_match(p, file) || p.ends_with(&file[1..]))
 }
 
 /// A name pattern written to find secrets (`.env*`, `*.pem`, `id_*`): one

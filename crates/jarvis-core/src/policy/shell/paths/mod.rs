@@ -251,6 +251,48 @@ pub fn pattern_match(pattern: &str, text: &str) -> bool {
 }
 
 fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
+    // Most calls (a credential list against one word) are plain names or
+    // short ASCII patterns: decided without allocating.
+    if !has_glob(pattern) {
+        return pattern == text;
+    }
+    // What comes before the first wildcard and after the last is matched
+    // as written: most candidates fail there, before any table.
+    let head = &pattern[..pattern.find(['*', '?', '[']).unwrap_or(pattern.len())];
+    let tail = &pattern[pattern.rfind(['*', '?', '[', ']']).map_or(0, |i| i + 1)..];
+    if !text.starts_with(head) || !text.ends_with(tail) || text.len() < head.len() + tail.len() {
+        return false;
+    }
+    // One `*` between literals (`*.pem`, `~/*`, `id_*`): what it spans.
+    if pattern.matches(['*', '?', '[', ']']).eq(["*"]) {
+        let span = &text[head.len()..text.len() - tail.len()];
+        let at_name = head.is_empty() || head.ends_with('/');
+        let dot = at_name && text[head.len()..].starts_with('.');
+        return !paths || !(span.contains('/') || dot);
+    }
+    let cells = (pattern.len() + 1) * (text.len() + 1);
+    if cells <= SMALL_TABLE && pattern.is_ascii() && text.is_ascii() && !pattern.contains("**") {
+        return TABLE.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut memo) => {
+                memo.clear();
+                memo.resize(cells, 0);
+                go(pattern.as_bytes(), text.as_bytes(), 0, 0, paths, &mut memo)
+            }
+            Err(_) => go(
+                pattern.as_bytes(),
+                text.as_bytes(),
+                0,
+                0,
+                paths,
+                &mut vec![0; cells],
+            ),
+        });
+    }
+    table_match(pattern, text, paths)
+}
+
+/// The general matcher: a table of every (pattern, text) position.
+fn table_match(pattern: &str, text: &str, paths: bool) -> bool {
     // `**` is `*`: one star decides the same.
     let mut p: Vec<char> = Vec::with_capacity(pattern.len());
     for c in pattern.chars() {
@@ -266,63 +308,71 @@ fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
     }
     // Each (pattern, text) position is decided once: a pattern of many
     // `*` against a long text stays polynomial.
-    let mut memo = vec![None; (p.len() + 1) * (t.len() + 1)];
+    let mut memo = vec![0u8; (p.len() + 1) * (t.len() + 1)];
     go(&p, &t, 0, 0, paths, &mut memo)
 }
 
+/// The largest wildcard table a thread keeps for reuse (64 KiB).
+const SMALL_TABLE: usize = 1 << 16;
+
+thread_local! {
+    static TABLE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Whether `p[pi..]` matches `t[ti..]`. In a path a wildcard never crosses
-/// `/` nor, as bash without dotglob, matches a name's leading dot.
-fn go(
-    p: &[char],
-    t: &[char],
+/// `/` nor, as bash without dotglob, matches a name's leading dot. `memo`
+/// holds each position's answer: 0 not yet known, 1 no, 2 yes.
+fn go<C: Copy + Into<char>>(
+    p: &[C],
+    t: &[C],
     pi: usize,
     ti: usize,
     paths: bool,
-    memo: &mut [Option<bool>],
+    memo: &mut [u8],
 ) -> bool {
     let key = pi * (t.len() + 1) + ti;
-    if let Some(v) = memo[key] {
-        return v;
+    match memo[key] {
+        1 => return false,
+        2 => return true,
+        _ => {}
     }
+    let at = |s: &[C], i: usize| s.get(i).map(|&c| c.into());
     let sep = |c: char| paths && c == '/';
-    let start = ti == 0 || t[ti - 1] == '/';
-    let rest = &t[ti..];
-    let v = match p.get(pi) {
-        None => rest.is_empty(),
-        Some('*' | '?') if paths && start && rest.first() == Some(&'.') => false,
+    let start = ti == 0 || at(t, ti - 1) == Some('/');
+    let first = at(t, ti);
+    let v = match at(p, pi) {
+        None => first.is_none(),
+        Some('*' | '?') if paths && start && first == Some('.') => false,
         Some('*') => {
             go(p, t, pi + 1, ti, paths, memo)
-                || rest.first().is_some_and(|&c| !sep(c)) && go(p, t, pi, ti + 1, paths, memo)
+                || first.is_some_and(|c| !sep(c)) && go(p, t, pi, ti + 1, paths, memo)
         }
-        Some('?') => {
-            rest.first().is_some_and(|&c| !sep(c)) && go(p, t, pi + 1, ti + 1, paths, memo)
-        }
-        Some('[') => match p[pi..].iter().position(|&c| c == ']') {
-            Some(len) if !rest.is_empty() => {
+        Some('?') => first.is_some_and(|c| !sep(c)) && go(p, t, pi + 1, ti + 1, paths, memo),
+        Some('[') => match (p[pi..].iter().position(|&c| c.into() == ']'), first) {
+            (Some(len), Some(c)) => {
                 let set = &p[pi + 1..pi + len];
-                let (neg, set) = match set.first() {
-                    Some('!' | '^') => (true, &set[1..]),
-                    _ => (false, set),
-                };
-                let c = rest[0];
+                let neg = matches!(at(set, 0), Some('!' | '^'));
                 let mut hit = false;
-                let mut k = 0;
-                while k < set.len() {
-                    if k + 2 < set.len() && set[k + 1] == '-' {
-                        hit |= set[k] <= c && c <= set[k + 2];
-                        k += 3;
-                    } else {
-                        hit |= set[k] == c;
-                        k += 1;
+                let mut k = usize::from(neg);
+                while let Some(s) = at(set, k) {
+                    match (at(set, k + 1), at(set, k + 2)) {
+                        (Some('-'), Some(hi)) => {
+                            hit |= s <= c && c <= hi;
+                            k += 3;
+                        }
+                        _ => {
+                            hit |= s == c;
+                            k += 1;
+                        }
                     }
                 }
                 hit != neg && !sep(c) && go(p, t, pi + len + 1, ti + 1, paths, memo)
             }
             _ => false,
         },
-        Some(&c) => rest.first() == Some(&c) && go(p, t, pi + 1, ti + 1, paths, memo),
+        Some(c) => first == Some(c) && go(p, t, pi + 1, ti + 1, paths, memo),
     };
-    memo[key] = Some(v);
+    memo[key] = if v { 2 } else { 1 };
     v
 }
 
@@ -860,6 +910,50 @@ mod tests {
         assert!(glob_match("~/.*", "~/.netrc"));
         assert!(glob_match("[r]m", "rm"));
         assert!(!glob_match("*.pem", "a/b.pem"));
+    }
+
+    #[test]
+    fn shortcuts_decide_as_the_table() {
+        let patterns = [
+            "*", "~/*", "*.pem", "id_*", "~/.ss?", "~/.*", "[ab]c", "a*b*c", "~/**", "*/x",
+            ".e?v*", "[!.]*", "x[a-c]", "é*", "*é", "a]b*", "a[b", "**", "~/.ssh/*",
+        ];
+        let texts = [
+            "",
+            "a",
+            "abc",
+            "~/.ssh",
+            "~/.ssh/id_rsa",
+            "~/x",
+            "x.pem",
+            "a/b.pem",
+            ".pem",
+            "id_rsa",
+            ".env",
+            ".envrc",
+            "bc",
+            "xb",
+            "ac",
+            "é",
+            "éa",
+            "a]bc",
+            "a[b",
+            "~/.netrc",
+            "aXbYc",
+            "q/x",
+            ".x/x",
+        ];
+        for p in patterns {
+            for t in texts {
+                for paths in [true, false] {
+                    assert_eq!(
+                        wildcard(p, t, paths),
+                        table_match(p, t, paths),
+                        "{p:?} {t:?} {paths}"
+                    );
+                }
+            }
+        }
         assert!(glob_could_match_secret("*.pem"));
         assert!(!glob_could_match_secret("*.txt"));
         assert!(contains_credentials("~"));

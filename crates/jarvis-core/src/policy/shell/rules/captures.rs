@@ -273,7 +273,7 @@ fn media(b: &str, args: &[String]) -> (Option<Capture>, bool) {
 
 /// What device, if any, a command captures.
 pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
-    let b = lower(&base_name(&argv.first()?.text));
+    let b = program_name(&argv.first()?.text);
     let args: Vec<String> = argv.iter().skip(1).map(|w| lower(&w.text)).collect();
     let has = |f: &[&str]| args.iter().any(|a| f.contains(&a.as_str()));
     // xinput takes its command with any number of dashes (`---test`).
@@ -365,14 +365,14 @@ pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
 /// command's words (`xargs curl`, `sh -c 'curl …'`, `busybox nc`).
 pub(super) fn line_sends(script: &Script) -> bool {
     let sender = |name: &str| {
-        let b = lower(&base_name(name));
+        let b = program_name(name);
         tables::FETCHERS.contains(&b.as_str()) || is_sender(&b)
     };
     script.commands.iter().any(|k| {
         let pa = peeled(&k.argv);
         let b = pa
             .first()
-            .map(|w| lower(&base_name(&w.text)))
+            .map(|w| program_name(&w.text))
             .unwrap_or_default();
         let args: Vec<String> = pa.iter().skip(1).map(|w| lower(&w.text)).collect();
         let media_out = MEDIA.contains(&b.as_str()) && media(&b, &args).1;

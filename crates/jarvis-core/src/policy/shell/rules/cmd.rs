@@ -63,7 +63,18 @@ impl Cmd<'_> {
 }
 
 pub(in crate::policy::shell) fn base_name(word: &str) -> String {
-    // One allocation: this runs for every word of every command judged.
+    base_str(word).to_string()
+}
+
+/// The program a word names, as the tables list it (`/usr/bin/Python3.12`
+/// → `python3`).
+pub(in crate::policy::shell) fn program_name(word: &str) -> String {
+    base_str(word).to_ascii_lowercase()
+}
+
+/// As [`base_name`], a part of the word itself (nothing allocated: this
+/// runs for every word of every command judged).
+pub(in crate::policy::shell) fn base_str(word: &str) -> &str {
     let w = word.trim_start_matches('\\');
     let b = w.rsplit(['/', '\\']).next().unwrap_or(w);
     let b = match b
@@ -83,9 +94,9 @@ pub(in crate::policy::shell) fn base_name(word: &str) -> String {
                     || (!tail.is_empty()
                         && tail.chars().all(|c| c.is_ascii_digit() || c == '.'))) =>
         {
-            head.to_string()
+            head
         }
-        _ => b.to_string(),
+        _ => b,
     }
 }
 

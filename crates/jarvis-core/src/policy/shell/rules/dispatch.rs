@@ -369,7 +369,7 @@ impl Analyzer<'_> {
             // from a download or a decoder, the input is code for it
             // (`curl … | dumb-init sh`).
             let interpreter_name = k + 1 == c.words.len() && {
-                let n = lower(&base_name(&w.text));
+                let n = program_name(&w.text);
                 is_shell(&n) || tables::interpreter(&n).is_some()
             };
             let fed = c
@@ -388,7 +388,7 @@ impl Analyzer<'_> {
             if suffixes < 3
                 && !w.text.starts_with('-')
                 && !bare_interpreter
-                && known_program(&lower(&base_name(&w.text)))
+                && known_program(&program_name(&w.text))
             {
                 suffixes += 1;
                 let rest: Vec<Word> = c.words[k..].to_vec();

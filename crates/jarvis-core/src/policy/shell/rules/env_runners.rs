@@ -12,7 +12,7 @@ use super::*;
 /// Where the program a runner runs starts in `argv` (the runner's name at
 /// 0), with the environment settings it passes (`volta run --env K=V`).
 pub(super) fn runner_inner(argv: &[&str]) -> Option<(usize, Vec<String>)> {
-    let b = lower(&base_name(argv.first()?));
+    let b = program_name(argv.first()?);
     // `uv --quiet run`, `pnpm --filter web exec`: the tool's own options
     // before its subcommand.
     // (Tools with no subcommand take their own options there.)
@@ -183,7 +183,7 @@ const UV_VALUED: &[&str] = &[
 /// `nix run INSTALLABLE -- ARGS`: the installable's program with its
 /// arguments (`nixpkgs#ngrok` runs `ngrok`).
 fn nix_run_line(argv: &[&str]) -> Option<Vec<String>> {
-    let b = lower(&base_name(argv.first()?));
+    let b = program_name(argv.first()?);
     if b != "nix" {
         return None;
     }
@@ -219,7 +219,7 @@ fn nix_run_line(argv: &[&str]) -> Option<Vec<String>> {
 /// `deno run -A jsr:@std/http/file-server / --port 80`: a registry's
 /// module with its arguments, judged as the program it is named for.
 fn deno_run_line(argv: &[&str]) -> Option<Vec<String>> {
-    if lower(&base_name(argv.first()?)) != "deno" || argv.get(1) != Some(&"run") {
+    if program_name(argv.first()?) != "deno" || argv.get(1) != Some(&"run") {
         return None;
     }
     // The module is the first `jsr:` or `npm:` word, whatever options
@@ -285,7 +285,7 @@ impl Analyzer<'_> {
         // The program is the first word left after the runner's options;
         // an option this list does not know may have taken that word as its
         // value, and then the program is the next word that is not one.
-        let lb = lower(&base_name(texts[0]));
+        let lb = program_name(texts[0]);
         let mut starts = vec![at];
         let mut k = at;
         while starts.len() < 3 && k > 0 && k < texts.len() && texts[k - 1].starts_with('-') {
@@ -328,7 +328,7 @@ impl Analyzer<'_> {
 pub(super) fn runner_shell_code(argv: &[Word]) -> Option<&Word> {
     let first = argv.first()?;
     let sub = argv.get(1).map(|w| w.text.as_str());
-    let flags: &[&str] = match (lower(&base_name(&first.text)).as_str(), sub) {
+    let flags: &[&str] = match (program_name(&first.text).as_str(), sub) {
         ("nix-shell", _) => &["--run", "--command"],
         ("npm" | "pnpm", Some("exec" | "x")) | ("npx", _) => &["-c", "--call"],
         ("mise" | "rtx", Some("exec" | "x")) => &["-c", "--command"],
@@ -344,7 +344,7 @@ pub(super) fn runs_stdin_script(argv: &[&str]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    let b = lower(&base_name(first));
+    let b = program_name(first);
     if !matches!(b.as_str(), "uv" | "bun" | "deno") {
         return false;
     }

@@ -541,7 +541,7 @@ pub(super) fn lone_shell(v: &str) -> bool {
         && !v.starts_with(['$', '`'])
         && !v.contains("..")
         && matches!(
-            lower(&base_name(v)).as_str(),
+            program_name(v).as_str(),
             "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash"
         )
         && (!v.contains('/')

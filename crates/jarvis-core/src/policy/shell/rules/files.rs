@@ -73,7 +73,7 @@ impl Analyzer<'_> {
                         .filter_map(|&k| c.script.commands.get(k))
                         .any(|k| {
                             k.argv.first().is_some_and(|p| {
-                                matches!(lower(&base_name(&p.text)).as_str(), "df" | "findmnt")
+                                matches!(program_name(&p.text).as_str(), "df" | "findmnt")
                             })
                         })
                 }) {

@@ -14,7 +14,7 @@ pub(super) fn prints_content(inner: &[Word]) -> bool {
     let Some(first) = inner.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     PRINTS_CONTENT.contains(&b.as_str())
         && !(b == "sed"
             && inner
@@ -89,7 +89,7 @@ impl Analyzer<'_> {
                     // Files named like keys or `.env`, each handed to a
                     // program that sends it away.
                     let sender = inner.first().is_some_and(|w| {
-                        let b = lower(&base_name(&w.text));
+                        let b = program_name(&w.text);
                         tables::FETCHERS.contains(&b.as_str())
                             || matches!(b.as_str(), "scp" | "rsync" | "sftp")
                     });
@@ -333,7 +333,7 @@ fn exec_reader(inner: &[Word]) -> bool {
     let Some(first) = inner.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     matches!(
         b.as_str(),
         "grep"

@@ -518,9 +518,7 @@ impl Analyzer<'_> {
             .iter()
             .enumerate()
             .skip(2)
-            .find(|(_, w)| {
-                !w.text.starts_with('-') && super::known_program(&lower(&base_name(&w.text)))
-            })
+            .find(|(_, w)| !w.text.starts_with('-') && super::known_program(&program_name(&w.text)))
             .map(|(k, _)| k)
         else {
             return;

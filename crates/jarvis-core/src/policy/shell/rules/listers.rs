@@ -17,10 +17,10 @@ fn lists_project(argv: &[Word]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    if lower(&base_name(&first.text)) == "find" {
+    if program_name(&first.text) == "find" {
         return finds_project_files(&argv[1..]);
     }
-    if lower(&base_name(&first.text)) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
+    if program_name(&first.text) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
         return false;
     }
     let rest = &argv[2..];
@@ -142,7 +142,7 @@ fn lists_project_places(argv: &[Word]) -> bool {
     // `ls -1t ./backups/*.tgz`, `find build -name '*.o'`: below a literal
     // folder of the project (a name's new line can only forge a bare name,
     // here too).
-    match lower(&base_name(&first.text)).as_str() {
+    match program_name(&first.text).as_str() {
         "ls" => {
             return argv[1..].iter().all(|w| {
                 if w.text.starts_with('-') {
@@ -169,7 +169,7 @@ fn lists_project_places(argv: &[Word]) -> bool {
         }
         _ => {}
     }
-    if lower(&base_name(&first.text)) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
+    if program_name(&first.text) != "git" || argv.get(1).is_none_or(|w| w.text != "ls-files") {
         return false;
     }
     argv[2..].iter().all(|w| {
@@ -206,7 +206,7 @@ fn passes_lines(c: &Command, argv: &[Word]) -> bool {
     if !c.redirects.is_empty() {
         return false;
     }
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     let words: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
     let operands = words.iter().filter(|w| !w.starts_with('-')).count();
     let flags = |ok: &[&str]| {
@@ -250,7 +250,7 @@ pub(super) fn machine_listers(script: &Script) -> Vec<usize> {
         let args = pa.get(1..).unwrap_or(&[]);
         let lister = pa.first().is_some_and(|w| {
             matches!(
-                lower(&base_name(&w.text)).as_str(),
+                program_name(&w.text).as_str(),
                 "ls" | "find" | "fd" | "du" | "tree" | "echo" | "printf"
             )
         });
@@ -312,7 +312,7 @@ pub(super) fn secret_pattern(argv: &[Word]) -> Option<String> {
             .to_lowercase()
     };
     let aims = |pat: &str| paths::glob_aims_at_secret(&base(pat));
-    match lower(&base_name(&first.text)).as_str() {
+    match program_name(&first.text).as_str() {
         "find" => words.windows(2).enumerate().find_map(|(k, w)| {
             (matches!(
                 w[0],

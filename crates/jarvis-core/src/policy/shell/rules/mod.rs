@@ -94,7 +94,8 @@ use positions::operands;
 use wrappers::peeled;
 
 pub(super) use cmd::{
-    Cmd, base_name, eq_value, is_shell, letter_flags, lower, short_flags, short_has, shown,
+    Cmd, base_name, base_str, eq_value, is_shell, letter_flags, lower, program_name, short_flags,
+    short_has, shown,
 };
 pub(super) use dispatch::{Producer, known_program, path_candidates};
 

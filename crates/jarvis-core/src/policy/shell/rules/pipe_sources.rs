@@ -9,7 +9,7 @@ use super::*;
 pub(super) fn dumps_env(pa: &[Word]) -> bool {
     let pb = pa
         .first()
-        .map(|w| lower(&base_name(&w.text)))
+        .map(|w| program_name(&w.text))
         .unwrap_or_default();
     let flags_only = pa.iter().skip(1).all(|w| w.text.starts_with('-'));
     // `export${IFS}-p`: the separator glued on is still a separator.
@@ -55,7 +55,7 @@ pub(super) fn harvests_secrets(pa: &[Word]) -> bool {
     let Some(first) = pa.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     let words = || pa[1..].iter().map(|w| lower(&w.text));
     let named = |t: &str| names_secret(t);
     match b.as_str() {
@@ -85,7 +85,7 @@ pub(super) fn harvests_secrets(pa: &[Word]) -> bool {
 pub(super) fn reads_history(pa: &[Word]) -> bool {
     let pb = pa
         .first()
-        .map(|w| lower(&base_name(&w.text)))
+        .map(|w| program_name(&w.text))
         .unwrap_or_default();
     matches!(pb.as_str(), "echo" | "printf" | "print")
         && pa.iter().skip(1).any(|w| w.text.contains("BASH_COMMAND"))
@@ -106,7 +106,7 @@ pub(super) fn reads_clipboard(argv: &[Word]) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     let has = |f: &[&str]| argv.iter().skip(1).any(|w| f.contains(&w.text.as_str()));
     match b.as_str() {
         "wl-paste" | "pbpaste" | "get-clipboard" | "gcb" | "termux-clipboard-get" => true,

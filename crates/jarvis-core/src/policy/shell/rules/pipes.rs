@@ -41,7 +41,7 @@ impl Analyzer<'_> {
         let connects = script.commands.iter().any(|x| {
             peeled(&x.argv)
                 .first()
-                .is_some_and(|w| CONNECTORS.contains(&lower(&base_name(&w.text)).as_str()))
+                .is_some_and(|w| CONNECTORS.contains(&program_name(&w.text).as_str()))
         });
         for c in &script.commands {
             let from_fd = c
@@ -104,7 +104,7 @@ impl Analyzer<'_> {
             let argv = peeled(&c.argv);
             let sink = argv
                 .first()
-                .map(|w| lower(&base_name(&w.text)))
+                .map(|w| program_name(&w.text))
                 .unwrap_or_default();
             let network =
                 tables::FETCHERS.contains(&sink.as_str()) || super::captures::is_sender(&sink);
@@ -190,7 +190,7 @@ impl Analyzer<'_> {
             let sink_argv = peeled(&c.argv);
             let sink = sink_argv
                 .first()
-                .map(|w| lower(&base_name(&w.text)))
+                .map(|w| program_name(&w.text))
                 .unwrap_or_default();
             // `sh < fifo | nc host port > fifo`: a shell whose output goes
             // to a connection is a shell handed to the other end.
@@ -346,7 +346,7 @@ fn prints_named_secret(pa: &[Word]) -> bool {
     let Some(first) = pa.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     let printer = matches!(
         b.as_str(),
         "cat"
@@ -422,7 +422,7 @@ fn names_far_host(argv: &[Word]) -> bool {
     // A text tool's `-h`, `-s`, `-H` are its own (`grep -h`, `sort -s`).
     let text_tool = argv
         .first()
-        .is_none_or(|w| tables::read_only(&lower(&base_name(&w.text))).is_some());
+        .is_none_or(|w| tables::read_only(&program_name(&w.text)).is_some());
     // A host, not a word: a dotted name, an address, a port.
     let hostlike = |t: &str| !t.starts_with('-') && !t.contains('/') && t.contains(['.', ':']);
     argv.iter()
@@ -449,7 +449,7 @@ fn decompresses(c: &Command) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     matches!(
         b.as_str(),
         "gunzip"
@@ -542,14 +542,14 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
     let mut words: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
     loop {
         let first = *words.first()?;
-        let b = lower(&base_name(first));
+        let b = program_name(first);
         if tables::PRIVILEGE.contains(&b.as_str()) || b == "env" || tables::wrapper(&b).is_some() {
             // A wrapper's option may take a value (`env -C /tmp sh`,
             // `flock -n /tmp/l sh`, `strace -o x sh`): a shell or an
             // interpreter anywhere after it is what runs, else the first
             // word that is not an option.
             let runs = |x: &&str| {
-                let b = lower(&base_name(x));
+                let b = program_name(x);
                 is_shell(&b) || tables::interpreter(&b).is_some()
             };
             let next = words
@@ -801,7 +801,7 @@ impl Analyzer<'_> {
         let argv = peeled(&c.argv);
         // A fetcher or sender, or any program told of another machine.
         let network = argv.first().is_some_and(|w| {
-            let b = lower(&base_name(&w.text));
+            let b = program_name(&w.text);
             tables::FETCHERS.contains(&b.as_str()) || super::captures::is_sender(&b)
         }) || names_far_host(argv);
         if network {

@@ -130,7 +130,7 @@ impl Analyzer<'_> {
             let pa = peeled(&c.argv);
             let b = pa
                 .first()
-                .map(|w| lower(&base_name(&w.text)))
+                .map(|w| program_name(&w.text))
                 .unwrap_or_default();
             let has = |f: &[&str]| pa.iter().skip(1).any(|w| f.contains(&w.text.as_str()));
             let short = |ch: char| pa.iter().skip(1).any(|w| short_has(&w.text, ch));

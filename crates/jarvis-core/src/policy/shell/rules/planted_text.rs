@@ -331,7 +331,7 @@ impl Analyzer<'_> {
             let argv = peeled(&c.argv);
             let Some(first) = argv.first() else { continue };
             if !matches!(
-                lower(&base_name(&first.text)).as_str(),
+                program_name(&first.text).as_str(),
                 "jq" | "yq" | "gojq" | "jaq"
             ) {
                 continue;

@@ -73,7 +73,7 @@ impl Analyzer<'_> {
     /// tree, or its history.
     fn whole_project(&self, argv: &[Word], cwd: Option<&str>) -> Option<&'static str> {
         let first = argv.first()?;
-        let b = lower(&base_name(&first.text));
+        let b = program_name(&first.text);
         let args: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
         match b.as_str() {
             "git" => {
@@ -154,7 +154,7 @@ fn git_subcommand<'a>(args: &[&'a str]) -> Option<&'a str> {
 /// `zip F …`, `git archive -o F`, `git bundle create F`); none for
 /// standard output.
 fn archive_output(argv: &[Word]) -> Option<&Word> {
-    let b = lower(&base_name(&argv.first()?.text));
+    let b = program_name(&argv.first()?.text);
     let words = &argv[1..];
     let next_after = |names: &[&str]| {
         words
@@ -185,7 +185,7 @@ fn archive_output(argv: &[Word]) -> Option<&Word> {
 /// (`curl -T F URL`, `curl -F f=@F URL`, `--data-binary @F`, `scp F host:`,
 /// `rsync F host:dir`), when the host is another machine.
 fn files_sent_to(argv: &[Word]) -> Option<(String, Vec<Word>)> {
-    let b = lower(&base_name(&argv.first()?.text));
+    let b = program_name(&argv.first()?.text);
     let args = &argv[1..];
     match b.as_str() {
         "curl" => {
@@ -373,7 +373,7 @@ pub(super) fn curl_operands(args: &[Word]) -> Vec<&str> {
 /// upload of `-` or `@-` to a URL, a raw connection, a remote `cat >`.
 pub(super) fn stdin_sent_to(argv: &[Word]) -> Option<String> {
     let first = argv.first()?;
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     let args = &argv[1..];
     let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
     match b.as_str() {

@@ -34,7 +34,7 @@ const PUBLISHERS: &[(&str, &str)] = &[
 
 /// Files that say what a package or an image holds.
 fn manifest(path: &str) -> bool {
-    let name = lower(&base_name(path));
+    let name = program_name(path);
     name.starts_with("dockerfile")
         || name.starts_with("containerfile")
         || name.ends_with(".dockerfile")
@@ -54,13 +54,13 @@ fn manifest(path: &str) -> bool {
 /// past `python -m` and `npx`.
 fn program_and_verb(argv: &[Word]) -> Option<(String, String)> {
     let mut words: Vec<&str> = argv.iter().map(|w| w.text.as_str()).collect();
-    let first = lower(&base_name(words.first()?));
+    let first = program_name(words.first()?);
     if first.starts_with("python") && words.get(1) == Some(&"-m") {
         words.drain(..2);
     } else if matches!(first.as_str(), "npx" | "bunx" | "pnpx") {
         words.remove(0);
     }
-    let b = lower(&base_name(words.first()?));
+    let b = program_name(words.first()?);
     let verb = words
         .iter()
         .skip(1)
@@ -117,7 +117,7 @@ impl Analyzer<'_> {
                 .collect();
             let b = argv
                 .first()
-                .map(|w| lower(&base_name(&w.text)))
+                .map(|w| program_name(&w.text))
                 .unwrap_or_default();
             if b == "tee" || b == "sed" && argv.iter().any(|w| w.text.starts_with("-i")) {
                 targets.extend(

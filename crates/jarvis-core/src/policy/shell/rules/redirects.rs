@@ -9,7 +9,7 @@ impl Analyzer<'_> {
         let exec = super::pipes::stdin_executor(c);
         // Through wrappers: `timeout 30 bash < /dev/tcp/…` is still bash.
         let runs_something = peeled(&c.argv).first().is_some_and(|w| {
-            let b = lower(&base_name(&w.text));
+            let b = program_name(&w.text);
             is_shell(&b)
                 || tables::interpreter(&b).is_some()
                 || b == "exec"
@@ -29,7 +29,7 @@ impl Analyzer<'_> {
                     || host.starts_with("127.") && host.split('.').count() == 4;
                 let jarvis = port.parse::<u16>() == Ok(crate::policy::url::JARVIS_PORT);
                 let interpreter = peeled(&c.argv).first().is_some_and(|w| {
-                    let b = lower(&base_name(&w.text));
+                    let b = program_name(&w.text);
                     is_shell(&b) || tables::interpreter(&b).is_some()
                 });
                 if loopback && jarvis {

@@ -57,7 +57,7 @@ impl Analyzer<'_> {
             let b = c
                 .argv
                 .first()
-                .map(|w| lower(&base_name(&w.text)))
+                .map(|w| program_name(&w.text))
                 .unwrap_or_default();
             if !matches!(
                 b.as_str(),
@@ -121,14 +121,14 @@ impl Analyzer<'_> {
         let Some(first) = c.argv.first() else {
             return Producer::Other;
         };
-        let b = lower(&base_name(&first.text));
+        let b = program_name(&first.text);
         // Through wrappers: `timeout 5 curl …`.
         // `PATH=/usr/bin` is an assignment before it is a path ending in `bin`.
         let real = c
             .argv
             .iter()
             .filter(|w| !w.text.contains('='))
-            .map(|w| lower(&base_name(&w.text)))
+            .map(|w| program_name(&w.text))
             .find(|x| {
                 tables::wrapper(x).is_none()
                     && x != "env"
@@ -274,7 +274,7 @@ impl Analyzer<'_> {
             if super::planted_text::data_file(&file) {
                 continue;
             }
-            let name = lower(&base_name(&file));
+            let name = program_name(&file);
             let lang = match name.rsplit('.').next().unwrap_or("") {
                 "py" | "pyz" => "python3",
                 "js" | "mjs" | "cjs" | "ts" => "node",

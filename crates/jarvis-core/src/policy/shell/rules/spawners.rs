@@ -181,7 +181,7 @@ impl Analyzer<'_> {
         // `xargs env`, `xargs nohup`: a wrapper with no program of its own
         // runs whatever the first item names.
         let wrapper_only = matches!(
-            lower(&base_name(&cmd[0].text)).as_str(),
+            program_name(&cmd[0].text).as_str(),
             "env"
                 | "nohup"
                 | "setsid"
@@ -542,7 +542,7 @@ fn filters_lines(c: &Command) -> bool {
     let pattern_given = argv[1..]
         .iter()
         .any(|w| matches!(w.text.as_str(), "-e" | "--regexp" | "-f" | "--file"));
-    match lower(&base_name(&first.text)).as_str() {
+    match program_name(&first.text).as_str() {
         "grep" | "egrep" | "fgrep" | "rg" => operands <= usize::from(!pattern_given),
         "sort" | "uniq" | "head" | "tail" | "tac" => operands == 0,
         _ => false,
@@ -562,7 +562,7 @@ fn looked_up(argv: &[Word]) -> Option<Vec<String>> {
     })?;
     let wrapped = argv[..at].iter().all(|w| {
         let t = w.text.as_str();
-        let b = lower(&base_name(t));
+        let b = program_name(t);
         tables::wrapper(&b).is_some()
             || b == "env"
             || t.starts_with('-')

@@ -246,7 +246,7 @@ impl Analyzer<'_> {
             let sender = code
                 .split_whitespace()
                 .next()
-                .map(|p| lower(&base_name(p)))
+                .map(program_name)
                 .is_some_and(|p| {
                     tables::FETCHERS.contains(&p.as_str())
                         || matches!(p.as_str(), "nc" | "ncat" | "netcat" | "socat")
@@ -514,10 +514,7 @@ fn like_match(pattern: &str, name: &str) -> bool {
 /// The database `sqlite3 [OPTIONS] FILE [SQL…]` opens, its URI decoded.
 pub(super) fn opened_database(argv: &[Word]) -> Option<Word> {
     let first = argv.first()?;
-    if !matches!(
-        lower(&base_name(&first.text)).as_str(),
-        "sqlite3" | "sqlite"
-    ) {
+    if !matches!(program_name(&first.text).as_str(), "sqlite3" | "sqlite") {
         return None;
     }
     let mut i = 1;

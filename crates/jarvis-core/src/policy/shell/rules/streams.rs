@@ -9,7 +9,7 @@ impl Analyzer<'_> {
         for c in &script.commands {
             let argv = peeled(&c.argv);
             let Some(first) = argv.first() else { continue };
-            let b = lower(&base_name(&first.text));
+            let b = program_name(&first.text);
             let args = &argv[1..];
             let ops: Vec<&Word> = args.iter().filter(|w| !w.text.starts_with('-')).collect();
             let file = |w: &Word| w.text != "/dev/null" && !endless_word(w, script, 0);
@@ -66,7 +66,7 @@ pub(super) fn endless_out(c: &Command, script: &Script, depth: usize) -> bool {
     let Some(first) = argv.first() else {
         return false;
     };
-    let b = lower(&base_name(&first.text));
+    let b = program_name(&first.text);
     // `yes`, or `pv /dev/zero` (pv is peeled as a wrapper, leaving its file).
     if b == "yes" || endless_word(first, script, depth) {
         return true;

@@ -1,6 +1,13 @@
 //! The names the rules consult: which programs run other programs, which
 //! fetch or decode, which only read.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+// A fast hash for these short, fixed names (no untrusted key can be
+// inserted: the tables are built once from the constants below).
+use rustc_hash::FxHashMap as HashMap;
+
 pub const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "ash", "fish", "csh", "tcsh", "yash",
     "posh", "rbash", "elvish", "nu", "xonsh", "oil", "osh",
@@ -47,11 +54,34 @@ pub const INTERPRETERS: &[(&str, &[&str])] = &[
 ];
 
 pub fn interpreter(base: &str) -> Option<&'static [&'static str]> {
-    let b = base.to_ascii_lowercase();
-    INTERPRETERS
-        .iter()
-        .find(|(n, _)| *n == b || (b.starts_with("python") && *n == "python3"))
-        .map(|(_, f)| *f)
+    static BY_NAME: Lookup<&'static [&'static str]> = LazyLock::new(|| table(INTERPRETERS));
+    let b = lowered(base);
+    BY_NAME.get(&*b).copied().or_else(|| {
+        b.starts_with("python")
+            .then(|| BY_NAME.get("python3").copied())
+            .flatten()
+    })
+}
+
+/// A table of names, looked up once per word of every command judged.
+type Lookup<V> = LazyLock<HashMap<&'static str, V>>;
+
+fn table<V: Copy>(rows: &[(&'static str, V)]) -> HashMap<&'static str, V> {
+    // The first row of a name is the one a search in order found.
+    let mut map = HashMap::with_capacity_and_hasher(rows.len(), Default::default());
+    for (name, v) in rows {
+        map.entry(*name).or_insert(*v);
+    }
+    map
+}
+
+/// `s` in ASCII lower case, copied only when it has a capital.
+pub fn lowered(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
 }
 
 pub const PRIVILEGE: &[&str] = &[
@@ -146,7 +176,8 @@ pub fn wrapper(base: &str) -> Option<&'static str> {
     if base.starts_with("ld-linux") || (base.starts_with("ld-") && base.contains(".so")) {
         return Some("");
     }
-    WRAPPERS.iter().find(|(n, _)| *n == base).map(|(_, v)| *v)
+    static BY_NAME: Lookup<&'static str> = LazyLock::new(|| table(WRAPPERS));
+    BY_NAME.get(base).copied()
 }
 
 /// Programs that talk to the network: their output may be anyone's code.
@@ -477,7 +508,8 @@ pub const READ_ONLY: &[(&str, Role)] = &[
 ];
 
 pub fn read_only(base: &str) -> Option<Role> {
-    READ_ONLY.iter().find(|(n, _)| *n == base).map(|(_, r)| *r)
+    static BY_NAME: Lookup<Role> = LazyLock::new(|| table(READ_ONLY));
+    BY_NAME.get(base).copied()
 }
 
 /// Programs whose `--version`/`--help` alone runs nothing of the caller's.

@@ -118,7 +118,7 @@ impl Analyzer<'_> {
             .is_some_and(|p| {
                 p.argv
                     .first()
-                    .is_none_or(|w| lower(&base_name(&w.text)) != "git")
+                    .is_none_or(|w| program_name(&w.text) != "git")
             });
         // `git -C /var/log grep --no-index`: another folder.
         let git_elsewhere = c.lb == "git"

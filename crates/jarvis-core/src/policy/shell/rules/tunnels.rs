@@ -94,7 +94,7 @@ impl Analyzer<'_> {
                 } else if lb == "websocketd" {
                     // It serves the program it is given: a shell is a shell.
                     !args.iter().any(|x| {
-                        let b = lower(&base_name(x));
+                        let b = program_name(x);
                         is_shell(&b) || tables::interpreter(&b).is_some()
                     })
                 } else {

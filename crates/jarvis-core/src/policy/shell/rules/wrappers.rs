@@ -26,11 +26,11 @@ impl Analyzer<'_> {
             // program, then its options: long ones and `-o NAME` keep it
             // reading its input; `-c` or a script file do not.
             let at = words.iter().position(|w| {
-                let b = lower(&base_name(&w.text));
+                let b = program_name(&w.text);
                 is_shell(&b) || tables::interpreter(&b).is_some()
             });
             if let Some(at) = at {
-                let b = lower(&base_name(&words[at].text));
+                let b = program_name(&words[at].text);
                 let mut reads_input = true;
                 let mut k = at + 1;
                 while let Some(w) = words.get(k) {
@@ -397,7 +397,7 @@ fn unshare_root_mounts(words: &[Word]) -> bool {
     // `unshare -m` inside.
     let runs_shell = words.len() == options.len()
         || words[options.len()..].iter().any(|w| {
-            let b = lower(&base_name(&w.text));
+            let b = program_name(&w.text);
             is_shell(&b)
                 || matches!(b.as_str(), "busybox" | "toybox")
                 || lower(&w.text).contains("mount")
@@ -430,10 +430,10 @@ pub(super) fn peeled(argv: &[Word]) -> &[Word] {
     let mut last = 0;
     while i < argv.len() {
         last = i;
-        let b = lower(&base_name(&argv[i].text));
+        let b = tables::lowered(base_str(&argv[i].text));
         let takes = match tables::wrapper(&b) {
             // `busybox APPLET …` is the applet; `busybox --list` is busybox.
-            Some(_) if matches!(b.as_str(), "busybox" | "toybox") => {
+            Some(_) if matches!(&*b, "busybox" | "toybox") => {
                 if argv.get(i + 1).is_none_or(|w| w.text.starts_with('-')) {
                     break;
                 }
