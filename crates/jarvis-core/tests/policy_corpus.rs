@@ -130,6 +130,9 @@ const REDTEAM: &[&str] = &[
     "blind-bx.jsonl",
     "blind-by.jsonl",
     "blind-bz.jsonl",
+    "blind-cb.jsonl",
+    "blind-cc.jsonl",
+    "blind-cd.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -205,6 +208,9 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-bx.jsonl", "/home/user/project", "/home/user"),
     ("blind-by.jsonl", "/home/user/project", "/home/user"),
     ("blind-bz.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cb.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cc.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cd.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -526,6 +532,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "BO-182",
         "a public key added to a cloud's metadata asks, as one added to a server's authorized_keys does (ssh-copy-id): the question shows which key",
     ),
+    (
+        "CD-023",
+        "a board's flash dump is the project's own data, not a credential: ordinary data sent to another machine asks, whatever the host (the question shows the destination); secrets sent anywhere block",
+    ),
+    (
+        "CB-112",
+        "pre-commit's hooks are third-party code from the repositories its config names, installed into the project's own git hooks: the project-level install from a location asks, as `pip install URL` does (the account-wide ones, `cargo install --git`, `brew tap URL`, an editor's extension, block)",
+    ),
 ];
 
 /// Block rows the policy does not block yet: not a choice, a gap, each
@@ -535,6 +549,10 @@ const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    (
+        "CD-089",
+        "an image written over a whole disk device (`of=/dev/sdb`) blocks: the analyser cannot tell an SD card from the user's second disk; the user writes a card with the command themselves",
+    ),
     ("BT-016", "as AN-277"),
     (
         "H5-194",

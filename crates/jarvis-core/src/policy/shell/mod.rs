@@ -28,6 +28,8 @@ mod blind_families_bn;
 #[cfg(test)]
 mod blind_families_bt;
 #[cfg(test)]
+mod blind_families_cb;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

@@ -61,6 +61,8 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.irb_history",
     "~/.terraform.d/credentials.tfrc.json",
     "~/.cargo/credentials",
+    // The key every phone that allowed USB debugging trusts.
+    "~/.android/adbkey",
     "~/.cargo/credentials.toml",
     "~/.config/rclone",
     "~/.s3cfg",
@@ -582,6 +584,23 @@ fn browser_profile(p: &str) -> bool {
     let Some(rest) = p.strip_prefix("~/") else {
         return false;
     };
+    // Windows: every Chromium-based browser keeps its profiles in a
+    // `User Data` folder (Edge, Brave, Vivaldi…), the others under their
+    // vendor's name.
+    if rest.len() > 8 && rest[..8].eq_ignore_ascii_case("appdata/") {
+        return rest.split('/').any(|c| {
+            let l = c.to_ascii_lowercase();
+            l == "user data"
+                || [
+                    "mozilla",
+                    "opera software",
+                    "thunderbird",
+                    "waterfox",
+                    "librewolf",
+                ]
+                .contains(&l.as_str())
+        });
+    }
     if !(rest.starts_with('.') || rest.starts_with("snap/")) {
         return false;
     }

@@ -93,6 +93,9 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         };
     }
     p = through_proc(&p);
+    if let Some(drive) = windows_drive_mount(&p) {
+        p = drive;
+    }
     if let Some(rest) = p
         .strip_prefix("/home/")
         .or_else(|| p.strip_prefix("/Users/"))
@@ -102,7 +105,10 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
             .map(|(_, r)| format!("/{r}"))
             .unwrap_or_default();
         p = format!("~{rest}");
-    } else if let Some(rest) = strip_prefix_ci(&p, "c:/users/") {
+    } else if let Some(rest) = has_drive(&p)
+        .then(|| strip_prefix_ci(&p[2..], "/users/"))
+        .flatten()
+    {
         let rest = rest
             .split_once('/')
             .map(|(_, r)| format!("/{r}"))
@@ -239,6 +245,25 @@ pub fn fold(p: &str) -> String {
     }
 }
 
+/// A Windows drive as WSL (`/mnt/c/…`) or Cygwin (`/cygdrive/c/…`) mounts
+/// it, spelled as the drive (`c:/…`): the Windows user's home and system
+/// are then judged as they are under `C:\`.
+fn windows_drive_mount(p: &str) -> Option<String> {
+    let rest = p
+        .strip_prefix("/mnt/")
+        .or_else(|| p.strip_prefix("/cygdrive/"))?;
+    let mut chars = rest.chars();
+    let letter = chars.next().filter(char::is_ascii_alphabetic)?;
+    let tail = chars.as_str();
+    (tail.is_empty() || tail.starts_with('/')).then(|| {
+        format!(
+            "{}:{}",
+            letter.to_ascii_lowercase(),
+            if tail.is_empty() { "/" } else { tail }
+        )
+    })
+}
+
 /// Shell-style wildcard match (`*`, `?`, `[…]`), `*` not crossing `/`.
 pub fn glob_match(pattern: &str, text: &str) -> bool {
     wildcard(pattern, text, true)
@@ -251,6 +276,20 @@ pub fn pattern_match(pattern: &str, text: &str) -> bool {
 }
 
 fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
+    // Past a path's longest (4096) or a table of millions of cells, a match
+    // is assumed: the callers look for what a pattern may reach. (Before
+    // any shortcut: an answer must not depend on which path gave it, and
+    // the table's recursion stays as deep as a path is long.)
+    // (`**` counted as the one `*` it matches as.)
+    let p_len = std::iter::once(' ')
+        .chain(pattern.chars())
+        .zip(pattern.chars())
+        .filter(|&(prev, c)| !(c == '*' && prev == '*'))
+        .count();
+    let t_len = text.chars().count();
+    if p_len > MAX_PATH || t_len > MAX_PATH || (p_len + 1) * (t_len + 1) > MAX_CELLS {
+        return true;
+    }
     // Most calls (a credential list against one word) are plain names or
     // short ASCII patterns: decided without allocating.
     if !has_glob(pattern) {
@@ -301,9 +340,7 @@ fn table_match(pattern: &str, text: &str, paths: bool) -> bool {
         }
     }
     let t: Vec<char> = text.chars().collect();
-    // Past a path's longest (4096) or a table of millions of cells, a match
-    // is assumed: the callers look for what a pattern may reach.
-    if p.len() > 4096 || t.len() > 4096 || (p.len() + 1) * (t.len() + 1) > 4_000_000 {
+    if p.len() > MAX_PATH || t.len() > MAX_PATH || (p.len() + 1) * (t.len() + 1) > MAX_CELLS {
         return true;
     }
     // Each (pattern, text) position is decided once: a pattern of many
@@ -311,6 +348,10 @@ fn table_match(pattern: &str, text: &str, paths: bool) -> bool {
     let mut memo = vec![0u8; (p.len() + 1) * (t.len() + 1)];
     go(&p, &t, 0, 0, paths, &mut memo)
 }
+
+/// The longest pattern or text matched, and the largest table.
+const MAX_PATH: usize = 4096;
+const MAX_CELLS: usize = 4_000_000;
 
 /// The largest wildcard table a thread keeps for reuse (64 KiB).
 const SMALL_TABLE: usize = 1 << 16;
@@ -673,6 +714,11 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.zlogin",
         "~/.zlogout",
         "~/.config/fish",
+        "~/.config/nushell",
+        "~/.config/elvish",
+        "~/.elvish/rc.elv",
+        "~/.config/xonsh",
+        "~/.xonshrc",
         "~/.kshrc",
         "~/.cshrc",
         "~/.tcshrc",
@@ -776,6 +822,21 @@ pub fn persistence_normalized(p: &str) -> bool {
         "/usr/lib/systemd/system",
         "~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup",
         "c:/programdata/microsoft/windows/start menu/programs/startup",
+        // PowerShell's profiles run at each start, on Linux and Windows.
+        "~/.config/powershell",
+        "~/Documents/PowerShell",
+        "~/Documents/WindowsPowerShell",
+        // Terminals' settings name the shell or program each window runs.
+        "~/.config/kitty",
+        "~/.config/alacritty",
+        "~/.alacritty.toml",
+        "~/.alacritty.yml",
+        "~/.config/wezterm",
+        "~/.wezterm.lua",
+        "~/.config/foot",
+        "~/.config/terminator",
+        "~/.config/ghostty",
+        "~/.config/xfce4/terminal",
     ];
     let lower = p.to_ascii_lowercase();
     // Home dotfiles that programs read at start (`~/.bash_aliases`, `~/.psqlrc`,
@@ -799,9 +860,20 @@ pub fn persistence_normalized(p: &str) -> bool {
         }
     }
     let hit = FILES.iter().any(|f| under_dir(&lower, f));
-    // Python runs `.pth` files and sitecustomize at every start; git runs hooks.
-    hit || (lower.contains("site-packages/")
-        && (lower.ends_with(".pth") || lower.ends_with("customize.py")))
+    hit || persistence_anywhere(&lower)
+}
+
+/// Startup places known by their own names wherever they are: whatever
+/// comes before them (a user's folder, a path known only at run time).
+pub fn persistence_anywhere(p: &str) -> bool {
+    let lower = p.replace('\\', "/").to_ascii_lowercase();
+    // A Startup folder (`…/Start Menu/Programs/Startup`), Windows Terminal's
+    // settings (each profile's command line runs at every new tab).
+    lower.contains("/start menu/programs/startup")
+        || lower.contains("/microsoft.windowsterminal") && lower.ends_with("/settings.json")
+        // Python runs `.pth` files and sitecustomize at every start; git runs hooks.
+        || (lower.contains("site-packages/")
+            && (lower.ends_with(".pth") || lower.ends_with("customize.py")))
         || lower.contains(".git/hooks/")
         || lower.ends_with(".git/hooks")
 }
@@ -910,6 +982,17 @@ mod tests {
         assert!(glob_match("~/.*", "~/.netrc"));
         assert!(glob_match("[r]m", "rm"));
         assert!(!glob_match("*.pem", "a/b.pem"));
+        assert!(glob_could_match_secret("*.pem"));
+        assert!(!glob_could_match_secret("*.txt"));
+        assert!(contains_credentials("~"));
+        assert!(contains_credentials("~/.config"));
+        assert!(!contains_credentials("~/Documents"));
+        assert!(
+            inside("src/../README.md", None) || inside(&normalize("src/../README.md", None), None)
+        );
+        assert!(!inside("../x", None));
+        assert!(inside("~/proj/x", Some("~/proj")));
+        assert!(device("/dev/sda") && device("/dev/nvme0n1") && !device("/dev/null"));
     }
 
     #[test]
@@ -954,16 +1037,12 @@ mod tests {
                 }
             }
         }
-        assert!(glob_could_match_secret("*.pem"));
-        assert!(!glob_could_match_secret("*.txt"));
-        assert!(contains_credentials("~"));
-        assert!(contains_credentials("~/.config"));
-        assert!(!contains_credentials("~/Documents"));
-        assert!(
-            inside("src/../README.md", None) || inside(&normalize("src/../README.md", None), None)
-        );
-        assert!(!inside("../x", None));
-        assert!(inside("~/proj/x", Some("~/proj")));
-        assert!(device("/dev/sda") && device("/dev/nvme0n1") && !device("/dev/null"));
+        // Past the cap a match is assumed, by every path through the
+        // matcher (and none recurses that deep).
+        let long = format!("/{}/x.txt", "a".repeat(16_383));
+        for p in ["*.pem", "/*[", "x", "/a*"] {
+            assert!(wildcard(p, &long, true), "{p}");
+        }
+        assert!(wildcard(&"a".repeat(5000), "~/.ssh/id_rsa", true));
     }
 }

@@ -94,10 +94,11 @@ impl Analyzer<'_> {
             break;
         }
         if let Some(ci) = code_at {
-            let Some(code) = c.arg_word(ci).cloned() else {
+            let Some(mut code) = c.arg_word(ci).cloned() else {
                 self.ask(format!("starts an interactive {}", c.base));
                 return false;
             };
+            code.text = super::dialects::as_bash(&c.lb, &code.text);
             // Operands known only at run time leave `$1`… unknown, not
             // their spelling (`sh -c 'rm -rf "$@"' _ "$(cd .. && pwd)"`).
             let positional: Vec<String> = if c.words.iter().skip(ci + 2).any(|w| w.dynamic) {
@@ -113,6 +114,10 @@ impl Analyzer<'_> {
                 .any(|w| self.fetched(w, c.script))
             {
                 self.block("download and execute (a fetched value is run by the script)");
+            }
+            if c.lb == "xonsh" {
+                self.xonsh(&code, c);
+                return false;
             }
             let v = self.judged(|a| a.shell_code(&code, &positional, c.script, c.depth));
             if v == Verdict::Allow {
@@ -131,6 +136,19 @@ impl Analyzer<'_> {
         }
         self.interactive(c);
         false
+    }
+
+    /// xonsh's code: Python, with shell commands in it.
+    fn xonsh(&mut self, code: &Word, c: &Cmd<'_>) {
+        self.inline_code("python3", &code.text, c.depth);
+        for command in super::dialects::xonsh_commands(&code.text) {
+            let command = Word {
+                text: command,
+                ..code.clone()
+            };
+            self.shell_code(&command, &[], c.script, c.depth);
+        }
+        self.ask("runs a xonsh script");
     }
 
     /// A shell or interpreter with no program: at the top it asks; started

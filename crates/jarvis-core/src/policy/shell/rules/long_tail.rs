@@ -553,6 +553,20 @@ impl Analyzer<'_> {
         let Some((value, place)) = c.words[2..].split_last() else {
             return;
         };
+        // The desktop's proxy (`org.gnome.system.proxy.https host H`, its
+        // `autoconfig-url`): every program's web traffic then passes H.
+        let proxy = place.iter().any(|w| lower(&w.text).contains("proxy"));
+        if proxy {
+            let v = value.text.trim_matches(['\'', '"']);
+            let host = v.split_once("://").map_or(v, |(_, r)| r);
+            if let Some(h) =
+                super::project_out::far_host(host).filter(|_| host.contains(['.', ':']))
+            {
+                self.block(format!(
+                    "interception (the desktop's web traffic is sent through {h})"
+                ));
+            }
+        }
         let runs_later = place.iter().any(|w| {
             let l = lower(&w.text);
             [

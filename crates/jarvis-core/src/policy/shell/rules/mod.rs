@@ -17,6 +17,8 @@ mod code_shapes;
 mod code_writes;
 mod copies;
 mod debuggers;
+mod devices;
+mod dialects;
 mod dispatch;
 mod dormant;
 mod effects;
@@ -44,6 +46,7 @@ mod net;
 mod openers;
 mod openssl;
 mod options;
+mod package_trust;
 mod packages;
 mod perms;
 mod pipe_sources;
@@ -81,6 +84,7 @@ mod toolchains;
 mod traces;
 mod tunnels;
 mod vim_ex;
+mod windows;
 mod wrappers;
 mod writes;
 
@@ -118,6 +122,9 @@ pub struct Analyzer<'e> {
     decodes: bool,
     /// Files written from a download or a decoder in this line.
     tainted: Vec<String>,
+    /// Those of them downloaded from a code forge only (a project's
+    /// release page), where installing one asks.
+    forge_fetched: Vec<String>,
     /// Folders a clone from another machine filled in this line: a file
     /// in one run as a program is downloaded code.
     cloned: Vec<String>,
@@ -186,6 +193,7 @@ impl<'e> Analyzer<'e> {
             hidden_fns: Vec::new(),
             bodies_now: Vec::new(),
             written: vec![],
+            forge_fetched: vec![],
             remote: false,
             links: vec![],
             sensitive: vec![],

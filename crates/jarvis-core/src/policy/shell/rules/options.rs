@@ -181,6 +181,7 @@ impl Analyzer<'_> {
         self.runs_fetched_code(c);
         self.file_server(c);
         self.insecure_index(c);
+        self.package_trust(c);
         self.intercepted(c);
         // A cron daemon of one's own runs whatever its folder holds, later.
         if matches!(

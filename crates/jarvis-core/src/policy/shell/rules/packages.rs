@@ -184,7 +184,62 @@ impl Analyzer<'_> {
             .map(String::as_str)
             .filter(|x| !x.starts_with('-'))
             .collect();
+        // A location on a host that is not a code forge, or known only at
+        // run time.
+        let far = |u: &str| {
+            let rest = u.split_once("://").map_or(u, |(_, r)| r);
+            u.contains(['$', '`'])
+                || !rest.contains('.')
+                || super::project_out::far_host(rest).is_some()
+        };
+        let extensions: Vec<&Word> = if matches!(
+            c.lb.as_str(),
+            "code" | "codium" | "code-insiders" | "code-oss" | "cursor" | "windsurf"
+        ) {
+            c.words
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter_map(|(i, w)| {
+                    if w.text == "--install-extension" {
+                        c.words.get(i + 1)
+                    } else {
+                        w.text.strip_prefix("--install-extension=").map(|_| w)
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for w in &extensions {
+            // An editor's extension runs with the user's rights at every
+            // start: one this line downloaded is downloaded code, run.
+            let file = w
+                .text
+                .strip_prefix("--install-extension=")
+                .unwrap_or(&w.text);
+            if self.fetched_elsewhere(&Word::lit(file), c.cwd()) {
+                self.block(format!(
+                    "download and execute ({} installs an extension this line downloaded: {})",
+                    c.base,
+                    shown(file)
+                ));
+            }
+        }
         let fetched = match c.lb.as_str() {
+            // Extensions from a URL, as downloaded above.
+            _ if !extensions.is_empty() => extensions.iter().any(|w| {
+                let file = w
+                    .text
+                    .strip_prefix("--install-extension=")
+                    .unwrap_or(&w.text);
+                located(file) && far(file)
+            }),
+            // `brew tap NAME URL`: formulae (and look-alike commands on
+            // PATH) from a repository elsewhere than a code forge.
+            "brew" => {
+                ops.first() == Some(&"tap") && ops.get(2).is_some_and(|u| located(u) && far(u))
+            }
             // `go run host/path@version`: a module fetched and run.
             // A module from a host other than the Go project's own is
             // fetched from a location and run.

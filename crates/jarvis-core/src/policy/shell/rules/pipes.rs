@@ -602,6 +602,10 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             });
             // `python3 -c 'exec(sys.stdin.read())'` runs what arrives on stdin.
             if let Some(code) = code_at.and_then(|i| rest.get(i + 1)) {
+                // `pwsh -Command -`: the command is read from the input.
+                if matches!(b.as_str(), "pwsh" | "powershell") && stdin_file(code) {
+                    return Some(b.clone());
+                }
                 let l = lower(code);
                 if code::reads_stdin(&l) && code::runs_code_in(&b, &l) {
                     return Some(b.clone());

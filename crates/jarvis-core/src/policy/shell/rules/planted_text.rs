@@ -340,9 +340,15 @@ impl Analyzer<'_> {
                 continue;
             };
             let target = self.norm(&out.target, c.cwd.as_deref());
-            let filter = argv[1..].iter().find(|w| !w.text.starts_with('-'));
-            if let Some(filter) = filter {
+            let mut operands = argv[1..].iter().filter(|w| !w.text.starts_with('-'));
+            if let Some(filter) = operands.next() {
                 self.planted_text(&target, &filter.text, depth);
+                // `jq F x.json > tmp && mv tmp x.json`: the edited copy is
+                // of the file read, and goes back in its place.
+                for input in operands {
+                    let input = self.norm(input, c.cwd.as_deref());
+                    self.planted_text(&input, &filter.text, depth);
+                }
             }
         }
     }

@@ -143,6 +143,11 @@ impl Analyzer<'_> {
                 None => self.inline_code(k, &body.text, depth),
             },
         }
+        // PowerShell's pipelines read as a shell's (`iwr … | iex`), as
+        // with `-Command`.
+        if matches!(kind, "pwsh" | "powershell") {
+            self.block_only(|a| a.script(&body.text, &[], depth + 1));
+        }
     }
 
     /// A program that runs a file given on stdin (`sh < x.sh`).
@@ -169,10 +174,23 @@ impl Analyzer<'_> {
 
     /// Downloaded or decoded: the file itself, or inside a folder such an
     /// archive was unpacked into.
+    /// Downloaded in this line from somewhere other than a code forge, or
+    /// decoded: what an install of it puts in place nobody published.
+    pub(super) fn fetched_elsewhere(&self, w: &Word, cwd: Option<&str>) -> bool {
+        let p = self.written_as(w, cwd);
+        self.is_tainted(w, cwd) && !in_written(&self.forge_fetched, &p)
+    }
+
     pub(super) fn is_tainted(&self, w: &Word, cwd: Option<&str>) -> bool {
+        let p = self.written_as(w, cwd);
+        self.cloned.iter().any(|t| p.starts_with(t.as_str())) || in_written(&self.tainted, &p)
+    }
+
+    /// A path as this line's writes are recorded: `/home/u/work/x.sh` is
+    /// the project's `x.sh`.
+    fn written_as(&self, w: &Word, cwd: Option<&str>) -> String {
         let p = self.norm(w, cwd);
-        // `/home/u/work/x.sh` is the project's `x.sh`.
-        let p = match self
+        match self
             .env
             .workdir
             .as_deref()
@@ -183,14 +201,7 @@ impl Analyzer<'_> {
                 .map(str::to_string)
                 .unwrap_or(p),
             None => p,
-        };
-        self.cloned.iter().any(|t| p.starts_with(t.as_str()))
-            || self.tainted.iter().any(|t| {
-                *t == p
-                    || (t.ends_with('/') && p.starts_with(t.as_str()))
-                    // Unpacked into the working directory itself.
-                    || (t == "./" && !p.starts_with(['/', '~']) && !p.starts_with(".."))
-            })
+        }
     }
 
     /// `NAME=value` before a program or on its own.
@@ -487,9 +498,6 @@ impl Analyzer<'_> {
     /// anyone opens the project: persistence, as a git hook is.
     fn editor_autorun(&mut self, target: &Word, c: &Command, body: Option<&Word>) {
         let t = lower(&target.text).replace('\\', "/");
-        if !(t.ends_with(".vscode/tasks.json") || t.ends_with(".code-workspace")) {
-            return;
-        }
         let text = c
             .argv
             .iter()
@@ -497,6 +505,16 @@ impl Analyzer<'_> {
             .chain(body.map(|b| b.text.as_str()))
             .collect::<Vec<_>>()
             .join(" ");
+        if let Some(line) = commanding_modeline(&text) {
+            self.block(format!(
+                "persistence ({} gets a vim modeline that runs a command whenever the file is opened: {line})",
+                shown(&target.text)
+            ));
+            return;
+        }
+        if !(t.ends_with(".vscode/tasks.json") || t.ends_with(".code-workspace")) {
+            return;
+        }
         if lower(&text).contains("folderopen") {
             self.block(format!(
                 "persistence ({} gets a task that runs when the folder is opened)",
@@ -504,6 +522,58 @@ impl Analyzer<'_> {
             ));
         }
     }
+}
+
+/// A vim modeline (`vim: set fde=system("…") :`) whose expression options
+/// call out to the system: vim evaluates them when the file is opened.
+fn commanding_modeline(text: &str) -> Option<String> {
+    const EXPRESSIONS: &[&str] = &[
+        "fde=",
+        "foldexpr=",
+        "fdt=",
+        "foldtext=",
+        "inde=",
+        "indentexpr=",
+        "inex=",
+        "includeexpr=",
+        "fex=",
+        "formatexpr=",
+        "stl=",
+        "statusline=",
+        "tal=",
+        "tabline=",
+        "ccv=",
+        "charconvert=",
+        "pex=",
+        "patchexpr=",
+        "dex=",
+        "diffexpr=",
+        "kp=",
+        "keywordprg=",
+    ];
+    text.lines().find_map(|line| {
+        let l = lower(line);
+        let at = ["vim:", "vi:", "ex:", "nvim:"]
+            .iter()
+            .filter_map(|m| l.find(m))
+            .min()?;
+        let rest = &l[at..];
+        let calls = ["system(", "systemlist(", "libcall", "execute(", "jobstart("]
+            .iter()
+            .any(|k| rest.contains(k));
+        (EXPRESSIONS.iter().any(|e| rest.contains(e)) && calls)
+            .then(|| line.trim().chars().take(80).collect())
+    })
+}
+
+/// `p` is one of `written`, inside a folder of it, or (`./`) in the
+/// working directory itself.
+fn in_written(written: &[String], p: &str) -> bool {
+    written.iter().any(|t| {
+        *t == p
+            || (t.ends_with('/') && p.starts_with(t.as_str()))
+            || (t == "./" && !p.starts_with(['/', '~']) && !p.starts_with(".."))
+    })
 }
 
 /// Whether the line exports `name` (or everything, `set -a`).

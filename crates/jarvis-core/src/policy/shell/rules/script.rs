@@ -20,9 +20,12 @@ impl Analyzer<'_> {
             self.block("too much nested code to analyse (a line built to exhaust the analyser)");
             return;
         }
+        // A Windows line ending (`\r` before a newline or at the end) hides
+        // nothing: what the terminal shows is what runs.
+        let crlf = |i: usize| matches!(src.as_bytes().get(i + 1), None | Some(b'\n'));
         if src
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+            .char_indices()
+            .any(|(i, c)| c.is_control() && !matches!(c, '\n' | '\t') && !(c == '\r' && crlf(i)))
         {
             self.ask("contains control characters that can hide what runs");
         }
@@ -211,6 +214,19 @@ impl Analyzer<'_> {
                         "download and execute ({} gets downloaded or decoded text, and it configures what a tool runs)",
                         shown(o)
                     ));
+                }
+                // Every address the download names is on a code forge.
+                let urls: Vec<&str> = c
+                    .argv
+                    .iter()
+                    .filter_map(|w| w.text.split_once("://").map(|(_, r)| r))
+                    .collect();
+                if !urls.is_empty()
+                    && urls
+                        .iter()
+                        .all(|r| super::project_out::far_host(r).is_none() && r.contains('.'))
+                {
+                    self.forge_fetched.extend(outs.iter().cloned());
                 }
                 self.tainted.extend(outs);
             }

@@ -12,6 +12,14 @@ impl Analyzer<'_> {
         match lb {
             "regsvr32" | "mshta" | "msiexec" | "rundll32" | "installutil" | "regasm"
             | "regsvcs" | "cscript" | "wscript" | "msbuild" | "odbcconf" | "cmstp" | "forfiles" => {
+                // `rundll32 comsvcs.dll, MiniDump PID F full`: a process's
+                // memory (LSASS's: every signed-in user's credentials).
+                if lb == "rundll32" && v.joined.contains("comsvcs") && v.joined.contains("minidump")
+                {
+                    self.block(format!(
+                        "dumps a process's memory to steal credentials ({b} comsvcs MiniDump)"
+                    ));
+                }
                 if v.joined.contains("http") || v.joined.contains("\\\\") || lb == "mshta" {
                     self.block(format!("download and execute ({b} with a remote file)"));
                 }

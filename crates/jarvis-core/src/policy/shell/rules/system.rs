@@ -34,6 +34,8 @@ impl Analyzer<'_> {
     pub(super) fn system_program(&mut self, c: &Cmd<'_>) -> Option<bool> {
         let v = Verb::of(c);
         self.disks_and_processes(c, &v)
+            .or_else(|| self.windows_tools(c, &v))
+            .or_else(|| self.device_tools(c, &v))
             .or_else(|| self.services_and_schedules(c, &v))
             .or_else(|| self.kernel_and_accounts(c, &v))
             .or_else(|| self.secret_stores(c, &v))
@@ -677,6 +679,14 @@ impl Analyzer<'_> {
         match lb {
             "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "pacman" | "apk" | "brew" | "port"
             | "snap" | "flatpak" | "nix-env" | "dpkg" | "rpm" | "choco" | "winget" | "scoop" => {
+                if lb == "rpm"
+                    && let Some(read_only) = self.rpm_query(c)
+                {
+                    return Some(read_only);
+                }
+                if super::package_trust::local_package_query(lb, args) {
+                    return Some(true);
+                }
                 let reads = [
                     "list",
                     "search",

@@ -395,6 +395,9 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("logname", Role::Text),
     ("users", Role::Text),
     ("hostname", Role::Text),
+    // Windows' version, a path spelled for the other side of WSL.
+    ("ver", Role::Text),
+    ("wslpath", Role::Text),
     ("hostnamectl", Role::Text),
     ("uname", Role::Text),
     ("arch", Role::Text),

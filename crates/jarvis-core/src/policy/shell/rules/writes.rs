@@ -30,7 +30,9 @@ impl Analyzer<'_> {
                 self.block(format!(
                     "{what} writes into a system or startup location ({text})"
                 ));
-            } else if super::startup::startup_name(w.text.rsplit('/').next().unwrap_or("")) {
+            } else if super::startup::startup_name(w.text.rsplit('/').next().unwrap_or(""))
+                || paths::persistence_anywhere(&w.text)
+            {
                 // `"$(python3 -m site --user-site)/usercustomize.py"`: wherever
                 // it lands, the file's name is one a program runs at start.
                 self.block(format!(

@@ -1,0 +1,343 @@
+//! Devices on the desk: a phone over adb and fastboot, boards and their
+//! flash, the machine's own firmware and buses, USB over the network, the
+//! clipboard watched. A phone is another machine whose messages, contacts
+//! and apps' sign-ins are secrets; its bootloader and partitions are its
+//! system.
+
+use super::system::Verb;
+use super::*;
+
+/// Content providers of a phone's personal data (`content query --uri
+/// content://sms/inbox`).
+const PHONE_PROVIDERS: &[&str] = &[
+    "sms",
+    "mms",
+    "mms-sms",
+    "contacts",
+    "com.android.contacts",
+    "call_log",
+    "telephony",
+    "browser",
+    "com.android.calendar",
+    "user_dictionary",
+];
+
+impl Analyzer<'_> {
+    pub(super) fn device_tools(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
+        if device_listing(v.lb, v.args) {
+            return Some(true);
+        }
+        match v.lb {
+            "adb" => Some(self.adb(c)),
+            "fastboot" => Some(self.fastboot(c)),
+            "flashrom" => {
+                let writes = v.args.iter().any(|a| {
+                    matches!(a.as_str(), "-w" | "--write" | "-E" | "--erase")
+                        || short_flags(a).is_some_and(|f| f.contains(['w', 'E']))
+                });
+                let internal = super::script_opts::values(c, &["-p", "--programmer"])
+                    .iter()
+                    .any(|p| lower(&p.text).starts_with("internal"))
+                    || v.joined.contains("-pinternal");
+                if writes && internal {
+                    self.block("overwrites this machine's own firmware (flashrom -p internal): a bad image leaves it unable to start");
+                }
+                self.ask("flashrom reads or writes a flash chip");
+                Some(false)
+            }
+            "i2cset" | "i2ctransfer" => {
+                // 0x50–0x57: the memory modules' SPD EEPROMs.
+                let spd = v.args.iter().any(|a| {
+                    let l = lower(a);
+                    let addr = l.rsplit('@').next().unwrap_or(&l);
+                    addr.len() == 4
+                        && addr.starts_with("0x5")
+                        && addr[3..].chars().all(|d| ('0'..='7').contains(&d))
+                });
+                if spd {
+                    self.block("writes a memory module's SPD EEPROM (can leave the machine unable to boot)");
+                }
+                self.ask(format!("{} writes to a device on a system bus", v.b));
+                Some(false)
+            }
+            "usbip" => {
+                let hosts = super::script_opts::values(c, &["-r", "--remote"]);
+                if v.args.iter().any(|a| a == "attach")
+                    && let Some(h) = hosts
+                        .iter()
+                        .find_map(|h| super::project_out::far_host(&h.text))
+                {
+                    self.block(format!(
+                        "attaches a USB device served by {h} (a keyboard that types, a disk that is read)"
+                    ));
+                }
+                self.ask("usbip shares or attaches USB devices over the network");
+                Some(false)
+            }
+            "wl-paste" if v.args.iter().any(|a| a == "--watch" || a == "-w") => {
+                self.block("surveillance (every change of the clipboard is handed to a program)");
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    fn adb(&mut self, c: &Cmd<'_>) -> bool {
+        // Global options: `-s SERIAL`, `-t ID`, `-H host`, `-P port`, `-L socket`.
+        let mut at = 0;
+        while let Some(a) = c.args.get(at) {
+            match a.as_str() {
+                "-s" | "-t" | "-H" | "-P" | "-L" => at += 2,
+                _ if a.starts_with('-') => at += 1,
+                _ => break,
+            }
+        }
+        let Some(verb) = c.args.get(at).map(|v| lower(v)) else {
+            self.ask("adb talks to a device");
+            return false;
+        };
+        let rest: Vec<Word> = c.words.iter().skip(at + 2).cloned().collect();
+        match verb.as_str() {
+            "shell" | "exec-out" => {
+                let mut line = Word::lit(Word::join(&rest));
+                line.dynamic = rest.iter().any(|w| w.dynamic);
+                if let Some(why) = phone_secret(&line.text) {
+                    self.block(format!("reads {why} (adb {verb})"));
+                }
+                if let Some(why) = phone_security_off(&line.text) {
+                    self.block(format!("disables security on the device ({why})"));
+                }
+                self.remote_script(&line, c, true);
+                // The phone's own files (photos, downloads, documents) are
+                // its user's home: judged as home is here.
+                let storage = [
+                    "/sdcard",
+                    "/storage/emulated/0",
+                    "/storage/self/primary",
+                    "/mnt/sdcard",
+                    "/data/media/0",
+                ];
+                if storage.iter().any(|s| line.text.contains(s)) {
+                    let mut home = line.text.clone();
+                    for s in storage {
+                        home = home.replace(s, "~");
+                    }
+                    let home = Word {
+                        text: home,
+                        ..line.clone()
+                    };
+                    self.remote_script(&home, c, false);
+                }
+                self.ask(format!("adb {verb} runs a command on the device"));
+            }
+            "backup" if rest.iter().any(|w| w.text == "-all") => {
+                self.block("copies every app's data off the device (their sign-ins and tokens)");
+            }
+            "pull" => {
+                if let Some(why) = rest.first().and_then(|w| phone_secret(&w.text)) {
+                    self.block(format!("reads {why} (adb pull)"));
+                }
+                if let Some(dest) = rest.iter().filter(|w| !w.text.starts_with('-')).nth(1) {
+                    self.write_path(dest, c.cwd(), "adb pull");
+                }
+                self.ask("adb pull copies files from the device");
+            }
+            "push" => {
+                let files: Vec<&Word> = rest.iter().filter(|w| !w.text.starts_with('-')).collect();
+                if let Some((_, sources)) = files.split_last() {
+                    for s in sources {
+                        self.read_path(s, c.cwd());
+                    }
+                }
+                self.ask("adb push copies files to the device");
+            }
+            "install" | "install-multiple" | "install-multi-package" | "sideload" => {
+                for w in rest.iter().filter(|w| !w.text.starts_with('-')) {
+                    if self.fetched_elsewhere(w, c.cwd()) {
+                        self.block(format!(
+                            "download and execute (adb installs {}, which this line downloaded)",
+                            shown(&w.text)
+                        ));
+                    }
+                }
+                self.ask(format!("adb {verb} installs software on the device"));
+            }
+            "disable-verity" => {
+                self.block(
+                    "disables security on the device (adb disable-verity turns off verified boot)",
+                );
+            }
+            _ => self.ask(format!("adb {verb} on the device")),
+        }
+        false
+    }
+
+    fn fastboot(&mut self, c: &Cmd<'_>) -> bool {
+        let ops: Vec<String> = c
+            .args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .map(|a| lower(a))
+            .collect();
+        let op = |i: usize| ops.get(i).map_or("", String::as_str);
+        if matches!(
+            (op(0), op(1)),
+            ("oem" | "flashing", "unlock" | "unlock_critical")
+        ) {
+            self.block("unlocks the device's bootloader (wipes it and turns off verified boot)");
+        }
+        // (`format:ext4 userdata`: the file system named after a colon.)
+        if matches!(
+            op(0).split(':').next(),
+            Some("erase" | "format" | "wipe-super")
+        ) || c.args.iter().any(|a| a == "-w")
+        {
+            self.block("destroys the device's data (fastboot erases its partitions)");
+        }
+        if c.args
+            .iter()
+            .any(|a| matches!(a.as_str(), "--disable-verity" | "--disable-verification"))
+        {
+            self.block("disables security on the device (verified boot turned off)");
+        }
+        if matches!(op(0), "flash" | "boot" | "update" | "flashall") {
+            for w in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                if self.fetched_elsewhere(w, c.cwd()) {
+                    self.block(format!(
+                        "download and execute (fastboot puts {}, which this line downloaded, on the device)",
+                        shown(&w.text)
+                    ));
+                }
+            }
+        }
+        self.ask("fastboot changes the device's partitions");
+        false
+    }
+}
+
+/// What on a phone a device command line reads that is a secret.
+fn phone_secret(line: &str) -> Option<&'static str> {
+    let l = lower(line);
+    if l.contains("content://")
+        && l.split("content://").skip(1).any(|rest| {
+            let authority = rest.split(['/', ' ', '"', '\'']).next().unwrap_or("");
+            PHONE_PROVIDERS.contains(&authority)
+        })
+    {
+        return Some("the phone's messages, contacts or call log");
+    }
+    let app_data = [
+        "/data/data/",
+        "/data/user/",
+        "/data/user_de/",
+        "/data/system",
+        "/data/misc/",
+    ]
+    .iter()
+    .any(|d| l.contains(d));
+    let run_as_reads = l.contains("run-as ")
+        && [
+            "cat ",
+            "cp ",
+            "tar ",
+            "sqlite3 ",
+            "dd ",
+            "base64",
+            "xxd",
+            "head ",
+            "tail ",
+            "more ",
+            "less ",
+            "shared_prefs",
+            "databases/",
+            "files/",
+        ]
+        .iter()
+        .any(|k| l.contains(k));
+    (app_data || run_as_reads).then_some("an app's private data (its sign-ins and tokens)")
+}
+
+/// Settings that turn off a phone's checks of what is installed.
+fn phone_security_off(line: &str) -> Option<&'static str> {
+    let l = lower(line);
+    (l.contains("settings put")
+        && [
+            "package_verifier",
+            "verifier_verify",
+            "install_non_market_apps",
+            "upload_apk_enable",
+        ]
+        .iter()
+        .any(|k| l.contains(k)))
+    .then_some("install verification turned off")
+}
+
+/// Listings of devices and versions: nothing written, nothing sent.
+fn device_listing(lb: &str, args: &[String]) -> bool {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    match lb {
+        "adb" => matches!(
+            a.as_slice(),
+            ["devices"]
+                | ["devices", "-l"]
+                | ["version"]
+                | ["--version"]
+                | ["get-state"]
+                | ["get-serialno"]
+                | ["get-devpath"]
+        ),
+        "fastboot" => matches!(
+            a.as_slice(),
+            ["devices"] | ["devices", "-l"] | ["--version"]
+        ),
+        "arduino-cli" => matches!(
+            a.as_slice(),
+            ["version"]
+                | ["board", "list"]
+                | ["board", "listall"]
+                | ["core", "list"]
+                | ["lib", "list"]
+        ),
+        "pio" | "platformio" => matches!(a.as_slice(), ["device", "list"] | ["--version"]),
+        "dfu-util" => matches!(a.as_slice(), ["-l"] | ["--list"] | ["-V"] | ["--version"]),
+        "esptool.py" | "esptool" => matches!(a.as_slice(), ["version"]),
+        "xrandr" => matches!(
+            a.as_slice(),
+            [] | ["-q"]
+                | ["--query"]
+                | ["--listmonitors"]
+                | ["--listactivemonitors"]
+                | ["--current"]
+        ),
+        "rfkill" => matches!(a.as_slice(), [] | ["list"] | ["list", _]),
+        "gpiodetect" => a.is_empty(),
+        "gpioinfo" => a.iter().all(|x| !x.starts_with('-')),
+        "i2cdetect" => matches!(a.as_slice(), ["-l"]),
+        "bluetoothctl" => matches!(
+            a.as_slice(),
+            ["list"]
+                | ["show"]
+                | ["show", _]
+                | ["devices"]
+                | ["devices", _]
+                | ["paired-devices"]
+                | ["--version"]
+        ),
+        "xdotool" => {
+            !a.is_empty()
+                && a.iter().all(|x| {
+                    matches!(
+                        *x,
+                        "getdisplaygeometry"
+                            | "getmouselocation"
+                            | "getactivewindow"
+                            | "getwindowname"
+                            | "getwindowgeometry"
+                            | "getwindowpid"
+                            | "--shell"
+                    )
+                })
+        }
+        _ => false,
+    }
+}
