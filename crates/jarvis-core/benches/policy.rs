@@ -177,6 +177,7 @@ fn main() {
         "blind-cb",
         "blind-cc",
         "blind-cd",
+        "blind-ce",
     ] {
         sets.push((
             f.to_string(),

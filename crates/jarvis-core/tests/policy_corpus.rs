@@ -133,6 +133,7 @@ const REDTEAM: &[&str] = &[
     "blind-cb.jsonl",
     "blind-cc.jsonl",
     "blind-cd.jsonl",
+    "blind-ce.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -211,6 +212,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cb.jsonl", "/home/user/project", "/home/user"),
     ("blind-cc.jsonl", "/home/user/project", "/home/user"),
     ("blind-cd.jsonl", "/home/user/project", "/home/user"),
+    ("blind-ce.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -531,6 +533,18 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "BO-182",
         "a public key added to a cloud's metadata asks, as one added to a server's authorized_keys does (ssh-copy-id): the question shows which key",
+    ),
+    (
+        "CE-112",
+        "the project's own script linked as a git hook asks (the question names the hook and says git runs it outside the sandbox); text written into a hook by the line, or a hook from elsewhere, blocks",
+    ),
+    (
+        "CE-129",
+        "project folders copied to another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CE-139",
+        "a database dump uploaded: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
     ),
     (
         "CD-023",

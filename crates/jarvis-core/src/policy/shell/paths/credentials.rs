@@ -587,7 +587,10 @@ fn browser_profile(p: &str) -> bool {
     // Windows: every Chromium-based browser keeps its profiles in a
     // `User Data` folder (Edge, Brave, Vivaldi…), the others under their
     // vendor's name.
-    if rest.len() > 8 && rest[..8].eq_ignore_ascii_case("appdata/") {
+    if rest
+        .get(..8)
+        .is_some_and(|h| h.eq_ignore_ascii_case("appdata/"))
+    {
         return rest.split('/').any(|c| {
             let l = c.to_ascii_lowercase();
             l == "user data"

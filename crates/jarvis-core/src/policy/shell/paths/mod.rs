@@ -93,7 +93,8 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         };
     }
     p = through_proc(&p);
-    if let Some(drive) = windows_drive_mount(&p) {
+    // (`/mnt/c/../../etc` climbs out of the mount before it is a drive.)
+    if let Some(drive) = windows_drive_mount(&fold(&p)) {
         p = drive;
     }
     if let Some(rest) = p
@@ -249,9 +250,15 @@ pub fn fold(p: &str) -> String {
 /// it, spelled as the drive (`c:/…`): the Windows user's home and system
 /// are then judged as they are under `C:\`.
 fn windows_drive_mount(p: &str) -> Option<String> {
+    // Git Bash and WSL with its mounts at `/` spell it `/c/Users/…`.
+    let msys = p
+        .get(2..9)
+        .is_some_and(|r| r.eq_ignore_ascii_case("/users/") || r.eq_ignore_ascii_case("/window"))
+        && p.starts_with('/');
     let rest = p
         .strip_prefix("/mnt/")
-        .or_else(|| p.strip_prefix("/cygdrive/"))?;
+        .or_else(|| p.strip_prefix("/cygdrive/"))
+        .or_else(|| msys.then(|| &p[1..]))?;
     let mut chars = rest.chars();
     let letter = chars.next().filter(char::is_ascii_alphabetic)?;
     let tail = chars.as_str();
@@ -826,17 +833,14 @@ pub fn persistence_normalized(p: &str) -> bool {
         "~/.config/powershell",
         "~/Documents/PowerShell",
         "~/Documents/WindowsPowerShell",
-        // Terminals' settings name the shell or program each window runs.
-        "~/.config/kitty",
-        "~/.config/alacritty",
-        "~/.alacritty.toml",
-        "~/.alacritty.yml",
+        // Editors' extensions run at every start of the editor.
+        "~/.vscode/extensions",
+        "~/.vscode-server/extensions",
+        "~/.vscode-oss/extensions",
+        "~/.cursor/extensions",
+        // (The wezterm config is Lua, run at each start.)
         "~/.config/wezterm",
         "~/.wezterm.lua",
-        "~/.config/foot",
-        "~/.config/terminator",
-        "~/.config/ghostty",
-        "~/.config/xfce4/terminal",
     ];
     let lower = p.to_ascii_lowercase();
     // Home dotfiles that programs read at start (`~/.bash_aliases`, `~/.psqlrc`,
@@ -870,7 +874,12 @@ pub fn persistence_anywhere(p: &str) -> bool {
     // A Startup folder (`…/Start Menu/Programs/Startup`), Windows Terminal's
     // settings (each profile's command line runs at every new tab).
     lower.contains("/start menu/programs/startup")
-        || lower.contains("/microsoft.windowsterminal") && lower.ends_with("/settings.json")
+        || (lower.contains("/microsoft.windowsterminal") || lower.contains("/windows terminal/"))
+            && lower.ends_with("/settings.json")
+        // PowerShell's profiles, OneDrive's copy of Documents too.
+        || (lower.contains("/documents/powershell/")
+            || lower.contains("/documents/windowspowershell/"))
+            && lower.ends_with("profile.ps1")
         // Python runs `.pth` files and sitecustomize at every start; git runs hooks.
         || (lower.contains("site-packages/")
             && (lower.ends_with(".pth") || lower.ends_with("customize.py")))

@@ -20,19 +20,24 @@ const PHONE_PROVIDERS: &[&str] = &[
     "browser",
     "com.android.calendar",
     "user_dictionary",
+    "icc",
 ];
 
 impl Analyzer<'_> {
     pub(super) fn device_tools(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
-        if device_listing(v.lb, v.args) {
+        // (An environment set for it may point it elsewhere: its server,
+        // its settings.)
+        if device_listing(v.lb, v.args) && c.src.assigns.is_empty() {
             return Some(true);
         }
         match v.lb {
             "adb" => Some(self.adb(c)),
             "fastboot" => Some(self.fastboot(c)),
             "flashrom" => {
+                // (`--write=F`, and long options shortened as flashrom allows.)
                 let writes = v.args.iter().any(|a| {
-                    matches!(a.as_str(), "-w" | "--write" | "-E" | "--erase")
+                    let name = a.split('=').next().unwrap_or(a);
+                    name.len() >= 4 && ("--write".starts_with(name) || "--erase".starts_with(name))
                         || short_flags(a).is_some_and(|f| f.contains(['w', 'E']))
                 });
                 let internal = super::script_opts::values(c, &["-p", "--programmer"])
@@ -47,13 +52,30 @@ impl Analyzer<'_> {
             }
             "i2cset" | "i2ctransfer" => {
                 // 0x50–0x57: the memory modules' SPD EEPROMs.
-                let spd = v.args.iter().any(|a| {
-                    let l = lower(a);
-                    let addr = l.rsplit('@').next().unwrap_or(&l);
-                    addr.len() == 4
-                        && addr.starts_with("0x5")
-                        && addr[3..].chars().all(|d| ('0'..='7').contains(&d))
-                });
+                // (The chip address in hex, octal or decimal, as i2c-tools read it.)
+                let number = |t: &str| {
+                    if let Some(h) = t.strip_prefix("0x") {
+                        u32::from_str_radix(h, 16).ok()
+                    } else if t.len() > 1 && t.starts_with('0') {
+                        u32::from_str_radix(&t[1..], 8).ok()
+                    } else {
+                        t.parse().ok()
+                    }
+                };
+                let spd_at = |t: &str| number(t).is_some_and(|n| (0x50..=0x57).contains(&n));
+                let ops: Vec<String> = v
+                    .args
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .map(|a| lower(a))
+                    .collect();
+                let spd = if v.lb == "i2cset" {
+                    ops.get(1).is_some_and(|a| spd_at(a))
+                } else {
+                    ops.iter().any(|a| {
+                        a.starts_with('w') && a.split_once('@').is_some_and(|(_, x)| spd_at(x))
+                    })
+                };
                 if spd {
                     self.block("writes a memory module's SPD EEPROM (can leave the machine unable to boot)");
                 }
@@ -74,7 +96,11 @@ impl Analyzer<'_> {
                 self.ask("usbip shares or attaches USB devices over the network");
                 Some(false)
             }
-            "wl-paste" if v.args.iter().any(|a| a == "--watch" || a == "-w") => {
+            "wl-paste"
+                if v.args
+                    .iter()
+                    .any(|a| a == "--watch" || short_flags(a).is_some_and(|f| f.contains('w'))) =>
+            {
                 self.block("surveillance (every change of the clipboard is handed to a program)");
                 Some(false)
             }
@@ -108,25 +134,8 @@ impl Analyzer<'_> {
                     self.block(format!("disables security on the device ({why})"));
                 }
                 self.remote_script(&line, c, true);
-                // The phone's own files (photos, downloads, documents) are
-                // its user's home: judged as home is here.
-                let storage = [
-                    "/sdcard",
-                    "/storage/emulated/0",
-                    "/storage/self/primary",
-                    "/mnt/sdcard",
-                    "/data/media/0",
-                ];
-                if storage.iter().any(|s| line.text.contains(s)) {
-                    let mut home = line.text.clone();
-                    for s in storage {
-                        home = home.replace(s, "~");
-                    }
-                    let home = Word {
-                        text: home,
-                        ..line.clone()
-                    };
-                    self.remote_script(&home, c, false);
+                if let Some(what) = wipes_phone_storage(&line.text) {
+                    self.block(format!("destroys the user's files on the device ({what})"));
                 }
                 self.ask(format!("adb {verb} runs a command on the device"));
             }
@@ -134,10 +143,18 @@ impl Analyzer<'_> {
                 self.block("copies every app's data off the device (their sign-ins and tokens)");
             }
             "pull" => {
-                if let Some(why) = rest.first().and_then(|w| phone_secret(&w.text)) {
-                    self.block(format!("reads {why} (adb pull)"));
+                let files: Vec<&Word> = rest.iter().filter(|w| !w.text.starts_with('-')).collect();
+                // The last is where they go (with one, the working directory).
+                let (sources, dest) = match files.split_last() {
+                    Some((d, s)) if !s.is_empty() => (s.to_vec(), Some(*d)),
+                    _ => (files.clone(), None),
+                };
+                for w in sources {
+                    if let Some(why) = phone_secret(&format!("cat {}", w.text)) {
+                        self.block(format!("reads {why} (adb pull)"));
+                    }
                 }
-                if let Some(dest) = rest.iter().filter(|w| !w.text.starts_with('-')).nth(1) {
+                if let Some(dest) = dest {
                     self.write_path(dest, c.cwd(), "adb pull");
                 }
                 self.ask("adb pull copies files from the device");
@@ -173,24 +190,53 @@ impl Analyzer<'_> {
     }
 
     fn fastboot(&mut self, c: &Cmd<'_>) -> bool {
-        let ops: Vec<String> = c
-            .args
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .map(|a| lower(a))
-            .collect();
+        // Options that take a value (`-s SERIAL`, `--slot all`).
+        let mut ops: Vec<String> = Vec::new();
+        let mut i = 0;
+        while let Some(a) = c.args.get(i) {
+            if matches!(
+                a.as_str(),
+                "-s" | "-S"
+                    | "--slot"
+                    | "-i"
+                    | "-b"
+                    | "--base"
+                    | "-c"
+                    | "--cmdline"
+                    | "-n"
+                    | "--page-size"
+                    | "--os-version"
+                    | "--os-patch-level"
+                    | "--header-version"
+                    | "--kernel-offset"
+                    | "--ramdisk-offset"
+                    | "--tags-offset"
+                    | "--dtb"
+                    | "--dtb-offset"
+            ) {
+                i += 2;
+                continue;
+            }
+            if !a.starts_with('-') {
+                ops.push(lower(a));
+            }
+            i += 1;
+        }
         let op = |i: usize| ops.get(i).map_or("", String::as_str);
         if matches!(
             (op(0), op(1)),
-            ("oem" | "flashing", "unlock" | "unlock_critical")
+            (
+                "oem" | "flashing",
+                "unlock" | "unlock_critical" | "lock" | "lock_critical"
+            )
         ) {
-            self.block("unlocks the device's bootloader (wipes it and turns off verified boot)");
+            self.block("locks or unlocks the device's bootloader (either wipes it; unlocked, verified boot is off)");
         }
         // (`format:ext4 userdata`: the file system named after a colon.)
-        if matches!(
-            op(0).split(':').next(),
-            Some("erase" | "format" | "wipe-super")
-        ) || c.args.iter().any(|a| a == "-w")
+        if ops
+            .iter()
+            .any(|o| matches!(o.split(':').next(), Some("erase" | "format" | "wipe-super")))
+            || c.args.iter().any(|a| a == "-w")
         {
             self.block("destroys the device's data (fastboot erases its partitions)");
         }
@@ -200,7 +246,10 @@ impl Analyzer<'_> {
         {
             self.block("disables security on the device (verified boot turned off)");
         }
-        if matches!(op(0), "flash" | "boot" | "update" | "flashall") {
+        if ops
+            .iter()
+            .any(|o| matches!(o.as_str(), "flash" | "boot" | "update" | "flashall"))
+        {
             for w in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                 if self.fetched_elsewhere(w, c.cwd()) {
                     self.block(format!(
@@ -217,7 +266,11 @@ impl Analyzer<'_> {
 
 /// What on a phone a device command line reads that is a secret.
 fn phone_secret(line: &str) -> Option<&'static str> {
-    let l = lower(line);
+    // Spellings that name the same path: `//`, empty quotes.
+    let mut l = lower(line).replace("''", "").replace("\"\"", "");
+    while l.contains("//") && !l.contains("://") {
+        l = l.replace("//", "/");
+    }
     if l.contains("content://")
         && l.split("content://").skip(1).any(|rest| {
             let authority = rest.split(['/', ' ', '"', '\'']).next().unwrap_or("");
@@ -226,35 +279,64 @@ fn phone_secret(line: &str) -> Option<&'static str> {
     {
         return Some("the phone's messages, contacts or call log");
     }
-    let app_data = [
-        "/data/data/",
-        "/data/user/",
-        "/data/user_de/",
+    if l.contains("dumpsys notification") && l.contains("--noredact") {
+        return Some("the text of the phone's notifications (messages, codes)");
+    }
+    // Read, not listed: apps' private folders, the system's account stores.
+    let reads = [
+        "cat ", "cp ", "tar ", "sqlite3 ", "dd ", "base64", "xxd", "head ", "tail ", "more ",
+        "less ", "grep ", "strings ", "od ", "zip ", "nc ",
+    ]
+    .iter()
+    .any(|k| l.contains(k));
+    let private = [
+        "/data/data",
+        "/data/user",
+        "/data/user_de",
+        "/data_mirror",
         "/data/system",
-        "/data/misc/",
+        "/data/misc",
     ]
     .iter()
     .any(|d| l.contains(d));
-    let run_as_reads = l.contains("run-as ")
-        && [
-            "cat ",
-            "cp ",
-            "tar ",
-            "sqlite3 ",
-            "dd ",
-            "base64",
-            "xxd",
-            "head ",
-            "tail ",
-            "more ",
-            "less ",
-            "shared_prefs",
-            "databases/",
-            "files/",
-        ]
-        .iter()
-        .any(|k| l.contains(k));
-    (app_data || run_as_reads).then_some("an app's private data (its sign-ins and tokens)")
+    (reads && (private || l.contains("run-as ")))
+        .then_some("an app's private data (its sign-ins and tokens)")
+}
+
+/// A recursive delete of the phone's shared storage or one of its top
+/// folders (`rm -rf /sdcard/DCIM`): its user's photos, downloads, files.
+fn wipes_phone_storage(line: &str) -> Option<String> {
+    const ROOTS: &[&str] = &[
+        "/storage/emulated/0",
+        "/storage/self/primary",
+        "/storage/emulated",
+        "/mnt/sdcard",
+        "/data/media/0",
+        "/data/media",
+        "/sdcard",
+        "$external_storage",
+        "${external_storage}",
+    ];
+    let l = lower(line);
+    let recursive = l.split_whitespace().any(|w| {
+        w.starts_with('-') && !w.starts_with("--") && w.contains('r')
+            || matches!(w, "--recursive" | "-delete")
+    });
+    if !recursive {
+        return None;
+    }
+    l.split_whitespace()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .find(|w| {
+            ROOTS.iter().any(|r| {
+                w.strip_prefix(r).is_some_and(|rest| {
+                    // The root, everything in it, or one of its top folders.
+                    let rest = rest.trim_start_matches('/');
+                    rest.is_empty() || rest == "*" || !rest.contains('/')
+                })
+            })
+        })
+        .map(str::to_string)
 }
 
 /// Settings that turn off a phone's checks of what is installed.
@@ -276,16 +358,8 @@ fn phone_security_off(line: &str) -> Option<&'static str> {
 fn device_listing(lb: &str, args: &[String]) -> bool {
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     match lb {
-        "adb" => matches!(
-            a.as_slice(),
-            ["devices"]
-                | ["devices", "-l"]
-                | ["version"]
-                | ["--version"]
-                | ["get-state"]
-                | ["get-serialno"]
-                | ["get-devpath"]
-        ),
+        // (Not adb's: any of its commands may start its server, which
+        // listens on a port and writes a key.)
         "fastboot" => matches!(
             a.as_slice(),
             ["devices"] | ["devices", "-l"] | ["--version"]

@@ -7,9 +7,18 @@
 /// name); unchanged for shells of the POSIX family.
 pub(super) fn as_bash(shell: &str, code: &str) -> String {
     match shell {
-        "fish" => fish_blocks(&substitutions(code)),
-        "elvish" => substitutions(code),
-        "nu" | "nushell" => nushell(&substitutions(code)),
+        "fish" => fish_blocks(&substitutions(&fish_quotes(code))),
+        // (elvish's `e:cmd` is the external program `cmd`.)
+        "elvish" => {
+            let code = format!(" {}", substitutions(code));
+            [" e:", "\ne:", ";e:", "(e:", "|e:", "{e:"]
+                .iter()
+                .fold(code, |c, p| c.replace(p, &p[..1]))
+                .trim_start()
+                .to_string()
+        }
+        "nu" | "nushell" => nushell(&substitutions(&nu_interpolations(code))),
+        "pwsh" | "powershell" => expressions_echoed(code),
         _ => code.to_string(),
     }
 }
@@ -43,15 +52,101 @@ fn code_chars(code: &str) -> impl Iterator<Item = (char, bool)> + '_ {
 
 /// Unquoted `(…)` as `$(…)`. In fish and elvish double quotes keep
 /// parentheses literal; `$(…)` stays as it is.
+/// A value rather than a command where a command would start (`$env.X`,
+/// a string, a number, a list): printed, for the analysis, as `echo` would.
+fn starts_value(rest: &str) -> bool {
+    rest.trim_start().starts_with(|c: char| {
+        matches!(c, '$' | '"' | '\'' | '[' | '{' | '(' | '-') || c.is_ascii_digit()
+    })
+}
+
 fn substitutions(code: &str) -> String {
     let mut out = String::with_capacity(code.len() + 8);
     let mut prev = ' ';
-    for (ch, live) in code_chars(code) {
-        if live && ch == '(' && prev != '$' {
-            out.push('$');
-        }
+    for (i, (ch, live)) in code
+        .char_indices()
+        .zip(code_chars(code))
+        .map(|((i, _), c)| (i, c))
+    {
         out.push(ch);
+        if live && ch == '(' && prev != '$' {
+            out.pop();
+            out.push_str("$(");
+            if starts_value(&code[i + 1..]) {
+                out.push_str("echo ");
+            }
+        }
         prev = ch;
+    }
+    out
+}
+
+/// nushell's `$"…(cmd)…"`: the parentheses in an interpolated string run.
+fn nu_interpolations(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match (ch, chars.peek().copied()) {
+            ('$', Some(q @ ('"' | '\''))) => {
+                chars.next();
+                out.push('"');
+                for c in chars.by_ref() {
+                    if c == q {
+                        break;
+                    }
+                    match c {
+                        '(' => out.push_str("$("),
+                        '"' => out.push_str("\\\""),
+                        c => out.push(c),
+                    }
+                }
+                out.push('"');
+            }
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// PowerShell: a statement that starts with a value (`$x.Prop`, `(…)`, a
+/// string) prints it; the shell's reading would take it for a program.
+fn expressions_echoed(code: &str) -> String {
+    statements(code)
+        .into_iter()
+        .map(|s| {
+            if starts_value(&s) {
+                format!("echo {s}")
+            } else {
+                s
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// fish lets `\'` stand for a quote inside single quotes, where bash's
+/// quote would end: the same string with the quote spelled as bash reads it.
+fn fish_quotes(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut in_single = false;
+    let mut chars = code.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' if in_single && matches!(chars.peek(), Some('\'' | '\\')) => {
+                let q = chars.next().unwrap_or('\'');
+                // Close, escape, reopen: `'a'\''b'`.
+                if q == '\'' {
+                    out.push_str("'\\''");
+                } else {
+                    out.push('\\');
+                }
+            }
+            '\'' => {
+                in_single = !in_single;
+                out.push(ch);
+            }
+            _ => out.push(ch),
+        }
     }
     out
 }
@@ -136,6 +231,24 @@ fn fish_blocks(code: &str) -> String {
             "case" => out.push(":".into()),
             "end" => out.push(open.pop().unwrap_or("").to_string()),
             "and" | "or" if !rest.is_empty() => out.push(rest.to_string()),
+            // Saved for every later shell: a universal path, an alias saved
+            // as a function file.
+            "fish_add_path"
+                if !rest
+                    .split_whitespace()
+                    .any(|f| matches!(f, "-g" | "--global" | "-P" | "--path")) =>
+            {
+                out.push(format!("echo {rest} >> ~/.config/fish/fish_variables"));
+            }
+            "alias"
+                if rest
+                    .split_whitespace()
+                    .any(|f| matches!(f, "-s" | "--save")) =>
+            {
+                out.push(format!(
+                    "echo {rest} >> ~/.config/fish/functions/alias.fish"
+                ));
+            }
             "not" if !rest.is_empty() => out.push(format!("! {rest}")),
             _ => out.push(s.clone()),
         }
@@ -150,7 +263,19 @@ fn fish_blocks(code: &str) -> String {
 fn nushell(code: &str) -> String {
     let code = code
         .replace("$nu.config-path", "~/.config/nushell/config.nu")
-        .replace("$nu.env-path", "~/.config/nushell/env.nu");
+        .replace("$nu.env-path", "~/.config/nushell/env.nu")
+        .replace("$(^", "$(");
+    // A block's braces end the statement before it and after it: its
+    // commands are statements too (`if c { rm -rf ~ }`, `do { … }`).
+    let code: String = code_chars(&code)
+        .map(|(ch, live)| {
+            if live && matches!(ch, '{' | '}') {
+                ';'
+            } else {
+                ch
+            }
+        })
+        .collect();
     statements(&code)
         .iter()
         .map(|s| nushell_statement(s))
@@ -159,18 +284,45 @@ fn nushell(code: &str) -> String {
 }
 
 fn nushell_statement(s: &str) -> String {
-    let mut words: Vec<String> = Vec::new();
-    if s.starts_with(['"', '\'', '`']) {
-        words.push("echo".into());
+    // Stages apart (`"x"|save f`), each word as nushell reads it.
+    let mut spaced = String::with_capacity(s.len() + 8);
+    for (ch, live) in code_chars(s) {
+        if live && ch == '|' {
+            spaced.push_str(" | ");
+        } else {
+            spaced.push(ch);
+        }
     }
+    let mut words: Vec<String> = Vec::new();
     let mut stage_start = true;
     let mut saving = false;
-    for w in s.split(' ').filter(|w| !w.is_empty()) {
-        let w = if stage_start {
-            w.strip_prefix('^').unwrap_or(w)
-        } else {
-            w
-        };
+    for w in spaced.split_whitespace() {
+        // `^cmd` is the program `cmd` wherever it stands.
+        let w = w.strip_prefix('^').unwrap_or(w);
+        // A value, or a keyword's head (`if COND`, `let x = …`), where a
+        // command would start: printed (the blocks after them are
+        // statements of their own, below).
+        let keyword = matches!(
+            w,
+            "if" | "else"
+                | "while"
+                | "for"
+                | "match"
+                | "def"
+                | "let"
+                | "mut"
+                | "const"
+                | "loop"
+                | "try"
+                | "catch"
+                | "do"
+                | "export"
+                | "module"
+                | "use"
+        );
+        if stage_start && (starts_value(w) || keyword) {
+            words.push("echo".into());
+        }
         match w {
             "save" if stage_start => {
                 words.push("tee".into());
@@ -190,7 +342,7 @@ fn nushell_statement(s: &str) -> String {
                 words.push(w.to_string());
             }
         }
-        stage_start = matches!(w, "|" | "&&" | "||");
+        stage_start = matches!(w, "|" | "&&" | "||" | "{" | "do");
     }
     words.join(" ")
 }
@@ -218,7 +370,18 @@ pub(super) fn xonsh_commands(code: &str) -> Vec<String> {
     }
     for line in code.lines().map(str::trim) {
         let first = line.split_whitespace().next().unwrap_or("");
-        let python = line.contains(['(', '=', ':', '[', '{'])
+        // A program's name first is a command, whatever follows
+        // (`curl -s http://…`); otherwise Python's marks make it Python.
+        let second = line.split_whitespace().nth(1).unwrap_or("");
+        let program = super::known_program(&super::program_name(first))
+            || !first.is_empty()
+                && first
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c))
+                && !second.starts_with(['=', '+', '*', '%', '<', '>', '!', '&', '|', '^'])
+            || second.starts_with("&&")
+            || second.starts_with("||");
+        let python = !program && line.contains(['(', '=', ':', '[', '{'])
             || matches!(
                 first,
                 "import" | "from" | "def" | "class" | "return" | "print" | "for" | "while" | "if"

@@ -550,8 +550,23 @@ fn json_strings(text: &str) -> Option<Vec<String>> {
     if !t.starts_with(['{', '[']) {
         return None;
     }
-    let v: serde_json::Value = serde_json::from_str(text).ok()?;
     let mut out = Vec::new();
-    walk(&v, &mut out);
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => walk(&v, &mut out),
+        // GVariant's and Python's lists quote with `'` (`['localhost',
+        // '*.corp']`): the strings, each whole.
+        Err(_) => {
+            let t = t.trim_end();
+            if !(t.starts_with('[') && t.ends_with(']')) {
+                return None;
+            }
+            let inner = &t[1..t.len() - 1];
+            for item in inner.split(',') {
+                let item = item.trim();
+                let q = item.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+                out.push(item.strip_prefix(q)?.strip_suffix(q)?.to_string());
+            }
+        }
+    }
     Some(out)
 }

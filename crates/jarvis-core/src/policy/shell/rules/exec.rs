@@ -46,6 +46,21 @@ impl Analyzer<'_> {
     /// `sh`, `bash`, …: `-c CODE`, a script file, or stdin. True when it
     /// only runs provably read-only code.
     pub(super) fn shell(&mut self, c: &Cmd<'_>) -> bool {
+        if let Some(flags) = other_shell_code_flags(&c.lb) {
+            let codes = super::script_opts::values(c, flags);
+            if !codes.is_empty() {
+                for mut code in codes {
+                    if c.lb == "xonsh" {
+                        self.xonsh(&code, c);
+                        continue;
+                    }
+                    code.text = super::dialects::as_bash(&c.lb, &code.text);
+                    self.shell_code(&code, &[], c.script, c.depth);
+                }
+                self.ask(format!("runs a {} script", c.base));
+                return false;
+            }
+        }
         let args = &c.args;
         if args.iter().any(|a| {
             a == "-p"
@@ -763,4 +778,15 @@ fn prints_shell_setup(c: &Command) -> bool {
         ["conda" | "micromamba", "shell.bash" | "shell.zsh", "hook"] => true,
         _ => false,
     }
+}
+
+/// The options that hand code to a shell outside the POSIX family (fish's
+/// `-C`/`--init-command` too: it runs before the rest).
+fn other_shell_code_flags(lb: &str) -> Option<&'static [&'static str]> {
+    Some(match lb {
+        "fish" => &["-c", "--command", "-C", "--init-command"],
+        "nu" | "nushell" => &["-c", "--commands", "-e", "--execute"],
+        "elvish" | "xonsh" => &["-c"],
+        _ => return None,
+    })
 }

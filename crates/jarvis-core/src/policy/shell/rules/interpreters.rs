@@ -124,7 +124,8 @@ impl Analyzer<'_> {
                 self.inline_code(lb, &format!("{} {all}", code.text), c.depth);
             }
             if pwsh {
-                self.block_only(|a| a.script(&code.text, &[], c.depth + 1));
+                let code = super::dialects::as_bash(lb, &code.text);
+                self.block_only(|a| a.script(&code, &[], c.depth + 1));
             }
             self.ask(format!("runs inline {} code", c.base));
             return;

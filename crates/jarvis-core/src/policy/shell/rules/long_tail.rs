@@ -555,7 +555,12 @@ impl Analyzer<'_> {
         };
         // The desktop's proxy (`org.gnome.system.proxy.https host H`, its
         // `autoconfig-url`): every program's web traffic then passes H.
-        let proxy = place.iter().any(|w| lower(&w.text).contains("proxy"));
+        // (Only its `host` and `autoconfig-url`: `ignore-hosts` lists
+        // where no proxy is used.)
+        let key = place.last().map(|w| lower(&w.text)).unwrap_or_default();
+        let key = key.rsplit('/').next().unwrap_or(&key);
+        let proxy = place.iter().any(|w| lower(&w.text).contains("proxy"))
+            && matches!(key, "host" | "autoconfig-url");
         if proxy {
             let v = value.text.trim_matches(['\'', '"']);
             let host = v.split_once("://").map_or(v, |(_, r)| r);

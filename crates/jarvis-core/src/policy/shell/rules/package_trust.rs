@@ -16,6 +16,10 @@ const UNSIGNED: &[&str] = &[
     "--no-require-sigs",
     "--no-check-sigs",
     "--insecure",
+    "--no-gpgcheck",
+    "--gpgcheck-allow-unsigned",
+    "--allow-unsigned-rpm",
+    "--allow-untrusted",
 ];
 
 impl Analyzer<'_> {
@@ -26,7 +30,46 @@ impl Analyzer<'_> {
         if c.lb == "act" {
             self.act_container(c);
         }
+        if matches!(c.lb.as_str(), "jq" | "yq" | "gojq" | "jaq") {
+            self.jq_arguments(c);
+        }
         self.unsigned_install(c);
+    }
+
+    /// `jq --arg c 'curl … | sh' '.scripts.postinstall = $c' f`: the
+    /// values handed to the filter land where it puts them.
+    fn jq_arguments(&mut self, c: &Cmd<'_>) {
+        let Some(out) = c.src.redirects.iter().find(|r| r.writes_file()) else {
+            return;
+        };
+        let mut places = vec![self.norm(&out.target, c.cwd())];
+        let mut values = Vec::new();
+        let mut operands = 0;
+        let mut i = 0;
+        while let Some(w) = c.words.get(i + 1) {
+            let a = w.text.as_str();
+            if matches!(a, "--arg" | "--argjson") {
+                values.extend(c.args.get(i + 2).cloned());
+                i += 3;
+                continue;
+            }
+            if !a.starts_with('-') {
+                // The filter first, then the files it reads (and whose
+                // edited copy goes back in their place).
+                if operands > 0 {
+                    places.push(self.norm(w, c.cwd()));
+                }
+                operands += 1;
+            }
+            i += 1;
+        }
+        // Each value as the string the filter puts in the file.
+        for place in &places {
+            for v in &values {
+                let quoted = serde_json::Value::String(v.clone()).to_string();
+                self.planted_text(place, &quoted, c.depth);
+            }
+        }
     }
 
     /// `act --container-options '-v /home/u:/host'`: the options of the
@@ -38,6 +81,7 @@ impl Analyzer<'_> {
             } else {
                 a.strip_prefix("--container-options=").map(str::to_string)
             };
+            let value = value.or_else(|| (a == "--privileged").then(|| "--privileged".to_string()));
             if let Some(v) = value {
                 let line = format!("docker run {v} act-job-image");
                 self.block_only(|x| x.script(&line, &[], c.depth + 1));
@@ -50,7 +94,15 @@ impl Analyzer<'_> {
     /// `%{lua:…}` Lua (`rpm --eval '%(curl … | sh)'`).
     fn rpm_macros(&mut self, c: &Cmd<'_>) {
         for w in c.words.iter().skip(1) {
-            for (lang, code) in macro_code(&w.text) {
+            // Lua's `rpm.expand("%(…)")` expands shell macros in turn.
+            let mut found = macro_code(&w.text);
+            let nested: Vec<(&'static str, String)> = found
+                .iter()
+                .filter(|(lang, _)| *lang == "lua")
+                .flat_map(|(_, code)| macro_code(code))
+                .collect();
+            found.extend(nested);
+            for (lang, code) in found {
                 if lang == "sh" {
                     let code = Word {
                         text: code,
@@ -72,9 +124,14 @@ impl Analyzer<'_> {
     /// http://…`).
     fn unsigned_install(&mut self, c: &Cmd<'_>) {
         let unsigned = c.args.iter().enumerate().any(|(i, a)| {
+            let off = |v: &str| matches!(v, "false" | "0" | "no");
             UNSIGNED.contains(&a.split('=').next().unwrap_or(a))
-                || a == "require-sigs" && c.args.get(i + 1).is_some_and(|v| v == "false")
-                || lower(a).replace(' ', "").contains("require-sigs=false")
+                || c.lb == "zypper" && a == "-G"
+                || a == "require-sigs" && c.args.get(i + 1).is_some_and(|v| off(&lower(v)))
+                || lower(a)
+                    .replace(' ', "")
+                    .split_once("require-sigs=")
+                    .is_some_and(|(_, v)| off(v.split([',', ';', '\n']).next().unwrap_or(v)))
         }) || c.src.assigns.iter().any(|(n, v)| {
             n == "NIX_CONFIG" && v.text.replace(' ', "").contains("require-sigs=false")
         });
@@ -98,6 +155,10 @@ impl Analyzer<'_> {
     /// database or a package file, read. None when the line is anything
     /// else.
     pub(super) fn rpm_query(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        // `RPM_CONFIGDIR=… rpm -q`, `HOME=…`: macros from elsewhere run.
+        if !c.src.assigns.is_empty() {
+            return None;
+        }
         let first = c.args.first()?;
         let letters = |a: &str| {
             a.strip_prefix('-')

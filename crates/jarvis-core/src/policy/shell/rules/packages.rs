@@ -194,7 +194,13 @@ impl Analyzer<'_> {
         };
         let extensions: Vec<&Word> = if matches!(
             c.lb.as_str(),
-            "code" | "codium" | "code-insiders" | "code-oss" | "cursor" | "windsurf"
+            "code"
+                | "codium"
+                | "code-insiders"
+                | "code-oss"
+                | "code-server"
+                | "cursor"
+                | "windsurf"
         ) {
             c.words
                 .iter()

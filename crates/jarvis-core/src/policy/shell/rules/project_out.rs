@@ -446,7 +446,12 @@ pub(super) fn far_host(address: &str) -> Option<String> {
     if host.is_empty() || local_host(&host) {
         return None;
     }
-    let forge = [
+    (!forge_host(&host)).then_some(host)
+}
+
+/// A code forge, where projects publish their code and releases.
+pub(super) fn forge_host(host: &str) -> bool {
+    [
         "github.com",
         "githubusercontent.com",
         "gitlab.com",
@@ -455,8 +460,10 @@ pub(super) fn far_host(address: &str) -> Option<String> {
         "sr.ht",
     ]
     .iter()
-    .any(|f| host == *f || host.ends_with(&format!(".{f}")));
-    (!forge).then_some(host)
+    .any(|f| {
+        host.strip_suffix(f)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+    })
 }
 
 /// The host of `user@host:port/path?query` (no scheme), lowercased.

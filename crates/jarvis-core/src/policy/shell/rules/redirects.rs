@@ -146,7 +146,8 @@ impl Analyzer<'_> {
         // PowerShell's pipelines read as a shell's (`iwr … | iex`), as
         // with `-Command`.
         if matches!(kind, "pwsh" | "powershell") {
-            self.block_only(|a| a.script(&body.text, &[], depth + 1));
+            let code = super::dialects::as_bash(kind, &body.text);
+            self.block_only(|a| a.script(&code, &[], depth + 1));
         }
     }
 
@@ -505,6 +506,33 @@ impl Analyzer<'_> {
             .chain(body.map(|b| b.text.as_str()))
             .collect::<Vec<_>>()
             .join(" ");
+        // A terminal's settings that name the program its windows run.
+        const TERMINALS: &[&str] = &[
+            "/.config/kitty/",
+            "/.config/alacritty/",
+            "/.alacritty.",
+            "/.config/foot/",
+            "/.config/terminator/",
+            "/.config/ghostty/",
+            "/.config/xfce4/terminal/",
+        ];
+        let runs = [
+            "shell",
+            "program",
+            "command",
+            "exec",
+            "launch",
+            "startup",
+            "default_prog",
+        ];
+        if TERMINALS.iter().any(|d| t.contains(d)) && runs.iter().any(|k| lower(&text).contains(k))
+        {
+            self.block(format!(
+                "persistence ({} gets a program its terminal windows run)",
+                shown(&target.text)
+            ));
+            return;
+        }
         if let Some(line) = commanding_modeline(&text) {
             self.block(format!(
                 "persistence ({} gets a vim modeline that runs a command whenever the file is opened: {line})",
@@ -528,40 +556,59 @@ impl Analyzer<'_> {
 /// call out to the system: vim evaluates them when the file is opened.
 fn commanding_modeline(text: &str) -> Option<String> {
     const EXPRESSIONS: &[&str] = &[
-        "fde=",
-        "foldexpr=",
-        "fdt=",
-        "foldtext=",
-        "inde=",
-        "indentexpr=",
-        "inex=",
-        "includeexpr=",
-        "fex=",
-        "formatexpr=",
-        "stl=",
-        "statusline=",
-        "tal=",
-        "tabline=",
-        "ccv=",
-        "charconvert=",
-        "pex=",
-        "patchexpr=",
-        "dex=",
-        "diffexpr=",
-        "kp=",
-        "keywordprg=",
+        "fde",
+        "foldexpr",
+        "fdt",
+        "foldtext",
+        "inde",
+        "indentexpr",
+        "inex",
+        "includeexpr",
+        "fex",
+        "formatexpr",
+        "stl",
+        "statusline",
+        "tal",
+        "tabline",
+        "ccv",
+        "charconvert",
+        "pex",
+        "patchexpr",
+        "dex",
+        "diffexpr",
+        "kp",
+        "keywordprg",
+    ];
+    const CALLS: &[&str] = &[
+        "system(",
+        "systemlist(",
+        "libcall",
+        "execute(",
+        "jobstart(",
+        "job_start(",
+        "term_start(",
+        "call(",
     ];
     text.lines().find_map(|line| {
         let l = lower(line);
-        let at = ["vim:", "vi:", "ex:", "nvim:"]
-            .iter()
-            .filter_map(|m| l.find(m))
-            .min()?;
+        // `vim:`, `vi:`, `ex:`, `vim600:` after a blank or a comment's mark
+        // (not `index:` nor `reindex=`).
+        let at = l.match_indices(':').find_map(|(i, _)| {
+            let head = l[..i].trim_end_matches(|c: char| c.is_ascii_digit());
+            let word = ["vim", "vi", "ex", "nvim"]
+                .iter()
+                .find(|m| head.ends_with(*m))?;
+            let before = head[..head.len() - word.len()].chars().next_back();
+            before
+                .is_none_or(|c| c.is_whitespace() || "#\"/*;-%!".contains(c))
+                .then_some(i + 1)
+        })?;
         let rest = &l[at..];
-        let calls = ["system(", "systemlist(", "libcall", "execute(", "jobstart("]
-            .iter()
-            .any(|k| rest.contains(k));
-        (EXPRESSIONS.iter().any(|e| rest.contains(e)) && calls)
+        let option = rest
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .filter_map(|o| o.split_once('=').map(|(k, _)| k))
+            .any(|k| EXPRESSIONS.contains(&k));
+        (option && CALLS.iter().any(|k| rest.contains(k)))
             .then(|| line.trim().chars().take(80).collect())
     })
 }

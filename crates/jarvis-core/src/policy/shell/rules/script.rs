@@ -20,6 +20,14 @@ impl Analyzer<'_> {
             self.block("too much nested code to analyse (a line built to exhaust the analyser)");
             return;
         }
+        // Brackets nested past any real line's would take the analysis's
+        // own stack down (the process, not just the verdict).
+        if nesting(src) > MAX_NESTING {
+            self.block(format!(
+                "brackets nested more than {MAX_NESTING} deep cannot be analysed (a line built to exhaust the analyser)"
+            ));
+            return;
+        }
         // A Windows line ending (`\r` before a newline or at the end) hides
         // nothing: what the terminal shows is what runs.
         let crlf = |i: usize| matches!(src.as_bytes().get(i + 1), None | Some(b'\n'));
@@ -55,6 +63,13 @@ impl Analyzer<'_> {
             }
         };
         let script = &*script;
+        if script.commands.len() > MAX_COMMANDS {
+            self.block(format!(
+                "too many commands in one line to analyse ({}, at most {MAX_COMMANDS}); write a script file and run it instead",
+                script.commands.len()
+            ));
+            return;
+        }
         self.dormant_code(script, depth);
         if script.parse_error {
             self.salvage(src, positional, depth);
@@ -215,18 +230,27 @@ impl Analyzer<'_> {
                         shown(o)
                     ));
                 }
-                // Every address the download names is on a code forge.
-                let urls: Vec<&str> = c
-                    .argv
-                    .iter()
-                    .filter_map(|w| w.text.split_once("://").map(|(_, r)| r))
+                // Every address the download names is on a code forge (and
+                // no bare `host/path` names another).
+                let words = || c.argv.iter().skip(1).map(|w| w.text.as_str());
+                let urls: Vec<&str> = words()
+                    .filter_map(|t| t.split_once("://").map(|(_, r)| r))
                     .collect();
-                if !urls.is_empty()
-                    && urls
-                        .iter()
-                        .all(|r| super::project_out::far_host(r).is_none() && r.contains('.'))
-                {
+                let bare_host = words().any(|t| {
+                    !t.starts_with(['-', '.', '/', '~'])
+                        && !t.contains("://")
+                        && t.split_once('/').is_some_and(|(h, _)| h.contains('.'))
+                });
+                let forge_only = !urls.is_empty()
+                    && !bare_host
+                    && urls.iter().all(|r| {
+                        super::project_out::forge_host(&super::project_out::address_host(r))
+                    });
+                if forge_only {
                     self.forge_fetched.extend(outs.iter().cloned());
+                } else {
+                    // A later download over the same file is what it holds.
+                    self.forge_fetched.retain(|f| !outs.contains(f));
                 }
                 self.tainted.extend(outs);
             }
@@ -336,6 +360,26 @@ impl Analyzer<'_> {
         self.hidden_fns = outer_hidden;
         self.bodies_now = outer_bodies;
     }
+}
+
+/// How deep a line's brackets nest, and the most the analysis takes.
+const MAX_NESTING: usize = 100;
+/// The most commands one line may hold (each is judged against the others).
+const MAX_COMMANDS: usize = 400;
+
+fn nesting(src: &str) -> usize {
+    let (mut depth, mut most) = (0usize, 0usize);
+    for b in src.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                most = most.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    most
 }
 
 /// `196<>f` as `9>f`, `<>` as `>`, ` =(` as ` <(`: the same effect for the

@@ -14,7 +14,9 @@ impl Analyzer<'_> {
             | "regsvcs" | "cscript" | "wscript" | "msbuild" | "odbcconf" | "cmstp" | "forfiles" => {
                 // `rundll32 comsvcs.dll, MiniDump PID F full`: a process's
                 // memory (LSASS's: every signed-in user's credentials).
-                if lb == "rundll32" && v.joined.contains("comsvcs") && v.joined.contains("minidump")
+                if lb == "rundll32"
+                    && v.joined.contains("comsvcs")
+                    && (v.joined.contains("minidump") || v.joined.contains("#24"))
                 {
                     self.block(format!(
                         "dumps a process's memory to steal credentials ({b} comsvcs MiniDump)"

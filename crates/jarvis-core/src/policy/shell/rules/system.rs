@@ -684,7 +684,7 @@ impl Analyzer<'_> {
                 {
                     return Some(read_only);
                 }
-                if super::package_trust::local_package_query(lb, args) {
+                if c.src.assigns.is_empty() && super::package_trust::local_package_query(lb, args) {
                     return Some(true);
                 }
                 let reads = [

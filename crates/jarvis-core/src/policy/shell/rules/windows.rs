@@ -57,6 +57,12 @@ impl Analyzer<'_> {
         }
         if let Some(at) = la.iter().position(|a| a == "--export") {
             let target = args.get(at + 2).map(String::as_str).unwrap_or("");
+            // `wsl --export D - | …`: the whole distribution down a pipe.
+            if target == "-" && c.src.pipes_out {
+                self.block(
+                    "sends a whole Linux distribution (its home, keys and projects) down a pipe",
+                );
+            }
             let t = target.replace('\\', "/");
             let host = t
                 .strip_prefix("//")
