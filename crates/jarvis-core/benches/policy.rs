@@ -178,6 +178,7 @@ fn main() {
         "blind-cc",
         "blind-cd",
         "blind-ce",
+        "blind-cf",
     ] {
         sets.push((
             f.to_string(),

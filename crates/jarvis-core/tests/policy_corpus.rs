@@ -134,6 +134,7 @@ const REDTEAM: &[&str] = &[
     "blind-cc.jsonl",
     "blind-cd.jsonl",
     "blind-ce.jsonl",
+    "blind-cf.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -213,6 +214,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cc.jsonl", "/home/user/project", "/home/user"),
     ("blind-cd.jsonl", "/home/user/project", "/home/user"),
     ("blind-ce.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cf.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
