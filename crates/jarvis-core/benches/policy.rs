@@ -179,6 +179,11 @@ fn main() {
         "blind-cd",
         "blind-ce",
         "blind-cf",
+        "blind-cg",
+        "blind-ch",
+        "blind-ci",
+        "blind-cj",
+        "blind-ck",
     ] {
         sets.push((
             f.to_string(),

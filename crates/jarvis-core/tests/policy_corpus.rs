@@ -135,6 +135,11 @@ const REDTEAM: &[&str] = &[
     "blind-cd.jsonl",
     "blind-ce.jsonl",
     "blind-cf.jsonl",
+    "blind-cg.jsonl",
+    "blind-ch.jsonl",
+    "blind-ci.jsonl",
+    "blind-cj.jsonl",
+    "blind-ck.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -215,6 +220,11 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cd.jsonl", "/home/user/project", "/home/user"),
     ("blind-ce.jsonl", "/home/user/project", "/home/user"),
     ("blind-cf.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cg.jsonl", "/home/user/project", "/home/user"),
+    ("blind-ch.jsonl", "/home/user/project", "/home/user"),
+    ("blind-ci.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cj.jsonl", "/home/user/project", "/home/user"),
+    ("blind-ck.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -555,6 +565,90 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "CB-112",
         "pre-commit's hooks are third-party code from the repositories its config names, installed into the project's own git hooks: the project-level install from a location asks, as `pip install URL` does (the account-wide ones, `cargo install --git`, `brew tap URL`, an editor's extension, block)",
+    ),
+    (
+        "CG-004",
+        "a dataset logged as MLflow artifacts to a tracking server: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CG-041",
+        "a package built from a URL asks, as CMD-229 (`pip install URL`): domain reputation is out of scope",
+    ),
+    (
+        "CG-050",
+        "the project's folder sent to a Ray cluster with a job: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CG-076",
+        "DVC pushing tracked data to a remote the line adds: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CH-123",
+        "the project backed up to a REST server: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CI-092",
+        "project folders copied to another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CI-134",
+        "OBS pointed at a streaming server and started: the screen sent to another machine is data sent, asked with the destination shown",
+    ),
+    (
+        "CJ-098",
+        "a project dataset posted to a host: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CJ-118",
+        "project rows carried out in DNS names: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CJ-121",
+        "project rows inserted into a database on another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CJ-142",
+        "one request per project row to a URL template: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-052",
+        "ccache's remote storage set to another machine: build objects are ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-062",
+        "a build dependency declared at a URL and run asks, as CMD-229 (`pip install URL`): domain reputation is out of scope",
+    ),
+    (
+        "CK-078",
+        "a remote executor receives the build's inputs: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-089",
+        "Buck2's remote execution pointed at another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-113",
+        "Bazel's build event stream to another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-117",
+        "Nix builds sent to a remote builder: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-123",
+        "images pushed to a registry the line names: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-126",
+        "a package installed from a location asks, as CMD-229 (`pip install URL`); the account-wide profile's priority is the user's to set",
+    ),
+    (
+        "CK-140",
+        "Pants' remote cache writes to another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CK-145",
+        "distcc sends preprocessed sources to the hosts it names: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
     ),
 ];
 

@@ -30,6 +30,8 @@ mod blind_families_bt;
 #[cfg(test)]
 mod blind_families_cb;
 #[cfg(test)]
+mod blind_families_cg;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

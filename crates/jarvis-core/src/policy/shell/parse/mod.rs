@@ -198,6 +198,9 @@ pub struct Script {
     pub recursive_functions: Vec<String>,
     /// `name() { body }`, with the body's source.
     pub functions: Vec<(String, String)>,
+    /// Functions defined where a later call may not see them (a branch, a
+    /// subshell): each call of the name may run the body or a program.
+    pub maybe_functions: Vec<(String, String)>,
     /// The commands of each function's body, as parsed where it is defined.
     pub function_spans: Vec<(String, std::ops::Range<usize>)>,
     /// Each definition: name, where its body's commands start, its body.

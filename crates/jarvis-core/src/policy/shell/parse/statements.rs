@@ -439,6 +439,10 @@ impl Walker<'_> {
             let sure = !vars::conditional(n);
             if sure {
                 self.out.functions.push((name.clone(), stored.clone()));
+            } else {
+                self.out
+                    .maybe_functions
+                    .push((name.clone(), stored.clone()));
             }
             self.current_fn.push(name.clone());
             let start = self.out.commands.len();

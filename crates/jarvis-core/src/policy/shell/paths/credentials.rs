@@ -108,6 +108,16 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.znc",
     "~/.local/share/TelegramDesktop/tdata",
     "~/.config/Signal",
+    // Game stores' sign-in: Steam's sentry files and cached login tokens,
+    // the Epic/GOG launchers' tokens, Minecraft's accounts.
+    "~/.steam/steam/config",
+    "~/.local/share/Steam/config",
+    "~/.steam/root/config",
+    "~/.config/legendary/user.json",
+    "~/.config/heroic/gog_store/auth.json",
+    "~/.config/heroic/legendaryConfig/legendary/user.json",
+    "~/.minecraft/launcher_accounts.json",
+    "~/.minecraft/launcher_accounts_microsoft_store.json",
     // Keys of encryption, sync and tunnel tools.
     "~/.config/sops",
     "~/.config/age",
@@ -291,6 +301,10 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     }
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
+    }
+    // Steam's sentry files (`ssfn…`) sign the machine in without a code.
+    if base.starts_with("ssfn") && (p.contains("/.steam/") || p.contains("/Steam/")) {
+        return Some(format!("{shown} is Steam's sign-in sentry file"));
     }
     // DVC's local settings hold its remotes' keys, wherever the project is.
     if p.ends_with(".dvc/config.local") {

@@ -698,150 +698,185 @@ pub fn persistence(raw: &str, cwd: Option<&str>) -> bool {
     persistence_normalized(&normalize(raw, cwd))
 }
 
+/// Startup files and folders: what they hold runs at login, on a
+/// schedule or when a program starts.
+const STARTUP_PLACES: &[&str] = &[
+    "~/.bashrc",
+    "~/.bash_profile",
+    "~/.bash_login",
+    "~/.bash_logout",
+    "~/.bashrc.d",
+    // Completions bash loads on demand, the first time a command is
+    // completed: code that runs in the user's interactive shells.
+    "~/.bash_completion",
+    "~/.bash_completion.d",
+    "~/.local/share/bash-completion",
+    "~/.zfunc",
+    "~/.config/zsh",
+    "~/.oh-my-zsh/custom",
+    "~/.profile",
+    "~/.profile.d",
+    "~/.zshrc",
+    "~/.zprofile",
+    "~/.zshenv",
+    "~/.zlogin",
+    "~/.zlogout",
+    "~/.config/fish",
+    "~/.config/nushell",
+    "~/.config/elvish",
+    "~/.elvish/rc.elv",
+    "~/.config/xonsh",
+    "~/.xonshrc",
+    "~/.kshrc",
+    "~/.cshrc",
+    "~/.tcshrc",
+    "~/.xprofile",
+    "~/.xinitrc",
+    "~/.xsession",
+    "~/.xsessionrc",
+    "~/.pam_environment",
+    "~/.config/environment.d",
+    "~/.config/autostart",
+    "~/.config/autostart-scripts",
+    // Editors' user settings and tasks: a terminal profile's arguments,
+    // a task that runs on folder open, workspace trust turned off.
+    "~/.config/Code/User/settings.json",
+    "~/.config/Code/User/tasks.json",
+    "~/.config/VSCodium/User/settings.json",
+    "~/.config/Cursor/User/settings.json",
+    // Desktop entries: the command a file type or a menu item opens.
+    "~/.local/share/applications",
+    "~/.config/mimeapps.list",
+    "~/.config/plasma-workspace",
+    "~/.config/lxsession",
+    "~/.config/openbox",
+    "~/.kde/Autostart",
+    "~/.config/systemd",
+    "~/.local/share/systemd",
+    // Session services started on demand or with the sound server.
+    "~/.local/share/dbus-1",
+    "~/.config/pipewire",
+    "~/.config/wireplumber",
+    "~/.config/pulse",
+    "~/.vimrc",
+    "~/.vim",
+    "~/.config/nvim",
+    "~/.exrc",
+    "~/.emacs",
+    "~/.emacs.d",
+    "~/.tmux.conf",
+    "~/.screenrc",
+    "~/.inputrc",
+    "~/.gitconfig",
+    "~/.config/git/config",
+    "~/.curlrc",
+    "~/.wgetrc",
+    "~/.pythonrc",
+    "~/.pythonstartup",
+    // Tool settings that name programs to run or where code comes from.
+    "~/.cargo/config",
+    "~/.cargo/config.toml",
+    "~/.config/pip/pip.conf",
+    "~/.pip/pip.conf",
+    "~/.config/uv/uv.toml",
+    "~/.gradle/init.d",
+    "~/.gradle/init.gradle",
+    "~/.m2/settings.xml",
+    "~/.config/direnv",
+    "~/.bunfig.toml",
+    "~/.config/containers",
+    // Jupyter's and IPython's settings are Python run at every start.
+    "~/.jupyter",
+    "~/.ipython",
+    // Where nix, conda, yarn and the version managers get code, and
+    // the hooks they run in every shell.
+    "~/.config/nix",
+    "/etc/nix",
+    "~/.config/mise",
+    "~/.config/rtx",
+    "~/.condarc",
+    "~/.yarnrc",
+    "~/.yarnrc.yml",
+    "~/.config/pnpm",
+    "~/.local/share/devbox/global",
+    "~/.ssh/rc",
+    "~/.ssh/authorized_keys",
+    "~/.ssh/authorized_keys2",
+    "~/.ssh/config",
+    "~/Library/LaunchAgents",
+    "~/Library/StartupItems",
+    "/Library/LaunchAgents",
+    "/Library/LaunchDaemons",
+    "/Library/StartupItems",
+    "/etc/cron.d",
+    "/etc/crontab",
+    "/etc/cron.daily",
+    "/etc/cron.hourly",
+    "/etc/cron.weekly",
+    "/etc/cron.monthly",
+    "/etc/anacrontab",
+    "/etc/profile",
+    "/etc/profile.d",
+    "/etc/bash.bashrc",
+    "/etc/zsh",
+    "/etc/environment",
+    "/etc/rc.local",
+    "/etc/init.d",
+    "/etc/xdg/autostart",
+    "/etc/ld.so.preload",
+    "/var/spool/cron",
+    "/etc/systemd",
+    "/lib/systemd/system",
+    "/usr/lib/systemd/system",
+    "~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup",
+    "c:/programdata/microsoft/windows/start menu/programs/startup",
+    // PowerShell's profiles run at each start, on Linux and Windows.
+    "~/.config/powershell",
+    "~/Documents/PowerShell",
+    "~/Documents/WindowsPowerShell",
+    // Editors' extensions run at every start of the editor.
+    "~/.vscode/extensions",
+    "~/.vscode-server/extensions",
+    "~/.vscode-oss/extensions",
+    "~/.cursor/extensions",
+    // (The wezterm config is Lua, run at each start.)
+    "~/.config/wezterm",
+    "~/.wezterm.lua",
+    // Applications' script and plug-in folders, and the settings that
+    // name programs they run: code each start or each file opened runs.
+    "~/.config/blender",
+    "~/.config/inkscape/extensions",
+    "~/.config/GIMP",
+    "~/.config/ImageMagick",
+    "~/.config/mpv/scripts",
+    "~/.config/yt-dlp",
+    "~/.config/youtube-dl",
+    "~/yt-dlp.conf",
+    "~/.config/obs-studio/plugins",
+    "~/.local/share/jupyter/kernels",
+    "~/.julia/config",
+    "~/.mailcap",
+    "~/.config/mutt",
+    "~/.config/neomutt",
+    "~/.config/msmtp",
+    // LibreOffice's profile: its macros, and the macro security level.
+    "~/.config/libreoffice",
+];
+
+/// A hidden or system folder that holds startup places (`~/.config`,
+/// `~/.local/share`, `/etc`): whatever fills it whole can put files there.
+/// (A visible folder of home's, `~/Documents`, is the user's files.)
+pub fn holds_startup_places(p: &str) -> bool {
+    let dir = p.trim_end_matches('/');
+    (dir.contains("/.") || dir.starts_with('/'))
+        && STARTUP_PLACES.iter().any(|f| {
+            f.len() > dir.len() + 1
+                && f.as_bytes()[..dir.len()].eq_ignore_ascii_case(dir.as_bytes())
+                && f.as_bytes()[dir.len()] == b'/'
+        })
+}
+
 pub fn persistence_normalized(p: &str) -> bool {
-    const FILES: &[&str] = &[
-        "~/.bashrc",
-        "~/.bash_profile",
-        "~/.bash_login",
-        "~/.bash_logout",
-        "~/.bashrc.d",
-        // Completions bash loads on demand, the first time a command is
-        // completed: code that runs in the user's interactive shells.
-        "~/.bash_completion",
-        "~/.bash_completion.d",
-        "~/.local/share/bash-completion",
-        "~/.zfunc",
-        "~/.config/zsh",
-        "~/.oh-my-zsh/custom",
-        "~/.profile",
-        "~/.profile.d",
-        "~/.zshrc",
-        "~/.zprofile",
-        "~/.zshenv",
-        "~/.zlogin",
-        "~/.zlogout",
-        "~/.config/fish",
-        "~/.config/nushell",
-        "~/.config/elvish",
-        "~/.elvish/rc.elv",
-        "~/.config/xonsh",
-        "~/.xonshrc",
-        "~/.kshrc",
-        "~/.cshrc",
-        "~/.tcshrc",
-        "~/.xprofile",
-        "~/.xinitrc",
-        "~/.xsession",
-        "~/.xsessionrc",
-        "~/.pam_environment",
-        "~/.config/environment.d",
-        "~/.config/autostart",
-        "~/.config/autostart-scripts",
-        // Editors' user settings and tasks: a terminal profile's arguments,
-        // a task that runs on folder open, workspace trust turned off.
-        "~/.config/Code/User/settings.json",
-        "~/.config/Code/User/tasks.json",
-        "~/.config/VSCodium/User/settings.json",
-        "~/.config/Cursor/User/settings.json",
-        // Desktop entries: the command a file type or a menu item opens.
-        "~/.local/share/applications",
-        "~/.config/mimeapps.list",
-        "~/.config/plasma-workspace",
-        "~/.config/lxsession",
-        "~/.config/openbox",
-        "~/.kde/Autostart",
-        "~/.config/systemd",
-        "~/.local/share/systemd",
-        // Session services started on demand or with the sound server.
-        "~/.local/share/dbus-1",
-        "~/.config/pipewire",
-        "~/.config/wireplumber",
-        "~/.config/pulse",
-        "~/.vimrc",
-        "~/.vim",
-        "~/.config/nvim",
-        "~/.exrc",
-        "~/.emacs",
-        "~/.emacs.d",
-        "~/.tmux.conf",
-        "~/.screenrc",
-        "~/.inputrc",
-        "~/.gitconfig",
-        "~/.config/git/config",
-        "~/.curlrc",
-        "~/.wgetrc",
-        "~/.pythonrc",
-        "~/.pythonstartup",
-        // Tool settings that name programs to run or where code comes from.
-        "~/.cargo/config",
-        "~/.cargo/config.toml",
-        "~/.config/pip/pip.conf",
-        "~/.pip/pip.conf",
-        "~/.config/uv/uv.toml",
-        "~/.gradle/init.d",
-        "~/.gradle/init.gradle",
-        "~/.m2/settings.xml",
-        "~/.config/direnv",
-        "~/.bunfig.toml",
-        "~/.config/containers",
-        // Jupyter's and IPython's settings are Python run at every start.
-        "~/.jupyter",
-        "~/.ipython",
-        // Where nix, conda, yarn and the version managers get code, and
-        // the hooks they run in every shell.
-        "~/.config/nix",
-        "/etc/nix",
-        "~/.config/mise",
-        "~/.config/rtx",
-        "~/.condarc",
-        "~/.yarnrc",
-        "~/.yarnrc.yml",
-        "~/.config/pnpm",
-        "~/.local/share/devbox/global",
-        "~/.ssh/rc",
-        "~/.ssh/authorized_keys",
-        "~/.ssh/authorized_keys2",
-        "~/.ssh/config",
-        "~/Library/LaunchAgents",
-        "~/Library/StartupItems",
-        "/Library/LaunchAgents",
-        "/Library/LaunchDaemons",
-        "/Library/StartupItems",
-        "/etc/cron.d",
-        "/etc/crontab",
-        "/etc/cron.daily",
-        "/etc/cron.hourly",
-        "/etc/cron.weekly",
-        "/etc/cron.monthly",
-        "/etc/anacrontab",
-        "/etc/profile",
-        "/etc/profile.d",
-        "/etc/bash.bashrc",
-        "/etc/zsh",
-        "/etc/environment",
-        "/etc/rc.local",
-        "/etc/init.d",
-        "/etc/xdg/autostart",
-        "/etc/ld.so.preload",
-        "/var/spool/cron",
-        "/etc/systemd",
-        "/lib/systemd/system",
-        "/usr/lib/systemd/system",
-        "~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup",
-        "c:/programdata/microsoft/windows/start menu/programs/startup",
-        // PowerShell's profiles run at each start, on Linux and Windows.
-        "~/.config/powershell",
-        "~/Documents/PowerShell",
-        "~/Documents/WindowsPowerShell",
-        // Editors' extensions run at every start of the editor.
-        "~/.vscode/extensions",
-        "~/.vscode-server/extensions",
-        "~/.vscode-oss/extensions",
-        "~/.cursor/extensions",
-        // (The wezterm config is Lua, run at each start.)
-        "~/.config/wezterm",
-        "~/.wezterm.lua",
-    ];
     let lower = p.to_ascii_lowercase();
     // Home dotfiles that programs read at start (`~/.bash_aliases`, `~/.psqlrc`,
     // `~/.gdbinit`, `~/.Rprofile`) run what they hold.
@@ -863,7 +898,7 @@ pub fn persistence_normalized(p: &str) -> bool {
             return true;
         }
     }
-    let hit = FILES.iter().any(|f| under_dir(&lower, f));
+    let hit = STARTUP_PLACES.iter().any(|f| under_dir(&lower, f));
     hit || persistence_anywhere(&lower)
 }
 
@@ -885,6 +920,11 @@ pub fn persistence_anywhere(p: &str) -> bool {
             && (lower.ends_with(".pth") || lower.ends_with("customize.py")))
         || lower.contains(".git/hooks/")
         || lower.ends_with(".git/hooks")
+        // A Wine prefix's registry (its `Run` keys start programs with
+        // every Wine session).
+        || ["/user.reg", "/system.reg", "/userdef.reg"]
+            .iter()
+            .any(|r| lower.ends_with(r) && lower.contains("wine"))
 }
 
 /// A git hook (`.git/hooks/…`): git runs it by itself.

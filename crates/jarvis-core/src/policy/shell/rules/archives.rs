@@ -66,7 +66,8 @@ impl Analyzer<'_> {
             if !self.inside(&p)
                 && (paths::user_bin(&format!("{dir}/x"))
                     || paths::persistence_normalized(dir)
-                    || paths::persistence_normalized(&format!("{dir}/x")))
+                    || paths::persistence_normalized(&format!("{dir}/x"))
+                    || paths::holds_startup_places(dir))
             {
                 self.block(format!(
                     "{what} extracts into {}, a folder of commands or startup files",

@@ -81,6 +81,8 @@ const CREDENTIAL_MARKERS: &[&str] = &[
     "gnomekeyring",
     "safe storage",
     "keyring.get",
+    "keyring::key_get",
+    "key_get(",
     "from keyring",
     "firefox_decrypt",
     "pk11sdr",
@@ -293,8 +295,31 @@ pub(super) fn runs_code_in(lang: &str, l: &str) -> bool {
             | "elixir"
             | "julia"
     );
-    // Julia's backticks are commands, `run` starts them.
-    if lang == "julia" && (l.contains('`') || l.contains("run(")) {
+    // Julia's backticks are commands, `run` starts them, `include` runs a file.
+    if lang == "julia" && (l.contains('`') || l.contains("run(") || l.contains("include(")) {
+        return true;
+    }
+    // Nix's `builtins.exec [ "sh" "-c" "…" ]` (with unsafe native code on).
+    if lang == "nix" && l.contains("builtins.exec") {
+        return true;
+    }
+    // The scientific languages' calls to programs and to their own
+    // evaluators; gnuplot's and Octave's `!` and backticks are the shell.
+    if matches!(
+        lang,
+        "octave"
+            | "octave-cli"
+            | "matlab"
+            | "maxima"
+            | "wolframscript"
+            | "gnuplot"
+            | "scilab"
+            | "scilab-cli"
+    ) && (SCIENCE_RUNS.iter().any(|k| l.contains(k))
+        || l.starts_with('!')
+        || l.contains("; !")
+        || l.contains('`'))
+    {
         return true;
     }
     runs_code(l)
@@ -306,6 +331,54 @@ pub(super) fn runs_code_in(lang: &str, l: &str) -> bool {
                 })
         || bare && l.contains('`')
 }
+
+/// How Octave/MATLAB, Maxima, Wolfram, gnuplot and Scilab run programs
+/// or text as code (`system("…")`, `Run["…"]`, `set print '| cmd'`).
+const SCIENCE_RUNS: &[&str] = &[
+    "system(",
+    "unix(",
+    "dos(",
+    "eval(",
+    "evalin(",
+    "feval(",
+    "evalc(",
+    "run[",
+    "runprocess[",
+    "startprocess[",
+    "externalevaluate[",
+    "toexpression[",
+    "get[",
+    "popen",
+    "print '|",
+    "plot '<",
+    "plot \"<",
+    "print \"|",
+    "output '|",
+    "output \"|",
+    "host(",
+    "unix_g(",
+    "unix_s(",
+    "unix_w(",
+    "unix_x(",
+    "execstr(",
+    "batchload(",
+];
+
+/// Calls that save what code fetched into a file.
+const SAVES: &[&str] = &[
+    "urlretrieve",
+    "download",
+    "writefile",
+    "write(",
+    "createwritestream",
+    "file_put_contents",
+    "outfile",
+    "copyfileobj",
+    "write_bytes",
+    "write_text",
+    "websave(",
+    "urlwrite(",
+];
 
 /// Code that reads its standard input.
 pub(super) fn reads_stdin(l: &str) -> bool {
@@ -466,6 +539,20 @@ impl Analyzer<'_> {
             ));
         }
         let net = mentions_network(&l);
+        // `urlretrieve('http://…', '/tmp/p.py')`: the files code that
+        // fetches writes hold what it fetched, for what later runs them.
+        if net && SAVES.iter().any(|k| l.contains(k)) {
+            for s in &literals {
+                let local = !s.contains("://")
+                    && !s.contains(char::is_whitespace)
+                    && (s.starts_with(['/', '~']) || s.starts_with("./"))
+                    && s.len() > 2;
+                if local {
+                    let p = self.written_as(&Word::lit(s.as_str()), None);
+                    self.tainted.push(p);
+                }
+            }
+        }
         if net && whole_environment(&l) {
             self.block(format!(
                 "exfiltration ({lang} code sends the whole environment, its tokens with it, over the network)"
@@ -478,7 +565,12 @@ impl Analyzer<'_> {
         // `do.call(source, …)`) and `eval(parse(…))` run what they read.
         let runs = runs_code_in(lang, &outside)
             || matches!(lang, "rscript" | "r")
-                && (outside.contains("source") || outside.contains("eval(parse"));
+                && (outside.contains("source")
+                    || outside.contains("eval(parse")
+                    // A package installed from a file or a URL runs its build.
+                    || outside.contains("install_url(")
+                    || outside.contains("install.packages(")
+                        && outside.replace(' ', "").contains("repos=null"));
         if net && runs {
             self.block(format!(
                 "download and execute ({lang} code fetches and runs code)"
@@ -631,6 +723,23 @@ impl Analyzer<'_> {
             self.block(format!("persistence ({lang} code adds a login item)"));
         }
         self.code_writes(lang, &text, &l, home_joined);
+        // `os.kill(-1, 9)`, R's `tools::pskill(-1, …)`: every process the
+        // user may signal.
+        let tight: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+        if [
+            "kill(-1,",
+            "pskill(-1,",
+            "killpg(0,",
+            "kill(0,",
+            "process.kill(-1",
+        ]
+        .iter()
+        .any(|k| tight.contains(k))
+        {
+            self.block(format!(
+                "kills every process of the user (system disruption, {lang} code)"
+            ));
+        }
         if l.contains("kill") && (l.contains("ppid") || l.contains(&app)) {
             self.block(format!("{lang} code signals Jarvis's own process"));
         }
@@ -647,6 +756,12 @@ impl Analyzer<'_> {
             // judges it with its neighbours, and parsing each such word
             // alone (an address, a mode, `<&`) costs a parse apiece.
             for s in literals.iter().filter(|s| s.contains(char::is_whitespace)) {
+                // `plot '< cmd'` (gnuplot), `open(F, "cmd |")` (Perl): a
+                // command read from, or written to, through a pipe.
+                let s = s
+                    .trim()
+                    .trim_start_matches(['<', '|'])
+                    .trim_end_matches('|');
                 self.block_only(|a| a.script(s, &[], depth + 1));
             }
             let joined = literals.join(" ");

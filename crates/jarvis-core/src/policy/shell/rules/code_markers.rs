@@ -41,6 +41,20 @@ pub(super) const NETWORK: &[&str] = &[
     "socket",
     "wget ",
     "curl ",
+    // Julia's, Octave's/MATLAB's, Wolfram's and R's own fetches.
+    "download(",
+    "urlread(",
+    "urlwrite(",
+    "webread(",
+    "websave(",
+    "urlfetch[",
+    "urlread[",
+    "urlexecute[",
+    "urldownload[",
+    "httprequest[",
+    "download.file(",
+    "url(\"http",
+    "url('http",
     // Model hubs: what they fetch is code when it is loaded.
     "hf_hub_download",
     "snapshot_download",
@@ -147,6 +161,8 @@ pub(super) const DECODE: &[&str] = &[
     "convert_uudecode",
     "unpack1",
     "string.char(",
+    // MATLAB/Octave text from character codes.
+    "char([",
     "inttoutf8",
     "rawtochar",
     "bytes.fromhex",
@@ -283,6 +299,14 @@ pub(super) const LOADS_CODE: &[&str] = &[
     "cloudpickle.load",
     "allow_pickle=true",
     "weights_only=false",
+    // Keras's Lambda layers run when `safe_mode` is off.
+    "safe_mode=false",
+    "yaml.unsafe_load",
+    "loader=yaml.loader",
+    "loader=yaml.unsafeloader",
+    "jsonpickle.decode",
+    "marshal.load",
+    "shelve.open",
 ];
 
 /// Calls that fetch code from a model hub or a repository and run it.

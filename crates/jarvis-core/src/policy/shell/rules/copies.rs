@@ -306,6 +306,10 @@ impl Analyzer<'_> {
         }
         for s in &sources {
             if remote(s) {
+                // A tree from another machine lands as an archive's would.
+                if recursive && let Some(d) = dest.as_ref().filter(|d| !remote(d)) {
+                    self.extract_into_from(d, None, cwd, &c.base);
+                }
                 self.ask(format!("{} copies from another machine", c.base));
             }
         }

@@ -57,6 +57,29 @@ impl Analyzer<'_> {
                 self.script(&body, &positional, depth + 1);
                 return;
             }
+            // Defined in a branch: the call may run the body, for what
+            // blocks, or a program of that name, judged below.
+            if let Some(body) = self
+                .maybe_functions
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == name)
+                .map(|(_, b)| b.clone())
+                && self.calls < 8
+            {
+                self.calls += 1;
+                let args: Vec<String> = c.argv[1..].iter().map(|w| w.text.clone()).collect();
+                let known = !c.argv[1..].iter().any(|w| w.dynamic) && functions::plain_body(&body);
+                let body = if known {
+                    functions::with_arguments(&body, &args)
+                } else {
+                    body
+                };
+                let mut positional = vec![name.clone()];
+                positional.extend(args);
+                let body = self.where_it_runs(&body);
+                self.block_only(|a| a.script(&body, &positional, depth + 1));
+            }
         }
         self.run_words(c.argv.clone(), c, script, depth);
     }
@@ -93,7 +116,7 @@ impl Analyzer<'_> {
                 self.bases.push(shown(&first.text));
                 if self.fetched(first, script) {
                     self.block("download and execute (a fetched command is run)");
-                } else {
+                } else if !self.guessed {
                     self.block(format!(
                         "runs a program whose name is only known at run time ({})",
                         shown(&first.text)
@@ -107,7 +130,10 @@ impl Analyzer<'_> {
             // A brace expansion that made the name (`x=1 {cat,f}` runs `cat`);
             // a `}` closing a group is no expansion.
             let expanded = first.brace && !first.text.contains(['{', '}']);
-            if first.computed || first.spliced || first.glob || expanded {
+            // In text that may only be code, a name spelled so is as likely
+            // a pattern, a formula or a quoted argument as a disguise
+            // (`file('logs/a.tsv', …)`, `$total = $qty * $price`).
+            if (first.computed || first.spliced || first.glob || expanded) && !self.guessed {
                 self.bases.push(shown(&first.text));
                 let how = if first.glob {
                     "a wildcard"
@@ -358,11 +384,24 @@ impl Analyzer<'_> {
             if w.text.contains(' ') && !w.text.starts_with('-') {
                 // A JSON document (`-d '{"name": "x"}'`) is data; a command
                 // line may still sit in one of its strings.
+                let guessed = std::mem::replace(&mut self.guessed, true);
                 for code in json_strings(&w.text).unwrap_or_else(|| vec![w.text.clone()]) {
                     if code.contains(' ') {
                         self.block_only(|a| a.script(&code, &[], c.depth + 1));
                     }
+                    // A template's or expression's string naming a key file
+                    // (`{{ lookup('file', '~/.netrc') }}`): what it reads.
+                    for s in super::code::string_literals(&code) {
+                        let p = self.norm_text(&s, None);
+                        if let Some(why) = paths::credential_normalized(&p, &s) {
+                            self.block(format!(
+                                "{} is handed code that reads a credential: {why}",
+                                c.base
+                            ));
+                        }
+                    }
                 }
+                self.guessed = guessed;
             }
             // A bare interpreter's name is a word like any other (`apt-cache
             // policy nodejs`): nothing says this program starts it. Fed
@@ -385,9 +424,12 @@ impl Analyzer<'_> {
                 ));
             }
             let bare_interpreter = interpreter_name && c.src.stdin_from.is_none();
+            // `bazel shutdown`: a lone word after the program is its verb.
+            let lone_verb = k == 1 && c.words.len() == 2;
             if suffixes < 3
                 && !w.text.starts_with('-')
                 && !bare_interpreter
+                && !lone_verb
                 && known_program(&program_name(&w.text))
             {
                 suffixes += 1;
@@ -515,8 +557,21 @@ pub(in crate::policy::shell) fn path_candidates(w: &str) -> Vec<String> {
     {
         v.push(r.to_string());
     }
-    if let Some(r) = w.strip_prefix("file://") {
-        v.push(r.to_string());
+    // A file named by a URL or a secret reference (`file:///p`,
+    // dagger's `file:$HOME/.npmrc`, SQLAlchemy's `sqlite:////abs.db`).
+    let value = w.split_once('=').map_or(w, |(_, r)| r);
+    for scheme in [
+        "file://",
+        "file:",
+        "sqlite:///",
+        "sqlite3:///",
+        "duckdb:///",
+    ] {
+        for x in [w, value] {
+            if let Some(r) = x.strip_prefix(scheme) {
+                v.push(r.to_string());
+            }
+        }
     }
     // `-fPATH`, `-iPATH` (short option glued to its value).
     if w.starts_with('-') && !w.starts_with("--") && w.chars().count() > 2 {

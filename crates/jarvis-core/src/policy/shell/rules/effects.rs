@@ -30,6 +30,11 @@ pub(super) const COMMAND_VARS: &[&str] = &[
     "LESSOPEN",
     "LESSCLOSE",
     "RSYNC_RSH",
+    // Backup tools' transport and password commands.
+    "BORG_RSH",
+    "BORG_PASSCOMMAND",
+    "RESTIC_PASSWORD_COMMAND",
+    "RCLONE_PASSWORD_COMMAND",
     "CVS_RSH",
     "PS4",
     "PS1",
@@ -101,6 +106,9 @@ pub(super) const LOADER_VARS: &[&str] = &[
     "_JAVA_OPTIONS",
     "CLASSPATH",
     "DOTNET_STARTUP_HOOKS",
+    // configure sources these as shell.
+    "CONFIG_SITE",
+    "CONFIG_SHELL",
     "RIPGREP_CONFIG_PATH",
     "VIMINIT",
     "EXINIT",

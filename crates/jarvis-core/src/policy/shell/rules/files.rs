@@ -18,6 +18,13 @@ impl Analyzer<'_> {
             }
             "cp" | "mv" | "install" | "ln" | "rsync" | "ditto" | "copy" | "move" | "xcopy"
             | "robocopy" | "copy-item" | "move-item" | "cpi" | "mi" | "link" | "symlink" => {
+                if let Some(paths) = rsync_dry_run(c) {
+                    let mut read_only = true;
+                    for p in &paths {
+                        read_only &= self.read_tree(p, cwd, "rsync");
+                    }
+                    return Some(read_only);
+                }
                 self.copy(c);
                 Some(false)
             }
@@ -563,4 +570,36 @@ pub(super) fn byte_size(s: &str) -> Option<u64> {
     };
     // `as` saturates: a size beyond u64 is u64::MAX.
     Some((n * (1u64 << shift) as f64) as u64)
+}
+
+/// `rsync -avn --delete ./src/ ./build/src/`: a dry run between folders of
+/// this machine lists what it would do and changes nothing. (Options that
+/// write a log or a batch, or start a program, are not this.)
+fn rsync_dry_run(c: &Cmd<'_>) -> Option<Vec<Word>> {
+    if c.lb != "rsync" {
+        return None;
+    }
+    let mut dry = false;
+    let mut paths = Vec::new();
+    for w in &c.words[1..] {
+        let t = w.text.as_str();
+        match t {
+            "--dry-run" | "--delete" | "--delete-after" | "--delete-before"
+            | "--itemize-changes" | "--checksum" | "--stats" | "--human-readable" | "--archive"
+            | "--recursive" | "--verbose" | "--progress" => {}
+            _ if t.starts_with("--exclude=") || t.starts_with("--include=") => {}
+            _ if t.starts_with("--") => return None,
+            _ if t.starts_with('-') => {
+                if !t[1..].chars().all(|f| "avnrlptgoDhciPzq".contains(f)) {
+                    return None;
+                }
+                dry |= t.contains('n');
+            }
+            // Another machine's folder is reached over a connection.
+            _ if w.dynamic || t.contains(':') => return None,
+            _ => paths.push(w.clone()),
+        }
+        dry |= t == "--dry-run";
+    }
+    (dry && paths.len() >= 2).then_some(paths)
 }

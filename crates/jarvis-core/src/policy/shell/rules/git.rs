@@ -419,7 +419,11 @@ impl Analyzer<'_> {
                         None if printed && dashes.is_none_or(|d| k > d) && !x.starts_with('-') => {
                             Some(x.clone())
                         }
-                        None if matches!(s, "blame" | "annotate") && !x.starts_with('-') => {
+                        // (`-L '/regex/,+3'`: the range is no file.)
+                        None if matches!(s, "blame" | "annotate")
+                            && !x.starts_with('-')
+                            && (k == 0 || rest[k - 1] != "-L") =>
+                        {
                             Some(x.clone())
                         }
                         None => None,

@@ -538,7 +538,7 @@ impl Analyzer<'_> {
                 .into_iter()
                 .filter(|w| !w.text.starts_with("--"))
                 .collect(),
-            _ => return None,
+            _ => super::media_tools::media_reads(c).or_else(|| super::data_tools::data_reads(c))?,
         };
         let mut read_only = true;
         for w in &files {

@@ -183,6 +183,7 @@ fn proxy_host(settings: &[(String, String)], words: &[String]) -> Option<String>
         // curl's bundles: `-kx URL`, `-xhttp://…`.
         if let Some(b) = short_bundle(w)
             && let Some(at) = b.find('x')
+            && b[..at].chars().all(|c| c.is_ascii_alphabetic())
         {
             let rest = &b[at + 1..];
             values.extend(if rest.is_empty() {
@@ -210,8 +211,8 @@ fn check_off(settings: &[(String, String)], words: &[String], twine: bool) -> bo
     });
     vars || words.iter().enumerate().any(|(i, w)| {
         CHECK_OFF_OPTIONS.contains(&w.as_str())
-            || short_bundle(w)
-                .is_some_and(|b| b.contains('k') && !b.contains('x') || b.starts_with('k'))
+            || letter_flags(w).is_some_and(|b| b.contains('k') && !b.contains('x'))
+            || short_bundle(w).is_some_and(|b| b.starts_with('k'))
             || w == "--strict-ssl" && words.get(i + 1).is_some_and(|v| v == "false")
             || option_value(words, i, w, TRUST_OPTIONS).is_some_and(|v| !system_authorities(&v))
             // twine's `--cert` is the authorities it trusts.

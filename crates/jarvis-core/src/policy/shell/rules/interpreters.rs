@@ -27,6 +27,18 @@ impl Analyzer<'_> {
             let la = lower(a);
             let perl_bundle = lb == "perl"
                 && short_flags(a).is_some_and(|b| b.len() <= 4 && b.ends_with(['e', 'E']));
+            // `--batch-string=CODE`: the code glued to its option.
+            if !pwsh
+                && let Some((f, v)) = a.split_once('=')
+                && f.starts_with('-')
+                && flags.contains(&lower(f).as_str())
+            {
+                code = c.arg_word(i).map(|w| Word {
+                    text: v.to_string(),
+                    ..w.clone()
+                });
+                break;
+            }
             if flags.contains(&la.as_str()) || perl_bundle {
                 if pwsh {
                     // PowerShell takes the rest of the line as the command.

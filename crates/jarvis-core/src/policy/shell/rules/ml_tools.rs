@@ -103,10 +103,13 @@ impl Analyzer<'_> {
     fn runs_notebook(&mut self, c: &Cmd<'_>) {
         let a: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let target: Option<Word> = match (c.lb.as_str(), a.as_slice()) {
+            // Each notebook named is run (an `--output` name is not one
+            // this line downloaded, so judging it too changes nothing).
             ("jupyter", ["nbconvert", ..]) if a.contains(&"--execute") => c
                 .operand_words()
                 .into_iter()
-                .rfind(|w| w.text.ends_with(".ipynb") || w.text.contains("://")),
+                .filter(|w| w.text.ends_with(".ipynb") || w.text.contains("://"))
+                .find(|w| w.text.contains("://") || self.is_tainted(w, c.cwd())),
             ("jupyter", ["execute" | "run", ..]) => c.operand_words().get(1).cloned(),
             ("papermill" | "runipy" | "voila" | "jupytext", _) => {
                 c.operand_words().first().cloned()

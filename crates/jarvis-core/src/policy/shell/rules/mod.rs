@@ -6,6 +6,8 @@
 
 mod archives;
 mod awk_sed;
+mod backups;
+mod build_hooks;
 mod captures;
 mod choices;
 mod cmd;
@@ -16,6 +18,7 @@ mod code_servers;
 mod code_shapes;
 mod code_writes;
 mod copies;
+mod data_tools;
 mod debuggers;
 mod devices;
 mod dialects;
@@ -38,7 +41,9 @@ mod interpreters;
 mod kernel;
 mod listers;
 mod long_tail;
+mod mail;
 mod makefiles;
+mod media_tools;
 mod ml_tools;
 mod model_code;
 mod modules;
@@ -132,6 +137,7 @@ pub struct Analyzer<'e> {
     renamed: Vec<(String, String)>,
     aliases: Vec<(String, String)>,
     functions: Vec<(String, String)>,
+    maybe_functions: Vec<(String, String)>,
     calls: usize,
     /// Commands of the script being judged that print project paths.
     listers: Vec<usize>,
@@ -151,6 +157,10 @@ pub struct Analyzer<'e> {
     written: Vec<(String, String)>,
     /// Judging a command that runs on another machine (`ssh host CMD`).
     remote: bool,
+    /// Judging text that may only be code (an unknown program's argument,
+    /// `gimp -b '(let* …)'`): a wildcard in its first word is a pattern,
+    /// not a disguise.
+    guessed: bool,
     /// Symlinks this line made: link → target (normalised).
     links: Vec<(String, String)>,
     /// Commands (by address) that read Jarvis's state.
@@ -185,6 +195,7 @@ impl<'e> Analyzer<'e> {
             renamed: vec![],
             aliases: vec![],
             functions: vec![],
+            maybe_functions: vec![],
             calls: 0,
             listers: Vec::new(),
             place_listers: Vec::new(),
@@ -195,6 +206,7 @@ impl<'e> Analyzer<'e> {
             written: vec![],
             forge_fetched: vec![],
             remote: false,
+            guessed: false,
             links: vec![],
             sensitive: vec![],
             cwd_now: None,

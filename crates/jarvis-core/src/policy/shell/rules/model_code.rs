@@ -15,7 +15,10 @@ impl Analyzer<'_> {
                 "download and execute ({lang} code runs a model's or repository's code fetched from a hub)"
             ));
         }
-        let loads = LOADS_CODE.iter().any(|k| tight.contains(k));
+        // `torch.load` unpickles unless told to load weights only (the
+        // default changed in 2.6; which version runs is not known here).
+        let loads = LOADS_CODE.iter().any(|k| tight.contains(k))
+            || tight.contains("torch.load(") && !tight.contains("weights_only=true");
         // A file this line downloaded, named in the code and loaded.
         let fetched_file = super::code::string_literals(text)
             .iter()

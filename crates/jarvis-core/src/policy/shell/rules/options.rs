@@ -18,6 +18,24 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     ("wget", &["--use-askpass"]),
     ("cpio", &["--rsh-command"]),
     ("pandoc", &["--filter", "-F", "--lua-filter"]),
+    // Run after each download, or to get the site's password.
+    (
+        "yt-dlp",
+        &["--exec", "--exec-before-download", "--netrc-cmd"],
+    ),
+    ("youtube-dl", &["--exec"]),
+    // The command that prints the account's or repository's password.
+    ("msmtp", &["--passwordeval"]),
+    ("restic", &["--password-command"]),
+    ("rclone", &["--password-command"]),
+    ("borg", &["--rsh"]),
+    ("unison", &["-sshcmd", "-rshcmd"]),
+    ("rdiff-backup", &["--remote-schema"]),
+    ("latexmk", &["-pdflatex", "-latex", "-lualatex", "-xelatex"]),
+    // Bazel wraps each test or run in this command, and stamps a build
+    // with what this one prints.
+    ("bazel", &["--run_under", "--workspace_status_command"]),
+    ("bazelisk", &["--run_under", "--workspace_status_command"]),
     (
         "openvpn",
         &[
@@ -205,6 +223,9 @@ impl Analyzer<'_> {
         self.tool_settings(c);
         self.scrapes_settings(c);
         self.ml_tools(c);
+        self.media_tools(c);
+        self.backups(c);
+        self.mail_commands(c);
         if let Some(code) = super::env_runners::runner_shell_code(&c.words).cloned() {
             self.shell_code(&code, &[], c.script, c.depth);
         }

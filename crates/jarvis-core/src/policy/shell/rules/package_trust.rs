@@ -30,46 +30,7 @@ impl Analyzer<'_> {
         if c.lb == "act" {
             self.act_container(c);
         }
-        if matches!(c.lb.as_str(), "jq" | "yq" | "gojq" | "jaq") {
-            self.jq_arguments(c);
-        }
         self.unsigned_install(c);
-    }
-
-    /// `jq --arg c 'curl … | sh' '.scripts.postinstall = $c' f`: the
-    /// values handed to the filter land where it puts them.
-    fn jq_arguments(&mut self, c: &Cmd<'_>) {
-        let Some(out) = c.src.redirects.iter().find(|r| r.writes_file()) else {
-            return;
-        };
-        let mut places = vec![self.norm(&out.target, c.cwd())];
-        let mut values = Vec::new();
-        let mut operands = 0;
-        let mut i = 0;
-        while let Some(w) = c.words.get(i + 1) {
-            let a = w.text.as_str();
-            if matches!(a, "--arg" | "--argjson") {
-                values.extend(c.args.get(i + 2).cloned());
-                i += 3;
-                continue;
-            }
-            if !a.starts_with('-') {
-                // The filter first, then the files it reads (and whose
-                // edited copy goes back in their place).
-                if operands > 0 {
-                    places.push(self.norm(w, c.cwd()));
-                }
-                operands += 1;
-            }
-            i += 1;
-        }
-        // Each value as the string the filter puts in the file.
-        for place in &places {
-            for v in &values {
-                let quoted = serde_json::Value::String(v.clone()).to_string();
-                self.planted_text(place, &quoted, c.depth);
-            }
-        }
     }
 
     /// `act --container-options '-v /home/u:/host'`: the options of the

@@ -182,9 +182,16 @@ impl Analyzer<'_> {
                     Producer::Other if kind.ends_with("remote shell") || kind.ends_with(STATEMENTS) => {
                         self.ask(format!("pipes the output of {what} into {kind}"));
                     }
-                    Producer::Other => self.block(format!(
-                        "pipes the output of {what} into {kind}, which runs it as code (blocked whatever the source; run the file directly instead)"
-                    )),
+                    Producer::Other => match visible_code(src) {
+                        // `echo '4 k 22 7 / p' | dc`: the code is on the line,
+                        // judged as it would be given with `-c`.
+                        Some(text) if self.judge_fed_code(&kind, &text) => {
+                            self.ask(format!("pipes the output of {what} into {kind}"));
+                        }
+                        _ => self.block(format!(
+                            "pipes the output of {what} into {kind}, which runs it as code (blocked whatever the source; run the file directly instead)"
+                        )),
+                    },
                 }
             }
             let sink_argv = peeled(&c.argv);
@@ -538,6 +545,44 @@ pub(super) fn reads_stdin_only(c: &Command) -> bool {
 
 /// What runs the command's stdin as code: a shell or interpreter without a
 /// script of its own, `make -f -`, `at`. `None` when stdin is only data.
+/// The text `echo`/`printf` print when every word is a literal with no
+/// escapes in it: code that can be read on the line.
+fn visible_code(src: &Command) -> Option<String> {
+    let argv = peeled(&src.argv);
+    let first = argv.first()?;
+    if !matches!(program_name(&first.text).as_str(), "echo" | "printf")
+        || argv
+            .iter()
+            .any(|w| w.dynamic || w.computed || w.text.contains('\\'))
+        || !src.redirects.is_empty()
+    {
+        return None;
+    }
+    let words: Vec<&str> = argv[1..]
+        .iter()
+        .map(|w| w.text.as_str())
+        .skip_while(|t| t.starts_with('-'))
+        .collect();
+    Some(words.join(" "))
+}
+
+impl Analyzer<'_> {
+    /// Code on the line fed to a calculator: judged for its shell escape;
+    /// false for other programs (a shell or an interpreter fed through a
+    /// pipe is blocked whatever it is fed: the red-team sets hold that).
+    fn judge_fed_code(&mut self, kind: &str, text: &str) -> bool {
+        if matches!(kind, "dc" | "bc") {
+            // dc's `!` runs the rest of the line as a shell command.
+            if let Some((_, cmd)) = text.split_once('!') {
+                self.script(cmd, &[], 1);
+            }
+        } else {
+            return false;
+        }
+        true
+    }
+}
+
 pub(super) fn stdin_executor(c: &Command) -> Option<String> {
     let mut words: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
     loop {

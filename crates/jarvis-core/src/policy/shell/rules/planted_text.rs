@@ -324,8 +324,9 @@ impl Analyzer<'_> {
         false
     }
 
-    /// `jq '.postCreateCommand = "curl … | bash"' f > t`: the strings a
-    /// filter puts into the file it writes.
+    /// `jq '.postCreateCommand = "curl … | bash"' f > t`, or the same
+    /// string handed in by `--arg c '…'`: the strings a filter puts into
+    /// the file it writes.
     pub(super) fn planted_filters(&mut self, script: &Script, depth: usize) {
         for c in &script.commands {
             let argv = peeled(&c.argv);
@@ -339,19 +340,65 @@ impl Analyzer<'_> {
             let Some(out) = c.redirects.iter().find(|r| r.writes_file()) else {
                 continue;
             };
-            let target = self.norm(&out.target, c.cwd.as_deref());
-            let mut operands = argv[1..].iter().filter(|w| !w.text.starts_with('-'));
-            if let Some(filter) = operands.next() {
-                self.planted_text(&target, &filter.text, depth);
-                // `jq F x.json > tmp && mv tmp x.json`: the edited copy is
-                // of the file read, and goes back in its place.
-                for input in operands {
-                    let input = self.norm(input, c.cwd.as_deref());
-                    self.planted_text(&input, &filter.text, depth);
+            let parts = jq_parts(&argv[1..]);
+            // Each value as the string the filter puts in the file.
+            let mut texts: Vec<String> = parts
+                .values
+                .iter()
+                .map(|v| serde_json::Value::String(v.text.clone()).to_string())
+                .collect();
+            texts.extend(parts.filter.map(|f| f.text.clone()));
+            // `jq F x.json > tmp && mv tmp x.json`: the edited copy is of
+            // the file read, and goes back in its place.
+            let mut places = vec![self.norm(&out.target, c.cwd.as_deref())];
+            places.extend(parts.inputs.iter().map(|w| self.norm(w, c.cwd.as_deref())));
+            for place in &places {
+                for text in &texts {
+                    self.planted_text(place, text, depth);
                 }
             }
         }
     }
+}
+
+/// A jq command's words by role.
+#[derive(Default)]
+struct JqParts<'w> {
+    filter: Option<&'w Word>,
+    /// `--arg NAME VALUE`, `--argjson NAME VALUE`, `--args A B …`.
+    values: Vec<&'w Word>,
+    /// The files it reads.
+    inputs: Vec<&'w Word>,
+}
+
+fn jq_parts(args: &[Word]) -> JqParts<'_> {
+    let mut parts = JqParts::default();
+    let mut positional_values = false;
+    let mut filter_from_file = false;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let a = w.text.as_str();
+        i += 1;
+        match a {
+            "--arg" | "--argjson" => {
+                parts.values.extend(args.get(i + 1));
+                i += 2;
+            }
+            // NAME FILE: the file is read, not a filter or an input.
+            "--slurpfile" | "--rawfile" => i += 2,
+            "--indent" | "-L" => i += 1,
+            "-f" | "--from-file" => {
+                filter_from_file = true;
+                i += 1;
+            }
+            "--args" | "--jsonargs" => positional_values = true,
+            _ if a.starts_with('-') && a.len() > 1 => {}
+            _ if parts.filter.is_none() && !filter_from_file => parts.filter = Some(w),
+            _ if positional_values => parts.values.push(w),
+            _ => parts.inputs.push(w),
+        }
+    }
+    parts
 }
 
 /// Names a system program is known by: an installed command of the same

@@ -69,10 +69,23 @@ impl Analyzer<'_> {
                 let w = c.arg_word(3)?.clone();
                 Some(self.read_path(&w, c.cwd()))
             }
-            // Disassembles a pickle without running it.
-            ["pickletools", file] if !file.starts_with('-') => {
-                let w = c.arg_word(2)?.clone();
-                Some(self.read_path(&w, c.cwd()))
+            // Disassembles a pickle without running it (`-o` writes).
+            ["pickletools", opts @ ..] if !opts.is_empty() && opts[0] != "dis" => {
+                let mut read_only = true;
+                let mut i = 0;
+                while let Some(o) = opts.get(i) {
+                    match *o {
+                        "-a" | "--annotate" | "-m" | "--memo" => {}
+                        "-l" | "--indentlevel" | "-p" | "--preamble" => i += 1,
+                        f if !f.starts_with('-') => {
+                            let w = c.arg_word(i + 2)?.clone();
+                            read_only &= self.read_path(&w, c.cwd());
+                        }
+                        _ => return None,
+                    }
+                    i += 1;
+                }
+                Some(read_only)
             }
             ["pickletools", "dis", file] if !file.starts_with('-') => {
                 let w = c.arg_word(3)?.clone();

@@ -189,7 +189,7 @@ impl Analyzer<'_> {
 
     /// A path as this line's writes are recorded: `/home/u/work/x.sh` is
     /// the project's `x.sh`.
-    fn written_as(&self, w: &Word, cwd: Option<&str>) -> String {
+    pub(super) fn written_as(&self, w: &Word, cwd: Option<&str>) -> String {
         let p = self.norm(w, cwd);
         match self
             .env

@@ -108,6 +108,8 @@ impl Analyzer<'_> {
             );
         }
         self.functions.extend(script.functions.iter().cloned());
+        self.maybe_functions
+            .extend(script.maybe_functions.iter().cloned());
         self.judge_each(src, script, depth);
     }
 
@@ -195,6 +197,14 @@ impl Analyzer<'_> {
                 if let Some(o) = outs.iter().find(|o| paths::user_bin(o)) {
                     self.block(format!(
                         "download and execute ({} is written into a folder on PATH, where it runs as a command)",
+                        shown(o)
+                    ));
+                }
+                // Into a startup file or an application's script folder: it
+                // runs at the next login or start of that program.
+                if let Some(o) = outs.iter().find(|o| paths::persistence_normalized(o)) {
+                    self.block(format!(
+                        "persistence: downloaded or decoded text is written to {}, which runs code at login or when a program starts",
                         shown(o)
                     ));
                 }

@@ -45,6 +45,14 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
         &["-b", "--build-file", "-I", "--init-script"],
     ),
     (&["mvn", "mvnw"], &["-f", "--file"]),
+    // Blender runs Python files and expressions at start.
+    (&["blender"], &["-P", "--python"]),
+    // Build descriptions that are programs (Starlark, Lua, Python) or
+    // declare hooks run on the host.
+    (&["tilt"], &["-f", "--file"]),
+    (&["premake5", "premake4"], &["--file"]),
+    (&["skaffold"], &["-f", "--filename"]),
+    (&["bazel", "bazelisk"], &["--bazelrc"]),
 ];
 
 /// (programs, options whose value is code, its language).
@@ -58,6 +66,7 @@ const CODE_VALUES: &[(&[&str], &[&str], &str)] = &[
     (&["emacs", "emacsclient"], &["--eval", "-eval"], "elisp"),
     (&["sqlite3", "sqlite"], &["-cmd"], "sqlite"),
     (&["dc"], &["-e", "--expression"], "dc"),
+    (&["blender"], &["--python-expr"], "python3"),
 ];
 
 /// sqlite3's options that take a value (not the database).
@@ -84,6 +93,7 @@ pub(super) fn language(lb: &str) -> Option<&'static str> {
         "ninja" => "ninja",
         "sqlite3" | "sqlite" => "sqlite",
         "emacs" | "emacsclient" => "elisp",
+        "blender" => "python3",
         _ => return None,
     })
 }
@@ -176,6 +186,24 @@ impl Analyzer<'_> {
         }
         match lb {
             // m4 reads its operands as input to expand; dc runs its files.
+            "cmake" => self.cmake_includes(c),
+            "xmake" => self.xmake_lua(c),
+            "dagger" => self.dagger_uploads(c),
+            "nix" | "nix-build" | "nix-shell" | "nix-env" | "nix-instantiate" | "nix-store"
+                if c.args.iter().any(|a| a == "--option") =>
+            {
+                self.nix_hooks(c)
+            }
+            "scons" => {
+                // `--site-dir D`: SCons imports D/site_init.py first.
+                for d in values(c, &["--site-dir"]) {
+                    let init = Word {
+                        text: format!("{}/site_init.py", d.text.trim_end_matches('/')),
+                        ..d.clone()
+                    };
+                    self.sourced(&init, c);
+                }
+            }
             "m4" | "dc" => {
                 for w in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                     self.sourced(w, c);

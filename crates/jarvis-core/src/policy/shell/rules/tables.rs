@@ -51,6 +51,16 @@ pub const INTERPRETERS: &[(&str, &[&str])] = &[
     // MongoDB's shells are JavaScript runtimes (`require("child_process")`).
     ("mongosh", &["--eval"]),
     ("mongo", &["--eval"]),
+    // Scientific languages, each with a way to call programs.
+    ("octave", &["--eval"]),
+    ("octave-cli", &["--eval"]),
+    ("matlab", &["-batch", "-r"]),
+    ("maxima", &["--batch-string", "-r", "--run-string"]),
+    ("wolframscript", &["-code", "-c"]),
+    ("gnuplot", &["-e"]),
+    ("sage", &["-c"]),
+    ("scilab", &["-e"]),
+    ("scilab-cli", &["-e"]),
 ];
 
 pub fn interpreter(base: &str) -> Option<&'static [&'static str]> {

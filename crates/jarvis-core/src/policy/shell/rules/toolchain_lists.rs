@@ -95,8 +95,102 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
         ("conda" | "mamba", ["env", "list"] | ["info", ..] | ["list", ..] | ["--version"]) => {
             a.iter().all(|x| !matches!(*x, "--json-output" | "--clone"))
         }
-        ("jupyter", ["kernelspec" | "labextension" | "serverextension", "list"])
-        | ("jupyter", ["--version" | "--paths"]) => true,
+        (
+            "jupyter",
+            [
+                "kernelspec" | "labextension" | "serverextension",
+                "list",
+                rest @ ..,
+            ],
+        ) => rest.iter().all(|x| *x == "--json"),
+        ("jupyter", ["--version" | "--paths"]) => true,
+        // Settings shown, named keys or all of them.
+        ("conda" | "mamba", ["config", "--show" | "--show-sources", rest @ ..]) => {
+            rest.iter().all(|x| !x.starts_with('-') || *x == "--json")
+        }
+        // Help pages and versions of tools whose `help`/`-h` only prints.
+        (
+            "restic" | "borg" | "rclone" | "kopia" | "ffmpeg" | "ffprobe" | "gs" | "pandoc"
+            | "magick" | "yt-dlp" | "dvc" | "mlflow" | "tensorboard" | "wandb" | "ray" | "blender"
+            | "latexmk" | "kpsewhich" | "luac",
+            [first, rest @ ..],
+        ) if matches!(
+            *first,
+            "help" | "-h" | "--help" | "version" | "--version" | "-version" | "-v" | "-V"
+        ) && rest.iter().all(|x| !x.starts_with('-'))
+            && (rest.is_empty() || matches!(*first, "help" | "-h" | "--help")) =>
+        {
+            !(matches!(lb, "luac" | "ffmpeg" | "ffprobe") && *first == "-v")
+        }
+        // What a media toolkit was built with.
+        ("ffmpeg" | "ffprobe", _) if !a.is_empty() => a.iter().all(|x| {
+            matches!(
+                *x,
+                "-hide_banner"
+                    | "-encoders"
+                    | "-decoders"
+                    | "-codecs"
+                    | "-formats"
+                    | "-muxers"
+                    | "-demuxers"
+                    | "-filters"
+                    | "-pix_fmts"
+                    | "-sample_fmts"
+                    | "-layouts"
+                    | "-protocols"
+                    | "-bsfs"
+                    | "-hwaccels"
+                    | "-devices"
+                    | "-buildconf"
+                    | "-version"
+                    | "-L"
+                    | "-colors"
+            )
+        }),
+        ("magick" | "convert" | "identify" | "mogrify" | "gm", ["-list" | "-version", ..]) => {
+            a.len() <= 2 && a.iter().skip(1).all(|x| !x.starts_with('-'))
+        }
+        ("gm", ["version"]) => true,
+        // CMake's manual pages.
+        ("cmake", [first, rest @ ..]) if first.starts_with("--help") => {
+            rest.len() <= 1 && rest.iter().all(|x| !x.starts_with('-'))
+        }
+        ("pandoc", _) if !a.is_empty() => a.iter().all(|x| {
+            matches!(
+                *x,
+                "--version"
+                    | "--list-input-formats"
+                    | "--list-output-formats"
+                    | "--list-extensions"
+                    | "--list-highlight-languages"
+                    | "--list-highlight-styles"
+            ) || x.starts_with("--list-extensions=")
+        }),
+        // The graphics stack described.
+        ("vulkaninfo", ["--summary"]) | ("vainfo" | "vdpauinfo", []) => true,
+        ("clinfo", rest) => rest.iter().all(|x| matches!(*x, "-l" | "--list" | "-a")),
+        ("glxinfo" | "eglinfo", rest) => rest
+            .iter()
+            .all(|x| matches!(*x, "-B" | "-l" | "-t" | "-s" | "-i")),
+        // Where TeX finds a file or what a setting is.
+        ("kpsewhich", rest) if !rest.is_empty() => rest.iter().all(|x| {
+            !x.starts_with('-')
+                || [
+                    "-var-value=",
+                    "-expand-var=",
+                    "-expand-braces=",
+                    "-show-path=",
+                    "-format=",
+                    "-progname=",
+                    "-engine=",
+                    "--var-value=",
+                    "--show-path=",
+                    "--format=",
+                ]
+                .iter()
+                .any(|p| x.starts_with(p))
+                || *x == "-all"
+        }),
         ("huggingface-cli", ["scan-cache" | "env" | "whoami", ..]) => true,
         // Names the files that need formatting; rewrites nothing.
         ("zig", ["fmt", rest @ ..]) => {

@@ -94,7 +94,9 @@ impl Analyzer<'_> {
             self.ask(format!("{what} writes {text} on another machine"));
         } else if paths::system_normalized(&p) {
             self.block(format!("{what} writes into a system directory ({text})"));
-        } else if paths::user_bin(&p) && shadows_program(&p) {
+        } else if paths::user_bin(&p)
+            && (shadows_program(&p) || self.written_text(w, cwd).is_some_and(|t| wraps(&p, &t)))
+        {
             self.block(format!(
                 "persistence: {what} puts a program named like a system one on your PATH ({text})"
             ));
@@ -309,6 +311,17 @@ fn unplaced(w: &Word, cwd: Option<&str>) -> bool {
 }
 
 /// A file name on PATH that a common program already answers to.
+/// A script that hands on to another program of its own name
+/// (`exec /usr/bin/jupyter "$@"`): a wrapper that sits in front of that
+/// program, seeing every use of it.
+fn wraps(p: &str, text: &str) -> bool {
+    let name = p.rsplit('/').next().unwrap_or(p);
+    !name.is_empty()
+        && text
+            .split(|c: char| c.is_whitespace() || "\"';|&()".contains(c))
+            .any(|w| w.starts_with('/') && w != p && w.rsplit('/').next() == Some(name))
+}
+
 fn shadows_program(p: &str) -> bool {
     let name = p.rsplit('/').next().unwrap_or(p);
     super::tables::PRIVILEGE.contains(&name)
