@@ -184,6 +184,8 @@ fn main() {
         "blind-ci",
         "blind-cj",
         "blind-ck",
+        "blind-cl",
+        "blind-cm",
     ] {
         sets.push((
             f.to_string(),

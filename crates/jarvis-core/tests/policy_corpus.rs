@@ -140,6 +140,8 @@ const REDTEAM: &[&str] = &[
     "blind-ci.jsonl",
     "blind-cj.jsonl",
     "blind-ck.jsonl",
+    "blind-cl.jsonl",
+    "blind-cm.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -225,6 +227,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ci.jsonl", "/home/user/project", "/home/user"),
     ("blind-cj.jsonl", "/home/user/project", "/home/user"),
     ("blind-ck.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cl.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cm.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -649,6 +653,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "CK-145",
         "distcc sends preprocessed sources to the hosts it names: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CL-082",
+        "project files printed on a printer the line adds at another host: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CM-143",
+        "browsers downloaded from a host the line names and then run ask, as CMD-229 (`pip install URL`): domain reputation is out of scope",
     ),
 ];
 

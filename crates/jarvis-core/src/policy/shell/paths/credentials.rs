@@ -598,6 +598,11 @@ fn browser_profile(p: &str) -> bool {
     let Some(rest) = p.strip_prefix("~/") else {
         return false;
     };
+    // Browsers a test tool downloaded (`~/.cache/ms-playwright/chromium-…`)
+    // are programs, not a profile.
+    if DOWNLOAD_CACHES.iter().any(|d| under_dir(p, d)) {
+        return false;
+    }
     // Windows: every Chromium-based browser keeps its profiles in a
     // `User Data` folder (Edge, Brave, Vivaldi…), the others under their
     // vendor's name.

@@ -378,6 +378,12 @@ impl Analyzer<'_> {
                     self.block(format!("{} touches the disk device {cand}", c.base));
                 }
             }
+            // A cloud's metadata service or Jarvis's own port, whatever
+            // program is pointed at it (`chromium --dump-dom http://169.254…`).
+            let l = w.text.to_ascii_lowercase();
+            if l.starts_with("http://") || l.starts_with("https://") {
+                self.url(&w.text);
+            }
             // What an unknown program may run: an argument that is a command
             // line (`--exec 'curl … | sh'`), or the rest of the line from a
             // program's name (`tool rm -rf ~`). Only what blocks counts.

@@ -473,6 +473,7 @@ impl Analyzer<'_> {
             (lb, _) if infra_reads(lb, &a) => vec![],
             // Settings before them (`PYENV_HOOK_PATH=…`) change what they run.
             (lb, _) if c.src.assigns.is_empty() && super::toolchain_lists::lists(lb, &a) => vec![],
+            (lb, _) if c.src.assigns.is_empty() && super::system_queries::queries(lb, &a) => vec![],
             ("hadolint" | "shellcheck" | "yamllint" | "actionlint", _)
                 if a.iter().all(|x| {
                     !x.starts_with('-') || matches!(*x, "-f" | "--format" | "tty" | "json")

@@ -356,7 +356,6 @@ impl Analyzer<'_> {
             let l = lower(x);
             l == "--privileged"
                 || l.starts_with("--pid=host")
-                || l.starts_with("--ipc=host")
                 || l.starts_with("--userns=host")
                 || l.starts_with("--uts=host")
                 || l.starts_with("--cap-add=sys_admin")
@@ -370,7 +369,9 @@ impl Analyzer<'_> {
                 || l.starts_with("--device=/dev/nvme")
                 || l == "--security-opt=no-new-privileges:false"
         }) || args.windows(2).any(|w| {
-            (w[0] == "--pid" || w[0] == "--ipc" || w[0] == "--userns") && w[1] == "host"
+            // (`--ipc=host` shares memory segments, not the host's
+            // processes or files: browsers in containers need it.)
+            (w[0] == "--pid" || w[0] == "--userns") && w[1] == "host"
                 || w[0] == "--cap-add"
                     && matches!(
                         lower(&w[1]).as_str(),

@@ -58,10 +58,13 @@ impl Analyzer<'_> {
             }
         };
         // A folder a download was unpacked into holds modules of any kind.
+        // (What this command itself writes, `-o tests/x.spec.ts`, it does
+        // not load.)
+        let own: Vec<String> = super::pipes::output_files(c.src);
         if let Some(t) = self
             .tainted
             .iter()
-            .find(|t| exts.iter().any(|e| t.ends_with(e)) || t.ends_with('/'))
+            .find(|t| (exts.iter().any(|e| t.ends_with(e)) || t.ends_with('/')) && !own.contains(t))
         {
             self.block(format!(
                 "download and execute ({} may load {}, which this line wrote from a download or a decoder)",

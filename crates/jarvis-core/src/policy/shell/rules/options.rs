@@ -36,6 +36,29 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     // with what this one prints.
     ("bazel", &["--run_under", "--workspace_status_command"]),
     ("bazelisk", &["--run_under", "--workspace_status_command"]),
+    // Chromium starts its helper processes through these.
+    ("google-chrome", CHROMIUM_LAUNCHERS),
+    ("google-chrome-stable", CHROMIUM_LAUNCHERS),
+    ("chrome", CHROMIUM_LAUNCHERS),
+    ("chromium", CHROMIUM_LAUNCHERS),
+    ("chromium-browser", CHROMIUM_LAUNCHERS),
+    ("brave-browser", CHROMIUM_LAUNCHERS),
+    ("microsoft-edge", CHROMIUM_LAUNCHERS),
+    ("microsoft-edge-stable", CHROMIUM_LAUNCHERS),
+    ("vivaldi", CHROMIUM_LAUNCHERS),
+    ("opera", CHROMIUM_LAUNCHERS),
+    // aria2 runs these after a download, with its path as the third argument.
+    (
+        "aria2c",
+        &[
+            "--on-download-complete",
+            "--on-download-start",
+            "--on-download-stop",
+            "--on-download-error",
+            "--on-download-pause",
+            "--on-bt-download-complete",
+        ],
+    ),
     (
         "openvpn",
         &[
@@ -64,6 +87,18 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
             "--vettool",
         ],
     ),
+];
+
+/// Chromium's switches whose value is a command line it starts its
+/// renderers, GPU process or helpers with.
+const CHROMIUM_LAUNCHERS: &[&str] = &[
+    "--renderer-cmd-prefix",
+    "--utility-cmd-prefix",
+    "--gpu-launcher",
+    "--plugin-launcher",
+    "--ppapi-plugin-launcher",
+    "--zygote-cmd-prefix",
+    "--browser-subprocess-path",
 ];
 
 /// Cargo settings (`--config K=V`, `CARGO_…` variables) whose value cargo runs.
@@ -226,6 +261,7 @@ impl Analyzer<'_> {
         self.media_tools(c);
         self.backups(c);
         self.mail_commands(c);
+        self.tmpfiles(c);
         if let Some(code) = super::env_runners::runner_shell_code(&c.words).cloned() {
             self.shell_code(&code, &[], c.script, c.depth);
         }

@@ -41,6 +41,11 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
                 .iter()
                 .skip(1)
                 .any(|w| w.dynamic && w.text.contains("${!"))
+        // The session manager's environment (`systemctl --user
+        // show-environment`), which the session's programs inherit.
+        || pb == "systemctl"
+            && pa.iter().any(|w| w.text == "show-environment")
+        || pb == "launchctl" && pa.iter().any(|w| w.text == "getenv" || w.text == "export")
         || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
             && pa
                 .iter()

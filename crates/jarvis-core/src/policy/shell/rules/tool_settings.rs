@@ -4,8 +4,39 @@
 
 use super::*;
 
+/// apt's settings whose value is a command line it runs around an update
+/// or an install (`-o APT::Update::Pre-Invoke::="…"`), or a program it
+/// runs in dpkg's place.
+fn apt_runs(key: &str) -> bool {
+    let k = key.trim_end_matches(':').to_ascii_lowercase();
+    k.ends_with("pre-invoke")
+        || k.ends_with("post-invoke")
+        || k.ends_with("post-invoke-success")
+        || k.ends_with("pre-install-pkgs")
+        || k.starts_with("dir::bin::")
+        || k.ends_with("::options")
+}
+
 impl Analyzer<'_> {
     pub(super) fn tool_settings(&mut self, c: &Cmd<'_>) {
+        if matches!(
+            c.lb.as_str(),
+            "apt" | "apt-get" | "aptitude" | "apt-cache" | "apt-mark"
+        ) {
+            for v in super::script_opts::values(c, &["-o", "--option"]) {
+                let Some((key, value)) = v.text.split_once('=') else {
+                    continue;
+                };
+                if apt_runs(key) {
+                    let code = Word {
+                        text: value.to_string(),
+                        ..v.clone()
+                    };
+                    self.shell_code(&code, &[], c.script, c.depth);
+                    self.ask(format!("{} runs {} around its work", c.base, shown(value)));
+                }
+            }
+        }
         // `source_url URL HASH` (direnv's library, in an `.envrc`): the
         // script fetched runs in the shell, as `curl … | source` would.
         if c.lb == "source_url" {

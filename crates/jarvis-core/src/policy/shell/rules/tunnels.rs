@@ -25,6 +25,16 @@ impl Analyzer<'_> {
             "ngrok" | "chisel" | "frpc" | "frps" | "cloudflared" | "bore" | "lt"
             | "localtunnel" | "pagekite" | "inlets" | "rathole" | "gost" | "ligolo"
             | "ligolo-ng" | "sshuttle" | "tailscale" | "zrok" | "expose" | "telebit" => {
+                // `ngrok version`, `cloudflared --version`: nothing opened.
+                if matches!(
+                    args.iter()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                        .as_slice(),
+                    ["version" | "--version" | "-v" | "-V" | "help" | "--help" | "-h"]
+                ) {
+                    return Some(true);
+                }
                 let exposes_shell = args.iter().any(|x| {
                     let l = lower(x);
                     l.starts_with("r:")
