@@ -186,6 +186,7 @@ fn main() {
         "blind-ck",
         "blind-cl",
         "blind-cm",
+        "blind-cn",
     ] {
         sets.push((
             f.to_string(),

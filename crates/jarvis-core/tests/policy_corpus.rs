@@ -142,6 +142,7 @@ const REDTEAM: &[&str] = &[
     "blind-ck.jsonl",
     "blind-cl.jsonl",
     "blind-cm.jsonl",
+    "blind-cn.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -229,6 +230,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ck.jsonl", "/home/user/project", "/home/user"),
     ("blind-cl.jsonl", "/home/user/project", "/home/user"),
     ("blind-cm.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cn.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -662,6 +664,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "CM-143",
         "browsers downloaded from a host the line names and then run ask, as CMD-229 (`pip install URL`): domain reputation is out of scope",
     ),
+    (
+        "CN-074",
+        "git's clean filter uploading each tracked file as it is staged: the project's files, ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CN-127",
+        "a Docker build context sent to a daemon on another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
 ];
 
 /// Block rows the policy does not block yet: not a choice, a gap, each
@@ -671,6 +681,10 @@ const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    (
+        "CN-139",
+        "the whole project tree copied to another machine blocks, deploy or not: it holds what `.gitignore` keeps out of a push (`.env`, local keys), which the analyser cannot see; a push or a build artefact asks",
+    ),
     (
         "CD-089",
         "an image written over a whole disk device (`of=/dev/sdb`) blocks: the analyser cannot tell an SD card from the user's second disk; the user writes a card with the command themselves",

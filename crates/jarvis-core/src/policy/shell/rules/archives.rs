@@ -67,7 +67,10 @@ impl Analyzer<'_> {
                 && (paths::user_bin(&format!("{dir}/x"))
                     || paths::persistence_normalized(dir)
                     || paths::persistence_normalized(&format!("{dir}/x"))
-                    || paths::holds_startup_places(dir))
+                    // A folder holding startup places, filled by a tree from
+                    // elsewhere (a restore, a remote copy, a download).
+                    || paths::holds_startup_places(dir)
+                        && archive.is_none_or(|a| self.is_tainted(a, cwd)))
             {
                 self.block(format!(
                     "{what} extracts into {}, a folder of commands or startup files",

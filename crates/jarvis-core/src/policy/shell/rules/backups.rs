@@ -59,9 +59,21 @@ const VALUED: &[(&str, &[&str])] = &[
             "-a",
             "--glob-archives",
             "--match-archives",
+            "-r",
+            "--repo",
         ],
     ),
-    ("kopia", &["--config-file", "--password"]),
+    ("kopia", &["--config-file", "--password", "--parallel"]),
+    (
+        "rdiff-backup",
+        &[
+            "-r",
+            "--restore-as-of",
+            "--remote-schema",
+            "--include",
+            "--exclude",
+        ],
+    ),
     (
         "duplicity",
         &["--file-to-restore", "-t", "--time", "--name"],
@@ -71,6 +83,39 @@ const VALUED: &[(&str, &[&str])] = &[
         &["--config", "--include", "--exclude", "--filter"],
     ),
 ];
+
+/// A folder of this machine named as a path.
+fn local_path(t: &str) -> bool {
+    t.starts_with(['/', '.', '~'])
+        || t.starts_with(HOME)
+        || t.contains('/') && repo_host(t).is_none()
+}
+
+/// The program's output, named as a file.
+fn to_output(t: &str) -> bool {
+    matches!(
+        t,
+        "-" | "/dev/stdout"
+            | "/dev/stderr"
+            | "/dev/fd/1"
+            | "/dev/fd/2"
+            | "/proc/self/fd/1"
+            | "/dev/tty"
+    )
+}
+
+/// An archive pattern with no name in it (`*`, `**`, `*-*`, `re:.*`):
+/// every archive.
+fn matches_every_archive(v: &str) -> bool {
+    let p = v
+        .trim_start_matches("sh:")
+        .trim_start_matches("fm:")
+        .trim_start_matches("pp:");
+    if let Some(re) = p.strip_prefix("re:") {
+        return !re.chars().any(|ch| ch.is_ascii_alphanumeric());
+    }
+    p.contains('*') && !p.chars().any(|ch| ch.is_ascii_alphanumeric())
+}
 
 /// Where a repository is: another machine's host, or none when local.
 fn repo_host(spec: &str) -> Option<String> {
@@ -123,84 +168,149 @@ impl Analyzer<'_> {
             }
             i += 1;
         }
+        // The verb is the first operand spelled as one (`rclone --transfers
+        // 8 copy …`: an option's value may come before it).
+        let verb_at = plain
+            .iter()
+            .position(|&i| {
+                c.words[i]
+                    .text
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch == '-')
+            })
+            .unwrap_or(0);
+        plain.drain(..verb_at);
         let word = |k: usize| plain.get(k).and_then(|&i| c.words.get(i));
         let verb = word(0).map(|w| w.text.as_str()).unwrap_or("");
+        let env = |name: &str| {
+            c.src
+                .assigns
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.text.clone())
+        };
+        // The repository named by an option or the environment (borg 2's
+        // `-r`, `BORG_REPO`, `RESTIC_REPOSITORY`), else by position.
+        let opt_repo = super::script_opts::first_value(c, &["-r", "--repo"])
+            .map(|w| w.text)
+            .or_else(|| match lb {
+                "restic" => env("RESTIC_REPOSITORY"),
+                "borg" => env("BORG_REPO"),
+                _ => None,
+            });
+        // The last operand that names a folder here (the destination).
+        let dest = || {
+            plain
+                .iter()
+                .skip(1)
+                .filter_map(|&i| c.words.get(i))
+                .rfind(|w| local_path(&w.text))
+        };
+        let after_verb: Vec<Word> = plain
+            .iter()
+            .skip(1)
+            .filter_map(|&i| c.words.get(i).cloned())
+            .collect();
         match (lb, verb) {
             ("restic", "restore") => {
-                if let Some(t) = value_word(c, &["-t", "--target"]) {
+                if let Some(t) = super::script_opts::first_value(c, &["-t", "--target"]) {
                     self.extract_into_from(&t, None, c.cwd(), "restic restore");
                 }
             }
             ("restic", "backup") => {
-                for k in 1..plain.len() {
-                    if let Some(w) = word(k) {
-                        self.read_tree(w, c.cwd(), "restic backup");
-                    }
+                for w in &after_verb {
+                    self.read_tree(w, c.cwd(), "restic backup");
                 }
                 if c.has("--stdin-from-command") {
-                    self.backed_up_command(c, value_text(c, &["-r", "--repo"]));
+                    self.backed_up_command(c, opt_repo, &after_verb);
                 }
             }
             ("restic", "forget") => {
                 let policy = c.args.iter().any(|a| a.starts_with("--keep"));
-                let repo = value_text(c, &["-r", "--repo"]);
-                let chosen_late = plain
-                    .iter()
-                    .skip(1)
-                    .filter_map(|&i| c.words.get(i))
-                    .any(|w| w.dynamic);
-                if !policy && chosen_late {
-                    self.destroys_backups(c, repo.as_deref());
+                // Snapshots listed by a command at run time (one named by a
+                // variable is one).
+                let chosen_late = after_verb.iter().any(|w| w.dynamic && !w.subs.is_empty());
+                if !policy && chosen_late || c.has("--unsafe-allow-remove-all") {
+                    self.destroys_backups(c, opt_repo.as_deref());
                 }
+            }
+            ("restic", "cat") if word(1).is_some_and(|w| w.text == "masterkey") => {
+                self.block("reveals the backup repository's master key (restic cat masterkey)");
+            }
+            ("kopia", "repository")
+                if word(1).is_some_and(|w| w.text == "status")
+                    && (c.has("-t") || c.has("--reconnect-token")) =>
+            {
+                self.block("reveals the repository's reconnect token, its password inside (kopia repository status -t)");
             }
             ("borg", "extract") => {
                 self.extract_into_from(&Word::lit("."), None, c.cwd(), "borg extract");
             }
             ("borg", "create") => {
-                for k in 2..plain.len() {
-                    if let Some(w) = word(k) {
-                        self.read_tree(w, c.cwd(), "borg create");
-                    }
+                for w in after_verb.iter().skip(1) {
+                    self.read_tree(w, c.cwd(), "borg create");
                 }
                 if c.has("--content-from-command") || c.has("--paths-from-command") {
-                    self.backed_up_command(c, word(1).map(|w| w.text.clone()));
+                    let repo = opt_repo.or_else(|| word(1).map(|w| w.text.clone()));
+                    self.backed_up_command(c, repo, &after_verb[after_verb.len().min(2)..]);
                 }
             }
-            ("borg", "key") if word(1).is_some_and(|w| w.text == "export") => match word(3) {
-                Some(f) if f.text != "-" => self.write_path(f, c.cwd(), "borg key export"),
-                _ => self
-                    .block("reveals the backup repository's key (borg key export to the output)"),
-            },
+            ("borg", "key") if word(1).is_some_and(|w| w.text == "export") => {
+                let path = if opt_repo.is_some() { word(2) } else { word(3) };
+                match path {
+                    Some(f) if !to_output(&f.text) => {
+                        self.write_path(f, c.cwd(), "borg key export")
+                    }
+                    _ => self.block(
+                        "reveals the backup repository's key (borg key export to the output)",
+                    ),
+                }
+            }
+            ("borg", "rdelete" | "repo-delete") => {
+                let repo = opt_repo.or_else(|| word(1).map(|w| w.text.clone()));
+                self.destroys_backups(c, repo.as_deref());
+            }
             ("borg", "delete") => {
-                let repo = word(1).map(|w| w.text.clone());
-                let whole = repo.as_deref().is_some_and(|r| !r.contains("::"))
-                    && !c.has("-a")
-                    && !c.has("--glob-archives")
-                    && !c.has("--match-archives");
-                let all = ["-a", "--glob-archives", "--match-archives"]
+                let repo = opt_repo.clone().or_else(|| word(1).map(|w| w.text.clone()));
+                let patterns = ["-a", "--glob-archives", "--match-archives"];
+                let whole = opt_repo.is_none()
+                    && repo.as_deref().is_some_and(|r| !r.contains("::"))
+                    && !patterns.iter().any(|o| c.has(o));
+                let all = patterns
                     .iter()
-                    .filter_map(|o| value_text(c, &[o]))
-                    .any(|v| v.trim_start_matches("sh:") == "*");
+                    .filter_map(|o| super::script_opts::first_value(c, &[o]).map(|w| w.text))
+                    .any(|v| matches_every_archive(&v));
                 if whole || all {
                     self.destroys_backups(c, repo.as_deref());
                 }
             }
             ("kopia", "restore") | ("duplicity", "restore") => {
-                if let Some(t) = word(2) {
+                if let Some(t) = dest() {
                     self.extract_into_from(t, None, c.cwd(), &format!("{lb} restore"));
                 }
             }
             ("kopia", "snapshot") if word(1).is_some_and(|w| w.text == "restore") => {
-                if let Some(t) = word(3) {
+                if let Some(t) = dest() {
                     self.extract_into_from(t, None, c.cwd(), "kopia snapshot restore");
                 }
             }
-            ("rclone", "copy" | "sync" | "copyto" | "move" | "moveto") => {
-                let (Some(src), Some(dst)) = (word(1), word(2)) else {
-                    return;
-                };
-                let local = |t: &str| repo_host(t).is_none() && !t.starts_with(':');
-                if !local(&src.text) && local(&dst.text) {
+            // `duplicity URL DIR`: from a location into a folder restores.
+            ("duplicity", first) if first.contains("://") => {
+                if let Some(t) = dest() {
+                    self.extract_into_from(t, None, c.cwd(), "duplicity restore");
+                }
+            }
+            ("rdiff-backup", _) if verb == "restore" || c.has("-r") || c.has("--restore-as-of") => {
+                if let Some(t) = dest() {
+                    self.extract_into_from(t, None, c.cwd(), "rdiff-backup restore");
+                }
+            }
+            ("rclone", "copy" | "sync" | "copyto" | "move" | "moveto" | "copyurl") => {
+                let remote =
+                    |t: &str| repo_host(t).is_some() || t.starts_with(':') || t.contains("://");
+                if after_verb.iter().any(|w| remote(&w.text))
+                    && let Some(dst) = dest().filter(|d| !remote(&d.text))
+                {
                     self.extract_into_from(dst, None, c.cwd(), "rclone");
                 }
             }
@@ -208,13 +318,15 @@ impl Analyzer<'_> {
         }
     }
 
-    /// The command whose output is backed up runs; with the repository on
-    /// another machine, what it prints is sent there.
-    fn backed_up_command(&mut self, c: &Cmd<'_>, repo: Option<String>) {
-        let Some(k) = c.words.iter().position(|w| w.text == "--") else {
-            return;
+    /// The command whose output is backed up runs (after `--`, or the
+    /// operands given); with the repository on another machine, what it
+    /// prints is sent there.
+    fn backed_up_command(&mut self, c: &Cmd<'_>, repo: Option<String>, operands: &[Word]) {
+        let words: Vec<&Word> = match c.words.iter().position(|w| w.text == "--") {
+            Some(k) => c.words[k + 1..].iter().collect(),
+            None => operands.iter().collect(),
         };
-        let rest: Vec<String> = c.words[k + 1..]
+        let rest: Vec<String> = words
             .iter()
             .map(|w| crate::policy::shell::quote(&w.text))
             .collect();
@@ -245,21 +357,12 @@ impl Analyzer<'_> {
     fn shares_folder(&mut self, c: &Cmd<'_>) {
         let a: Vec<&str> = c.args.iter().map(String::as_str).collect();
         if a.starts_with(&["cli", "config", "folders", "add"])
-            && let Some(p) = value_word(c, &["--path"])
+            && let Some(p) = super::script_opts::first_value(c, &["--path"])
         {
             self.read_tree(&p, c.cwd(), "syncthing");
             self.ask("syncthing shares a folder with other devices");
         }
     }
-}
-
-/// The value of the first of `opts` on the line, as a word.
-fn value_word(c: &Cmd<'_>, opts: &[&str]) -> Option<Word> {
-    super::script_opts::values(c, opts).into_iter().next()
-}
-
-fn value_text(c: &Cmd<'_>, opts: &[&str]) -> Option<String> {
-    value_word(c, opts).map(|w| w.text)
 }
 
 #[cfg(test)]

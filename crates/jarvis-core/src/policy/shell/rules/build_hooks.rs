@@ -24,19 +24,37 @@ impl Analyzer<'_> {
     /// `cmake -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/tmp/hook.cmake`: the file
     /// is CMake code run at configure time.
     pub(super) fn cmake_includes(&mut self, c: &Cmd<'_>) {
-        for w in &c.words[1..] {
-            let Some(def) = w.text.strip_prefix("-D") else {
-                continue;
+        // `-DNAME=V`, `-D NAME=V`, `--toolchain F`, and the variables
+        // CMake reads from the environment.
+        let mut defs: Vec<(String, Word)> = Vec::new();
+        for (i, w) in c.words.iter().enumerate().skip(1) {
+            let def = match w.text.strip_prefix("-D") {
+                Some("") => c.words.get(i + 1).map(|v| v.text.clone()),
+                Some(d) => Some(d.to_string()),
+                None => None,
             };
-            let Some((name, value)) = def.split_once('=') else {
-                continue;
-            };
-            let name = name.split(':').next().unwrap_or(name);
-            if CMAKE_CODE_VARS.contains(&name) {
-                for f in value.split(';').filter(|f| !f.is_empty()) {
+            if let Some((name, value)) = def.as_deref().and_then(|d| d.split_once('=')) {
+                let name = name.split(':').next().unwrap_or(name).to_string();
+                let value = Word {
+                    text: value.to_string(),
+                    ..w.clone()
+                };
+                defs.push((name, value));
+            }
+        }
+        for v in super::script_opts::values(c, &["--toolchain"]) {
+            defs.push(("CMAKE_TOOLCHAIN_FILE".to_string(), v));
+        }
+        defs.extend(c.src.assigns.iter().cloned());
+        for (name, value) in &defs {
+            // `CMAKE_PROJECT_<name>_INCLUDE` names one per project.
+            let project_include = name.starts_with("CMAKE_PROJECT_")
+                && (name.ends_with("_INCLUDE") || name.ends_with("_INCLUDE_BEFORE"));
+            if CMAKE_CODE_VARS.contains(&name.as_str()) || project_include {
+                for f in value.text.split(';').filter(|f| !f.is_empty()) {
                     let f = Word {
                         text: f.to_string(),
-                        ..w.clone()
+                        ..value.clone()
                     };
                     self.sourced(&f, c);
                 }
@@ -47,14 +65,36 @@ impl Analyzer<'_> {
     /// `nix build --option post-build-hook /tmp/h.sh`: a program run after
     /// every build.
     pub(super) fn nix_hooks(&mut self, c: &Cmd<'_>) {
+        // `--option NAME VALUE`, `--NAME VALUE` (every setting is also an
+        // option), and `NIX_CONFIG='NAME = VALUE'`.
+        let mut settings: Vec<(String, Word)> = Vec::new();
         for (i, w) in c.words.iter().enumerate() {
-            if w.text != "--option" {
-                continue;
+            if w.text == "--option" {
+                if let (Some(n), Some(v)) = (c.words.get(i + 1), c.words.get(i + 2)) {
+                    settings.push((n.text.clone(), v.clone()));
+                }
+            } else if let Some(n) = w.text.strip_prefix("--")
+                && NIX_HOOKS.contains(&n)
+                && let Some(v) = c.words.get(i + 1)
+            {
+                settings.push((n.to_string(), v.clone()));
             }
-            let (Some(name), Some(value)) = (c.words.get(i + 1), c.words.get(i + 2)) else {
-                continue;
-            };
-            if NIX_HOOKS.contains(&name.text.as_str()) {
+        }
+        for (n, v) in &c.src.assigns {
+            if n == "NIX_CONFIG" {
+                for line in v.text.lines() {
+                    if let Some((k, val)) = line.split_once('=') {
+                        let val = Word {
+                            text: val.trim().to_string(),
+                            ..v.clone()
+                        };
+                        settings.push((k.trim().to_string(), val));
+                    }
+                }
+            }
+        }
+        for (name, value) in &settings {
+            if NIX_HOOKS.contains(&name.as_str()) {
                 self.sourced(value, c);
                 if let Some(text) = self.written_text(value, c.cwd()) {
                     self.block_only(|a| a.script(&text, &[], c.depth + 1));
@@ -84,6 +124,10 @@ impl Analyzer<'_> {
                     }
                     break;
                 }
+                t if t.starts_with("--command=") => {
+                    self.inline_code("lua", &t["--command=".len()..], c.depth);
+                    break;
+                }
                 t if t.starts_with('-') => i += 1,
                 _ => {
                     self.sourced(w, c);
@@ -99,13 +143,24 @@ impl Analyzer<'_> {
     /// `dagger call … --source=$HOME`: a directory argument is uploaded to
     /// the engine whole, wherever the engine runs.
     pub(super) fn dagger_uploads(&mut self, c: &Cmd<'_>) {
-        if !matches!(
-            c.args.first().map(String::as_str),
-            Some("call" | "run" | "shell")
-        ) {
+        // (`dagger -m MODULE call …`: the verb after the global options.)
+        let Some(at) = c
+            .words
+            .iter()
+            .position(|w| matches!(w.text.as_str(), "call" | "run" | "shell"))
+        else {
             return;
-        }
-        for (i, w) in c.words.iter().enumerate().skip(2) {
+        };
+        for (i, w) in c.words.iter().enumerate().skip(at + 1) {
+            // A secret given as `cmd:"…"` is the output of that command.
+            let secret = w.text.split_once('=').map_or(w.text.as_str(), |(_, v)| v);
+            if let Some(cmd) = secret.strip_prefix("cmd:") {
+                let code = Word {
+                    text: cmd.to_string(),
+                    ..w.clone()
+                };
+                self.shell_code(&code, &[], c.script, c.depth);
+            }
             let value = if w.text.starts_with("--") {
                 match w.text.split_once('=') {
                     Some((_, v)) => Word {
@@ -129,4 +184,86 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+impl Analyzer<'_> {
+    /// A tool's own build or settings file, written by this line and then
+    /// read by the tool: judged as what the tool does with it (a Tiltfile's
+    /// `local(…)`, CMake's `execute_process`, `.bazelrc`'s and
+    /// `yt-dlp.conf`'s options, latexmk's Perl).
+    pub(super) fn written_tool_files(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let names: &[&str] = match lb {
+            "tilt" => &["Tiltfile"],
+            "cmake" => &["CMakeLists.txt"],
+            "bazel" | "bazelisk" => &[".bazelrc", "user.bazelrc"],
+            "latexmk" => &[".latexmkrc", "latexmkrc"],
+            "yt-dlp" => &["yt-dlp.conf"],
+            _ => return,
+        };
+        // CMake's source folder: `-S DIR`, else the folder given.
+        let dir = if lb == "cmake" {
+            super::script_opts::values(c, &["-S"])
+                .into_iter()
+                .next()
+                .map(|w| w.text)
+                .unwrap_or_else(|| ".".to_string())
+        } else {
+            ".".to_string()
+        };
+        for name in names {
+            let f = Word::lit(format!("{}/{name}", dir.trim_end_matches('/')).as_str());
+            let Some(text) = self.written_text(&f, c.cwd()) else {
+                continue;
+            };
+            let depth = c.depth + 1;
+            match lb {
+                "tilt" => {
+                    for code in call_arguments(&text, "local(") {
+                        self.block_only(|a| a.script(&code, &[], depth));
+                    }
+                }
+                "cmake" => {
+                    for args in call_arguments(&text, "execute_process(") {
+                        let cmd = args
+                            .split_once("COMMAND")
+                            .map_or("", |(_, r)| r)
+                            .split("WORKING_DIRECTORY")
+                            .next()
+                            .unwrap_or("")
+                            .to_string();
+                        self.block_only(|a| a.script(&cmd, &[], depth));
+                    }
+                }
+                "latexmk" => self.block_only(|a| a.inline_code("perl", &text, depth)),
+                // Each line is more of the tool's options.
+                _ => {
+                    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+                        let line = format!("{lb} {line}");
+                        self.block_only(|a| a.script(&line, &[], depth));
+                    }
+                }
+            }
+            self.ask(format!("{} reads {name}, which this line wrote", c.base));
+        }
+    }
+}
+
+/// The text inside each `name(…)` call, quotes of its strings removed.
+fn call_arguments(text: &str, call: &str) -> Vec<String> {
+    text.match_indices(call)
+        .filter_map(|(i, _)| {
+            let rest = &text[i + call.len()..];
+            let mut depth = 1usize;
+            let end = rest.char_indices().find_map(|(k, ch)| {
+                match ch {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                (depth == 0).then_some(k)
+            })?;
+            Some(rest[..end].replace(['"', '\''], " "))
+        })
+        .collect()
 }

@@ -543,9 +543,15 @@ impl Analyzer<'_> {
         // fetches writes hold what it fetched, for what later runs them.
         if net && SAVES.iter().any(|k| l.contains(k)) {
             for s in &literals {
+                // A path, or a file name with an extension (`'p.py'`).
+                let named_file = s.rsplit_once('.').is_some_and(|(b, e)| {
+                    !b.is_empty()
+                        && (1..=5).contains(&e.len())
+                        && e.chars().all(|ch| ch.is_ascii_alphanumeric())
+                });
                 let local = !s.contains("://")
                     && !s.contains(char::is_whitespace)
-                    && (s.starts_with(['/', '~']) || s.starts_with("./"))
+                    && (s.starts_with(['/', '~']) || s.starts_with("./") || named_file)
                     && s.len() > 2;
                 if local {
                     let p = self.written_as(&Word::lit(s.as_str()), None);
@@ -574,6 +580,17 @@ impl Analyzer<'_> {
         if net && runs {
             self.block(format!(
                 "download and execute ({lang} code fetches and runs code)"
+            ));
+        }
+        // `source("x.R")`, `include("x.jl")`, `run('x.m')` of a file this
+        // line downloaded.
+        if (runs || runs_code_in(lang, &outside) || l.contains("source(") || l.contains("run("))
+            && literals.iter().any(|s| {
+                !s.is_empty() && !s.contains(' ') && self.is_tainted(&Word::lit(s.as_str()), None)
+            })
+        {
+            self.block(format!(
+                "download and execute ({lang} code runs a file this line downloaded)"
             ));
         }
         self.model_loading(lang, &l, &text, net);
@@ -726,16 +743,19 @@ impl Analyzer<'_> {
         // `os.kill(-1, 9)`, R's `tools::pskill(-1, …)`: every process the
         // user may signal.
         let tight: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-        if [
-            "kill(-1,",
-            "pskill(-1,",
-            "killpg(0,",
-            "kill(0,",
-            "process.kill(-1",
-        ]
-        .iter()
-        .any(|k| tight.contains(k))
-        {
+        // (`os.kill(pid=-1, 9)`, `kill(-0x1, …)`, `killpg(0, …)`.)
+        let every_process = tight.match_indices("kill(").any(|(i, _)| {
+            let first = tight[i + 5..]
+                .split([',', ')'])
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("pid=");
+            matches!(
+                first,
+                "-1" | "-0x1" | "-0o1" | "-0b1" | "-(1)" | "0" | "0x0"
+            )
+        });
+        if every_process {
             self.block(format!(
                 "kills every process of the user (system disruption, {lang} code)"
             ));

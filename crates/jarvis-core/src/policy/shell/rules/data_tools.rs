@@ -68,17 +68,26 @@ const READING_STATEMENTS: &[&str] = &[
 pub(super) fn data_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
     let a: Vec<&str> = c.args.iter().map(String::as_str).collect();
     let lb = c.lb.as_str();
-    // Output named on the line is a write.
+    // Output named on the line is a write (`-o F`, `-oF`, `--dupes-output
+    // F`, `-D F`, `--write-sheets`).
     let writes = a.iter().any(|x| {
-        matches!(*x, "-o" | "--output" | "-I" | "--in-place")
-            || x.starts_with("--output=")
-            || x.starts_with("-o=")
+        let l = x.to_ascii_lowercase();
+        matches!(*x, "-I" | "--in-place" | "-D")
+            || x.starts_with("-o") && !x.starts_with("--")
+            || l.starts_with("--") && (l.contains("output") || l.contains("write"))
     });
     if writes {
         return None;
     }
     match (lb, a.as_slice()) {
-        ("xsv" | "qsv", [sub, ..]) if XSV_READERS.contains(sub) => Some(files_after(c, 2)),
+        // (qsv's `stats` keeps a cache beside the file; `sniff` takes URLs.)
+        ("xsv" | "qsv", [sub, ..])
+            if XSV_READERS.contains(sub)
+                && !(lb == "qsv" && *sub == "stats")
+                && !a.iter().any(|x| x.contains("://")) =>
+        {
+            Some(files_after(c, 2))
+        }
         ("xsv" | "qsv" | "mlr", ["help" | "--help" | "-h" | "--version" | "version", ..]) => {
             Some(vec![])
         }
@@ -86,46 +95,29 @@ pub(super) fn data_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
         // An in-memory database over the files named (`--db` or
         // `--insert` write one).
         ("csvsql", _) if !a.iter().any(|x| x.starts_with("--db") || *x == "--insert") => {
-            let q = option_value(c, &["--query"])?;
+            let q = super::script_opts::first_value(c, &["--query"]).map(|w| w.text)?;
             only_reads_sql(&q)?;
             Some(files_after(c, 1))
         }
         ("mlr", _) => miller_reads(c),
-        ("duckdb", _) => {
-            let sql = option_value(c, &["-c"])?;
-            let mut files = only_reads_sql(&sql)?;
-            // A database file is opened read-only or not at all.
-            let db = c.words[1..]
-                .iter()
-                .filter(|w| !w.text.starts_with('-'))
-                .find(|w| Some(&w.text) != Some(&sql));
-            if let Some(db) = db {
-                if !a.contains(&"-readonly") {
-                    return None;
-                }
-                files.push(db.clone());
-            }
-            let valued_ok = a.iter().all(|x| {
-                !x.starts_with('-')
-                    || matches!(
-                        *x,
-                        "-c" | "-readonly"
-                            | "-json"
-                            | "-csv"
-                            | "-markdown"
-                            | "-box"
-                            | "-line"
-                            | "-list"
-                            | "-table"
-                            | "-noheader"
-                            | "-header"
-                    )
-            });
-            valued_ok.then_some(files)
-        }
+        ("duckdb", _) => duckdb_reads(c),
         ("clickhouse", ["local", ..]) | ("clickhouse-local", _) => {
-            let sql = option_value(c, &["--query", "-q"])?;
-            only_reads_sql(&sql)
+            // One query, output formats only (`--queries-file`,
+            // `--config-file` bring more).
+            let mut sql = None;
+            let mut i = if lb == "clickhouse" { 2 } else { 1 };
+            while let Some(w) = c.words.get(i) {
+                match w.text.as_str() {
+                    "--query" | "-q" if sql.is_none() => {
+                        sql = Some(c.words.get(i + 1)?.text.clone());
+                        i += 1;
+                    }
+                    "--format" | "-f" | "--output-format" | "--input-format" => i += 1,
+                    _ => return None,
+                }
+                i += 1;
+            }
+            only_reads_sql(&sql?)
         }
         ("gnuplot", _) => gnuplot_draws(c),
         ("units", _) => a
@@ -180,11 +172,40 @@ fn has_data_extension(t: &str) -> bool {
     .any(|e| l.ends_with(e))
 }
 
-fn option_value(c: &Cmd<'_>, opts: &[&str]) -> Option<String> {
-    super::script_opts::values(c, opts)
-        .into_iter()
-        .next()
-        .map(|w| w.text)
+/// `duckdb [-readonly DB] -c SQL`: one query, output formats only; the
+/// database file, if any, opened read-only. (Every `-c` runs, in order;
+/// a dot command can run a shell or redirect output.)
+fn duckdb_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
+    let mut sql: Option<String> = None;
+    let mut db: Option<Word> = None;
+    let mut readonly = false;
+    let mut i = 1;
+    while let Some(w) = c.words.get(i) {
+        match w.text.as_str() {
+            "-c" if sql.is_none() => {
+                sql = Some(c.words.get(i + 1)?.text.clone());
+                i += 1;
+            }
+            "-readonly" => readonly = true,
+            "-json" | "-csv" | "-markdown" | "-box" | "-line" | "-list" | "-table"
+            | "-noheader" | "-header" => {}
+            t if !t.starts_with('-') && db.is_none() => db = Some(w.clone()),
+            _ => return None,
+        }
+        i += 1;
+    }
+    let sql = sql?;
+    if sql.trim_start().starts_with('.') {
+        return None;
+    }
+    let mut files = only_reads_sql(&sql)?;
+    if let Some(db) = db {
+        if !readonly {
+            return None;
+        }
+        files.push(db);
+    }
+    Some(files)
 }
 
 /// SQL whose every statement only reads; the files it names in strings
@@ -192,7 +213,18 @@ fn option_value(c: &Cmd<'_>, opts: &[&str]) -> Option<String> {
 /// checked as reads. `None` for anything that writes, attaches, installs,
 /// loads, sets or reaches a URL.
 fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
-    let l = sql.to_ascii_lowercase();
+    // `remote (…)`: a call whatever the blanks before its bracket.
+    let mut l = sql.to_ascii_lowercase();
+    while l.contains(" (") {
+        l = l.replace(" (", "(");
+    }
+    // Text built at run time names what cannot be read here.
+    if ["||", "chr(", "concat", "format(", "printf(", "getvariable("]
+        .iter()
+        .any(|k| l.contains(k))
+    {
+        return None;
+    }
     // Statements and functions, as whole words.
     const WRITES: &[&str] = &[
         "copy",
@@ -219,20 +251,44 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
         "secret",
     ];
     // Places elsewhere, anywhere in the text.
+    // (DuckDB installs the extensions behind some readers on first use.)
     const REACHES: &[&str] = &[
         "http",
         "s3://",
         "gcs://",
         "gs://",
+        "r2://",
         "azure",
         "url(",
         "remote(",
+        "remotesecure(",
+        "cluster(",
+        "clusterallreplicas(",
         "executable(",
         "hdfs",
         "mysql(",
+        "mysql_",
         "postgresql(",
-        "postgres_scan",
-        "sqlite_scan(",
+        "postgres_",
+        "sqlite_",
+        "redis(",
+        "mongodb(",
+        "jdbc(",
+        "odbc(",
+        "s3(",
+        "s3cluster(",
+        "gcs(",
+        "iceberg",
+        "delta",
+        "hudi",
+        "input(",
+        "read_xlsx",
+        "st_read",
+        "excel",
+        "spatial",
+        "httpfs",
+        "fuzzall(",
+        "generaterandom(",
     ];
     let words: Vec<&str> = l
         .split(|ch: char| {
@@ -262,10 +318,21 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
     Some(
         super::code::string_literals(sql)
             .into_iter()
-            .filter(|s| s.contains('/') || has_data_extension(s))
-            .map(|s| Word::lit(s.as_str()))
+            .filter(|s| !s.contains(char::is_whitespace) && (s.contains('/') || s.contains('.')))
+            .map(|s| literal_path(&s))
             .collect(),
     )
+}
+
+/// A path in a tool's own strings: `~` there is home, as the tool
+/// expands it.
+pub(super) fn literal_path(s: &str) -> Word {
+    match s.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+            Word::lit(format!("{HOME}{rest}").as_str())
+        }
+        _ => Word::lit(s),
+    }
 }
 
 /// `mlr --icsv --opprint stats1 … file.csv`: verbs that compute and print
@@ -273,7 +340,7 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
 fn miller_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
     let risky = c.args.iter().any(|x| {
         let l = x.to_ascii_lowercase();
-        matches!(l.as_str(), "tee" | "split" | "case")
+        matches!(l.as_str(), "tee" | "split" | "case" | "-s" | "--from-file")
             || l.contains("system")
             || l.contains("exec")
             || l.contains("os_")
@@ -284,6 +351,13 @@ fn miller_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
             || l.starts_with("--prepipe")
             || l.starts_with("--load")
             || l.starts_with("--mload")
+    }) || c.args.windows(2).any(|w| {
+        // `put -f script.mlr`: the DSL from a file.
+        matches!(w[0].as_str(), "put" | "filter") && (w[1] == "-f" || w[1] == "-s")
+    }) || c.args.windows(3).any(|w| {
+        matches!(w[0].as_str(), "put" | "filter")
+            && w[1].starts_with('-')
+            && (w[2] == "-f" || w[2] == "-s")
     });
     if risky {
         return None;
@@ -301,49 +375,103 @@ fn miller_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
 }
 
 /// `gnuplot -e "set terminal dumb; plot 'results/loss.dat' …"`: drawn on
-/// the terminal or a window, from files read. Output to a file, a pipe,
-/// a command (`system`, `!`, backticks, `'< cmd'`), or a script loaded is
+/// the terminal, from files read. Every statement of every `-e` is one of
+/// a few drawing commands spelled out whole (gnuplot takes abbreviations:
+/// `sy` is `system`, `l` is `load`), nothing that runs, loads, writes or
+/// names an output; data from a command (`'< cmd'`) or a built string is
 /// not this.
 fn gnuplot_draws(c: &Cmd<'_>) -> Option<Vec<Word>> {
-    let mut code = None;
-    for (i, w) in c.words.iter().enumerate().skip(1) {
+    let mut code = String::new();
+    let mut i = 1;
+    while let Some(w) = c.words.get(i) {
         match w.text.as_str() {
-            "-e" => code = c.words.get(i + 1).map(|v| v.text.clone()),
+            "-e" => {
+                code.push_str(&c.words.get(i + 1)?.text);
+                code.push(';');
+                i += 1;
+            }
             "-p" | "--persist" | "-persist" => {}
-            t if Some(t) == code.as_deref() => {}
             _ => return None,
         }
+        i += 1;
     }
-    let code = code?;
     let l = code.to_ascii_lowercase();
-    let unsafe_parts = [
-        "system",
-        "!",
-        "`",
-        "<",
-        "|",
-        "set output",
-        "set out ",
-        "set print",
-        "save",
-        "load",
-        "call",
-        "shell",
-        "set table",
-        "cd ",
-        "import",
-        "pipe",
+    // Outside the strings (`'a'.'b'` joins strings into a command).
+    let outside: String = l.replace('\'', "\"").split('"').step_by(2).collect();
+    let joined = ["'.", ".'", "\".", ".\""].iter().any(|k| l.contains(k));
+    if joined
+        || ["system", "`", "<", "|", "eval", "load", "call"]
+            .iter()
+            .any(|k| outside.contains(k))
+    {
+        return None;
+    }
+    const SETTINGS: &[&str] = &[
+        "title", "xlabel", "ylabel", "zlabel", "key", "grid", "xrange", "yrange", "zrange",
+        "logscale", "style", "xtics", "ytics", "format", "datafile", "border", "size",
     ];
-    if unsafe_parts.iter().any(|k| l.contains(k)) {
+    let drawn = l
+        .split([';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|st| {
+            let mut words = st.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("plot" | "splot" | "replot" | "stats" | "print" | "show"), _) => true,
+                (Some("set"), Some("terminal" | "term")) => words.next() == Some("dumb"),
+                (Some("set" | "unset"), Some(k)) => SETTINGS.contains(&k),
+                _ => false,
+            }
+        });
+    // `plot '< cmd'`: data read from a command.
+    let piped = super::code::string_literals(&code)
+        .iter()
+        .any(|s| s.trim_start().starts_with(['<', '|']));
+    if !drawn || piped {
         return None;
     }
     Some(
         super::code::string_literals(&code)
             .into_iter()
             .filter(|s| !s.is_empty() && !s.contains(' '))
-            .map(|s| Word::lit(s.as_str()))
+            .map(|s| literal_path(&s))
             .collect(),
     )
+}
+
+impl Analyzer<'_> {
+    /// gnuplot's output files: `set output 'F'`, `set print 'F' append`,
+    /// `set table 'F'`, `save 'F'`, abbreviated as gnuplot takes them.
+    pub(super) fn gnuplot_writes(&mut self, c: &Cmd<'_>) {
+        if c.lb != "gnuplot" {
+            return;
+        }
+        let mut code: Vec<String> = super::script_opts::values(c, &["-e"])
+            .into_iter()
+            .map(|w| w.text)
+            .collect();
+        for w in c.words[1..].iter().filter(|w| !w.text.starts_with('-')) {
+            code.extend(self.written_text(w, c.cwd()));
+        }
+        for st in code.iter().flat_map(|t| t.split([';', '\n'])) {
+            let words: Vec<&str> = st.split_whitespace().collect();
+            let writes = match words.as_slice() {
+                [set, what, ..] if set.len() >= 2 && "set".starts_with(set) => {
+                    "output".starts_with(what)
+                        || what.len() >= 2
+                            && ("print".starts_with(what) || "table".starts_with(what))
+                }
+                [save, ..] => save.len() >= 2 && "save".starts_with(save),
+                _ => false,
+            };
+            if !writes {
+                continue;
+            }
+            for f in super::code::string_literals(st) {
+                self.write_path(&literal_path(&f), c.cwd(), "gnuplot");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -133,6 +133,19 @@ impl Analyzer<'_> {
             // In text that may only be code, a name spelled so is as likely
             // a pattern, a formula or a quoted argument as a disguise
             // (`file('logs/a.tsv', …)`, `$total = $qty * $price`).
+            // A wildcard there still names what it matches: each program of
+            // consequence it could be (`'/???/?m -rf ~/x'`) is judged.
+            if self.guessed && first.glob && !first.computed {
+                let pattern = base_str(&first.text).to_string();
+                for name in MATCHABLE {
+                    if paths::glob_match(&pattern, name) {
+                        let mut as_name = words.clone();
+                        as_name[0] = Word::lit(*name);
+                        self.block_only(|a| a.run_words(as_name, c, script, depth));
+                    }
+                }
+                return false;
+            }
             if (first.computed || first.spliced || first.glob || expanded) && !self.guessed {
                 self.bases.push(shown(&first.text));
                 let how = if first.glob {
@@ -397,7 +410,7 @@ impl Analyzer<'_> {
                     }
                     // A template's or expression's string naming a key file
                     // (`{{ lookup('file', '~/.netrc') }}`): what it reads.
-                    for s in super::code::string_literals(&code) {
+                    for s in argument_literals(&code) {
                         let p = self.norm_text(&s, None);
                         if let Some(why) = paths::credential_normalized(&p, &s) {
                             self.block(format!(
@@ -429,9 +442,21 @@ impl Analyzer<'_> {
                     shown(&w.text)
                 ));
             }
-            let bare_interpreter = interpreter_name && c.src.stdin_from.is_none();
-            // `bazel shutdown`: a lone word after the program is its verb.
-            let lone_verb = k == 1 && c.words.len() == 2;
+            // An interpreter's name with options only after it (`xmake lua
+            // --command=…`) is no program run with code.
+            let n = program_name(&w.text);
+            let bare_interpreter = (interpreter_name
+                || (is_shell(&n) || tables::interpreter(&n).is_some())
+                    && c.words[k + 1..].iter().all(|x| x.text.starts_with('-')))
+                && c.src.stdin_from.is_none();
+            // `bazel shutdown`: a lone word after the program is its verb
+            // (unless it is one that stops the machine on its own).
+            let lone_verb = k == 1
+                && c.words.len() == 2
+                && !matches!(
+                    program_name(&w.text).as_str(),
+                    "poweroff" | "reboot" | "halt" | "kexec"
+                );
             if suffixes < 3
                 && !w.text.starts_with('-')
                 && !bare_interpreter
@@ -534,6 +559,7 @@ pub(in crate::policy::shell) fn known_program(b: &str) -> bool {
                 | "docker"
                 | "shutdown"
                 | "reboot"
+                | "poweroff"
                 | "usermod"
                 | "passwd"
                 | "setcap"
@@ -630,4 +656,72 @@ fn json_strings(text: &str) -> Option<Vec<String>> {
         }
     }
     Some(out)
+}
+
+/// Programs a wildcard in text that may be code is checked against.
+const MATCHABLE: &[&str] = &[
+    "rm",
+    "curl",
+    "wget",
+    "sh",
+    "bash",
+    "dash",
+    "zsh",
+    "nc",
+    "ncat",
+    "socat",
+    "python3",
+    "python",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "dd",
+    "mkfs",
+    "shred",
+    "chmod",
+    "chown",
+    "kill",
+    "pkill",
+    "killall",
+    "shutdown",
+    "reboot",
+    "poweroff",
+    "cat",
+    "cp",
+    "mv",
+    "tar",
+    "scp",
+    "rsync",
+    "ssh",
+    "base64",
+    "xxd",
+    "openssl",
+    "sudo",
+    "su",
+    "crontab",
+    "systemctl",
+    "find",
+    "xargs",
+    "truncate",
+    "wipefs",
+    "tee",
+];
+
+/// String literals of code that sit as a call's arguments or a value
+/// (`lookup('file', '~/.netrc')`, `path = "…"`), not quoted in prose
+/// (`rotate the key in '~/.aws/credentials' next week`).
+fn argument_literals(code: &str) -> Vec<String> {
+    super::code::string_literals(code)
+        .into_iter()
+        .filter(|s| {
+            ["'", "\""].iter().any(|q| {
+                code.match_indices(&format!("{q}{s}{q}")).any(|(i, _)| {
+                    code[..i]
+                        .trim_end()
+                        .ends_with(['(', ',', '[', '=', ':', '{'])
+                })
+            })
+        })
+        .collect()
 }

@@ -279,7 +279,7 @@ impl Analyzer<'_> {
                         matches!(
                             a.as_str(),
                             "-l" | "-t" | "-v" | "-Z" | "-p" | "-c" | "-pq" | "-qp"
-                        )
+                        ) || a.starts_with("-Z")
                     })
                     && !c.args.iter().any(|a| a == "-d")
                 {

@@ -34,6 +34,16 @@ fn static_debugger_command(cmd: &str) -> bool {
 /// vim/ex commands that print or quit.
 fn vim_prints(cmd: &str) -> bool {
     let t = cmd.trim().trim_start_matches(':');
+    // `g/PATTERN/p`: each matching line printed (no `|` to chain more).
+    if let Some(rest) = t.strip_prefix("g").or_else(|| t.strip_prefix("v")) {
+        let rest = rest.strip_prefix('!').unwrap_or(rest);
+        if let Some(delim) = rest.chars().next().filter(|d| "/#;".contains(*d))
+            && !t.contains('|')
+            && let Some((_, action)) = rest[1..].rsplit_once(delim)
+        {
+            return matches!(action, "p" | "print" | "nu" | "number" | "#" | "l" | "list");
+        }
+    }
     let body =
         t.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '%' | ',' | '$' | '.'));
     matches!(

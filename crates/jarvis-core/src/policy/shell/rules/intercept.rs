@@ -211,8 +211,14 @@ fn check_off(settings: &[(String, String)], words: &[String], twine: bool) -> bo
     });
     vars || words.iter().enumerate().any(|(i, w)| {
         CHECK_OFF_OPTIONS.contains(&w.as_str())
-            || letter_flags(w).is_some_and(|b| b.contains('k') && !b.contains('x'))
-            || short_bundle(w).is_some_and(|b| b.starts_with('k'))
+            // `-sLkm10`, `-skx URL`: a `k` among the bundle's letters, before
+            // any `x` (which takes the rest as its value).
+            || short_bundle(w).is_some_and(|b| {
+                let letters: String = b.chars().take_while(char::is_ascii_alphabetic).collect();
+                letters
+                    .find('k')
+                    .is_some_and(|k| letters.find('x').is_none_or(|x| k < x))
+            })
             || w == "--strict-ssl" && words.get(i + 1).is_some_and(|v| v == "false")
             || option_value(words, i, w, TRUST_OPTIONS).is_some_and(|v| !system_authorities(&v))
             // twine's `--cert` is the authorities it trusts.

@@ -25,6 +25,9 @@ const COMMAND_SETTINGS: &[&str] = &[
     "tunnel",
     "preconnect",
     "shell",
+    "pager",
+    "print_cmd",
+    "signature",
 ];
 
 impl Analyzer<'_> {
@@ -32,13 +35,15 @@ impl Analyzer<'_> {
         if !matches!(c.lb.as_str(), "mutt" | "neomutt") {
             return;
         }
-        for (i, w) in c.words.iter().enumerate() {
-            if w.text != "-e" {
-                continue;
+        // `-e CMDS` (or glued, `-eCMDS`), and a settings file this line
+        // wrote (`-F rc`).
+        let mut texts: Vec<Word> = super::script_opts::values(c, &["-e"]);
+        for f in super::script_opts::values(c, &["-F"]) {
+            if let Some(text) = self.written_text(&f, c.cwd()) {
+                texts.push(Word { text, ..f });
             }
-            let Some(cmds) = c.words.get(i + 1) else {
-                continue;
-            };
+        }
+        for cmds in texts {
             for (code, read_as_settings) in mutt_commands(&cmds.text) {
                 // `source "cmd|"`: what cmd prints is run as mutt's
                 // commands, which run programs in turn: code, as `| sh` is.
@@ -51,10 +56,34 @@ impl Analyzer<'_> {
                     ..cmds.clone()
                 };
                 self.shell_code(&code, &[], c.script, c.depth);
-                self.ask(format!("{} -e runs a program", c.base));
+                self.ask(format!("{} runs a program from its commands", c.base));
             }
         }
     }
+}
+
+/// mutt's words, split at blanks outside quotes, quotes removed.
+fn mutt_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for ch in text.chars() {
+        match (quote, ch) {
+            (Some(q), ch) if ch == q => quote = None,
+            (Some(_), ch) => cur.push(ch),
+            (None, '"' | '\'') => quote = Some(ch),
+            (None, ch) if ch.is_whitespace() => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            (None, ch) => cur.push(ch),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// The shell commands in mutt's command text, each with whether its
@@ -67,29 +96,50 @@ fn mutt_commands(text: &str) -> Vec<(String, bool)> {
     while let (Some(code), Some(_)) = (parts.next(), parts.next()) {
         out.push((code.to_string(), false));
     }
-    for cmd in text.split(';') {
-        let words: Vec<&str> = cmd.split_whitespace().collect();
-        let unquote = |s: &str| s.trim_matches(['"', '\'']).to_string();
-        match words.as_slice() {
+    // `push`/`exec`/`macro` keys: `!cmd` is the shell escape, up to the
+    // end of the line typed.
+    for (i, _) in text.match_indices('!') {
+        let rest = &text[i + 1..];
+        let end = rest.find(['\n', '"', '\'']).unwrap_or(rest.len());
+        let end = rest[..end].find("\\n").unwrap_or(end);
+        let cmd = rest[..end].replace("\\ ", " ");
+        if !cmd.trim().is_empty() {
+            out.push((cmd.trim().to_string(), false));
+        }
+    }
+    for cmd in text.split([';', '\n']) {
+        let words = mutt_words(cmd);
+        let Some((first, rest)) = words.split_first() else {
+            continue;
+        };
+        match first.as_str() {
             // `source "cmd|"`: the command's output is read as settings.
-            ["source", rest @ ..] => {
-                let v = unquote(&rest.join(" "));
-                if let Some(code) = v.strip_suffix('|') {
-                    out.push((code.to_string(), true));
+            "source" => {
+                for v in rest {
+                    if let Some(code) = v.trim().strip_suffix('|') {
+                        out.push((code.to_string(), true));
+                    }
                 }
             }
-            ["set", rest @ ..] => {
-                let setting = rest.join(" ");
-                if let Some((name, value)) = setting.split_once('=')
-                    && COMMAND_SETTINGS.contains(&name.trim().trim_start_matches("my_"))
-                {
-                    out.push((unquote(value.trim()), false));
+            // Every `name=value` of a `set`: a value naming a program, or
+            // ending in `|` (a format or signature piped from a command).
+            "set" | "my_hdr" => {
+                for kv in rest {
+                    let Some((name, value)) = kv.split_once('=') else {
+                        continue;
+                    };
+                    let name = name.trim().trim_start_matches("my_");
+                    if let Some(code) = value.trim().strip_suffix('|') {
+                        out.push((code.to_string(), false));
+                    } else if COMMAND_SETTINGS.contains(&name)
+                        || name.ends_with("_command")
+                        || name.ends_with("_cmd")
+                    {
+                        out.push((value.to_string(), false));
+                    }
                 }
             }
-            // `shell-escape`/`!` run what follows.
-            ["shell-escape" | "!", rest @ ..] if !rest.is_empty() => {
-                out.push((unquote(&rest.join(" ")), false));
-            }
+            "shell-escape" if !rest.is_empty() => out.push((rest.join(" "), false)),
             _ => {}
         }
     }

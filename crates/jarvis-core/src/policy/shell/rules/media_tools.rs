@@ -43,6 +43,23 @@ const FILE_RUNNERS: &[&str] = &[
     "box86",
 ];
 
+/// qemu's user-mode emulators run a program file of another architecture
+/// (`qemu-x86_64 ./x`, `qemu-aarch64-static x`); its system emulators and
+/// image tools do not.
+fn user_mode_emulator(lb: &str) -> bool {
+    lb.starts_with("qemu-")
+        && !lb.starts_with("qemu-system")
+        && !matches!(
+            lb,
+            "qemu-img"
+                | "qemu-nbd"
+                | "qemu-io"
+                | "qemu-storage-daemon"
+                | "qemu-pr-helper"
+                | "qemu-ga"
+        )
+}
+
 /// Windows' own tools a Wine prefix has: run through `wine`, judged as
 /// what they are.
 const WINDOWS_TOOLS: &[&str] = &[
@@ -66,13 +83,13 @@ impl Analyzer<'_> {
             self.magick_operands(c);
         } else if TEX.contains(&lb) {
             self.tex_shell_escape(c);
-        } else if FILE_RUNNERS.contains(&lb) || lb.starts_with("qemu-") && lb.ends_with("-static") {
+        } else if FILE_RUNNERS.contains(&lb) || user_mode_emulator(lb) {
             self.runs_program_file(c);
         } else {
             match lb {
                 "java" => self.java_file(c),
                 "lutris" => self.installer_script(c, &["-i", "--install"]),
-                "yt-dlp" | "youtube-dl" | "yt-dlp_linux" => self.browser_cookies_out(c),
+                lb if lb.starts_with("yt-dlp") || lb == "youtube-dl" => self.browser_cookies_out(c),
                 _ => {}
             }
         }
@@ -87,26 +104,72 @@ impl Analyzer<'_> {
         let prog = &c.words[k + 1];
         let name = program_name(&prog.text);
         let tool = name.strip_suffix(".exe").unwrap_or(&name);
-        if WINDOWS_TOOLS.contains(&tool) {
+        if WINDOWS_TOOLS.contains(&tool) || tool == "explorer" {
             let mut rest: Vec<Word> = c.words[k + 1..].to_vec();
             rest[0].text = tool.to_string();
             self.run_words(rest, c.src, c.script, c.depth + 1);
+            // `wine start x.exe`, `wine msiexec /i x.msi`, `wine rundll32
+            // x.dll,Entry`: the files it is handed run too.
+            for w in &c.words[k + 2..] {
+                let t = w.text.split(',').next().unwrap_or("");
+                if !t.is_empty() && !t.starts_with(['/', '-']) {
+                    let f = Word {
+                        text: t.to_string(),
+                        ..w.clone()
+                    };
+                    self.sourced(&f, c);
+                }
+            }
         } else {
             self.sourced(prog, c);
         }
         self.ask(format!("{} runs {}", c.base, shown(&prog.text)));
     }
 
-    /// `java -jar x.jar`, `java Main.java` (the source launcher).
+    /// `java -jar x.jar`, `java -cp x.jar Main`, `-javaagent:x.jar`,
+    /// `java Main.java` or `java --source 21 x.txt` (the source launcher):
+    /// each archive or source given runs.
     fn java_file(&mut self, c: &Cmd<'_>) {
-        let jar = c.words.iter().position(|w| w.text == "-jar");
-        let file = match jar {
-            Some(i) => c.words.get(i + 1),
-            None => c.words[1..]
-                .iter()
-                .find(|w| !w.text.starts_with('-') && w.text.ends_with(".java")),
-        };
-        if let Some(f) = file {
+        let mut files: Vec<Word> = Vec::new();
+        let mut i = 1;
+        while let Some(w) = c.words.get(i) {
+            let t = w.text.as_str();
+            let piece = |text: &str| Word {
+                text: text.to_string(),
+                ..w.clone()
+            };
+            match t {
+                "-jar" | "--source" => {
+                    // `--source N FILE`: the file after the release.
+                    let at = if t == "--source" { i + 2 } else { i + 1 };
+                    files.extend(c.words.get(at).cloned());
+                    i = at;
+                }
+                "-cp" | "-classpath" | "--class-path" | "--module-path" | "-p" => {
+                    if let Some(v) = c.words.get(i + 1) {
+                        files.extend(v.text.split(':').map(piece));
+                    }
+                    i += 1;
+                }
+                _ if t.starts_with("--class-path=") || t.starts_with("--module-path=") => {
+                    let v = t.split_once('=').map_or("", |(_, v)| v);
+                    files.extend(v.split(':').map(piece));
+                }
+                _ if t.starts_with("-javaagent:") || t.starts_with("-agentpath:") => {
+                    let v = t.split_once(':').map_or("", |(_, v)| v);
+                    files.push(piece(v.split('=').next().unwrap_or(v)));
+                }
+                _ if !t.starts_with('-') => {
+                    if t.ends_with(".java") {
+                        files.push(w.clone());
+                    }
+                    break;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        for f in files.iter().filter(|f| !f.text.is_empty()) {
             self.sourced(f, c);
         }
     }
@@ -148,46 +211,11 @@ impl Analyzer<'_> {
     /// `text:F` and `@F` read F; a drawing this line wrote is read for the
     /// commands its `url(…)` hands on.
     fn magick_operands(&mut self, c: &Cmd<'_>) {
-        let cwd = c.cwd();
         for w in c.words.iter().skip(1) {
-            let t = w.text.as_str();
-            if let Some(cmd) = t.strip_prefix('|') {
-                let code = Word {
-                    text: cmd.to_string(),
-                    ..w.clone()
-                };
-                self.shell_code(&code, &[], c.script, c.depth);
-                self.ask(format!("{} runs a command for an image", c.base));
-                continue;
-            }
-            let (coder, path) = match t.split_once(':') {
-                Some((k, p)) if k.len() > 1 && k.chars().all(|x| x.is_ascii_alphanumeric()) => {
-                    (k.to_ascii_lowercase(), p)
-                }
-                _ => (String::new(), t),
-            };
-            let path = path.strip_prefix('@').unwrap_or(path);
-            if path.is_empty() || path.starts_with('-') {
-                continue;
-            }
-            let file = Word {
-                text: path.to_string(),
-                ..w.clone()
-            };
-            match coder.as_str() {
-                "ephemeral" => {
-                    self.read_path(&file, cwd);
-                    self.delete_path(&file, false, cwd, &c.base);
-                }
-                "text" | "label" | "caption" | "msl" | "mvg" | "svg" | "txt" => {
-                    self.read_path(&file, cwd);
-                }
-                _ if t.starts_with('@') => {
-                    self.read_path(&file, cwd);
-                }
-                _ => {}
-            }
-            if let Some(text) = self.written_text(&file, cwd) {
+            let file = self.magick_spec(w, c);
+            // A drawing this line wrote: the commands and files its image
+            // references name, as if given on the line.
+            if let Some(text) = file.and_then(|f| self.written_text(&f, c.cwd())) {
                 for code in delegate_commands(&text) {
                     self.shell_code(&Word::lit(code.as_str()), &[], c.script, c.depth);
                     self.ask(format!(
@@ -195,13 +223,69 @@ impl Analyzer<'_> {
                         c.base
                     ));
                 }
+                for spec in text
+                    .split(|ch: char| ch.is_whitespace() || "'\"()".contains(ch))
+                    .filter(|t| t.contains(':') || t.starts_with('@'))
+                    .filter(|t| !t.contains("://"))
+                {
+                    let inner = Word {
+                        text: spec.to_string(),
+                        ..w.clone()
+                    };
+                    self.magick_spec(&inner, c);
+                }
             }
         }
+    }
+
+    /// One image spec: `|cmd` runs cmd, `ephemeral:F` deletes F once read,
+    /// `text:F` and `@F` read F. The file it names, if any.
+    fn magick_spec(&mut self, w: &Word, c: &Cmd<'_>) -> Option<Word> {
+        let cwd = c.cwd();
+        let t = w.text.as_str();
+        if let Some(cmd) = t.strip_prefix('|') {
+            let code = Word {
+                text: cmd.to_string(),
+                ..w.clone()
+            };
+            self.shell_code(&code, &[], c.script, c.depth);
+            self.ask(format!("{} runs a command for an image", c.base));
+            return None;
+        }
+        let (coder, path) = match t.split_once(':') {
+            Some((k, p)) if k.len() > 1 && k.chars().all(|x| x.is_ascii_alphanumeric()) => {
+                (k.to_ascii_lowercase(), p)
+            }
+            _ => (String::new(), t),
+        };
+        let path = path.strip_prefix('@').unwrap_or(path);
+        if path.is_empty() || path.starts_with('-') {
+            return None;
+        }
+        let file = Word {
+            text: path.to_string(),
+            ..w.clone()
+        };
+        match coder.as_str() {
+            "ephemeral" => {
+                self.read_path(&file, cwd);
+                self.delete_path(&file, false, cwd, &c.base);
+            }
+            "text" | "label" | "caption" | "msl" | "mvg" | "svg" | "txt" => {
+                self.read_path(&file, cwd);
+            }
+            _ if t.starts_with('@') => {
+                self.read_path(&file, cwd);
+            }
+            _ => {}
+        }
+        Some(file)
     }
 
     /// TeX with shell escape runs what `\write18{…}` says: in a document
     /// this line wrote, or given as the first line of TeX.
     fn tex_shell_escape(&mut self, c: &Cmd<'_>) {
+        // (kpathsea reads only the first letter of `shell_escape`.)
         let flag = c.args.iter().any(|a| {
             let a = a.trim_start_matches('-');
             a == "shell-escape" || a == "enable-write18" || a == "shell-escape=t"
@@ -209,20 +293,29 @@ impl Analyzer<'_> {
             .src
             .assigns
             .iter()
-            .any(|(n, v)| n == "shell_escape" && matches!(v.text.as_str(), "t" | "y" | "1"))
+            .any(|(n, v)| n == "shell_escape" && v.text.starts_with(['t', 'y', '1', 'T', 'Y']))
             || c.lb == "tectonic" && c.args.iter().any(|a| a == "shell-escape");
-        if !flag {
-            return;
-        }
+        // The document: given as TeX on the line, or a file this line wrote.
         for w in c.words.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
-            let text = if w.text.starts_with('\\') {
+            let text = if w.text.trim_start().starts_with('\\') {
                 Some(w.text.clone())
             } else {
                 self.written_text(w, c.cwd())
             };
-            for code in text.map(|t| tex_commands(&t)).unwrap_or_default() {
-                self.shell_code(&Word::lit(code.as_str()), &[], c.script, c.depth);
+            let Some(text) = text else { continue };
+            // What it reads (`\input{~/.aws/credentials}`), with or without
+            // shell escape.
+            for f in tex_inputs(&text) {
+                self.read_path(&super::data_tools::literal_path(&f), c.cwd());
             }
+            if flag {
+                for code in tex_commands(&text) {
+                    self.shell_code(&Word::lit(code.as_str()), &[], c.script, c.depth);
+                }
+            }
+        }
+        if !flag {
+            return;
         }
         self.ask(format!(
             "{} runs with shell escape: the document runs commands",
@@ -418,9 +511,16 @@ fn delegate_commands(text: &str) -> Vec<String> {
 /// TeX document runs with shell escape on.
 fn tex_commands(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for marker in ["\\write18", "\\ShellEscape", "\\immediate\\write18"] {
+    // `\write 18{…}`, `\write18 {…}`: TeX skips the blanks.
+    for marker in ["\\write", "\\ShellEscape"] {
         for (i, _) in text.match_indices(marker) {
-            let rest = text[i + marker.len()..].trim_start();
+            let mut rest = text[i + marker.len()..].trim_start();
+            if marker == "\\write" {
+                let Some(r) = rest.strip_prefix("18") else {
+                    continue;
+                };
+                rest = r.trim_start();
+            }
             if let Some(body) = rest.strip_prefix('{').and_then(braced) {
                 out.push(body.to_string());
             }
@@ -434,6 +534,36 @@ fn tex_commands(text: &str) -> Vec<String> {
     }
     out.sort();
     out.dedup();
+    out
+}
+
+/// The files a TeX document reads by name (`\input{f}`, `\include{f}`,
+/// `\lstinputlisting{f}`, `\verbatiminput{f}`, `\openin…=f`).
+fn tex_inputs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for marker in [
+        "\\input",
+        "\\include",
+        "\\lstinputlisting",
+        "\\verbatiminput",
+        "\\VerbatimInput",
+        "\\includegraphics",
+    ] {
+        for (i, _) in text.match_indices(marker) {
+            let rest = text[i + marker.len()..].trim_start();
+            // Options first (`\lstinputlisting[language=sh]{f}`).
+            let rest = match rest.strip_prefix('[') {
+                Some(r) => r.split_once(']').map_or("", |(_, r)| r).trim_start(),
+                None => rest,
+            };
+            if let Some(f) = rest.strip_prefix('{').and_then(braced)
+                && !f.starts_with('|')
+                && !f.is_empty()
+            {
+                out.push(f.trim().to_string());
+            }
+        }
+    }
     out
 }
 

@@ -120,6 +120,10 @@ impl Analyzer<'_> {
                         }
                     }
                     if !last.text.contains(':') {
+                        // A tree from another machine lands as an archive's would.
+                        if recursive && sources.iter().any(|s| s.text.contains(':')) {
+                            self.extract_into_from(last, None, c.cwd(), &c.base);
+                        }
                         self.write_path(last, c.cwd(), &c.base);
                     }
                 }

@@ -166,6 +166,14 @@ impl Analyzer<'_> {
                         })
                     };
                     let Some(mut v) = value else { continue };
+                    // yt-dlp's `--exec after_move:CMD`: when, then the command.
+                    if (lb.starts_with("yt-dlp") || lb == "youtube-dl")
+                        && let Some((when, cmd)) = v.text.split_once(':')
+                        && !when.is_empty()
+                        && when.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')
+                    {
+                        v.text = cmd.to_string();
+                    }
                     if matches!(lb, "strace" | "ltrace") {
                         let Some(cmd) = v.text.strip_prefix(['|', '!']) else {
                             continue;
@@ -262,6 +270,8 @@ impl Analyzer<'_> {
         self.backups(c);
         self.mail_commands(c);
         self.tmpfiles(c);
+        self.gnuplot_writes(c);
+        self.written_tool_files(c);
         if let Some(code) = super::env_runners::runner_shell_code(&c.words).cloned() {
             self.shell_code(&code, &[], c.script, c.depth);
         }

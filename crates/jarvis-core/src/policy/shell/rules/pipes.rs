@@ -543,8 +543,6 @@ pub(super) fn reads_stdin_only(c: &Command) -> bool {
     c.argv.len() == 1 && matches!(c.argv[0].text.as_str(), "cat" | "head" | "tee")
 }
 
-/// What runs the command's stdin as code: a shell or interpreter without a
-/// script of its own, `make -f -`, `at`. `None` when stdin is only data.
 /// The text `echo`/`printf` print when every word is a literal with no
 /// escapes in it: code that can be read on the line.
 fn visible_code(src: &Command) -> Option<String> {
@@ -572,9 +570,15 @@ impl Analyzer<'_> {
     /// pipe is blocked whatever it is fed: the red-team sets hold that).
     fn judge_fed_code(&mut self, kind: &str, text: &str) -> bool {
         if matches!(kind, "dc" | "bc") {
-            // dc's `!` runs the rest of the line as a shell command.
-            if let Some((_, cmd)) = text.split_once('!') {
-                self.script(cmd, &[], 1);
+            // dc's `!` runs the rest of its line as a shell command (`!<`,
+            // `!=`, `!>` are comparisons).
+            for line in text.lines() {
+                for (i, _) in line.match_indices('!') {
+                    let rest = &line[i + 1..];
+                    if !rest.starts_with(['<', '=', '>']) {
+                        self.script(rest, &[], 1);
+                    }
+                }
             }
         } else {
             return false;
@@ -583,6 +587,8 @@ impl Analyzer<'_> {
     }
 }
 
+/// What runs the command's stdin as code: a shell or interpreter without a
+/// script of its own, `make -f -`, `at`. `None` when stdin is only data.
 pub(super) fn stdin_executor(c: &Command) -> Option<String> {
     let mut words: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
     loop {

@@ -337,20 +337,50 @@ impl Analyzer<'_> {
             ) {
                 continue;
             }
-            let Some(out) = c.redirects.iter().find(|r| r.writes_file()) else {
+            // Where the result goes: a redirect, or `| sponge FILE`.
+            let sponge = super::wrappers::next_stage(c, script)
+                .filter(|(_, a)| a.first().is_some_and(|w| program_name(&w.text) == "sponge"))
+                .and_then(|(_, a)| a.iter().skip(1).find(|w| !w.text.starts_with('-')).cloned());
+            let Some(out) = c
+                .redirects
+                .iter()
+                .find(|r| r.writes_file())
+                .map(|r| r.target.clone())
+                .or(sponge)
+            else {
                 continue;
             };
             let parts = jq_parts(&argv[1..]);
-            // Each value as the string the filter puts in the file.
-            let mut texts: Vec<String> = parts
-                .values
+            // Each value as the string the filter puts in the file: given
+            // on the line, read from a file this line wrote (`--rawfile`),
+            // or from the environment (`env.X`, `$ENV.X`).
+            let mut values: Vec<String> = parts.values.iter().map(|v| v.text.clone()).collect();
+            values.extend(
+                parts
+                    .value_files
+                    .iter()
+                    .filter_map(|f| self.written_text(f, c.cwd.as_deref()))
+                    .map(|t| t.trim_end().to_string()),
+            );
+            if let Some(f) = parts.filter {
+                values.extend(
+                    c.assigns
+                        .iter()
+                        .filter(|(n, _)| {
+                            f.text.contains(&format!("env.{n}"))
+                                || f.text.contains(&format!("ENV.{n}"))
+                        })
+                        .map(|(_, v)| v.text.clone()),
+                );
+            }
+            let mut texts: Vec<String> = values
                 .iter()
-                .map(|v| serde_json::Value::String(v.text.clone()).to_string())
+                .map(|v| serde_json::Value::String(v.clone()).to_string())
                 .collect();
             texts.extend(parts.filter.map(|f| f.text.clone()));
             // `jq F x.json > tmp && mv tmp x.json`: the edited copy is of
             // the file read, and goes back in its place.
-            let mut places = vec![self.norm(&out.target, c.cwd.as_deref())];
+            let mut places = vec![self.norm(&out, c.cwd.as_deref())];
             places.extend(parts.inputs.iter().map(|w| self.norm(w, c.cwd.as_deref())));
             for place in &places {
                 for text in &texts {
@@ -367,6 +397,8 @@ struct JqParts<'w> {
     filter: Option<&'w Word>,
     /// `--arg NAME VALUE`, `--argjson NAME VALUE`, `--args A B …`.
     values: Vec<&'w Word>,
+    /// `--rawfile NAME FILE`, `--slurpfile NAME FILE`: values read from files.
+    value_files: Vec<&'w Word>,
     /// The files it reads.
     inputs: Vec<&'w Word>,
 }
@@ -385,7 +417,10 @@ fn jq_parts(args: &[Word]) -> JqParts<'_> {
                 i += 2;
             }
             // NAME FILE: the file is read, not a filter or an input.
-            "--slurpfile" | "--rawfile" => i += 2,
+            "--slurpfile" | "--rawfile" => {
+                parts.value_files.extend(args.get(i + 1));
+                i += 2;
+            }
             "--indent" | "-L" => i += 1,
             "-f" | "--from-file" => {
                 filter_from_file = true;

@@ -201,8 +201,30 @@ impl Analyzer<'_> {
                     ));
                 }
                 // Into a startup file or an application's script folder: it
-                // runs at the next login or start of that program.
-                if let Some(o) = outs.iter().find(|o| paths::persistence_normalized(o)) {
+                // runs at the next login or start of that program. (Also
+                // a folder named for the download: `wget -P`, `curl
+                // --output-dir`, `aria2c -d`.)
+                let dirs: Vec<String> = c
+                    .argv
+                    .windows(2)
+                    .filter(|w| {
+                        let t = w[0].text.as_str();
+                        matches!(t, "-P" | "--directory-prefix" | "--output-dir" | "-d" | "--dir")
+                            // wget's `-qP DIR`.
+                            || letter_flags(t).is_some_and(|b| b.ends_with('P'))
+                    })
+                    .map(|w| format!("{}/x", self.norm(&w[1], c.cwd.as_deref())))
+                    .chain(c.argv.iter().filter_map(|w| {
+                        let (k, v) = w.text.split_once('=')?;
+                        matches!(k, "--directory-prefix" | "--output-dir" | "--dir")
+                            .then(|| format!("{}/x", self.norm_text(v, c.cwd.as_deref())))
+                    }))
+                    .collect();
+                if let Some(o) = outs
+                    .iter()
+                    .chain(&dirs)
+                    .find(|o| paths::persistence_normalized(o))
+                {
                     self.block(format!(
                         "persistence: downloaded or decoded text is written to {}, which runs code at login or when a program starts",
                         shown(o)

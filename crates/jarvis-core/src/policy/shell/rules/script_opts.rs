@@ -53,6 +53,16 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
     (&["premake5", "premake4"], &["--file"]),
     (&["skaffold"], &["-f", "--filename"]),
     (&["bazel", "bazelisk"], &["--bazelrc"]),
+    // The scientific languages' script files.
+    (&["wolframscript"], &["-file", "-f", "-script"]),
+    (&["scilab", "scilab-cli"], &["-f"]),
+    (
+        &["maxima"],
+        &["--batch", "-b", "--batch-lisp", "-p", "--preload"],
+    ),
+    (&["r", "rscript"], &["-f", "--file"]),
+    (&["julia"], &["-L", "--load"]),
+    (&["octave", "octave-cli"], &["--eval-file"]),
 ];
 
 /// (programs, options whose value is code, its language).
@@ -99,6 +109,11 @@ pub(super) fn language(lb: &str) -> Option<&'static str> {
 }
 
 /// The values of `opts` on the line: `-x V`, `--opt=V`.
+/// The first value of `opts` on the line.
+pub(super) fn first_value(c: &Cmd<'_>, opts: &[&str]) -> Option<Word> {
+    values(c, opts).into_iter().next()
+}
+
 pub(super) fn values(c: &Cmd<'_>, opts: &[&str]) -> Vec<Word> {
     let mut out = Vec::new();
     for (i, w) in c.words.iter().enumerate().skip(1) {
@@ -189,9 +204,7 @@ impl Analyzer<'_> {
             "cmake" => self.cmake_includes(c),
             "xmake" => self.xmake_lua(c),
             "dagger" => self.dagger_uploads(c),
-            "nix" | "nix-build" | "nix-shell" | "nix-env" | "nix-instantiate" | "nix-store"
-                if c.args.iter().any(|a| a == "--option") =>
-            {
+            "nix" | "nix-build" | "nix-shell" | "nix-env" | "nix-instantiate" | "nix-store" => {
                 self.nix_hooks(c)
             }
             "scons" => {

@@ -173,6 +173,71 @@ impl Analyzer<'_> {
             }
             self.ask(format!("{} runs a program", c.base));
         }
+        // DuckDB's native extensions: one installed from a location, or
+        // any loaded with signature checks off, is code from there.
+        if c.lb == "duckdb" {
+            let unsigned = c.args.iter().any(|a| a == "-unsigned")
+                || sql.contains("allow_unsigned_extensions");
+            let from_location = sql.contains("install")
+                && sql.split("install").skip(1).any(|r| {
+                    let r = r.split(';').next().unwrap_or("");
+                    r.contains(" from ") && (r.contains("http") || r.contains("s3://"))
+                        || r.contains("'http")
+                        || r.contains("'/")
+                        || r.contains("'.")
+                });
+            let loads_file = sql.contains("load '") || sql.contains("load \"");
+            if from_location
+                || unsigned && (sql.contains("load") || sql.contains("install"))
+                || loads_file && unsigned
+            {
+                self.block("download and execute (duckdb installs or loads a native extension from elsewhere)");
+            }
+        }
+        // `.once '|cmd'`, `.output |cmd`: what the statements after it print
+        // goes to cmd's input, as `sqlite3 DB 'SQL' | cmd` would.
+        for (pos, _) in sql
+            .match_indices(".once")
+            .chain(sql.match_indices(".output"))
+        {
+            // The target: quoted, or up to the next blank.
+            let name_end = raw[pos..]
+                .find(char::is_whitespace)
+                .map_or(raw.len(), |e| pos + e);
+            let after = &raw[name_end..];
+            let lead = after.len() - after.trim_start().len();
+            let start = name_end + lead;
+            let (target, end) = match raw[start..].chars().next() {
+                Some(q @ ('\'' | '"')) => {
+                    let close = raw[start + 1..]
+                        .find(q)
+                        .map_or(raw.len(), |e| start + 1 + e);
+                    (&raw[start + 1..close], (close + 1).min(raw.len()))
+                }
+                _ => {
+                    let e = raw[start..]
+                        .find(char::is_whitespace)
+                        .map_or(raw.len(), |e| start + e);
+                    (&raw[start..e], e)
+                }
+            };
+            if let Some(cmd) = target.strip_prefix('|') {
+                let db = c
+                    .operand_words()
+                    .first()
+                    .map(|w| w.text.clone())
+                    .unwrap_or_default();
+                // The statements it sends: the rest, the directive taken out.
+                let rest = format!("{} {}", &raw[..pos], &raw[end..]);
+                let line = format!(
+                    "sqlite3 {} {} | {cmd}",
+                    crate::policy::shell::quote(&db),
+                    crate::policy::shell::quote(rest.trim())
+                );
+                self.block_only(|a| a.script(&line, &[], c.depth + 1));
+                self.ask(format!("{} pipes its output to a command", c.base));
+            }
+        }
         self.sql_escapes(c);
         self.client_shell(c, &raw);
         if c.lb == "redis-cli" {

@@ -111,8 +111,8 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
         // Help pages and versions of tools whose `help`/`-h` only prints.
         (
             "restic" | "borg" | "rclone" | "kopia" | "ffmpeg" | "ffprobe" | "gs" | "pandoc"
-            | "magick" | "yt-dlp" | "dvc" | "mlflow" | "tensorboard" | "wandb" | "ray" | "blender"
-            | "latexmk" | "kpsewhich" | "luac",
+            | "magick" | "yt-dlp" | "dvc" | "mlflow" | "tensorboard" | "wandb" | "ray"
+            | "kpsewhich" | "luac",
             [first, rest @ ..],
         ) if matches!(
             *first,
@@ -151,9 +151,50 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             a.len() <= 2 && a.iter().skip(1).all(|x| !x.starts_with('-'))
         }
         ("gm", ["version"]) => true,
+        // A compiler asked what it is; it compiles nothing.
+        (
+            "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++",
+            [
+                "-dumpversion" | "-dumpfullversion" | "-dumpmachine" | "-print-multiarch"
+                | "-print-search-dirs" | "--version",
+            ],
+        ) => true,
+        // make's built-in rules and variables printed, with no makefile
+        // read (`-f /dev/null`) and nothing run (`-n`).
+        ("make" | "gmake", rest) if rest.windows(2).any(|w| w == ["-f", "/dev/null"]) => {
+            rest.iter().all(|x| {
+                matches!(
+                    *x,
+                    "-f" | "/dev/null"
+                        | "-p"
+                        | "-n"
+                        | "-pn"
+                        | "-np"
+                        | "-q"
+                        | "-r"
+                        | "-R"
+                        | "--print-data-base"
+                        | "--dry-run"
+                        | "--question"
+                )
+            }) && rest
+                .iter()
+                .any(|x| x.contains('n') || *x == "--dry-run" || *x == "-q")
+        }
         // CMake's manual pages.
+        // (`--help-command NAME [FILE]`, `--help-full [FILE]`: a second
+        // word, or any word after a list, is a file written.)
         ("cmake", [first, rest @ ..]) if first.starts_with("--help") => {
-            rest.len() <= 1 && rest.iter().all(|x| !x.starts_with('-'))
+            let takes_name = matches!(
+                *first,
+                "--help-command"
+                    | "--help-variable"
+                    | "--help-module"
+                    | "--help-property"
+                    | "--help-policy"
+                    | "--help-manual"
+            );
+            rest.len() <= usize::from(takes_name) && rest.iter().all(|x| !x.starts_with('-'))
         }
         ("pandoc", _) if !a.is_empty() => a.iter().all(|x| {
             matches!(
@@ -173,6 +214,19 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             .iter()
             .all(|x| matches!(*x, "-B" | "-l" | "-t" | "-s" | "-i")),
         // Where TeX finds a file or what a setting is.
+        // (kpathsea reads the environment first: a variable's value may
+        // be a secret's.)
+        ("kpsewhich", rest)
+            if rest.iter().any(|x| {
+                (x.contains("-var-value=")
+                    || x.contains("-expand-var=")
+                    || x.contains("-var-brace-value="))
+                    && x.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                        .any(|n| n.len() > 3 && super::effects::secret_var(n))
+            }) =>
+        {
+            false
+        }
         ("kpsewhich", rest) if !rest.is_empty() => rest.iter().all(|x| {
             !x.starts_with('-')
                 || [

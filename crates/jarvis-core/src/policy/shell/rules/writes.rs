@@ -310,7 +310,6 @@ fn unplaced(w: &Word, cwd: Option<&str>) -> bool {
     cwd.is_some_and(|c| c.starts_with(parse::ELSEWHERE_DIR)) && !placed
 }
 
-/// A file name on PATH that a common program already answers to.
 /// A script that hands on to another program of its own name
 /// (`exec /usr/bin/jupyter "$@"`): a wrapper that sits in front of that
 /// program, seeing every use of it.
@@ -322,6 +321,7 @@ fn wraps(p: &str, text: &str) -> bool {
             .any(|w| w.starts_with('/') && w != p && w.rsplit('/').next() == Some(name))
 }
 
+/// A file name on PATH that a common program already answers to.
 fn shadows_program(p: &str) -> bool {
     let name = p.rsplit('/').next().unwrap_or(p);
     super::tables::PRIVILEGE.contains(&name)
