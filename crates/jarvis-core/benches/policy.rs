@@ -187,6 +187,7 @@ fn main() {
         "blind-cl",
         "blind-cm",
         "blind-cn",
+        "blind-co",
     ] {
         sets.push((
             f.to_string(),

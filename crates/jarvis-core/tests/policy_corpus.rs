@@ -143,6 +143,7 @@ const REDTEAM: &[&str] = &[
     "blind-cl.jsonl",
     "blind-cm.jsonl",
     "blind-cn.jsonl",
+    "blind-co.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -231,6 +232,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cl.jsonl", "/home/user/project", "/home/user"),
     ("blind-cm.jsonl", "/home/user/project", "/home/user"),
     ("blind-cn.jsonl", "/home/user/project", "/home/user"),
+    ("blind-co.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -671,6 +673,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "CN-127",
         "a Docker build context sent to a daemon on another machine: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CO-114",
+        "a database dump streamed to another machine, as CE-139: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
     ),
 ];
 

@@ -88,7 +88,7 @@ impl Analyzer<'_> {
             if paths::catastrophic_normalized(&p)
                 && !self.inside(&p)
                 && !deploy
-                && (climbs || !plain_home_folder(&p))
+                && (climbs || !plain_home_folder(&p) && !local_prefix(&p, archive, self, cwd))
             {
                 self.block(format!(
                     "{what} extracts into {}, where it can replace startup files and keys",
@@ -99,6 +99,15 @@ impl Analyzer<'_> {
         }
         self.write_path(d, cwd, what);
     }
+}
+
+/// `~/.local`, `~/.local/opt`: where programs are installed by hand from a
+/// local archive (asked as a write); one downloaded by this line, or its
+/// startup folders (`share/applications`, caught above), are not this.
+fn local_prefix(p: &str, archive: Option<&Word>, a: &Analyzer<'_>, cwd: Option<&str>) -> bool {
+    let p = p.trim_end_matches('/');
+    (p == "~/.local" || p.starts_with("~/.local/") && !p.starts_with("~/.local/share"))
+        && archive.is_some_and(|w| !a.is_tainted(w, cwd))
 }
 
 /// `~/restore`, `~/Documents`: a visible folder of home's holds the user's

@@ -94,31 +94,20 @@ pub(super) fn data_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
         (lb, _) if CSVKIT_READERS.contains(&lb) => Some(files_after(c, 1)),
         // An in-memory database over the files named (`--db` or
         // `--insert` write one).
-        ("csvsql", _) if !a.iter().any(|x| x.starts_with("--db") || *x == "--insert") => {
+        ("csvsql", _)
+            if !a.iter().any(|x| {
+                x.starts_with("--db")
+                    || *x == "--insert"
+                    || x.starts_with("--before-insert")
+                    || x.starts_with("--after-insert")
+            }) && a.iter().filter(|x| x.starts_with("--query")).count() == 1 =>
+        {
             let q = super::script_opts::first_value(c, &["--query"]).map(|w| w.text)?;
             only_reads_sql(&q)?;
             Some(files_after(c, 1))
         }
         ("mlr", _) => miller_reads(c),
         ("duckdb", _) => duckdb_reads(c),
-        ("clickhouse", ["local", ..]) | ("clickhouse-local", _) => {
-            // One query, output formats only (`--queries-file`,
-            // `--config-file` bring more).
-            let mut sql = None;
-            let mut i = if lb == "clickhouse" { 2 } else { 1 };
-            while let Some(w) = c.words.get(i) {
-                match w.text.as_str() {
-                    "--query" | "-q" if sql.is_none() => {
-                        sql = Some(c.words.get(i + 1)?.text.clone());
-                        i += 1;
-                    }
-                    "--format" | "-f" | "--output-format" | "--input-format" => i += 1,
-                    _ => return None,
-                }
-                i += 1;
-            }
-            only_reads_sql(&sql?)
-        }
         ("gnuplot", _) => gnuplot_draws(c),
         ("units", _) => a
             .iter()
@@ -214,14 +203,53 @@ fn duckdb_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
 /// loads, sets or reaches a URL.
 fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
     // `remote (…)`: a call whatever the blanks before its bracket.
-    let mut l = sql.to_ascii_lowercase();
-    while l.contains(" (") {
-        l = l.replace(" (", "(");
+    let lower = sql.to_ascii_lowercase();
+    let mut l = String::with_capacity(lower.len());
+    for (i, ch) in lower.char_indices() {
+        // (One pass: a blank followed, after more blanks, by a bracket.)
+        if ch.is_whitespace() && lower[i..].trim_start().starts_with('(') {
+            continue;
+        }
+        l.push(ch);
+    }
+    // Comments outside the strings shift where a string starts.
+    let bare: String = l.split('\'').step_by(2).collect();
+    if bare.contains("/*") || bare.contains("--") {
+        return None;
     }
     // Text built at run time names what cannot be read here.
-    if ["||", "chr(", "concat", "format(", "printf(", "getvariable("]
-        .iter()
-        .any(|k| l.contains(k))
+    if [
+        "||",
+        "chr(",
+        "char(",
+        "concat",
+        "format(",
+        "printf(",
+        "getvariable(",
+        "$$",
+        "reverse(",
+        "base64",
+        "unhex(",
+        "hex(",
+        "trim(",
+        "lower(",
+        "upper(",
+        "replace(",
+        "substr",
+        "regexp",
+        "translate(",
+        "repeat(",
+        "lpad(",
+        "rpad(",
+        "string_agg",
+        "list_",
+        "array_to_string",
+        "e'",
+        "u&'",
+        "x'",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
     {
         return None;
     }
@@ -289,6 +317,13 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
         "httpfs",
         "fuzzall(",
         "generaterandom(",
+        "secret",
+        "tpch",
+        "tpcds",
+        "xlsx",
+        "arrowflight",
+        "ytsaurus",
+        "paimon",
     ];
     let words: Vec<&str> = l
         .split(|ch: char| {
@@ -318,7 +353,7 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
     Some(
         super::code::string_literals(sql)
             .into_iter()
-            .filter(|s| !s.contains(char::is_whitespace) && (s.contains('/') || s.contains('.')))
+            .filter(|s| s.contains('/') || s.contains('.'))
             .map(|s| literal_path(&s))
             .collect(),
     )
@@ -340,7 +375,10 @@ pub(super) fn literal_path(s: &str) -> Word {
 fn miller_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
     let risky = c.args.iter().any(|x| {
         let l = x.to_ascii_lowercase();
-        matches!(l.as_str(), "tee" | "split" | "case" | "-s" | "--from-file")
+        matches!(
+            l.as_str(),
+            "tee" | "split" | "case" | "-s" | "--from-file" | "repl" | "--files" | "--mfrom"
+        ) || l.contains("env")
             || l.contains("system")
             || l.contains("exec")
             || l.contains("os_")
@@ -351,14 +389,18 @@ fn miller_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
             || l.starts_with("--prepipe")
             || l.starts_with("--load")
             || l.starts_with("--mload")
-    }) || c.args.windows(2).any(|w| {
-        // `put -f script.mlr`: the DSL from a file.
-        matches!(w[0].as_str(), "put" | "filter") && (w[1] == "-f" || w[1] == "-s")
-    }) || c.args.windows(3).any(|w| {
-        matches!(w[0].as_str(), "put" | "filter")
-            && w[1].starts_with('-')
-            && (w[2] == "-f" || w[2] == "-s")
-    });
+    }) || {
+        // `put [options] -f script.mlr`: the DSL from a file.
+        let mut in_dsl = false;
+        c.args.iter().any(|a| {
+            match a.as_str() {
+                "put" | "filter" => in_dsl = true,
+                "then" => in_dsl = false,
+                _ => {}
+            }
+            in_dsl && (a == "-f" || a == "-s")
+        })
+    };
     if risky {
         return None;
     }
@@ -396,13 +438,23 @@ fn gnuplot_draws(c: &Cmd<'_>) -> Option<Vec<Word>> {
         i += 1;
     }
     let l = code.to_ascii_lowercase();
-    // Outside the strings (`'a'.'b'` joins strings into a command).
+    // Outside the strings; a string joined to another (`'a' . 'b'`) is
+    // text built at run time. (Backquotes run a command even inside
+    // double quotes.)
     let outside: String = l.replace('\'', "\"").split('"').step_by(2).collect();
-    let joined = ["'.", ".'", "\".", ".\""].iter().any(|k| l.contains(k));
+    let masked: String = l
+        .replace('\'', "\"")
+        .split('"')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "\u{1}" } else { part })
+        .collect::<String>()
+        .replace(' ', "");
+    let joined = masked.contains("\u{1}.") || masked.contains(".\u{1}");
     if joined
-        || ["system", "`", "<", "|", "eval", "load", "call"]
+        || ["system", "`", "eval", "load", "call"]
             .iter()
-            .any(|k| outside.contains(k))
+            .any(|k| l.contains(k))
+        || ["<", "|"].iter().any(|k| outside.contains(k))
     {
         return None;
     }
@@ -433,7 +485,7 @@ fn gnuplot_draws(c: &Cmd<'_>) -> Option<Vec<Word>> {
     Some(
         super::code::string_literals(&code)
             .into_iter()
-            .filter(|s| !s.is_empty() && !s.contains(' '))
+            .filter(|s| s.contains('/') || s.contains('.'))
             .map(|s| literal_path(&s))
             .collect(),
     )

@@ -39,9 +39,22 @@ fn vim_prints(cmd: &str) -> bool {
         let rest = rest.strip_prefix('!').unwrap_or(rest);
         if let Some(delim) = rest.chars().next().filter(|d| "/#;".contains(*d))
             && !t.contains('|')
-            && let Some((_, action)) = rest[1..].rsplit_once(delim)
         {
-            return matches!(action, "p" | "print" | "nu" | "number" | "#" | "l" | "list");
+            // The pattern ends at the first delimiter not escaped; all
+            // that follows must be the print command alone.
+            let body = &rest[1..];
+            let mut escaped = false;
+            let end = body.char_indices().find_map(|(i, ch)| {
+                let hit = ch == delim && !escaped;
+                escaped = ch == '\\' && !escaped;
+                hit.then_some(i)
+            });
+            return end.is_some_and(|e| {
+                matches!(
+                    &body[e + 1..],
+                    "p" | "print" | "nu" | "number" | "#" | "l" | "list"
+                )
+            });
         }
     }
     let body =

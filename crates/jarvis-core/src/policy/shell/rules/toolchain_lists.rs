@@ -220,7 +220,9 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             if rest.iter().any(|x| {
                 (x.contains("-var-value=")
                     || x.contains("-expand-var=")
-                    || x.contains("-var-brace-value="))
+                    || x.contains("-var-brace-value=")
+                    || x.contains("-expand-braces=")
+                    || x.contains("-expand-path="))
                     && x.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
                         .any(|n| n.len() > 3 && super::effects::secret_var(n))
             }) =>
