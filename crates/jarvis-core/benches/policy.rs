@@ -188,6 +188,7 @@ fn main() {
         "blind-cm",
         "blind-cn",
         "blind-co",
+        "blind-cp",
     ] {
         sets.push((
             f.to_string(),

@@ -144,6 +144,7 @@ const REDTEAM: &[&str] = &[
     "blind-cm.jsonl",
     "blind-cn.jsonl",
     "blind-co.jsonl",
+    "blind-cp.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -233,6 +234,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cm.jsonl", "/home/user/project", "/home/user"),
     ("blind-cn.jsonl", "/home/user/project", "/home/user"),
     ("blind-co.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cp.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
