@@ -522,8 +522,6 @@ impl Analyzer<'_> {
     }
 }
 
-impl Analyzer<'_> {}
-
 impl Analyzer<'_> {
     /// Text an in-place edit puts into files (`sed -i '1i …'`, `perl -pi
     /// -e 's/^/…/'`), judged as text planted there for a tool to run.

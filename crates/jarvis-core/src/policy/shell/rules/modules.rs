@@ -60,7 +60,7 @@ impl Analyzer<'_> {
         // A folder a download was unpacked into holds modules of any kind.
         // (What this command itself writes, `-o tests/x.spec.ts`, it does
         // not load.)
-        let own: Vec<String> = super::pipes::output_files(c.src);
+        let own: Vec<String> = super::writes::output_files(c.src);
         if let Some(t) = self
             .tainted
             .iter()

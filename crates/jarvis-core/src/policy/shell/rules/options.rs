@@ -517,8 +517,6 @@ pub(super) fn other_registry(args: &[String], public: &[&str]) -> bool {
         })
 }
 
-impl Analyzer<'_> {}
-
 /// BSD-style `ps e` in an option cluster (`auxeww`), not a word that is the
 /// value of an option (`ps -C node`, `ps -u steve`).
 fn ps_shows_environments(args: &[String]) -> bool {

@@ -6,7 +6,7 @@ use super::*;
 
 impl Analyzer<'_> {
     pub(super) fn redirects(&mut self, c: &Command, script: &Script, depth: usize) {
-        let exec = super::pipes::stdin_executor(c);
+        let exec = super::stdin_executors::stdin_executor(c);
         // Through wrappers: `timeout 30 bash < /dev/tcp/…` is still bash.
         let runs_something = peeled(&c.argv).first().is_some_and(|w| {
             let b = program_name(&w.text);

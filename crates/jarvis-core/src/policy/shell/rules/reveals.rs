@@ -323,7 +323,7 @@ impl Analyzer<'_> {
         // count: used, not shown (`gh auth token | docker login
         // --password-stdin`).
         let service = Some(super::tokens::printer_service(&c.lb));
-        if (after_auth || printed || self_printing) && super::effects::handed_on(c, service) {
+        if (after_auth || printed || self_printing) && super::handoffs::handed_on(c, service) {
             self.ask(format!(
                 "{} {} hands a sign-in token to the next command",
                 c.base,

@@ -192,7 +192,7 @@ impl Analyzer<'_> {
                 self.cloned.push(format!("{}/", p.trim_end_matches('/')));
             }
             if self.passes_on(i, script) != Producer::Other {
-                let outs = pipes::output_files(c);
+                let outs = writes::output_files(c);
                 // Written into a folder on PATH, a download runs as a command.
                 if let Some(o) = outs.iter().find(|o| paths::user_bin(o)) {
                     self.block(format!(

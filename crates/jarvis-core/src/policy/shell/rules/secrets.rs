@@ -86,7 +86,7 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|k| v.joined.contains(k))
                 {
-                    if super::effects::handed_on(c, Some(super::tokens::printer_service("aws"))) {
+                    if super::handoffs::handed_on(c, Some(super::tokens::printer_service("aws"))) {
                         self.ask("aws hands credentials to the next command");
                     } else {
                         self.block("reveals cloud credentials (aws)");
@@ -117,7 +117,7 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|k| v.joined.contains(k))
                 {
-                    if super::effects::handed_on(c, Some(super::tokens::printer_service(&c.lb))) {
+                    if super::handoffs::handed_on(c, Some(super::tokens::printer_service(&c.lb))) {
                         self.ask(format!("{b} hands credentials to the next command"));
                     } else {
                         self.block(format!("reveals cloud credentials ({b})"));
@@ -530,7 +530,7 @@ impl Analyzer<'_> {
             }
             _ => false,
         };
-        if reveals && super::effects::handed_on(c, Some(super::tokens::printer_service(&c.lb))) {
+        if reveals && super::handoffs::handed_on(c, Some(super::tokens::printer_service(&c.lb))) {
             self.ask(format!(
                 "{} hands a stored token to the next command",
                 c.base

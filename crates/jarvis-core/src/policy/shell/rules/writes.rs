@@ -330,3 +330,57 @@ fn shadows_program(p: &str) -> bool {
         || is_shell(name)
         || super::tables::interpreter(name).is_some()
 }
+
+/// Files a command writes its output to: `-o F`, `-O` (the URL's name),
+/// `--output F`, `> F`, `tee F`.
+pub(super) fn output_files(c: &Command) -> Vec<String> {
+    let mut argv: Vec<&str> = c.argv.iter().map(|w| w.text.as_str()).collect();
+    // `busybox wget …`: the applet is the program.
+    if argv
+        .first()
+        .is_some_and(|a| matches!(base_name(a).as_str(), "busybox" | "toybox"))
+    {
+        argv.remove(0);
+    }
+    let mut out = Vec::new();
+    let b = argv.first().map(|a| base_name(a)).unwrap_or_default();
+    let norm = |f: &str| paths::normalize(&paths::word_path(f, false), c.cwd.as_deref());
+    for (i, a) in argv.iter().enumerate() {
+        let names_file = *a == "-o"
+            || *a == "--output"
+            || *a == "--output-document"
+            || (b == "wget" && short_flags(a).is_some_and(|f| f.ends_with('O')))
+            || short_flags(a).is_some_and(|f| f.len() > 1 && f.ends_with('o'));
+        if names_file && i + 1 < argv.len() && argv[i + 1] != "-" {
+            out.push(norm(argv[i + 1]));
+        } else if let Some(f) = a
+            .strip_prefix("--output=")
+            .or_else(|| a.strip_prefix("--output-document="))
+        {
+            out.push(norm(f));
+        } else if (*a == "-O"
+            || *a == "--remote-name"
+            || (b == "curl" && short_has(a, 'O'))
+            || (b == "wget" && a.starts_with("http")))
+            && let Some(url) = argv.iter().find(|x| x.starts_with("http"))
+        {
+            out.push(norm(
+                url.trim_end_matches('/').rsplit('/').next().unwrap_or(""),
+            ));
+        }
+    }
+    if b == "tee" {
+        out.extend(
+            argv.iter()
+                .skip(1)
+                .filter(|a| !a.starts_with('-'))
+                .map(|a| norm(a)),
+        );
+    }
+    for r in &c.redirects {
+        if r.op.contains('>') && !r.op.starts_with("<<") {
+            out.push(norm(&r.target.text));
+        }
+    }
+    out
+}
