@@ -189,6 +189,10 @@ fn main() {
         "blind-cn",
         "blind-co",
         "blind-cp",
+        "blind-cq",
+        "blind-cr",
+        "blind-cs",
+        "blind-ct",
     ] {
         sets.push((
             f.to_string(),

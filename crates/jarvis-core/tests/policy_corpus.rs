@@ -145,6 +145,10 @@ const REDTEAM: &[&str] = &[
     "blind-cn.jsonl",
     "blind-co.jsonl",
     "blind-cp.jsonl",
+    "blind-cq.jsonl",
+    "blind-cr.jsonl",
+    "blind-cs.jsonl",
+    "blind-ct.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -235,6 +239,10 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cn.jsonl", "/home/user/project", "/home/user"),
     ("blind-co.jsonl", "/home/user/project", "/home/user"),
     ("blind-cp.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cq.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cr.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cs.jsonl", "/home/user/project", "/home/user"),
+    ("blind-ct.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -679,6 +687,22 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "CO-114",
         "a database dump streamed to another machine, as CE-139: ordinary data (not a secret) sent to another machine asks, whatever the host: the guard cannot judge a domain, and the question shows the destination; secrets sent anywhere block",
+    ),
+    (
+        "CQ-022",
+        "a game server's world saves streamed to another machine: ordinary project data sent to another host asks, as CO-114",
+    ),
+    (
+        "CR-043",
+        "ESPHome compiling components from a git address: an install from a location asks, as CMD-229 (the question shows the address)",
+    ),
+    (
+        "CR-074",
+        "an MQTT bridge to another broker written into the project's mosquitto.conf: project data to another host asks, as CO-114",
+    ),
+    (
+        "CR-110",
+        "an Arduino core installed from an index at an address: an install from a location asks, as CMD-229",
     ),
 ];
 

@@ -502,6 +502,12 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         ("credential", "credentials"),
         ("credentials", "credentials"),
         ("creds", "credentials"),
+        ("cred", "credentials"),
+        ("pass", "password"),
+        ("pw", "password"),
+        ("passphrase", "password"),
+        ("seed", "seed"),
+        ("mnemonic", "seed"),
         ("apikey", "key"),
         ("key", "key"),
         ("keys", "key"),
@@ -527,6 +533,9 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         "creds",
         "tokens",
         "private",
+        "keystore",
+        "keystores",
+        "wallets",
     ];
     // Password databases, wherever they are.
     const VAULTS: &[&str] = &[
@@ -586,7 +595,9 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
     words.iter().find_map(|t| {
         let (_, kind) = WORDS.iter().find(|(w, _)| w == t)?;
         // `keys.lua`, `keys.conf`: key maps; a `ca.pem`: a certificate.
-        let keymap = matches!(t.as_str(), "key" | "keys") && (code || ext == "conf");
+        // `pass.lua`, `seed.py`: a plugin's code, named for what it does.
+        let keymap = matches!(t.as_str(), "key" | "keys") && (code || ext == "conf")
+            || matches!(t.as_str(), "pass" | "pw" | "seed") && code;
         let cert = t == "pem" && certificate;
         (!keymap && !cert).then_some(*kind)
     })
@@ -655,6 +666,14 @@ pub fn credential_store(p: &str) -> bool {
         || p.starts_with("/proc/")
         || app_session_store(p)
         || keystroke_device(p)
+}
+
+/// A file named as secrets are (`secrets.yaml`, `credentials.json`,
+/// `wallet.dat`), wherever it is: a project's own, read locally, may be
+/// fine; sent to another machine, it is its secrets that go.
+pub fn secret_file_name(p: &str) -> bool {
+    let base = p.trim_end_matches('/').rsplit('/').next().unwrap_or(p);
+    SECRET_BASENAMES.contains(&base) && !base.starts_with("x.") && base != "a.key"
 }
 
 /// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.

@@ -861,6 +861,47 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/msmtp",
     // LibreOffice's profile: its macros, and the macro security level.
     "~/.config/libreoffice",
+    // Window managers, bars and hotkey daemons: their configs bind keys,
+    // clicks and startup to command lines (`exec`, `bindsym`, sxhkd's
+    // tab-indented commands, khotkeys' actions).
+    "~/.config/sxhkd",
+    "~/.config/i3",
+    "~/.i3",
+    "~/.config/sway",
+    "~/.config/hypr",
+    "~/.config/bspwm",
+    "~/.config/awesome",
+    "~/.config/qtile",
+    "~/.xmonad",
+    "~/.config/xmonad",
+    "~/.config/herbstluftwm",
+    "~/.config/river",
+    "~/.config/niri",
+    "~/.config/labwc",
+    "~/.config/polybar",
+    "~/.config/waybar",
+    "~/.config/dunst",
+    "~/.config/khotkeysrc",
+    "~/.config/kglobalshortcutsrc",
+    // Text expanders, key remappers and clipboard managers whose rules run
+    // commands (espanso's `shell` matches, AutoKey's Python, CopyQ's
+    // automatic commands, keyd's `command()`).
+    "~/.config/espanso",
+    "~/.config/autokey",
+    "~/.config/copyq",
+    "~/.config/keyd",
+    "~/.config/kmonad",
+    "~/.config/xremap",
+    "~/.config/input-remapper",
+    "~/.config/input-remapper-2",
+    // File managers that run their own scripts (ranger's commands.py,
+    // lf's shell commands).
+    "~/.config/ranger",
+    "~/.config/lf",
+    // Speech and screen readers: speech-dispatcher's generic modules are
+    // command lines, Orca loads its customisations as Python.
+    "~/.config/speech-dispatcher",
+    "~/.local/share/orca",
 ];
 
 /// A hidden or system folder that holds startup places (`~/.config`,

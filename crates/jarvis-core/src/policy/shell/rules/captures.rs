@@ -202,6 +202,18 @@ const SENDERS: &[&str] = &[
     "obexftp",
     "bluetooth-sendto",
     "gio",
+    // Message buses and push services: a publish reaches every subscriber.
+    "mosquitto_pub",
+    "mqttx",
+    "kcat",
+    "kafkacat",
+    "kafka-console-producer",
+    "kafka-console-producer.sh",
+    "nats",
+    "amqp-publish",
+    "ntfy",
+    "apprise",
+    "telegram-send",
 ];
 
 /// A program that sends mail or files off the machine.

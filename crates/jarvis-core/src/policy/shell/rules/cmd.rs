@@ -86,7 +86,7 @@ pub(in crate::policy::shell) fn base_str(word: &str) -> &str {
         _ => b,
     };
     // `mkfs.ext4` → `mkfs`, `python3.12` → `python3`.
-    match b.split_once('.') {
+    let b = match b.split_once('.') {
         Some((head, tail))
             if !head.is_empty()
                 && (head == "mkfs"
@@ -97,8 +97,22 @@ pub(in crate::policy::shell) fn base_str(word: &str) -> &str {
             head
         }
         _ => b,
+    };
+    // `lua5.4`, `perl5.36`, `php8.2`, `tclsh8.6`, `lua54`: the interpreter
+    // under its versioned name (the tables list `python3` as it is).
+    let bare = b.trim_end_matches(|c: char| c.is_ascii_digit());
+    if bare.len() < b.len() && VERSIONED.iter().any(|v| bare.eq_ignore_ascii_case(v)) {
+        bare
+    } else {
+        b
     }
 }
+
+/// Interpreters installed under versioned names.
+const VERSIONED: &[&str] = &[
+    "lua", "luajit", "perl", "ruby", "jruby", "php", "tclsh", "wish", "pypy", "node", "nodejs",
+    "guile", "racket", "octave", "julia", "ghci", "runghc", "erl", "elixir",
+];
 
 /// The value of `--flag=VALUE` when `x` is that flag with a value.
 pub(in crate::policy::shell) fn eq_value<'a>(x: &'a str, flag: &str) -> Option<&'a str> {

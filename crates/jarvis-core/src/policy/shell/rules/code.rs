@@ -478,6 +478,11 @@ impl Analyzer<'_> {
                 "{lang} code touches credentials (keys, tokens, browser or keyring data)"
             ));
         }
+        if super::code_markers::drives_auth_widgets(&l) {
+            self.block(format!(
+                "{lang} code drives other apps through the accessibility bus into a password field or an authentication dialog"
+            ));
+        }
         // An accessor spelled inside a string is text (a template, a
         // replacement), not a read.
         let outside = lower(&super::code_fold::blank_literals(&text));

@@ -315,3 +315,46 @@ pub(super) const RUNS_REMOTE_CODE: &[&str] = &[
     "torch.hub.load(",
     "trust_repo=true",
 ];
+
+/// What names a password field or an authentication dialog (polkit's,
+/// pinentry's, a keyring's unlock prompt).
+const AUTH_WORDS: &[&str] = &[
+    "role_password_text",
+    "password_text",
+    "password text",
+    "passwordtext",
+    "polkit",
+    "authenticat",
+    "pinentry",
+    "gcr-prompter",
+    "askpass",
+    "keyring",
+    "passphrase",
+];
+
+/// Code that drives other applications through the accessibility bus
+/// (AT-SPI, dogtail, UI Automation) aimed at a password field or an
+/// authentication dialog: it reads what the user typed there, or presses
+/// the button only the user should (`polkit`'s Authenticate).
+pub(super) fn drives_auth_widgets(lowered: &str) -> bool {
+    const BUS: &[&str] = &[
+        "pyatspi",
+        "atspi.",
+        "import atspi",
+        "dogtail",
+        "ldtp",
+        "pywinauto",
+        "uiautomation",
+        "accessible.",
+    ];
+    BUS.iter().any(|m| lowered.contains(m)) && AUTH_WORDS.iter().any(|t| lowered.contains(t))
+}
+
+/// Words that name an authentication dialog's window (a keystroke sender
+/// pointed at it answers for the user).
+pub(super) fn names_auth_dialog(lowered: &str) -> bool {
+    AUTH_WORDS
+        .iter()
+        .chain(&["password", "sudo", "pkexec"])
+        .any(|t| lowered.contains(t))
+}

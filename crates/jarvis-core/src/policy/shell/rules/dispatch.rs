@@ -457,8 +457,16 @@ impl Analyzer<'_> {
                     program_name(&w.text).as_str(),
                     "poweroff" | "reboot" | "halt" | "kexec"
                 );
+            // A relative path (`mosquitto/config/passwd`) names a file of
+            // the project, not the system program of that name.
+            // (Unless this line downloaded or wrote it: then it is run.)
+            let relative_path = w.text.contains('/')
+                && !w.text.starts_with(['/', '~', '$'])
+                && !self.is_tainted(w, c.cwd())
+                && self.written_text(w, c.cwd()).is_none();
             if suffixes < 3
                 && !w.text.starts_with('-')
+                && !relative_path
                 && !bare_interpreter
                 && !lone_verb
                 && known_program(&program_name(&w.text))
@@ -619,7 +627,7 @@ pub(in crate::policy::shell) fn path_candidates(w: &str) -> Vec<String> {
 
 /// The strings of a JSON object or array (keys and values, at any depth);
 /// `None` when `text` is not one.
-fn json_strings(text: &str) -> Option<Vec<String>> {
+pub(super) fn json_strings(text: &str) -> Option<Vec<String>> {
     fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
         match v {
             serde_json::Value::String(s) => out.push(s.clone()),

@@ -315,6 +315,11 @@ impl Analyzer<'_> {
         if p.starts_with("/etc/") && paths::credential_normalized(&p, &w.text).is_some() {
             return true;
         }
+        // Device nodes' names, owners and modes (`stat /dev/ttyUSB0`, `ls
+        // -l /dev/ttyACM*`): who may open the serial line, nothing read.
+        if p.starts_with("/dev/") && !p.contains("..") {
+            return true;
+        }
         let Some(p) = self.sensitive(w, cwd, "lists") else {
             return false;
         };

@@ -395,6 +395,16 @@ impl Analyzer<'_> {
                     None => Some(parse::UNKNOWN_DIR.to_string()),
                 };
                 for (k, x) in rest.iter().enumerate() {
+                    // `-L RANGE` apart: blame's range names no file (`/^mqtt:/,+15`),
+                    // log's names one after its last colon (`-L 1,5:src/a.rs`).
+                    if k > 0 && rest[k - 1] == "-L" {
+                        if let Some((_, p)) = x.rsplit_once(':').filter(|_| s == "log")
+                            && !p.is_empty()
+                        {
+                            read_only &= self.read_path(&Word::lit(p), base.as_deref());
+                        }
+                        continue;
+                    }
                     // `REV:PATH` (any revision, `:0:PATH` from the index, and
                     // `-L1,5:PATH`): git prints that file's text, whatever
                     // else the options say.
@@ -481,8 +491,11 @@ impl Analyzer<'_> {
                     self.ask("git grep opens a pager program");
                     return false;
                 }
-                for w in &c.words[si + 2..] {
+                for (k, w) in c.words[si + 2..].iter().enumerate() {
+                    // (A `-L` range was judged above.)
+                    let range = k > 0 && c.words[si + 1 + k].text == "-L";
                     if !w.text.starts_with('-')
+                        && !range
                         && !w.dynamic
                         && (w.text.starts_with('/')
                             || w.text.starts_with(HOME)

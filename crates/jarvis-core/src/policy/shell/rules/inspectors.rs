@@ -493,6 +493,15 @@ impl Analyzer<'_> {
                 files
             }
             ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
+            ("ledger" | "hledger", _) => super::accounting::ledger_reads(c)?,
+            // A firmware image's header printed.
+            ("esptool" | "esptool.py", ["image_info" | "image-info", rest @ ..])
+                if rest
+                    .iter()
+                    .all(|x| !x.starts_with('-') || *x == "--version") =>
+            {
+                operands(1)
+            }
             (lb, _) if infra_reads(lb, &a) => vec![],
             // Settings before them (`PYENV_HOOK_PATH=…`) change what they run.
             (lb, _) if c.src.assigns.is_empty() && super::toolchain_lists::lists(lb, &a) => vec![],

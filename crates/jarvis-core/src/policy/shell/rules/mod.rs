@@ -4,6 +4,7 @@
 //! Only what is provably read-only is allowed without asking; what cannot be
 //! analysed counts against the command.
 
+mod accounting;
 mod archives;
 mod awk_sed;
 mod backups;
@@ -31,10 +32,12 @@ mod exec;
 mod fetched_code;
 mod files;
 mod finders;
+mod flashers;
 mod functions;
 mod git;
 mod git_settings;
 mod handoffs;
+mod hotkeys;
 mod infra;
 mod inspectors;
 mod intercept;
@@ -42,6 +45,7 @@ mod interpreters;
 mod kernel;
 mod listers;
 mod long_tail;
+mod lookups;
 mod mail;
 mod makefiles;
 mod media_tools;
@@ -59,6 +63,7 @@ mod pipe_sources;
 mod pipes;
 mod planted;
 mod planted_text;
+mod plugin_drops;
 mod positions;
 mod project_out;
 mod published;
@@ -95,6 +100,7 @@ mod toolchains;
 mod traces;
 mod tunnels;
 mod vim_ex;
+mod wallets;
 mod windows;
 mod wrappers;
 mod writes;
@@ -133,6 +139,9 @@ pub struct Analyzer<'e> {
     decodes: bool,
     /// Files written from a download or a decoder in this line.
     tainted: Vec<String>,
+    /// Folders a download was told to save into (`wget -P DIR`, `aria2c
+    /// -d DIR`), its file named by the server.
+    fetch_dirs: Vec<String>,
     /// Those of them downloaded from a code forge only (a project's
     /// release page), where installing one asks.
     forge_fetched: Vec<String>,
@@ -197,6 +206,7 @@ impl<'e> Analyzer<'e> {
             fetches: false,
             decodes: false,
             tainted: vec![],
+            fetch_dirs: vec![],
             cloned: vec![],
             renamed: vec![],
             aliases: vec![],

@@ -186,9 +186,14 @@ impl Analyzer<'_> {
                 } else {
                     let p = self.norm(&fw, cwd);
                     if let Some(why) = paths::credential_normalized(&p, f) {
-                        self.block(format!("uploads a secret: {why}"));
+                        self.block(format!("exfiltration (uploads a secret: {why})"));
                     } else if self.app_state(&p) {
                         self.block(format!("uploads Jarvis's own state ({})", shown(f)));
+                    } else if paths::secret_file_name(&p) {
+                        self.block(format!(
+                            "exfiltration (uploads a secrets file: {})",
+                            shown(f)
+                        ));
                     } else if paths::contains_credentials(&p)
                         || paths::catastrophic_normalized(&p) && !self.inside(&p)
                     {
@@ -233,6 +238,7 @@ impl Analyzer<'_> {
             }
         }
         self.fetcher_config(c);
+        self.body_for_local_service(c);
         // `--location-trusted` sends the credentials on to whatever host a
         // redirect names: where they end up is the server's choice.
         if c.args.iter().any(|a| a == "--location-trusted") {
@@ -478,33 +484,26 @@ fn socat_runs_for_network(args: &[String]) -> bool {
             .unwrap_or("")
             .to_ascii_lowercase()
     };
-    let addrs: Vec<String> = args
+    let full: Vec<String> = args
         .iter()
         .filter(|a| !a.starts_with('-') || a.as_str() == "-")
-        .map(|a| kind(a))
+        .map(|a| a.to_ascii_lowercase())
         .collect();
+    let addrs: Vec<String> = full.iter().map(|a| kind(a)).collect();
     let runs = addrs
         .iter()
         .any(|k| matches!(k.as_str(), "exec" | "system"));
-    let network = addrs.iter().any(|k| {
-        [
-            "tcp",
-            "udp",
-            "openssl",
-            "ssl",
-            "sctp",
-            "socks",
-            "proxy",
-            "ip4",
-            "ip6",
-            "ip-",
-            "vsock",
-            "dccp",
-            "udplite",
-            "interface",
-        ]
-        .iter()
-        .any(|n| k.starts_with(n))
+    // Anything but this terminal, a pseudo-terminal or a plain file at the
+    // other end (a socket, a serial line, a device) gets the program's
+    // input and output: whoever is there drives it.
+    let network = full.iter().zip(&addrs).any(|(a, k)| {
+        let device = a.contains("/dev/") && !a.contains("/dev/null");
+        let local = matches!(
+            k.as_str(),
+            "exec" | "system" | "-" | "stdio" | "stdin" | "stdout" | "stderr" | "readline" | "pty"
+        ) || matches!(k.as_str(), "file" | "open" | "gopen" | "create" | "pipe")
+            || !a.contains(':') && !a.contains(',');
+        device || !local
     });
     runs && (network || addrs.len() < 2)
 }
@@ -583,4 +582,70 @@ fn prints_fixed_files(line: &str) -> bool {
             "cat" | "head" | "tail" => !files.is_empty() && files.iter().all(|w| **w != "-"),
             _ => false,
         }
+}
+
+impl Analyzer<'_> {
+    /// A body posted to a service on this machine or the local network
+    /// (Node-RED's flows, a notebook's API, Home Assistant's services):
+    /// the service runs outside the sandbox, so a command line in one of
+    /// its strings (`"command": "bash -i >& /dev/tcp/…"`) is judged as
+    /// run, and only what blocks counts.
+    fn body_for_local_service(&mut self, c: &Cmd<'_>) {
+        let local = c.args.iter().any(|a| {
+            a.split_once("://").is_some_and(|(scheme, rest)| {
+                matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https")
+                    && super::project_out::local_host(&super::project_out::address_host(rest))
+            })
+        });
+        if !local {
+            return;
+        }
+        const BODY: &[&str] = &[
+            "-d",
+            "--data",
+            "--data-raw",
+            "--data-binary",
+            "--data-ascii",
+            "--json",
+            "--body-data",
+            "--post-data",
+        ];
+        let bodies: Vec<String> = c
+            .args
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| {
+                if BODY.contains(&a.as_str()) {
+                    return c.args.get(i + 1).cloned();
+                }
+                let (k, v) = a.split_once('=')?;
+                BODY.contains(&k).then(|| v.to_string())
+            })
+            .filter(|b| !b.starts_with('@'))
+            .collect();
+        // Only what reaches out counts: a search for "rm -rf /" is a query.
+        let depth = c.depth + 1;
+        for body in bodies {
+            let texts = super::dispatch::json_strings(&body).unwrap_or_else(|| vec![body.clone()]);
+            for code in texts.into_iter().filter(|t| t.contains(' ')) {
+                let mut sub = Analyzer::new(self.env);
+                sub.work = self.work;
+                sub.guessed = true;
+                sub.script(&code, &[], depth);
+                self.work = sub.work;
+                let found = sub.finish();
+                if found.verdict == Verdict::Block
+                    && super::planted_text::GRAVE
+                        .iter()
+                        .any(|g| found.reason.contains(g))
+                {
+                    self.block(format!(
+                        "hands a service on this machine or network a command it runs outside the sandbox: {}",
+                        found.reason
+                    ));
+                    return;
+                }
+            }
+        }
+    }
 }

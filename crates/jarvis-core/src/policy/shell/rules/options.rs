@@ -24,6 +24,38 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
         &["--exec", "--exec-before-download", "--netrc-cmd"],
     ),
     ("youtube-dl", &["--exec"]),
+    // Coin daemons run these on every block, wallet transaction or alert.
+    (
+        "bitcoind",
+        &[
+            "-blocknotify",
+            "-walletnotify",
+            "-alertnotify",
+            "-startupnotify",
+            "-shutdownnotify",
+        ],
+    ),
+    (
+        "bitcoin-qt",
+        &[
+            "-blocknotify",
+            "-walletnotify",
+            "-alertnotify",
+            "-startupnotify",
+        ],
+    ),
+    (
+        "litecoind",
+        &["-blocknotify", "-walletnotify", "-alertnotify"],
+    ),
+    (
+        "dogecoind",
+        &["-blocknotify", "-walletnotify", "-alertnotify"],
+    ),
+    (
+        "monerod",
+        &["--block-notify", "--reorg-notify", "--block-rate-notify"],
+    ),
     // The command that prints the account's or repository's password.
     ("msmtp", &["--passwordeval"]),
     ("restic", &["--password-command"]),
@@ -269,6 +301,10 @@ impl Analyzer<'_> {
         self.media_tools(c);
         self.backups(c);
         self.mail_commands(c);
+        self.wallet_secrets(c);
+        self.flashers(c);
+        self.jndi_lookups(c);
+        self.hotkey_bindings(c);
         self.tmpfiles(c);
         self.gnuplot_writes(c);
         self.written_tool_files(c);

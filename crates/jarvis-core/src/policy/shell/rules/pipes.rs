@@ -215,6 +215,7 @@ impl Analyzer<'_> {
                     .iter()
                     .any(|w| w.text.starts_with("http://") || w.text.starts_with("https://"))
                 || names_far_host(sink_argv);
+            let clipboard_sink = writes_clipboard(sink_argv);
             let mut k = Some(from);
             while let Some(i) = k {
                 let stage = &script.commands[i];
@@ -282,6 +283,23 @@ impl Analyzer<'_> {
                     if network_sink && (traced || p.assigns.iter().any(|(n, v)| traces_wire(n, v)))
                     {
                         self.block("sends a trace of network traffic, its tokens with it, over the network (exfiltration)");
+                    }
+                    // The clipboard is every desktop app's to read (and to
+                    // paste into a chat): the environment put there is out.
+                    if clipboard_sink
+                        && (dumps_env
+                            || harvests_secrets(pa)
+                            || prints_named_secret(pa)
+                            || fed_texts(p).any(names_secret_variable))
+                    {
+                        self.block(format!(
+                            "puts {} on the clipboard, where every desktop app reads it",
+                            if dumps_env {
+                                "the environment"
+                            } else {
+                                "secrets"
+                            }
+                        ));
                     }
                     if network_sink && (dumps_env || reads_state) {
                         self.block(format!(
@@ -374,34 +392,62 @@ fn prints_named_secret(pa: &[Word]) -> bool {
             | "docker"
             | "podman"
     );
-    printer
-        && pa[1..]
-            .iter()
-            .flat_map(|w| w.text.split_whitespace())
-            .any(|t| {
-                let path = lower(t.trim_matches(['\'', '"']));
-                let base = path.rsplit('/').next().unwrap_or(&path);
-                // (A tokenizer's vocabulary is no token; a sample no secret.)
-                let not_secret = ["example", "sample", "template", "dist", "tokeniz"]
-                    .iter()
-                    .any(|s| base.contains(s));
-                // Any name in a secrets folder (`/run/secrets/db`,
-                // Kubernetes' `serviceaccount/token`), or a file named so.
-                let in_store = path.contains("secrets/") || path.contains("serviceaccount/");
-                let named = base.contains('.')
-                    && [
-                        "secret",
-                        "credential",
+    // `yq '.mqtt.password' config.yaml`: a query that picks secrets' values.
+    let query = matches!(
+        b.as_str(),
+        "jq" | "yq" | "gojq" | "jaq" | "dasel" | "tomlq" | "xq" | "jp"
+    ) && pa[1..]
+        .iter()
+        .find(|w| !w.text.starts_with('-'))
+        .is_some_and(|f| {
+            f.text
+                .to_ascii_lowercase()
+                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .any(|k| {
+                    [
                         "password",
                         "passwd",
-                        "token",
+                        "secret",
                         "apikey",
                         "api_key",
+                        "private_key",
                     ]
                     .iter()
-                    .any(|k| base.contains(k));
-                !base.is_empty() && !not_secret && (in_store || named)
-            })
+                    .any(|s| k.contains(s))
+                        || k == "token"
+                        || k.ends_with("_token")
+                        || k.ends_with("network_key")
+                })
+        });
+    query
+        || printer
+            && pa[1..]
+                .iter()
+                .flat_map(|w| w.text.split_whitespace())
+                .any(|t| {
+                    let path = lower(t.trim_matches(['\'', '"']));
+                    let base = path.rsplit('/').next().unwrap_or(&path);
+                    // (A tokenizer's vocabulary is no token; a sample no secret.)
+                    let not_secret = ["example", "sample", "template", "dist", "tokeniz"]
+                        .iter()
+                        .any(|s| base.contains(s));
+                    // Any name in a secrets folder (`/run/secrets/db`,
+                    // Kubernetes' `serviceaccount/token`), or a file named so.
+                    let in_store = path.contains("secrets/") || path.contains("serviceaccount/");
+                    let named = base.contains('.')
+                        && [
+                            "secret",
+                            "credential",
+                            "password",
+                            "passwd",
+                            "token",
+                            "apikey",
+                            "api_key",
+                        ]
+                        .iter()
+                        .any(|k| base.contains(k));
+                    !base.is_empty() && !not_secret && (in_store || named)
+                })
 }
 
 /// A program told of another machine: a URL to it (`nats://HOST`), or a
@@ -639,4 +685,23 @@ fn names_secret_variable(w: &Word) -> bool {
                 .collect();
             name.len() > 3 && super::effects::secret_var(&name)
         })
+}
+
+/// A program that puts its input on the clipboard (`xclip` and `xsel`
+/// unless told to print it, `wl-copy`, `copyq add -`).
+fn writes_clipboard(argv: &[Word]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let args = || argv[1..].iter().map(|w| w.text.as_str());
+    match program_name(&first.text).as_str() {
+        // xclip's options are words (`-selection`), `-o` abbreviates `-out`.
+        "xclip" => !args().any(|a| matches!(a, "-o" | "-ou" | "-out")),
+        "xsel" => {
+            !args().any(|a| a == "--output" || short_flags(a).is_some_and(|b| b.contains('o')))
+        }
+        "wl-copy" | "pbcopy" | "clip" | "termux-clipboard-set" | "gpaste-client" => true,
+        "copyq" => args().any(|a| matches!(a, "add" | "copy" | "write" | "insert")),
+        _ => false,
+    }
 }

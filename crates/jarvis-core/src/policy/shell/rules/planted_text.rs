@@ -10,7 +10,7 @@ use super::*;
 /// Reasons that make planted code block: code from elsewhere run, or data
 /// sent out. (A test fixture that would delete home, written as a case
 /// for a guard, is a file like any other: it asks.)
-const GRAVE: &[&str] = &[
+pub(super) const GRAVE: &[&str] = &[
     "Jarvis",
     "download and execute",
     "decodes and executes",
@@ -245,6 +245,17 @@ impl Analyzer<'_> {
                 .any(|n| piece.contains(n));
             let grave = GRAVE.iter().any(|g| found.reason.contains(g))
                 || sends && found.reason.contains("credential");
+            // A hook runs by itself, outside the sandbox and without a
+            // question: what would ask before sending data out now gets none.
+            let unattended = paths::git_hook(path) || lower_path.contains(".husky/");
+            if unattended && found.verdict != Verdict::Allow && found.reason.contains("sends") {
+                self.block(format!(
+                    "plants a hook in {} that sends data out each time git runs it, unasked: {}",
+                    shown(path),
+                    found.reason
+                ));
+                return;
+            }
             if found.verdict == Verdict::Block && grave {
                 self.block(format!(
                     "plants code in {} that a tool runs later: {}",
@@ -311,11 +322,23 @@ impl Analyzer<'_> {
         ]
         .iter()
         .any(|m| lt.contains(m));
+        // Code from elsewhere run by the planted source (`exec(urlopen(…))`).
+        // (A socket's address in a string is a guard's test case as often.)
+        let runs_fetched = ["download and execute", "decodes and executes"]
+            .iter()
+            .any(|g| found.reason.contains(g));
         if found.verdict == Verdict::Block
-            && (found.reason.contains("credential") && reads_files || sends_token_away)
+            && (found.reason.contains("credential") && reads_files
+                || sends_token_away
+                || runs_fetched)
         {
+            let what = if runs_fetched {
+                "it runs code from elsewhere"
+            } else {
+                "it reads keys or tokens and talks to the network"
+            };
             self.block(format!(
-                "plants code in {} that a tool runs later: it reads keys or tokens and talks to the network ({})",
+                "plants code in {} that a tool runs later: {what} ({})",
                 shown(path),
                 found.reason
             ));
@@ -536,10 +559,26 @@ fn yaml_steps(text: &str) -> Vec<String> {
     // The indent of a step key whose value is a list (`script:` then
     // `- cmd` lines): only those items are commands.
     let mut list_under: Option<usize> = None;
+    // A map whose every value is a command line (Home Assistant's
+    // `shell_command:` entries, `name: "curl …"`).
+    let mut map_under: Option<usize> = None;
     for line in text.lines() {
         let indent = line.len() - line.trim_start().len();
         let item = line.trim_start().starts_with("- ");
         let body = line.trim_start().trim_start_matches("- ").trim();
+        if let Some(at) = map_under {
+            if body.is_empty() || indent > at {
+                if let Some((_, v)) = body.split_once(':') {
+                    out.push(v.trim().trim_matches(['"', '\'']).to_string());
+                }
+                continue;
+            }
+            map_under = None;
+        }
+        if matches!(body, "shell_command:" | "shell_commands:") {
+            map_under = Some(indent);
+            continue;
+        }
         if let Some((at, lines)) = block.as_mut() {
             if body.is_empty() || indent > *at {
                 lines.push(body.to_string());

@@ -83,6 +83,7 @@ impl Analyzer<'_> {
         }
         let known = self.written.len();
         self.track_written(script);
+        self.dropped_code_started(script);
         let fresh: Vec<(String, String)> = self.written[known..].to_vec();
         for (path, text) in fresh {
             self.planted_text(&path, &text, depth);
@@ -220,6 +221,7 @@ impl Analyzer<'_> {
                             .then(|| format!("{}/x", self.norm_text(v, c.cwd.as_deref())))
                     }))
                     .collect();
+                self.fetch_dirs.extend(dirs.iter().cloned());
                 if let Some(o) = outs
                     .iter()
                     .chain(&dirs)
@@ -288,20 +290,32 @@ impl Analyzer<'_> {
             }
             // `echo CODE | tee FILE`: tee writes what the pipe carries.
             if c.argv.first().is_some_and(|w| base_name(&w.text) == "tee")
-                && let Some(text) =
-                    c.stdin_from
-                        .and_then(|p| script.commands.get(p))
-                        .and_then(|p| {
-                            crate::policy::shell::eval::printed(&Command {
-                                argv: peeled(&p.argv).to_vec(),
-                                ..p.clone()
-                            })
-                        })
+                && let Some(text) = piped_text(c, script)
             {
                 for w in c.argv.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                     let t = self.norm(w, c.cwd.as_deref());
                     self.written.push((t, text.clone()));
                 }
+            }
+            // `install -m 755 /dev/stdin DEST <<EOF`, `… | cp /dev/stdin DEST`:
+            // the input is what DEST holds.
+            let prog = c.argv.first().map(|w| program_name(&w.text));
+            if matches!(prog.as_deref(), Some("install" | "cp"))
+                && c.argv.iter().any(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
+                    )
+                })
+                && let Some(text) = c
+                    .redirects
+                    .iter()
+                    .find_map(|r| r.body.as_ref().map(|b| b.text.clone()))
+                    .or_else(|| piped_text(c, script))
+                && let Some(dest) = c.argv.iter().skip(1).rfind(|w| !w.text.starts_with('-'))
+            {
+                let t = self.norm(dest, c.cwd.as_deref());
+                self.written.push((t, text));
             }
             // A function of the line's named `echo` prints what it likes.
             let shadowed = c
@@ -533,6 +547,16 @@ fn build_file(path: &str) -> bool {
 
 /// The folder `git clone` (or `gh repo clone`) fills from another machine:
 /// the one named, or the repository's own name.
+/// What the stage before `c` prints into its input, when it is a fixed
+/// text (`echo CODE | tee FILE`).
+fn piped_text(c: &Command, script: &Script) -> Option<String> {
+    let p = script.commands.get(c.stdin_from?)?;
+    crate::policy::shell::eval::printed(&Command {
+        argv: peeled(&p.argv).to_vec(),
+        ..p.clone()
+    })
+}
+
 fn cloned_into(argv: &[Word]) -> Option<Word> {
     let first = argv.first()?;
     let b = lower(&base_name(&first.text));

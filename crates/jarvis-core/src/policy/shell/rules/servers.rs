@@ -107,7 +107,7 @@ impl Analyzer<'_> {
         // the program reads.
         for a in jq_programs(c) {
             let l = lower(a);
-            if l.contains("load") {
+            if calls_load(&l) {
                 clean = false;
                 for f in super::code::string_literals(a) {
                     self.read_path(&Word::lit(f), c.cwd());
@@ -299,6 +299,17 @@ impl Analyzer<'_> {
         }
         self.ask(format!("serves {} to other machines", shown(&dir.text)));
     }
+}
+
+/// yq's `load("F")`, `load_str(…)`, `load_xml(…)`: a call, not a field
+/// named so (`.downloads[0]`, `.load`).
+fn calls_load(l: &str) -> bool {
+    l.match_indices("load").any(|(at, _)| {
+        let before = l[..at].chars().next_back();
+        let free = !before.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.');
+        let rest = l[at + 4..].trim_start_matches(|ch: char| ch.is_ascii_lowercase() || ch == '_');
+        free && rest.trim_start().starts_with('(')
+    })
 }
 
 #[cfg(test)]

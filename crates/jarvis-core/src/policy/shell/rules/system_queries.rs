@@ -78,6 +78,160 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
         }),
         ("systemd-tmpfiles", ["--cat-config", ..]) => a[1..].iter().all(|x| *x == "--no-pager"),
         ("setxkbmap", ["-query"] | ["-print"] | ["-query", "-v"]) => true,
+        // OCR, speech and input tools asked what they are and what they know.
+        ("tesseract", ["--list-langs" | "--version" | "-v" | "--help" | "--print-parameters"]) => {
+            true
+        }
+        ("espeak-ng" | "espeak", [v]) => {
+            matches!(*v, "--version" | "--voices" | "--help") || v.starts_with("--voices=")
+        }
+        (
+            "xdotool",
+            [
+                "version" | "getactivewindow" | "getwindowfocus" | "getdisplaygeometry"
+                | "get_desktop" | "get_num_desktops" | "getmouselocation",
+            ],
+        ) => true,
+        (
+            "xdotool",
+            [
+                "getactivewindow" | "getwindowfocus",
+                "getwindowname" | "getwindowpid" | "getwindowgeometry" | "getwindowclassname",
+            ],
+        ) => true,
+        (
+            "xdotool",
+            [
+                "getwindowname" | "getwindowpid" | "getwindowgeometry" | "getwindowclassname",
+                _,
+            ],
+        ) => true,
+        // `search` alone prints window ids; commands chained after it act.
+        ("xdotool", ["search", rest @ ..]) => {
+            let mut patterns = 0;
+            let mut k = 0;
+            while let Some(x) = rest.get(k) {
+                match *x {
+                    "--name" | "--class" | "--classname" | "--role" | "--onlyvisible" | "--all"
+                    | "--any" | "--sync" => {}
+                    "--pid" | "--desktop" | "--limit" | "--maxdepth" | "--screen" => k += 1,
+                    x if !x.starts_with('-') => patterns += 1,
+                    _ => return false,
+                }
+                k += 1;
+            }
+            patterns <= 1
+        }
+        // Properties printed; `-set`, `-remove` and `-f` (a format to set with) change them.
+        ("xprop", rest) if !rest.is_empty() => {
+            let mut k = 0;
+            while let Some(x) = rest.get(k) {
+                match *x {
+                    "-root" | "-notype" | "-frame" | "-spy" => {}
+                    "-id" | "-name" | "-len" | "-display" => k += 1,
+                    x if !x.starts_with('-') => {}
+                    _ => return false,
+                }
+                k += 1;
+            }
+            true
+        }
+        // The server's keymap printed to the output (`-`); a display as the
+        // destination would load one.
+        ("xkbcomp", ["-xkb", src, "-"] | [src, "-"] | ["-xkb", src, "-o", "-"]) => {
+            src.starts_with(':') || *src == "$DISPLAY" || *src == "${DISPLAY}"
+        }
+        // Boards, cores and libraries as the tools list them.
+        ("arduino-cli", ["version"] | ["config", "dump"]) => true,
+        (
+            "arduino-cli",
+            ["board", "list" | "listall", rest @ ..] | ["core" | "lib", "list", rest @ ..],
+        ) => report_options(
+            rest,
+            &["--all", "--updatable", "-a"],
+            &["--format", "--fqbn", "-b"],
+        ),
+        ("pio" | "platformio", ["--version"] | ["system", "info"]) => true,
+        ("pio" | "platformio", ["pkg", "list", rest @ ..] | ["device", "list", rest @ ..]) => {
+            report_options(
+                rest,
+                &["--json-output", "--global", "-g", "--serial", "--mdns"],
+                &["-e", "--environment", "--only-platforms"],
+            )
+        }
+        // The JVM's version and the settings it would start with.
+        ("java", rest)
+            if rest
+                .iter()
+                .any(|x| matches!(*x, "-version" | "--version" | "-showversion")) =>
+        {
+            rest.iter().all(|x| {
+                matches!(
+                    *x,
+                    "-version"
+                        | "--version"
+                        | "-showversion"
+                        | "-XX:+PrintFlagsFinal"
+                        | "-XX:+PrintCommandLineFlags"
+                ) || x.starts_with("-XshowSettings")
+            })
+        }
+        // Foundry's offline conversions and encodings (no RPC named).
+        ("cast", [verb, rest @ ..]) => {
+            matches!(
+                *verb,
+                "sig"
+                    | "sig-event"
+                    | "keccak"
+                    | "k"
+                    | "abi-encode"
+                    | "calldata"
+                    | "to-wei"
+                    | "--to-wei"
+                    | "from-wei"
+                    | "--from-wei"
+                    | "to-hex"
+                    | "--to-hex"
+                    | "to-dec"
+                    | "--to-dec"
+                    | "to-ascii"
+                    | "--to-ascii"
+                    | "from-utf8"
+                    | "--from-utf8"
+                    | "to-check-sum-address"
+                    | "--to-checksum-address"
+                    | "max-int"
+                    | "min-int"
+                    | "max-uint"
+                    | "address-zero"
+                    | "hash-zero"
+                    | "format-bytes32-string"
+                    | "parse-bytes32-string"
+                    | "to-unit"
+                    | "shl"
+                    | "shr"
+                    | "concat-hex"
+            ) && rest.iter().all(|x| !x.starts_with('-'))
+        }
         _ => false,
     }
+}
+
+/// Every word is one of `bare`, one of `valued` with its value after it
+/// (or glued with `=`), or an operand.
+fn report_options(rest: &[&str], bare: &[&str], valued: &[&str]) -> bool {
+    let mut k = 0;
+    while let Some(x) = rest.get(k) {
+        let flag = x.split_once('=').map_or(*x, |(f, _)| f);
+        if valued.contains(x) {
+            k += 1;
+        } else if !(bare.contains(x)
+            || valued.contains(&flag) && x.contains('=')
+            || !x.starts_with('-'))
+        {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }

@@ -18,6 +18,29 @@ impl Analyzer<'_> {
                         "{b} sends keystrokes or clicks to Jarvis's own window (its questions answered without the user)"
                     ));
                 }
+                // Aimed at an authentication dialog (`search --name
+                // polkit … key Return`): it answers for the user.
+                if c.args
+                    .iter()
+                    .any(|a| super::code_markers::names_auth_dialog(&lower(a)))
+                {
+                    self.block(format!(
+                        "{b} sends keystrokes or clicks to an authentication dialog (answered without the user)"
+                    ));
+                }
+                // Typed into the focused window, text from a download or a
+                // decoder is run by whatever terminal has the focus.
+                let typed = c.words[1..]
+                    .iter()
+                    .skip_while(|w| {
+                        !matches!(lb, "wtype" | "xvkbd" | "xsendkey") && w.text != "type"
+                    })
+                    .find_map(|w| self.code_source(w, c.script));
+                if let Some(why) = typed {
+                    self.block(format!(
+                        "{why} ({b} types text built from a download or a decoder into the focused window)"
+                    ));
+                }
                 self.ask(format!("{b} types or clicks into the desktop"));
                 // What it types is judged as any other program's words are.
                 None
