@@ -2,7 +2,7 @@
 //! handed a location instead of a registry name, and indexes reached
 //! without TLS.
 
-use super::options::{RUBYGEMS, other_registry};
+use super::safety_off::{RUBYGEMS, other_registry};
 use super::*;
 
 impl Analyzer<'_> {
