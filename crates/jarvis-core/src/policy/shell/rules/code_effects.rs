@@ -56,7 +56,7 @@ impl Analyzer<'_> {
                 "{lang} code touches credentials (keys, tokens, browser or keyring data)"
             ));
         }
-        if super::code_markers::drives_auth_widgets(&l) {
+        if super::code_markers::drives_auth_widgets(l) {
             self.block(format!(
                 "{lang} code drives other apps through the accessibility bus into a password field or an authentication dialog"
             ));
@@ -80,7 +80,7 @@ impl Analyzer<'_> {
                 w.len() > 3
                     && w.chars().any(|ch| ch.is_ascii_uppercase())
                     && super::effects::secret_var(w)
-                    && !presence_only(&text, w)
+                    && !presence_only(text, w)
             });
             if secret {
                 self.block(format!("{lang} code reads a secret from the environment"));
@@ -88,7 +88,7 @@ impl Analyzer<'_> {
         }
         // `print(settings.SECRET_KEY)`, `console.log(config.apiKey)`: a
         // secret named outside any string, printed.
-        if super::code_shapes::prints_secret(&outside) {
+        if super::code_shapes::prints_secret(outside) {
             self.block(format!(
                 "{lang} code prints a secret (a key, a token or a password it names)"
             ));
@@ -132,7 +132,7 @@ impl Analyzer<'_> {
                 "{lang} code opens a network connection or listener (remote shell risk)"
             ));
         }
-        let net = mentions_network(&l);
+        let net = mentions_network(l);
         // `urlretrieve('http://…', '/tmp/p.py')`: the files code that
         // fetches writes hold what it fetched, for what later runs them.
         if net && SAVES.iter().any(|k| l.contains(k)) {
@@ -153,7 +153,7 @@ impl Analyzer<'_> {
                 }
             }
         }
-        if net && whole_environment(&l) {
+        if net && whole_environment(l) {
             self.block(format!(
                 "exfiltration ({lang} code sends the whole environment, its tokens with it, over the network)"
             ));
@@ -163,7 +163,7 @@ impl Analyzer<'_> {
         // "Invoke-Expression" is text the code writes.
         // R's `source`, `source_url`, `sys.source` (by name too, as in
         // `do.call(source, …)`) and `eval(parse(…))` run what they read.
-        let runs = runs_code_in(lang, &outside)
+        let runs = runs_code_in(lang, outside)
             || matches!(lang, "rscript" | "r")
                 && (outside.contains("source")
                     || outside.contains("eval(parse")
@@ -178,7 +178,7 @@ impl Analyzer<'_> {
         }
         // `source("x.R")`, `include("x.jl")`, `run('x.m')` of a file this
         // line downloaded.
-        if (runs || runs_code_in(lang, &outside) || l.contains("source(") || l.contains("run("))
+        if (runs || runs_code_in(lang, outside) || l.contains("source(") || l.contains("run("))
             && literals.iter().any(|s| {
                 !s.is_empty() && !s.contains(' ') && self.is_tainted(&Word::lit(s.as_str()), None)
             })
@@ -187,16 +187,16 @@ impl Analyzer<'_> {
                 "download and execute ({lang} code runs a file this line downloaded)"
             ));
         }
-        self.model_loading(lang, &l, &text, net);
+        self.model_loading(lang, l, text, net);
         // Code it decodes, run by a name it computes or fed to a loader
         // that executes: what runs cannot be read here.
         let decodes = DECODE.iter().any(|k| l.contains(k)) || escaped_text(code);
         let executes = outside.contains("invoke-expression")
             || runs
-            || computed_call(&outside, &l)
+            || computed_call(outside, l)
             || UNPICKLES.iter().any(|k| l.contains(k))
             || l.contains("yaml.load(") && !l.contains("safeloader")
-            || lang == "lua" && named_at(&l, "load(").next().is_some()
+            || lang == "lua" && named_at(l, "load(").next().is_some()
             || matches!(lang, "rscript" | "r") && (l.contains("source(") || l.contains("eval(parse("))
             // `import 'data:…'`: a module that is the encoded text.
             || l.contains("import") && l.contains("data:");
@@ -205,12 +205,12 @@ impl Analyzer<'_> {
                 "decodes and executes ({lang} code runs what it decodes)"
             ));
         }
-        if matches!(lang, "pwsh" | "powershell") && super::code_shapes::computed_call(&l) {
+        if matches!(lang, "pwsh" | "powershell") && super::code_shapes::computed_call(l) {
             self.block(format!(
                 "{lang} runs a command whose name it computes (the call operator on a built name hides what runs)"
             ));
         }
-        if super::code_shapes::sets_setuid(&l) {
+        if super::code_shapes::sets_setuid(l) {
             self.block(format!(
                 "privilege escalation ({lang} code sets the setuid or setgid bit)"
             ));
@@ -248,7 +248,7 @@ impl Analyzer<'_> {
         // opened to every user.
         // The call's own arguments name the place, or a variable set
         // elsewhere in the code does.
-        let opened = super::code_shapes::world_writable_chmods(&l)
+        let opened = super::code_shapes::world_writable_chmods(l)
             .into_iter()
             .any(|args| {
                 let named_here = string_literals(args).iter().any(|s| {
@@ -265,7 +265,7 @@ impl Analyzer<'_> {
                 "{lang} code makes the home directory or a system path writable by everyone"
             ));
         }
-        if deletes_by_name(&l) && (catastrophic || home_joined) {
+        if deletes_by_name(l) && (catastrophic || home_joined) {
             self.block(format!(
                 "recursive delete of the home directory or the root ({lang} code)"
             ));
@@ -274,7 +274,7 @@ impl Analyzer<'_> {
         // (`remove_tree(glob "~/.local/share")`, `os.remove('/etc/x')`).
         // In code `~` is home once expanded (`glob`, `expanduser`); the
         // place must follow the delete call closely, as its argument would.
-        let after_delete = delete_calls(&l);
+        let after_delete = delete_calls(l);
         let outside = literals.iter().find(|s| {
             let p = self.norm_text(s, None);
             (s.starts_with('/') || s.starts_with('~') || s.starts_with(".."))
@@ -290,10 +290,10 @@ impl Analyzer<'_> {
                 shown(place)
             ));
         }
-        if super::code_shapes::fills_disk(&l) {
+        if super::code_shapes::fills_disk(l) {
             self.block(format!("fills the disk ({lang} code writes without end)"));
         }
-        if allocates_huge(&l) || allocates_forever(&l) {
+        if allocates_huge(l) || allocates_forever(l) {
             self.block(format!(
                 "exhausts memory ({lang} code allocates tens of gigabytes or more)"
             ));
@@ -347,7 +347,7 @@ impl Analyzer<'_> {
         {
             self.block(format!("persistence ({lang} code adds a login item)"));
         }
-        self.code_writes(lang, &text, &l, home_joined);
+        self.code_writes(lang, text, l, home_joined);
         // `os.kill(-1, 9)`, R's `tools::pskill(-1, …)`: every process the
         // user may signal.
         let tight: String = l.chars().filter(|c| !c.is_whitespace()).collect();
@@ -368,7 +368,7 @@ impl Analyzer<'_> {
                 "kills every process of the user (system disruption, {lang} code)"
             ));
         }
-        if l.contains("kill") && (l.contains("ppid") || l.contains(&app)) {
+        if l.contains("kill") && (l.contains("ppid") || l.contains(app)) {
             self.block(format!("{lang} code signals Jarvis's own process"));
         }
     }
@@ -378,13 +378,13 @@ impl Analyzer<'_> {
         let Source { lang, text, l, .. } = *src;
         // Languages that call programs like a shell does (Tcl's `exec`, expect's `spawn`).
         if matches!(lang, "expect" | "tclsh" | "wish") {
-            self.block_only(|a| a.script(&text, &[], depth + 1));
+            self.block_only(|a| a.script(text, &[], depth + 1));
         }
         // Shell text handed to a shell from inside the code, or written as
         // code that will run later (a `.pth` file's `os.system`): its
         // strings are judged as shell wherever the call is spelled.
-        if runs || runs_code_in(lang, &l) {
-            let literals = string_literals(&text);
+        if runs || runs_code_in(lang, l) {
+            let literals = string_literals(text);
             // A literal without a blank is one word: the joined text below
             // judges it with its neighbours, and parsing each such word
             // alone (an address, a mode, `<&`) costs a parse apiece.
