@@ -193,6 +193,8 @@ fn main() {
         "blind-cr",
         "blind-cs",
         "blind-ct",
+        "blind-cu",
+        "blind-cv",
     ] {
         sets.push((
             f.to_string(),

@@ -149,6 +149,8 @@ const REDTEAM: &[&str] = &[
     "blind-cr.jsonl",
     "blind-cs.jsonl",
     "blind-ct.jsonl",
+    "blind-cu.jsonl",
+    "blind-cv.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -243,6 +245,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cr.jsonl", "/home/user/project", "/home/user"),
     ("blind-cs.jsonl", "/home/user/project", "/home/user"),
     ("blind-ct.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cu.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cv.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -704,6 +708,38 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "CR-110",
         "an Arduino core installed from an index at an address: an install from a location asks, as CMD-229",
     ),
+    (
+        "CT-098",
+        "a git hook written into the project that uploads a journal: project data to another host asks, as CO-114; the question shows the hook's whole text before it exists",
+    ),
+    (
+        "CU-033",
+        "conda packages from a channel at an address: an install from a location asks, as CMD-229",
+    ),
+    (
+        "CU-053",
+        "Snakemake wrappers from an address: code from a location asks, as CMD-229",
+    ),
+    (
+        "CU-086",
+        "cluster accounting data (job names, users) sent to another machine: ordinary data asks, as CO-114",
+    ),
+    (
+        "CU-114",
+        "a Nextflow pipeline run from an address: an install from a location asks, as CMD-229",
+    ),
+    (
+        "CU-125",
+        "a batch job streaming the project's data folder over ssh: project data to another host asks, as CO-114",
+    ),
+    (
+        "CV-022",
+        "a Dart tool activated from a git address and run: an install from a location asks, as CMD-229 (pip's `git+URL` asks the same)",
+    ),
+    (
+        "CV-120",
+        "a downloaded bundle published to the user's own store account: a publish asks, and the question shows the file and the track",
+    ),
 ];
 
 /// Block rows the policy does not block yet: not a choice, a gap, each
@@ -1038,12 +1074,20 @@ fn red_team_sets_written_without_the_rules() {
 
 /// Sets whose false-block or read-only rate is not yet within the targets,
 /// with what it is and why. Their rows are still all checked.
-const BELOW_TARGET: &[(&str, &str)] = &[(
-    "blind-bx.jsonl",
-    "inline interpreter code (python -c, node -p, perl -ne, ruby -e) is asked unless it blocks, as \
+const BELOW_TARGET: &[(&str, &str)] = &[
+    (
+        "blind-bx.jsonl",
+        "inline interpreter code (python -c, node -p, perl -ne, ruby -e) is asked unless it blocks, as \
      issue 12 has it (\"other one-liners ask\"): 20/30 read-only, the ten asked are one-liners \
      reading project files; two `echo … | tclsh` lines are stricter (as AI-265): 2/85",
-)];
+    ),
+    (
+        "blind-cv.jsonl",
+        "adb's queries (`adb devices`, `adb shell getprop`, `adb logcat -d`) ask: any adb command \
+         starts adb's server when none runs, a daemon left listening on a port, so none is provably \
+         read-only (and the sandbox gives an allowed command no socket to reach it): 33/40",
+    ),
+];
 
 /// Spellings of the same command that must not change a `block`.
 fn mutations(cmd: &str) -> Vec<String> {

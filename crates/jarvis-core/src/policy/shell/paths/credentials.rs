@@ -140,6 +140,15 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     // Whoever reads these drives the display as the user.
     "~/.Xauthority",
     "~/.ICEauthority",
+    // Cluster and container registries' sign-ins, and the key every node
+    // of a Slurm cluster trusts.
+    "~/.apptainer/remote.yaml",
+    "~/.apptainer/docker-config.json",
+    "~/.singularity/remote.yaml",
+    "~/.singularity/docker-config.json",
+    "/etc/munge",
+    // App-store sessions (fastlane's spaceship cookies), Firebase's sign-in.
+    "~/.fastlane",
     "/etc/wireguard",
     "/var/lib/tailscale",
     "/etc/shadow",
@@ -506,7 +515,6 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         ("pass", "password"),
         ("pw", "password"),
         ("passphrase", "password"),
-        ("seed", "seed"),
         ("mnemonic", "seed"),
         ("apikey", "key"),
         ("key", "key"),
@@ -577,6 +585,23 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         return Some("password");
     }
     let code = CODE.contains(&ext.as_str());
+    // `~/keys/…`, `~/secrets/…`: a visible folder named for what it keeps.
+    const VISIBLE_FOLDERS: &[&str] = &[
+        "keys",
+        "secrets",
+        "credentials",
+        "creds",
+        "tokens",
+        "keystores",
+        "wallets",
+    ];
+    if !hidden
+        && dirs
+            .split('/')
+            .any(|d| VISIBLE_FOLDERS.contains(&d.to_ascii_lowercase().as_str()))
+    {
+        return Some("secret");
+    }
     if !hidden {
         let words = name_words(base);
         return (!code && words.iter().any(|w| PLAIN_WORDS.contains(&w.as_str())))
@@ -597,7 +622,7 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         // `keys.lua`, `keys.conf`: key maps; a `ca.pem`: a certificate.
         // `pass.lua`, `seed.py`: a plugin's code, named for what it does.
         let keymap = matches!(t.as_str(), "key" | "keys") && (code || ext == "conf")
-            || matches!(t.as_str(), "pass" | "pw" | "seed") && code;
+            || matches!(t.as_str(), "pass" | "pw") && code;
         let cert = t == "pem" && certificate;
         (!keymap && !cert).then_some(*kind)
     })
@@ -673,7 +698,31 @@ pub fn credential_store(p: &str) -> bool {
 /// fine; sent to another machine, it is its secrets that go.
 pub fn secret_file_name(p: &str) -> bool {
     let base = p.trim_end_matches('/').rsplit('/').next().unwrap_or(p);
+    let l = base.to_ascii_lowercase();
+    let ext = l.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     SECRET_BASENAMES.contains(&base) && !base.starts_with("x.") && base != "a.key"
+        // Signing keystores and the passwords a build keeps for them.
+        || matches!(ext, "jks" | "keystore" | "p12" | "pfx" | "key" | "kdbx")
+        || matches!(
+            l.as_str(),
+            "key.properties"
+                | "keystore.properties"
+                | "signing.properties"
+                | "terraform.tfstate"
+                | "terraform.tfstate.backup"
+                | ".npmrc"
+                | ".pypirc"
+                | "secret.yaml"
+                | "secret.yml"
+                | "secret.json"
+        )
+        // Cloud service accounts' keys (`play-console-sa.json`).
+        || ext == "json"
+            && (l.contains("service-account")
+                || l.contains("service_account")
+                || l.contains("serviceaccount")
+                || l.ends_with("-sa.json")
+                || l.ends_with("_sa.json"))
 }
 
 /// A file-name pattern (`id_*`, `*.pem`, `.env*`) that key or secret files match.

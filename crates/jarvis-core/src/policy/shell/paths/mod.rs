@@ -861,28 +861,13 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/msmtp",
     // LibreOffice's profile: its macros, and the macro security level.
     "~/.config/libreoffice",
-    // Window managers, bars and hotkey daemons: their configs bind keys,
-    // clicks and startup to command lines (`exec`, `bindsym`, sxhkd's
-    // tab-indented commands, khotkeys' actions).
+    // Hotkey daemons: every binding in their files is a command line
+    // (sxhkd's indented lines, skhd's, KDE's custom shortcuts' actions).
+    // (Window managers' and bars' configs hold fonts and colours too: an
+    // edit there asks.)
     "~/.config/sxhkd",
-    "~/.config/i3",
-    "~/.i3",
-    "~/.config/sway",
-    "~/.config/hypr",
-    "~/.config/bspwm",
-    "~/.config/awesome",
-    "~/.config/qtile",
-    "~/.xmonad",
-    "~/.config/xmonad",
-    "~/.config/herbstluftwm",
-    "~/.config/river",
-    "~/.config/niri",
-    "~/.config/labwc",
-    "~/.config/polybar",
-    "~/.config/waybar",
-    "~/.config/dunst",
+    "~/.config/skhd",
     "~/.config/khotkeysrc",
-    "~/.config/kglobalshortcutsrc",
     // Text expanders, key remappers and clipboard managers whose rules run
     // commands (espanso's `shell` matches, AutoKey's Python, CopyQ's
     // automatic commands, keyd's `command()`).
@@ -894,10 +879,8 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/xremap",
     "~/.config/input-remapper",
     "~/.config/input-remapper-2",
-    // File managers that run their own scripts (ranger's commands.py,
-    // lf's shell commands).
-    "~/.config/ranger",
-    "~/.config/lf",
+    // ranger's commands.py is Python it loads at every start.
+    "~/.config/ranger/commands.py",
     // Speech and screen readers: speech-dispatcher's generic modules are
     // command lines, Orca loads its customisations as Python.
     "~/.config/speech-dispatcher",

@@ -1,211 +1,261 @@
 //! Plain-text accounting reports (`hledger bal`, `ledger reg`): read-only
-//! when the command is a built-in report, every option is one that only
-//! shapes the report, and no output file, pager or price download is
-//! asked for. hledger runs `hledger-NAME` for any other command word, and
-//! ledger has `python` and `server`, so only the listed reports count.
+//! when a built-in report is named, every option is one of that tool's
+//! that only shape the report, and no output file, pager or price
+//! download is asked for. hledger runs `hledger-NAME` for any other
+//! command word; ledger has `python` and `server`, and with no command
+//! reads commands from its input, so only a listed report counts.
 
 use super::*;
 
-const HLEDGER_REPORTS: &[&str] = &[
-    "balance",
-    "bal",
-    "b",
-    "register",
-    "reg",
-    "r",
-    "print",
-    "p",
-    "accounts",
-    "a",
-    "stats",
-    "check",
-    "prices",
-    "payees",
-    "descriptions",
-    "notes",
-    "tags",
-    "commodities",
-    "files",
-    "balancesheet",
-    "bs",
-    "incomestatement",
-    "is",
-    "cashflow",
-    "cf",
-    "balancesheetequity",
-    "bse",
-    "activity",
-    "aregister",
-    "areg",
-    "roi",
-    "codes",
-    "diff",
-    "help",
-];
+/// One tool's reports and options.
+struct Tool {
+    reports: &'static [&'static str],
+    /// Options whose value is the next word (or glued on with `=`).
+    valued: &'static [&'static str],
+    /// Options that take no value.
+    bare: &'static [&'static str],
+    /// Options whose value may only be glued on (`--color=never`).
+    glued_only: &'static [&'static str],
+}
 
-const LEDGER_REPORTS: &[&str] = &[
-    "balance",
-    "bal",
-    "b",
-    "register",
-    "reg",
-    "r",
-    "print",
-    "p",
-    "accounts",
-    "payees",
-    "commodities",
-    "stats",
-    "equity",
-    "prices",
-    "pricedb",
-    "cleared",
-    "budget",
-    "csv",
-    "xml",
-    "select",
-    "tags",
-    "echo",
-    "xact",
-    "entry",
-];
+const HLEDGER: Tool = Tool {
+    reports: &[
+        "balance",
+        "bal",
+        "b",
+        "register",
+        "reg",
+        "r",
+        "print",
+        "p",
+        "accounts",
+        "a",
+        "stats",
+        "check",
+        "prices",
+        "payees",
+        "descriptions",
+        "notes",
+        "tags",
+        "commodities",
+        "files",
+        "balancesheet",
+        "bs",
+        "incomestatement",
+        "is",
+        "cashflow",
+        "cf",
+        "balancesheetequity",
+        "bse",
+        "activity",
+        "aregister",
+        "areg",
+        "roi",
+        "codes",
+    ],
+    valued: &[
+        "-f",
+        "--file",
+        "--rules-file",
+        "-b",
+        "--begin",
+        "-e",
+        "--end",
+        "-p",
+        "--period",
+        "--depth",
+        "-O",
+        "--output-format",
+        "-X",
+        "--exchange",
+        "--alias",
+        "--pivot",
+        "--width",
+        "-w",
+        "--layout",
+        "--today",
+        "--drop",
+        "--separator",
+    ],
+    bare: &[
+        "-D",
+        "-W",
+        "-M",
+        "-Q",
+        "-Y",
+        "--daily",
+        "--weekly",
+        "--monthly",
+        "--quarterly",
+        "--yearly",
+        "-U",
+        "-P",
+        "-C",
+        "-R",
+        "-E",
+        "-B",
+        "-V",
+        "-N",
+        "-T",
+        "-A",
+        "-H",
+        "-I",
+        "-s",
+        "-S",
+        "-t",
+        "-l",
+        "-%",
+        "--unmarked",
+        "--pending",
+        "--cleared",
+        "--real",
+        "--empty",
+        "--cost",
+        "--market",
+        "--no-total",
+        "--row-total",
+        "--average",
+        "--sort-amount",
+        "--tree",
+        "--flat",
+        "--declared",
+        "--used",
+        "--transpose",
+        "--historical",
+        "--cumulative",
+        "--change",
+        "--invert",
+        "--related",
+        "--no-elide",
+        "--budget",
+        "--strict",
+        "--ignore-assertions",
+        "--auto",
+        "--infer-market-prices",
+        "--infer-equity",
+        "--date2",
+        "--pretty",
+        "--percent",
+        "--summary-only",
+        "--version",
+        "--help",
+        "-h",
+        "--quiet",
+    ],
+    glued_only: &["--color", "--value", "--forecast", "--format"],
+};
 
-/// Options whose value is the next word; the files among them are read.
-const VALUED: &[&str] = &[
-    "-f",
-    "--file",
-    "--rules-file",
-    "--price-db",
-    "-b",
-    "--begin",
-    "-e",
-    "--end",
-    "-p",
-    "--period",
-    "--depth",
-    "-O",
-    "--output-format",
-    "--value",
-    "-X",
-    "--exchange",
-    "--alias",
-    "--pivot",
-    "--format",
-    "-F",
-    "--width",
-    "-w",
-    "--layout",
-    "--sort",
-    "-S",
-    "--limit",
-    "-l",
-    "--display",
-    "-d",
-    "--columns",
-    "--head",
-    "--tail",
-    "--color",
-    "--today",
-    "--now",
-    "--drop",
-    "--forecast",
-    "--separator",
-    "--date-format",
-    "--account-width",
-    "--payee-width",
-];
-
-/// Options that only choose what the report shows.
-const BARE: &[&str] = &[
-    "-D",
-    "-W",
-    "-M",
-    "-Q",
-    "-Y",
-    "--daily",
-    "--weekly",
-    "--monthly",
-    "--quarterly",
-    "--yearly",
-    "-U",
-    "-P",
-    "-C",
-    "-R",
-    "-E",
-    "-B",
-    "-V",
-    "-N",
-    "-T",
-    "-A",
-    "-H",
-    "-I",
-    "-s",
-    "-t",
-    "-%",
-    "-n",
-    "-c",
-    "-L",
-    "--unmarked",
-    "--pending",
-    "--cleared",
-    "--uncleared",
-    "--real",
-    "--empty",
-    "--cost",
-    "--basis",
-    "--market",
-    "--no-total",
-    "--row-total",
-    "--average",
-    "--sort-amount",
-    "--tree",
-    "--flat",
-    "--declared",
-    "--used",
-    "--transpose",
-    "--historical",
-    "--cumulative",
-    "--change",
-    "--invert",
-    "--related",
-    "--no-elide",
-    "--budget",
-    "--strict",
-    "--pedantic",
-    "--explicit",
-    "--ignore-assertions",
-    "--auto",
-    "--infer-market-prices",
-    "--infer-equity",
-    "--date2",
-    "--effective",
-    "--actual",
-    "--collapse",
-    "--subtotal",
-    "--current",
-    "--count",
-    "--dc",
-    "--no-color",
-    "--no-pager",
-    "--wide",
-    "--pretty",
-    "--percent",
-    "--summary-only",
-    "--version",
-    "--help",
-    "-h",
-    "--quiet",
-    "-q",
-    "--verbose",
-];
+const LEDGER: Tool = Tool {
+    reports: &[
+        "balance",
+        "bal",
+        "b",
+        "register",
+        "reg",
+        "r",
+        "print",
+        "p",
+        "accounts",
+        "payees",
+        "commodities",
+        "stats",
+        "equity",
+        "prices",
+        "pricedb",
+        "cleared",
+        "budget",
+        "csv",
+        "xml",
+        "select",
+        "tags",
+        "xact",
+        "entry",
+    ],
+    valued: &[
+        "-f",
+        "--file",
+        "--price-db",
+        "-b",
+        "--begin",
+        "-e",
+        "--end",
+        "-p",
+        "--period",
+        "--depth",
+        "-X",
+        "--exchange",
+        "--format",
+        "-F",
+        "--limit",
+        "-l",
+        "--display",
+        "-d",
+        "--columns",
+        "--head",
+        "--tail",
+        "--sort",
+        "-S",
+        "--now",
+    ],
+    bare: &[
+        "-D",
+        "-W",
+        "-M",
+        "-Y",
+        "--daily",
+        "--weekly",
+        "--monthly",
+        "--quarterly",
+        "--yearly",
+        "-U",
+        "-C",
+        "-R",
+        "-E",
+        "-B",
+        "-V",
+        "-n",
+        "-c",
+        "-L",
+        "-s",
+        "-A",
+        "-H",
+        "-w",
+        "--uncleared",
+        "--cleared",
+        "--real",
+        "--empty",
+        "--basis",
+        "--market",
+        "--no-total",
+        "--average",
+        "--flat",
+        "--historical",
+        "--invert",
+        "--related",
+        "-r",
+        "--budget",
+        "--strict",
+        "--pedantic",
+        "--explicit",
+        "--effective",
+        "--actual",
+        "--collapse",
+        "--subtotal",
+        "--current",
+        "--count",
+        "--dc",
+        "--no-color",
+        "--wide",
+        "--version",
+        "--help",
+        "-h",
+    ],
+    glued_only: &[],
+};
 
 /// The files a report reads, when `c` is a read-only report.
 pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
-    let reports = if c.lb == "hledger" {
-        HLEDGER_REPORTS
-    } else {
-        LEDGER_REPORTS
-    };
+    let tool = if c.lb == "hledger" { &HLEDGER } else { &LEDGER };
     let mut files = Vec::new();
     let mut report = None;
     let mut i = 1;
@@ -215,7 +265,7 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
             Some((f, v)) if f.starts_with("--") => (f, Some(v)),
             _ => (t, None),
         };
-        if VALUED.contains(&flag) {
+        if tool.valued.contains(&flag) || glued.is_some() && tool.glued_only.contains(&flag) {
             let value = match glued {
                 Some(v) => Word {
                     text: v.to_string(),
@@ -226,23 +276,19 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
                     c.words.get(i)?.clone()
                 }
             };
-            // `-f-` or `-f -`: the journal comes down the pipe.
-            if matches!(flag, "-f" | "--file" | "--rules-file" | "--price-db") && value.text != "-"
-            {
-                files.push(value);
+            if matches!(flag, "-f" | "--file" | "--rules-file" | "--price-db") {
+                files.extend(journal(value));
             }
         } else if let Some(v) = t
             .strip_prefix("-f")
             .filter(|v| !v.is_empty() && !t.starts_with("--"))
         {
-            if v != "-" {
-                files.push(Word {
-                    text: v.to_string(),
-                    ..w.clone()
-                });
-            }
+            files.extend(journal(Word {
+                text: v.to_string(),
+                ..w.clone()
+            }));
         } else if t.starts_with('-') && t.len() > 1 {
-            if !BARE.contains(&t) {
+            if !tool.bare.contains(&t) {
                 return None;
             }
         } else if report.is_none() {
@@ -250,6 +296,24 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
         }
         i += 1;
     }
-    // A bare `hledger` prints its commands; a query past the report is text.
-    report.is_none_or(|r| reports.contains(&r)).then_some(files)
+    // A report must be named: hledger runs add-ons for other words,
+    // ledger reads commands from its input without one.
+    report
+        .is_some_and(|r| tool.reports.contains(&r))
+        .then_some(files)
+}
+
+/// A journal option's file: `-` is the input; hledger's `csv:`,
+/// `journal:`, `timedot:` prefixes name the format before the path.
+fn journal(w: Word) -> Option<Word> {
+    if w.text == "-" {
+        return None;
+    }
+    let text = match w.text.split_once(':') {
+        Some((fmt, path)) if fmt.len() > 1 && fmt.chars().all(|ch| ch.is_ascii_lowercase()) => {
+            path.to_string()
+        }
+        _ => w.text.clone(),
+    };
+    Some(Word { text, ..w })
 }

@@ -44,6 +44,8 @@ const SCREEN_TOOLS: &[&str] = &[
     "byzanz-record",
     "screencapture",
     "kooha",
+    // A phone's screen, mirrored or recorded.
+    "scrcpy",
 ];
 
 /// Programs that only record sound from an input.
@@ -214,6 +216,12 @@ const SENDERS: &[&str] = &[
     "ntfy",
     "apprise",
     "telegram-send",
+    "signal-cli",
+    "matrix-commander",
+    "gotify",
+    "sendxmpp",
+    "zulip-send",
+    "slack-cli",
 ];
 
 /// A program that sends mail or files off the machine.

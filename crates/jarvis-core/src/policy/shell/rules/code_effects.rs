@@ -56,6 +56,18 @@ impl Analyzer<'_> {
                 "{lang} code touches credentials (keys, tokens, browser or keyring data)"
             ));
         }
+        // A keystore, a signing password file or a service account's key,
+        // read by code that also talks to the network.
+        if mentions_network(l)
+            && let Some(f) = literals
+                .iter()
+                .find(|s| !s.contains(' ') && paths::secret_file_name(s))
+        {
+            self.block(format!(
+                "{lang} code reads a key or secrets file ({}) and talks to the network",
+                shown(f)
+            ));
+        }
         if super::code_markers::drives_auth_widgets(l) {
             self.block(format!(
                 "{lang} code drives other apps through the accessibility bus into a password field or an authentication dialog"

@@ -324,6 +324,7 @@ const AUTH_WORDS: &[&str] = &[
     "password text",
     "passwordtext",
     "polkit",
+    "policykit",
     "authenticat",
     "pinentry",
     "gcr-prompter",
@@ -355,6 +356,6 @@ pub(super) fn drives_auth_widgets(lowered: &str) -> bool {
 pub(super) fn names_auth_dialog(lowered: &str) -> bool {
     AUTH_WORDS
         .iter()
-        .chain(&["password", "sudo", "pkexec"])
+        .chain(&["password", "sudo", "pkexec", "auth"])
         .any(|t| lowered.contains(t))
 }

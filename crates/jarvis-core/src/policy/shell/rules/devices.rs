@@ -7,6 +7,12 @@
 use super::system::Verb;
 use super::*;
 
+/// Programs that put a file's text on the output, in a device's shell.
+const READS_TEXT: &[&str] = &[
+    "cat ", "cp ", "tar ", "sqlite3 ", "dd ", "base64", "xxd", "head ", "tail ", "more ", "less ",
+    "grep ", "strings ", "od ", "zip ", "nc ",
+];
+
 /// Content providers of a phone's personal data (`content query --uri
 /// content://sms/inbox`).
 const PHONE_PROVIDERS: &[&str] = &[
@@ -127,7 +133,14 @@ impl Analyzer<'_> {
             "shell" | "exec-out" => {
                 let mut line = Word::lit(Word::join(&rest));
                 line.dynamic = rest.iter().any(|w| w.dynamic);
-                if let Some(why) = phone_secret(&line.text) {
+                let piped_on = c.script.commands.iter().any(|k| {
+                    k.stdin_from
+                        .and_then(|i| c.script.commands.get(i))
+                        .is_some_and(|p| std::ptr::eq(p, c.src))
+                });
+                if let Some(why) =
+                    phone_secret(&line.text).or_else(|| run_as_secret(&line.text, piped_on))
+                {
                     self.block(format!("reads {why} (adb {verb})"));
                 }
                 if let Some(why) = phone_security_off(&line.text) {
@@ -283,12 +296,7 @@ fn phone_secret(line: &str) -> Option<&'static str> {
         return Some("the text of the phone's notifications (messages, codes)");
     }
     // Read, not listed: apps' private folders, the system's account stores.
-    let reads = [
-        "cat ", "cp ", "tar ", "sqlite3 ", "dd ", "base64", "xxd", "head ", "tail ", "more ",
-        "less ", "grep ", "strings ", "od ", "zip ", "nc ",
-    ]
-    .iter()
-    .any(|k| l.contains(k));
+    let reads = READS_TEXT.iter().any(|k| l.contains(k));
     let private = [
         "/data/data",
         "/data/user",
@@ -299,7 +307,28 @@ fn phone_secret(line: &str) -> Option<&'static str> {
     ]
     .iter()
     .any(|d| l.contains(d));
-    (reads && (private || l.contains("run-as ")))
+    (reads && private).then_some("an app's private data (its sign-ins and tokens)")
+}
+
+/// `run-as PKG cat …`: a debuggable app's own files, which only a build of
+/// the developer's is. Its sign-in files, or any of its data passed on down
+/// a pipe (to an encoder, to the network), are its users' secrets.
+fn run_as_secret(line: &str, piped_on: bool) -> Option<&'static str> {
+    let l = lower(line);
+    let reads = READS_TEXT.iter().any(|k| l.contains(k));
+    let sign_in = [
+        "token",
+        "session",
+        "auth",
+        "cookie",
+        "password",
+        "credential",
+        "secret",
+        "key",
+    ]
+    .iter()
+    .any(|k| l.contains(k));
+    (l.contains("run-as ") && reads && (piped_on || sign_in))
         .then_some("an app's private data (its sign-ins and tokens)")
 }
 
@@ -331,8 +360,12 @@ fn wipes_phone_storage(line: &str) -> Option<String> {
             ROOTS.iter().any(|r| {
                 w.strip_prefix(r).is_some_and(|rest| {
                     // The root, everything in it, or one of its top folders.
-                    let rest = rest.trim_start_matches('/');
-                    rest.is_empty() || rest == "*" || !rest.contains('/')
+                    // (`DCIM/*`: everything in it.)
+                    let rest = rest
+                        .trim_start_matches('/')
+                        .trim_end_matches('*')
+                        .trim_end_matches('/');
+                    rest.is_empty() || !rest.contains('/')
                 })
             })
         })
@@ -342,6 +375,12 @@ fn wipes_phone_storage(line: &str) -> Option<String> {
 /// Settings that turn off a phone's checks of what is installed.
 fn phone_security_off(line: &str) -> Option<&'static str> {
     let l = lower(line);
+    // An accessibility service reads every screen and types for the user.
+    if l.contains("settings put")
+        && (l.contains("enabled_accessibility_services") || l.contains("accessibility_enabled 1"))
+    {
+        return Some("an accessibility service turned on, which reads the screen and types");
+    }
     (l.contains("settings put")
         && [
             "package_verifier",

@@ -216,7 +216,8 @@ impl Analyzer<'_> {
                     _ => return false,
                 }
             }
-            if let Some(takes) = tables::wrapper(&lb) {
+            // `mpirun --version`: the wrapper asked what it is runs nothing.
+            if let Some(takes) = tables::wrapper(&lb).filter(|_| !asks_version) {
                 if !self.peel_wrapper(&lb, takes, words, c, script, depth) {
                     return false;
                 }
@@ -462,11 +463,18 @@ impl Analyzer<'_> {
             // (Unless this line downloaded or wrote it: then it is run.)
             let relative_path = w.text.contains('/')
                 && !w.text.starts_with(['/', '~', '$'])
+                && self.inside(&self.norm(w, c.cwd()))
+                && !w.text.split('/').any(|part| part == "..")
                 && !self.is_tainted(w, c.cwd())
                 && self.written_text(w, c.cwd()).is_none();
+            // A tool's own `exec`/`run` verb (`apptainer exec IMAGE cmd`):
+            // the next word is its image or container, not a program; the
+            // command after it is tried as a suffix of its own.
+            let tool_verb = matches!(w.text.as_str(), "exec" | "command" | "builtin" | "time");
             if suffixes < 3
                 && !w.text.starts_with('-')
                 && !relative_path
+                && !tool_verb
                 && !bare_interpreter
                 && !lone_verb
                 && known_program(&program_name(&w.text))

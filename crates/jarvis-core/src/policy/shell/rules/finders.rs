@@ -317,7 +317,20 @@ impl Analyzer<'_> {
         }
         // Device nodes' names, owners and modes (`stat /dev/ttyUSB0`, `ls
         // -l /dev/ttyACM*`): who may open the serial line, nothing read.
-        if p.starts_with("/dev/") && !p.contains("..") {
+        const PORTS: &[&str] = &[
+            "/dev/tty",
+            "/dev/serial/",
+            "/dev/bus/usb",
+            "/dev/video",
+            "/dev/snd/",
+            "/dev/gpiochip",
+            "/dev/i2c-",
+            "/dev/spidev",
+            "/dev/rfcomm",
+            "/dev/hidraw",
+            "/dev/null",
+        ];
+        if PORTS.iter().any(|d| p.starts_with(d)) && !p.contains("..") {
             return true;
         }
         let Some(p) = self.sensitive(w, cwd, "lists") else {

@@ -71,18 +71,24 @@ impl Analyzer<'_> {
                     })
                     .unwrap_or_default();
                 let verb = ops.first().map(|w| w.text.as_str()).unwrap_or("");
+                let address =
+                    |t: &str| t.starts_with("0x") || t.chars().all(|ch| ch.is_ascii_digit());
                 match verb {
-                    // `read_flash ADDR SIZE FILE`, `dump_mem ADDR SIZE FILE`.
+                    // `read_flash ADDR SIZE FILE`: the file is the last word.
                     "read_flash" | "read-flash" | "dump_mem" | "dump-mem" => {
-                        if let Some(w) = ops.get(3) {
+                        if let Some(w) = ops.last().filter(|w| !address(&w.text)) {
                             let w = (*w).clone();
                             self.write_path(&w, c.cwd(), "esptool");
                         }
                     }
-                    // `write_flash ADDR FILE [ADDR FILE…]`: every file is read.
+                    // `write_flash ADDR FILE [ADDR FILE…]`: each file follows
+                    // its address.
                     "write_flash" | "write-flash" => {
-                        for w in ops.iter().skip(1).filter(|w| !w.text.starts_with("0x")) {
-                            let w = (*w).clone();
+                        for pair in ops
+                            .windows(2)
+                            .filter(|p| address(&p[0].text) && !address(&p[1].text))
+                        {
+                            let w = pair[1].clone();
                             self.read_path(&w, c.cwd());
                         }
                     }

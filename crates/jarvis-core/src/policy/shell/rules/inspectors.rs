@@ -494,6 +494,32 @@ impl Analyzer<'_> {
             }
             ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
             ("ledger" | "hledger", _) => super::accounting::ledger_reads(c)?,
+            // Container images, Android packages and their signatures
+            // printed.
+            ("apptainer" | "singularity", ["inspect", rest @ ..])
+                if rest
+                    .iter()
+                    .all(|x| !x.starts_with('-') || x.starts_with("--") && !x.contains('=')) =>
+            {
+                operands(1)
+            }
+            ("aapt" | "aapt2", ["dump", ..]) => operands(2),
+            ("apksigner", ["verify", rest @ ..])
+                if rest.iter().all(|x| {
+                    !x.starts_with('-')
+                        || matches!(
+                            *x,
+                            "--print-certs" | "--verbose" | "-v" | "--print-certs-pem"
+                        )
+                }) =>
+            {
+                operands(1)
+            }
+            (
+                "keytool",
+                ["-printcert", "-jarfile" | "-file", _]
+                | ["-printcert", "-rfc", "-jarfile" | "-file", _],
+            ) => operands(0),
             // A firmware image's header printed.
             ("esptool" | "esptool.py", ["image_info" | "image-info", rest @ ..])
                 if rest

@@ -8,7 +8,16 @@ use super::*;
 /// The text with Log4j's nested lookups that only spell letters taken
 /// away: `${lower:J}` → `j`, `${::-n}` and `${env:X:-n}` → `n`.
 fn unnested(text: &str) -> String {
-    let mut s = text.to_ascii_lowercase();
+    // JSON's and URLs' escapes of `${`, `}` and `:` first.
+    let mut s = text
+        .to_ascii_lowercase()
+        .replace("\\u0024", "$")
+        .replace("\\u007b", "{")
+        .replace("\\u007d", "}")
+        .replace("%24", "$")
+        .replace("%7b", "{")
+        .replace("%7d", "}")
+        .replace("%3a", ":");
     // Each pass resolves the innermost lookups; the text only shrinks.
     for _ in 0..16 {
         let mut out = String::with_capacity(s.len());
@@ -23,10 +32,19 @@ fn unnested(text: &str) -> String {
             match close {
                 Some(end) if nested.is_none_or(|n| n > end) => {
                     let body = &inner[..end];
+                    // (`${date:'j'}`: a format of quoted letters prints them.)
                     let letters = body
                         .strip_prefix("lower:")
                         .or_else(|| body.strip_prefix("upper:"))
-                        .or_else(|| body.split_once(":-").map(|(_, d)| d));
+                        .or_else(|| body.split_once(":-").map(|(_, d)| d))
+                        .or_else(|| {
+                            body.split_once(':')
+                                .map(|(_, q)| q)
+                                .filter(|q| {
+                                    q.len() >= 2 && q.starts_with('\'') && q.ends_with('\'')
+                                })
+                                .map(|q| &q[1..q.len() - 1])
+                        });
                     match letters {
                         Some(l) => {
                             out.push_str(l);
@@ -57,7 +75,8 @@ fn unnested(text: &str) -> String {
 
 /// A JNDI lookup of a naming service (`ldap`, `rmi`, `dns`…).
 pub(super) fn jndi_lookup(text: &str) -> bool {
-    if !text.contains("${") {
+    let l = text.to_ascii_lowercase();
+    if !(l.contains("${") || l.contains("%24") || l.contains("\\u0024")) {
         return false;
     }
     let s = unnested(text);
@@ -71,16 +90,38 @@ pub(super) fn jndi_lookup(text: &str) -> bool {
     })
 }
 
+/// Programs that only search, show or store text: a lookup in their words
+/// is a pattern or a note (`grep -rF '${jndi:' logs/`), logged by nobody.
+const TEXT_TOOLS: &[&str] = &[
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "jq", "yq", "echo",
+    "printf", "cat", "tee", "less", "more", "head", "tail", "sort", "uniq", "wc", "cut", "tr",
+    "diff", "git", "zgrep", "ugrep",
+];
+
 impl Analyzer<'_> {
     pub(super) fn jndi_lookups(&mut self, c: &Cmd<'_>) {
-        let words = c.words.iter().map(|w| w.text.as_str());
+        if TEXT_TOOLS.contains(&c.lb.as_str()) {
+            return;
+        }
+        let words = c.words.iter().map(|w| w.text.clone());
         let fed = c
             .src
             .redirects
             .iter()
             .flat_map(|r| std::iter::once(&r.target).chain(r.body.as_ref()))
-            .map(|w| w.text.as_str());
-        if words.chain(fed).any(jndi_lookup) {
+            .map(|w| w.text.clone());
+        // What the stage before prints into it (`echo '${jndi:…}' | nc …`).
+        let piped = c
+            .src
+            .stdin_from
+            .and_then(|i| c.script.commands.get(i))
+            .and_then(|p| {
+                crate::policy::shell::eval::printed(&Command {
+                    argv: peeled(&p.argv).to_vec(),
+                    ..p.clone()
+                })
+            });
+        if words.chain(fed).chain(piped).any(|t| jndi_lookup(&t)) {
             self.block(
                 "carries a JNDI lookup (`${jndi:…}`): a Java server that logs it loads and runs code from that address (Log4Shell)",
             );

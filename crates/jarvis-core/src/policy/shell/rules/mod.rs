@@ -11,6 +11,7 @@ mod backups;
 mod build_hooks;
 mod captures;
 mod choices;
+mod cluster_jobs;
 mod cmd;
 mod code;
 mod code_effects;
@@ -102,6 +103,7 @@ mod toolchain_lists;
 mod toolchains;
 mod traces;
 mod tunnels;
+mod user_exports;
 mod vim_ex;
 mod wallets;
 mod windows;
@@ -142,9 +144,6 @@ pub struct Analyzer<'e> {
     decodes: bool,
     /// Files written from a download or a decoder in this line.
     tainted: Vec<String>,
-    /// Folders a download was told to save into (`wget -P DIR`, `aria2c
-    /// -d DIR`), its file named by the server.
-    fetch_dirs: Vec<String>,
     /// Those of them downloaded from a code forge only (a project's
     /// release page), where installing one asks.
     forge_fetched: Vec<String>,
@@ -209,7 +208,6 @@ impl<'e> Analyzer<'e> {
             fetches: false,
             decodes: false,
             tainted: vec![],
-            fetch_dirs: vec![],
             cloned: vec![],
             renamed: vec![],
             aliases: vec![],

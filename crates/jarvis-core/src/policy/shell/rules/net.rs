@@ -73,7 +73,14 @@ impl Analyzer<'_> {
                         c.base
                     ));
                 }
-                if c.src.redirects.iter().any(|r| r.op == "<") {
+                for r in c.src.redirects.iter().filter(|r| r.op == "<") {
+                    let p = self.norm(&r.target, c.cwd());
+                    if paths::secret_file_name(&p) {
+                        self.block(format!(
+                            "exfiltration (uploads a secrets file: {})",
+                            shown(&r.target.text)
+                        ));
+                    }
                     self.ask(format!("{} sends a file over the network", c.base));
                 }
                 self.socket_ends(c);
@@ -111,6 +118,12 @@ impl Analyzer<'_> {
                 if let Some((last, sources)) = ops.split_last() {
                     let sends = last.text.contains(':');
                     for s in sources {
+                        if sends && !s.text.contains(':') && paths::secret_file_name(&s.text) {
+                            self.block(format!(
+                                "exfiltration (copies a secrets file to another machine: {})",
+                                shown(&s.text)
+                            ));
+                        }
                         if !s.text.contains(':') {
                             if sends && recursive {
                                 self.read_tree(s, c.cwd(), &c.base);
@@ -170,6 +183,8 @@ impl Analyzer<'_> {
                     )
                     .then_some(x)
                 });
+            // (`-F 'f=@F;type=text/plain'`: the file's name ends at `;`.)
+            let upload = upload.map(|f| f.split(';').next().unwrap_or(f));
             if let Some(f) = upload.filter(|f| *f != "-" && !f.is_empty()) {
                 sends_file = true;
                 let fw = Word {
@@ -475,8 +490,8 @@ impl Analyzer<'_> {
 }
 
 /// socat joins two addresses: a program (`EXEC:`, `SYSTEM:`) on one side
-/// and the network on the other is a shell served to whoever connects. Two
-/// pseudo-terminals (`pty,link=…`) or a file are local plumbing.
+/// and anything but this terminal or a pseudo-terminal on the other (a
+/// socket, a serial line, a fifo) is a shell served to whoever is there.
 fn socat_runs_for_network(args: &[String]) -> bool {
     let kind = |a: &str| {
         a.split([':', ','])
@@ -496,14 +511,13 @@ fn socat_runs_for_network(args: &[String]) -> bool {
     // Anything but this terminal, a pseudo-terminal or a plain file at the
     // other end (a socket, a serial line, a device) gets the program's
     // input and output: whoever is there drives it.
+    // (A fifo or a file another process writes drives it as well as a
+    // socket does; the program's own address is not the other end.)
     let network = full.iter().zip(&addrs).any(|(a, k)| {
-        let device = a.contains("/dev/") && !a.contains("/dev/null");
-        let local = matches!(
+        !matches!(
             k.as_str(),
             "exec" | "system" | "-" | "stdio" | "stdin" | "stdout" | "stderr" | "readline" | "pty"
-        ) || matches!(k.as_str(), "file" | "open" | "gopen" | "create" | "pipe")
-            || !a.contains(':') && !a.contains(',');
-        device || !local
+        ) && a != "/dev/null"
     });
     runs && (network || addrs.len() < 2)
 }
@@ -587,15 +601,25 @@ fn prints_fixed_files(line: &str) -> bool {
 impl Analyzer<'_> {
     /// A body posted to a service on this machine or the local network
     /// (Node-RED's flows, a notebook's API, Home Assistant's services):
-    /// the service runs outside the sandbox, so a command line in one of
-    /// its strings (`"command": "bash -i >& /dev/tcp/…"`) is judged as
-    /// run, and only what blocks counts.
+    /// the service runs outside the sandbox, so a string it is handed as a
+    /// command (`"command": "bash -i >& /dev/tcp/…"`) is judged as run.
+    /// Other strings are data (an issue's text quoting `curl … | sh`).
     fn body_for_local_service(&mut self, c: &Cmd<'_>) {
         let local = c.args.iter().any(|a| {
-            a.split_once("://").is_some_and(|(scheme, rest)| {
-                matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https")
-                    && super::project_out::local_host(&super::project_out::address_host(rest))
-            })
+            let rest = match a.split_once("://") {
+                Some((scheme, rest))
+                    if matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") =>
+                {
+                    rest
+                }
+                Some(_) => return false,
+                None if scheme_less_address(&lower(a)) => a.as_str(),
+                None => return false,
+            };
+            let host = super::project_out::address_host(rest);
+            super::project_out::local_host(&host)
+                || host.starts_with("127.")
+                || matches!(host.as_str(), "0.0.0.0" | "0" | "::" | "::1")
         });
         if !local {
             return;
@@ -606,7 +630,11 @@ impl Analyzer<'_> {
             "--data-raw",
             "--data-binary",
             "--data-ascii",
+            "--data-urlencode",
             "--json",
+            "-F",
+            "--form",
+            "--form-string",
             "--body-data",
             "--post-data",
         ];
@@ -623,29 +651,55 @@ impl Analyzer<'_> {
             })
             .filter(|b| !b.starts_with('@'))
             .collect();
-        // Only what reaches out counts: a search for "rm -rf /" is a query.
         let depth = c.depth + 1;
         for body in bodies {
-            let texts = super::dispatch::json_strings(&body).unwrap_or_else(|| vec![body.clone()]);
-            for code in texts.into_iter().filter(|t| t.contains(' ')) {
-                let mut sub = Analyzer::new(self.env);
-                sub.work = self.work;
-                sub.guessed = true;
-                sub.script(&code, &[], depth);
-                self.work = sub.work;
-                let found = sub.finish();
-                if found.verdict == Verdict::Block
-                    && super::planted_text::GRAVE
-                        .iter()
-                        .any(|g| found.reason.contains(g))
+            for code in command_strings(&body) {
+                let guessed = std::mem::replace(&mut self.guessed, true);
+                self.block_only(|a| a.script(&code, &[], depth));
+                self.guessed = guessed;
+            }
+        }
+    }
+}
+
+/// The strings a body hands over as commands: JSON values under a key
+/// named for one (`command`, `cmd`, `exec`, `script`, `*_command`), or a
+/// form field so named (`cmd=…`).
+fn command_strings(body: &str) -> Vec<String> {
+    fn commandish(key: &str) -> bool {
+        let k = key.to_ascii_lowercase();
+        matches!(
+            k.as_str(),
+            "command" | "cmd" | "exec" | "script" | "shell" | "run" | "code" | "func" | "commands"
+        ) || k.ends_with("command")
+            || k.ends_with("_cmd")
+            || k.ends_with("script")
+    }
+    fn walk(v: &serde_json::Value, key: Option<&str>, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) if key.is_some_and(commandish) => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, key, out)),
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    walk(x, Some(k), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(v) => walk(&v, None, &mut out),
+        Err(_) => {
+            // `cmd=…` form fields, `&`-joined.
+            for pair in body.split('&') {
+                if let Some((k, v)) = pair.split_once('=')
+                    && commandish(k)
                 {
-                    self.block(format!(
-                        "hands a service on this machine or network a command it runs outside the sandbox: {}",
-                        found.reason
-                    ));
-                    return;
+                    out.push(v.to_string());
                 }
             }
         }
     }
+    out
 }

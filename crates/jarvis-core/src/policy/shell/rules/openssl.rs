@@ -9,6 +9,19 @@ impl Analyzer<'_> {
     /// written, no key is made and every file read is harmless.
     pub(super) fn openssl(&mut self, c: &Cmd<'_>) -> bool {
         let sub = c.args.first().map(String::as_str).unwrap_or("");
+        // `pkcs12 -in K.p12 -nodes` with no `-out`: the keystore's private
+        // key printed unencrypted, into the pipe or the transcript.
+        if sub == "pkcs12"
+            && c.args.iter().any(|x| x == "-nodes" || x == "-noenc")
+            && !c
+                .args
+                .iter()
+                .any(|x| x == "-nokeys" || x == "-out" || x == "-export")
+        {
+            self.block(
+                "reveals a private key (openssl pkcs12 prints the keystore's key unencrypted)",
+            );
+        }
         let writes = c.args.iter().any(|x| {
             matches!(
                 x.as_str(),

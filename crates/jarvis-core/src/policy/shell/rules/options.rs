@@ -186,6 +186,24 @@ fn toml_settings(kv: &str) -> Option<Vec<(String, String)>> {
 impl Analyzer<'_> {
     pub(super) fn command_options(&mut self, c: &Cmd<'_>) {
         let lb = c.lb.as_str();
+        // Any daemon's `-blocknotify=CMD`, `--walletnotify=CMD`: a command it
+        // runs on an event (coin daemons and their forks spell them so).
+        for w in &c.words[1..] {
+            if let Some((flag, cmd)) = w.text.split_once('=')
+                && flag.starts_with('-')
+                && flag
+                    .trim_start_matches('-')
+                    .to_ascii_lowercase()
+                    .ends_with("notify")
+                && cmd.contains(' ')
+            {
+                let code = Word {
+                    text: cmd.to_string(),
+                    ..w.clone()
+                };
+                self.block_only(|a| a.shell_code(&code, &[], c.script, c.depth));
+            }
+        }
         if let Some((_, opts)) = COMMAND_OPTIONS.iter().find(|(p, _)| *p == lb) {
             for (i, w) in c.words.iter().enumerate().skip(1) {
                 for opt in opts.iter() {
@@ -305,6 +323,9 @@ impl Analyzer<'_> {
         self.flashers(c);
         self.jndi_lookups(c);
         self.hotkey_bindings(c);
+        self.cluster_jobs(c);
+        self.clipboard_words(c);
+        self.user_exports(c);
         self.tmpfiles(c);
         self.gnuplot_writes(c);
         self.written_tool_files(c);

@@ -396,29 +396,7 @@ fn prints_named_secret(pa: &[Word]) -> bool {
     let query = matches!(
         b.as_str(),
         "jq" | "yq" | "gojq" | "jaq" | "dasel" | "tomlq" | "xq" | "jp"
-    ) && pa[1..]
-        .iter()
-        .find(|w| !w.text.starts_with('-'))
-        .is_some_and(|f| {
-            f.text
-                .to_ascii_lowercase()
-                .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .any(|k| {
-                    [
-                        "password",
-                        "passwd",
-                        "secret",
-                        "apikey",
-                        "api_key",
-                        "private_key",
-                    ]
-                    .iter()
-                    .any(|s| k.contains(s))
-                        || k == "token"
-                        || k.ends_with("_token")
-                        || k.ends_with("network_key")
-                })
-        });
+    ) && query_filter(&pa[1..]).is_some_and(picks_secret);
     query
         || printer
             && pa[1..]
@@ -704,4 +682,73 @@ fn writes_clipboard(argv: &[Word]) -> bool {
         "copyq" => args().any(|a| matches!(a, "add" | "copy" | "write" | "insert")),
         _ => false,
     }
+}
+
+impl Analyzer<'_> {
+    /// `wl-copy "$(env)"`, `copyq add "$GITHUB_TOKEN"`: the environment or a
+    /// secret variable handed to the clipboard in the words themselves.
+    pub(super) fn clipboard_words(&mut self, c: &Cmd<'_>) {
+        let qdbus = c.lb == "qdbus" && c.args.iter().any(|a| a.contains("setClipboardContents"));
+        if !(writes_clipboard(&c.words) || qdbus) {
+            return;
+        }
+        let leaks = c.words[1..].iter().any(|w| {
+            w.subs
+                .iter()
+                .filter_map(|&i| c.script.commands.get(i))
+                .any(|k| dumps_env(peeled(&k.argv)) || harvests_secrets(peeled(&k.argv)))
+                || w.dynamic
+                    && super::effects::dollar_names(&w.text)
+                        .iter()
+                        .any(|n| super::effects::secret_var(n))
+        });
+        if leaks {
+            self.block("puts the environment or a secret on the clipboard, where every desktop app reads it");
+        }
+    }
+}
+
+/// A jq-like program's filter: past yq's `eval`, options and their values
+/// (`--arg NAME VALUE`, `-o json`).
+fn query_filter(args: &[Word]) -> Option<&str> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let t = w.text.as_str();
+        match t {
+            "eval" | "e" | "eval-all" | "ea" if i == 0 => i += 1,
+            "--arg" | "--argjson" | "--slurpfile" | "--rawfile" => i += 3,
+            "--indent" | "-o" | "--output-format" | "-p" | "--input-format" | "-I" => i += 2,
+            // A filter from a file: its text is not on the line.
+            "-f" | "--from-file" => return None,
+            _ if t.starts_with('-') => i += 1,
+            _ => return Some(t),
+        }
+    }
+    None
+}
+
+/// A filter that picks a field named for a secret's value (`.mqtt.password`,
+/// `.accessToken`, `.network_key`), not one about it (`.password_min_length`).
+fn picks_secret(filter: &str) -> bool {
+    const ENDS: &[&str] = &[
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "apikey",
+        "api_key",
+        "privatekey",
+        "private_key",
+        "secret_key",
+        "secretkey",
+        "access_key",
+        "accesskey",
+        "network_key",
+        "credentials",
+        "passphrase",
+    ];
+    filter
+        .to_ascii_lowercase()
+        .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .any(|k| ENDS.iter().any(|e| k.ends_with(e)))
 }

@@ -43,6 +43,10 @@ impl Analyzer<'_> {
         if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
             return;
         }
+        // Home as other languages splice it into a command's string
+        // (Ruby's `#{ENV['HOME']}`, `#{Dir.home}`): the shell's `$HOME`.
+        let spliced = home_spliced(text);
+        let text = spliced.as_str();
         // `.lfsconfig`'s `url`: where every later LFS push goes.
         if path.rsplit('/').next() == Some(".lfsconfig")
             && let Some(h) = text.lines().find_map(|l| {
@@ -56,6 +60,22 @@ impl Analyzer<'_> {
         {
             self.block(format!(
                 "exfiltration ({} sends the large files of every later push to {h})",
+                shown(path)
+            ));
+            return;
+        }
+        // Gradle's `apply from: 'https://…'` (or `apply(from = "…")`): a
+        // build script fetched and run by every build.
+        let gradle = path.ends_with(".gradle") || path.ends_with(".gradle.kts");
+        if gradle
+            && text.lines().any(|l| {
+                let t: String = l.chars().filter(|ch| !ch.is_whitespace()).collect();
+                (t.contains("applyfrom:") || t.contains("apply(from="))
+                    && (t.contains("http://") || t.contains("https://"))
+            })
+        {
+            self.block(format!(
+                "download and execute ({} applies a build script from an address: every build fetches and runs it)",
                 shown(path)
             ));
             return;
@@ -245,17 +265,6 @@ impl Analyzer<'_> {
                 .any(|n| piece.contains(n));
             let grave = GRAVE.iter().any(|g| found.reason.contains(g))
                 || sends && found.reason.contains("credential");
-            // A hook runs by itself, outside the sandbox and without a
-            // question: what would ask before sending data out now gets none.
-            let unattended = paths::git_hook(path) || lower_path.contains(".husky/");
-            if unattended && found.verdict != Verdict::Allow && found.reason.contains("sends") {
-                self.block(format!(
-                    "plants a hook in {} that sends data out each time git runs it, unasked: {}",
-                    shown(path),
-                    found.reason
-                ));
-                return;
-            }
             if found.verdict == Verdict::Block && grave {
                 self.block(format!(
                     "plants code in {} that a tool runs later: {}",
@@ -561,22 +570,33 @@ fn yaml_steps(text: &str) -> Vec<String> {
     let mut list_under: Option<usize> = None;
     // A map whose every value is a command line (Home Assistant's
     // `shell_command:` entries, `name: "curl …"`).
-    let mut map_under: Option<usize> = None;
+    let mut map_under: Option<(usize, Option<usize>)> = None;
     for line in text.lines() {
         let indent = line.len() - line.trim_start().len();
         let item = line.trim_start().starts_with("- ");
         let body = line.trim_start().trim_start_matches("- ").trim();
-        if let Some(at) = map_under {
-            if body.is_empty() || indent > at {
-                if let Some((_, v)) = body.split_once(':') {
-                    out.push(v.trim().trim_matches(['"', '\'']).to_string());
+        if let Some((at, child)) = map_under.as_mut() {
+            if body.is_empty() || indent > *at {
+                let first = *child.get_or_insert(indent);
+                // An entry's value on its line, or a block scalar (`|`, `>-`)
+                // whose lines follow, more indented.
+                match body.split_once(':').filter(|_| indent == first) {
+                    Some((_, v)) if v.trim().starts_with(['|', '>']) => out.push(String::new()),
+                    Some((_, v)) => out.push(v.trim().trim_matches(['"', '\'']).to_string()),
+                    None if indent > first => {
+                        if let Some(last) = out.last_mut() {
+                            last.push_str(body);
+                            last.push('\n');
+                        }
+                    }
+                    None => {}
                 }
                 continue;
             }
             map_under = None;
         }
         if matches!(body, "shell_command:" | "shell_commands:") {
-            map_under = Some(indent);
+            map_under = Some((indent, None));
             continue;
         }
         if let Some((at, lines)) = block.as_mut() {
@@ -715,4 +735,22 @@ fn home_spelled(piece: &str) -> String {
         }
     }
     out
+}
+
+/// `text` with Ruby's and other languages' home interpolations spelled as
+/// the shell's `$HOME`.
+fn home_spliced(text: &str) -> String {
+    if !text.contains("#{") {
+        return text.to_string();
+    }
+    [
+        "#{ENV['HOME']}",
+        "#{ENV[\"HOME\"]}",
+        "#{Dir.home}",
+        "#{ENV.fetch('HOME')}",
+        "#{ENV.fetch(\"HOME\")}",
+        "#{File.expand_path('~')}",
+    ]
+    .iter()
+    .fold(text.to_string(), |t, k| t.replace(k, "$HOME"))
 }

@@ -1,6 +1,6 @@
 //! Code dropped where a program loads it by itself (a server's `plugins/`,
 //! a game's `mods/`, Home Assistant's `custom_components/`, a `.so` or
-//! `.jar` beside it), then that program started in the same line: the
+//! `.jar` beside it), then a program started later in the same line: the
 //! download runs although its own name is never called.
 
 use super::*;
@@ -13,19 +13,26 @@ const LOADED_FOLDERS: &[&str] = &[
     "addons",
     "add-ons",
     "custom_components",
+    "custom_nodes",
     "bepinex",
     "oxide",
     "autorun",
-    "modules-load",
 ];
 
 /// Files a program loads as code wherever they are put.
 const LOADED_FILES: &[&str] = &[
-    ".jar", ".dll", ".so", ".dylib", ".node", ".pyd", ".asi", ".class", ".wasm",
+    ".jar", ".dll", ".so", ".dylib", ".node", ".pyd", ".asi", ".class",
 ];
 
-/// Programs that only fetch, move, check or show files: none loads them.
-const FILE_TOOLS: &[&str] = &[
+/// Files that are code or bundles of it, in a loaded folder.
+const CODE_FILES: &[&str] = &[
+    ".py", ".lua", ".js", ".mjs", ".cs", ".smx", ".amxx", ".zip", ".rb", ".pl", ".sh", ".luac",
+];
+
+/// Programs that only fetch, move, check or show files, and the package,
+/// build-check and lint tools that load their own code, not a folder's:
+/// none of them starts what was dropped.
+const NOT_STARTERS: &[&str] = &[
     "mkdir",
     "cp",
     "mv",
@@ -86,48 +93,143 @@ const FILE_TOOLS: &[&str] = &[
     "git",
     "gpg",
     "exit",
+    "jar",
+    "unzip",
+    "zipinfo",
+    "npm",
+    "npx",
+    "yarn",
+    "pnpm",
+    "pip",
+    "pip3",
+    "mkdocs",
+    "eslint",
+    "prettier",
+    "tsc",
 ];
 
+/// A drop a program may load: a loadable file anywhere, or code, a bundle
+/// or a whole folder (a clone, an unpacked tree) in a loaded folder.
 fn loaded_place(p: &str) -> bool {
     let l = p.to_ascii_lowercase();
     let t = l.trim_end_matches('/');
-    LOADED_FILES.iter().any(|e| t.ends_with(e))
-        || t.split('/')
-            .rev()
-            .skip(1)
-            .any(|d| LOADED_FOLDERS.contains(&d))
-        || l.ends_with('/')
-            && t.rsplit('/')
-                .next()
-                .is_some_and(|d| LOADED_FOLDERS.contains(&d))
+    let name = t.rsplit('/').next().unwrap_or(t);
+    let in_folder = t
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|d| LOADED_FOLDERS.contains(&d));
+    let folder = l.ends_with('/') || !name.contains('.');
+    LOADED_FILES.iter().any(|e| name.ends_with(e))
+        || in_folder && (folder || CODE_FILES.iter().any(|e| name.ends_with(e)))
+        || l.ends_with('/') && LOADED_FOLDERS.contains(&name)
 }
 
 impl Analyzer<'_> {
-    /// After this line's writes are known: a download or a clone into a
-    /// loaded place, and a program started beside it.
+    /// A download or a clone into a loaded place, and a program started
+    /// after it in the line.
     pub(super) fn dropped_code_started(&mut self, script: &Script) {
-        let Some(drop) = self
-            .tainted
-            .iter()
-            .chain(&self.cloned)
-            .chain(&self.fetch_dirs)
-            .find(|p| loaded_place(p))
-            .cloned()
-        else {
-            return;
-        };
-        let started = script.commands.iter().find_map(|c| {
-            let argv = peeled(&c.argv);
-            let first = argv.first()?;
+        let mut drop: Option<String> = None;
+        for (i, full) in script.commands.iter().enumerate() {
+            let c = Command {
+                argv: peeled(&full.argv).to_vec(),
+                ..full.clone()
+            };
+            let Some(first) = c.argv.first() else {
+                continue;
+            };
             let b = program_name(&first.text);
-            let fetches = self.producer(c) != Producer::Other;
-            (!fetches && !FILE_TOOLS.contains(&b.as_str()) && !b.is_empty()).then_some(b)
-        });
-        if let Some(b) = started {
-            self.block(format!(
-                "download and execute ({} is downloaded where a program loads code by itself, and {b} starts in the same line)",
-                shown(&drop)
-            ));
+            let fetched = self.passes_on(i, script) != Producer::Other;
+            if let Some(d) = &drop
+                && !fetched
+                && !b.is_empty()
+                && !NOT_STARTERS.contains(&b.as_str())
+                && loads_kind(d, &b, &first.text)
+            {
+                self.block(format!(
+                    "download and execute ({} is downloaded where a program loads code by itself, and {b} starts after it)",
+                    shown(d)
+                ));
+                return;
+            }
+            let mut places: Vec<String> = Vec::new();
+            if fetched {
+                places.extend(super::writes::output_files(&c));
+                let name = super::script::url_name(&c);
+                places.extend(
+                    super::script::download_dirs(&c)
+                        .iter()
+                        .map(|d| format!("{}/{name}", self.norm(d, c.cwd.as_deref()))),
+                );
+            }
+            // A downloaded archive unpacked into a folder (`unzip x.zip -d mods/`).
+            // (Or from the pipe: `curl … | tar xz -C DIR`.) A tree unpacked
+            // anywhere counts when a file this line wrote names it
+            // (`sdk.dir=/tmp/.sdk` in a build's settings).
+            let from_pipe = full
+                .stdin_from
+                .is_some_and(|k| self.passes_on(k, script) != Producer::Other);
+            if matches!(b.as_str(), "unzip" | "tar" | "bsdtar" | "7z")
+                && (from_pipe
+                    || c.argv[1..]
+                        .iter()
+                        .any(|w| self.is_tainted(w, c.cwd.as_deref())))
+            {
+                for w in c.argv.windows(2) {
+                    if matches!(w[0].text.as_str(), "-d" | "-C" | "--directory") {
+                        let dir = self.norm(&w[1], c.cwd.as_deref());
+                        let dir = dir.trim_end_matches('/');
+                        let named = dir.len() > 4
+                            && self
+                                .written
+                                .iter()
+                                .any(|(_, t)| t.contains(dir) || t.contains(&w[1].text));
+                        if named {
+                            drop.get_or_insert_with(|| format!("{dir}/"));
+                        }
+                        places.push(format!("{dir}/"));
+                    }
+                }
+            }
+            if let Some(dir) = super::script::cloned_into(&c.argv) {
+                places.push(format!(
+                    "{}/",
+                    self.norm(&dir, c.cwd.as_deref()).trim_end_matches('/')
+                ));
+            }
+            if drop.is_none() {
+                drop = places.into_iter().find(|p| loaded_place(p));
+            }
         }
+    }
+}
+
+/// Whether `starter` may load what was dropped: a Java archive is loaded
+/// by a JVM, a build or a launcher script; Python by Python; a library, a
+/// folder or a bundle by anything.
+fn loads_kind(drop: &str, starter: &str, word: &str) -> bool {
+    let l = drop.to_ascii_lowercase();
+    let launcher = word.contains('/')
+        || matches!(
+            starter,
+            "sh" | "bash"
+                | "docker"
+                | "podman"
+                | "systemctl"
+                | "screen"
+                | "tmux"
+                | "nohup"
+                | "supervisorctl"
+        );
+    if l.ends_with(".jar") || l.ends_with(".class") {
+        launcher
+            || matches!(
+                starter,
+                "java" | "javaw" | "gradle" | "gradlew" | "mvn" | "mvnw"
+            )
+    } else if l.ends_with(".py") {
+        launcher || starter.starts_with("python") || starter == "hass"
+    } else {
+        true
     }
 }

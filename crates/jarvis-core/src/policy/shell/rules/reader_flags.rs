@@ -12,6 +12,11 @@ impl Analyzer<'_> {
         let args = &c.args;
         let has = |f: &str| c.has(f);
         match b {
+            // `file -s /dev/sda`: a block device's content read.
+            "file" => !c
+                .args
+                .iter()
+                .any(|a| a == "--special-files" || short_has(a, 's')),
             "sed" => {
                 let script = c
                     .value("-e")

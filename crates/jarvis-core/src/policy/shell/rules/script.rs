@@ -205,23 +205,10 @@ impl Analyzer<'_> {
                 // runs at the next login or start of that program. (Also
                 // a folder named for the download: `wget -P`, `curl
                 // --output-dir`, `aria2c -d`.)
-                let dirs: Vec<String> = c
-                    .argv
-                    .windows(2)
-                    .filter(|w| {
-                        let t = w[0].text.as_str();
-                        matches!(t, "-P" | "--directory-prefix" | "--output-dir" | "-d" | "--dir")
-                            // wget's `-qP DIR`.
-                            || letter_flags(t).is_some_and(|b| b.ends_with('P'))
-                    })
-                    .map(|w| format!("{}/x", self.norm(&w[1], c.cwd.as_deref())))
-                    .chain(c.argv.iter().filter_map(|w| {
-                        let (k, v) = w.text.split_once('=')?;
-                        matches!(k, "--directory-prefix" | "--output-dir" | "--dir")
-                            .then(|| format!("{}/x", self.norm_text(v, c.cwd.as_deref())))
-                    }))
+                let dirs: Vec<String> = download_dirs(c)
+                    .iter()
+                    .map(|d| format!("{}/{}", self.norm(d, c.cwd.as_deref()), url_name(c)))
                     .collect();
-                self.fetch_dirs.extend(dirs.iter().cloned());
                 if let Some(o) = outs
                     .iter()
                     .chain(&dirs)
@@ -312,7 +299,13 @@ impl Analyzer<'_> {
                     .iter()
                     .find_map(|r| r.body.as_ref().map(|b| b.text.clone()))
                     .or_else(|| piped_text(c, script))
-                && let Some(dest) = c.argv.iter().skip(1).rfind(|w| !w.text.starts_with('-'))
+                && let Some(dest) = writes::last_operand(
+                    &c.argv[1..]
+                        .iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>(),
+                )
+                .and_then(|d| c.argv.iter().find(|w| w.text == d))
             {
                 let t = self.norm(dest, c.cwd.as_deref());
                 self.written.push((t, text));
@@ -547,6 +540,43 @@ fn build_file(path: &str) -> bool {
 
 /// The folder `git clone` (or `gh repo clone`) fills from another machine:
 /// the one named, or the repository's own name.
+/// The folder a download is told to save into, its file named by the
+/// server: `wget -P DIR`, `-qP DIR`, `curl --output-dir DIR`, `aria2c -d DIR`.
+pub(super) fn download_dirs(c: &Command) -> Vec<Word> {
+    c.argv
+        .windows(2)
+        .filter(|w| {
+            let t = w[0].text.as_str();
+            matches!(
+                t,
+                "-P" | "--directory-prefix" | "--output-dir" | "-d" | "--dir"
+            ) || letter_flags(t).is_some_and(|b| b.ends_with('P'))
+        })
+        .map(|w| w[1].clone())
+        .chain(c.argv.iter().filter_map(|w| {
+            let (k, v) = w.text.split_once('=')?;
+            matches!(k, "--directory-prefix" | "--output-dir" | "--dir").then(|| Word {
+                text: v.to_string(),
+                ..w.clone()
+            })
+        }))
+        .collect()
+}
+
+/// The name a download takes from its address (`…/EssentialsX.jar`), `x`
+/// when none is spelled.
+pub(super) fn url_name(c: &Command) -> String {
+    c.argv
+        .iter()
+        .find_map(|w| {
+            let (_, rest) = w.text.split_once("://")?;
+            let path = rest.split(['?', '#']).next().unwrap_or(rest);
+            let name = path.trim_end_matches('/').rsplit('/').next()?;
+            (path.contains('/') && !name.is_empty()).then(|| name.to_string())
+        })
+        .unwrap_or_else(|| "x".to_string())
+}
+
 /// What the stage before `c` prints into its input, when it is a fixed
 /// text (`echo CODE | tee FILE`).
 fn piped_text(c: &Command, script: &Script) -> Option<String> {
@@ -557,7 +587,7 @@ fn piped_text(c: &Command, script: &Script) -> Option<String> {
     })
 }
 
-fn cloned_into(argv: &[Word]) -> Option<Word> {
+pub(super) fn cloned_into(argv: &[Word]) -> Option<Word> {
     let first = argv.first()?;
     let b = lower(&base_name(&first.text));
     // `kaggle kernels pull X -p DIR`, `huggingface-cli download R --local-dir DIR`.

@@ -301,14 +301,16 @@ impl Analyzer<'_> {
     }
 }
 
-/// yq's `load("F")`, `load_str(…)`, `load_xml(…)`: a call, not a field
-/// named so (`.downloads[0]`, `.load`).
+/// yq's file readers, called (`load("F")`, `strload(…)`, `str_load`,
+/// `xml_load`, `load_base64`): any name with `load` in it followed by `(`,
+/// not a field named so (`.downloads[0]`, `.load`).
 fn calls_load(l: &str) -> bool {
+    let ident = |ch: char| ch.is_ascii_alphanumeric() || ch == '_';
     l.match_indices("load").any(|(at, _)| {
-        let before = l[..at].chars().next_back();
-        let free = !before.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.');
-        let rest = l[at + 4..].trim_start_matches(|ch: char| ch.is_ascii_lowercase() || ch == '_');
-        free && rest.trim_start().starts_with('(')
+        let start = l[..at].trim_end_matches(ident).len();
+        let field = l[..start].ends_with('.');
+        let rest = l[at + 4..].trim_start_matches(ident);
+        !field && rest.trim_start().starts_with('(')
     })
 }
 

@@ -72,6 +72,8 @@ impl Analyzer<'_> {
                     | "sort"
                     | "uniq"
                     | "dd"
+                    | "install"
+                    | "cp"
                     | "pv"
                     | "buffer"
                     | "stdbuf"

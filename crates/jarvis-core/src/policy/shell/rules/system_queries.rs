@@ -128,7 +128,7 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
             while let Some(x) = rest.get(k) {
                 match *x {
                     "-root" | "-notype" | "-frame" | "-spy" => {}
-                    "-id" | "-name" | "-len" | "-display" => k += 1,
+                    "-id" | "-name" | "-len" => k += 1,
                     x if !x.starts_with('-') => {}
                     _ => return false,
                 }
@@ -176,6 +176,39 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
                 ) || x.starts_with("-XshowSettings")
             })
         }
+        // Slurm's reports of jobs, nodes, shares and accounting: nothing
+        // they take changes a job.
+        ("sacct" | "sinfo" | "squeue" | "sprio" | "sshare" | "seff" | "sstat" | "sdiag", _) => true,
+        ("scontrol" | "sacctmgr", rest) => rest
+            .iter()
+            .find(|x| !x.starts_with('-'))
+            .is_some_and(|v| matches!(*v, "show" | "list" | "ping" | "version")),
+        // Environment modules and Spack asked what exists (`load` changes
+        // the environment, `install` builds).
+        ("module" | "ml", rest) => rest.iter().find(|x| !x.starts_with('-')).is_some_and(|v| {
+            matches!(
+                *v,
+                "list" | "avail" | "show" | "display" | "help" | "spider" | "whatis" | "keyword"
+            )
+        }),
+        ("spack", [verb, ..]) => matches!(
+            *verb,
+            "find" | "list" | "info" | "location" | "arch" | "compilers"
+        ),
+        ("mpicc" | "mpicxx" | "mpic++" | "mpif90" | "mpifort" | "mpif77", rest)
+            if !rest.is_empty() =>
+        {
+            rest.iter()
+                .all(|x| x.starts_with("--showme") || matches!(*x, "-show" | "-showme"))
+        }
+        (
+            "apptainer" | "singularity",
+            ["--version"] | ["version"] | ["cache", "list", ..] | ["remote", "list"],
+        ) => true,
+        // Android's SDK tools listing what is installed.
+        ("sdkmanager", ["--list_installed"] | ["--version"]) => true,
+        ("avdmanager", ["list", ..]) => true,
+        ("emulator", ["-list-avds"] | ["-version"]) => true,
         // Foundry's offline conversions and encodings (no RPC named).
         ("cast", [verb, rest @ ..]) => {
             matches!(

@@ -171,6 +171,12 @@ pub const WRAPPERS: &[(&str, &str)] = &[
     ("bwrap", ""),
     ("proot", ""),
     ("daemonize", "pcl"),
+    // Cluster launchers: the command runs as a job, on compute nodes.
+    ("srun", "ACDJLMNSWbcdeimnopqtwx"),
+    ("salloc", "ACDJLMNSWbcdeimnopqtwx"),
+    ("mpirun", "nNHxpc"),
+    ("mpiexec", "nNHxpc"),
+    ("orterun", "nNHxpc"),
 ];
 
 /// Wrappers whose next word is not the program: a file, a directory, a

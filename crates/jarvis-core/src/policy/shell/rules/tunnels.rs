@@ -12,31 +12,47 @@ impl Analyzer<'_> {
             "osascript" => None,
             // Synthetic keystrokes and clicks: into Jarvis's own window they
             // answer its questions (an approval) without the user.
-            "xdotool" | "ydotool" | "wtype" | "xte" | "dotool" | "xvkbd" | "xsendkey" => {
+            "xdotool" | "ydotool" | "wtype" | "xte" | "dotool" | "xvkbd" | "xsendkey"
+            | "wlrctl" => {
                 if c.words[1..].iter().any(|w| self.mentions_self(w)) {
                     self.block(format!(
                         "{b} sends keystrokes or clicks to Jarvis's own window (its questions answered without the user)"
                     ));
                 }
-                // Aimed at an authentication dialog (`search --name
-                // polkit … key Return`): it answers for the user.
-                if c.args
-                    .iter()
-                    .any(|a| super::code_markers::names_auth_dialog(&lower(a)))
+                // A window searched for by a name or class of an
+                // authentication dialog (`search --class polkit … key
+                // Return`): the keystrokes answer it for the user.
+                if lb == "xdotool"
+                    && searched_names(&c.args)
+                        .any(|n| super::code_markers::names_auth_dialog(&lower(n)))
                 {
                     self.block(format!(
                         "{b} sends keystrokes or clicks to an authentication dialog (answered without the user)"
                     ));
                 }
                 // Typed into the focused window, text from a download or a
-                // decoder is run by whatever terminal has the focus.
+                // decoder is run by whatever terminal has the focus: in its
+                // words, from its input (`--file -`, `wtype -`, dotool), or
+                // from a file this line downloaded (`--file /tmp/p`).
+                let all_words = matches!(lb, "wtype" | "xvkbd" | "xsendkey" | "xte" | "wlrctl");
                 let typed = c.words[1..]
                     .iter()
-                    .skip_while(|w| {
-                        !matches!(lb, "wtype" | "xvkbd" | "xsendkey") && w.text != "type"
-                    })
+                    .skip_while(|w| !all_words && w.text != "type")
                     .find_map(|w| self.code_source(w, c.script));
-                if let Some(why) = typed {
+                let file = super::script_opts::values(c, &["--file", "-f"]);
+                let reads_input = lb == "dotool"
+                    || c.args.iter().any(|a| a == "-")
+                    || file.iter().any(|f| f.text == "-");
+                let fed = c
+                    .src
+                    .stdin_from
+                    .is_some_and(|i| self.passes_on(i, c.script) != Producer::Other);
+                let downloaded = file
+                    .iter()
+                    .any(|f| f.text != "-" && self.is_tainted(f, c.cwd()));
+                if let Some(why) =
+                    typed.or((fed && reads_input || downloaded).then_some("download and execute"))
+                {
                     self.block(format!(
                         "{why} ({b} types text built from a download or a decoder into the focused window)"
                     ));
@@ -247,4 +263,35 @@ impl Analyzer<'_> {
             _ => None,
         }
     }
+}
+
+/// The names, classes and patterns an `xdotool search` looks windows up
+/// by: the words after `search` up to the first command it chains.
+fn searched_names(args: &[String]) -> impl Iterator<Item = &String> {
+    args.iter()
+        .skip_while(|a| *a != "search")
+        .skip(1)
+        .take_while(|a| {
+            !matches!(
+                a.as_str(),
+                "windowactivate"
+                    | "windowfocus"
+                    | "key"
+                    | "keydown"
+                    | "keyup"
+                    | "type"
+                    | "click"
+                    | "mousemove"
+                    | "mousedown"
+                    | "mouseup"
+                    | "windowraise"
+                    | "windowmap"
+                    | "windowsize"
+                    | "windowmove"
+                    | "windowkill"
+                    | "windowclose"
+                    | "exec"
+            )
+        })
+        .filter(|a| !a.starts_with('-'))
 }

@@ -11,22 +11,46 @@ const RPC_CLIENTS: &[&str] = &[
     "dogecoin-cli",
     "elements-cli",
     "dash-cli",
+    "zcash-cli",
 ];
 
 impl Analyzer<'_> {
     pub(super) fn wallet_secrets(&mut self, c: &Cmd<'_>) {
-        let ops: Vec<String> = c
-            .args
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .map(|a| a.to_ascii_lowercase())
-            .collect();
+        // Operands past the options and their values (`--wallet W`, `-D DIR`).
+        let mut ops: Vec<String> = Vec::new();
+        let mut i = 0;
+        while let Some(a) = c.args.get(i) {
+            if matches!(
+                a.as_str(),
+                "-w" | "--wallet"
+                    | "-D"
+                    | "--dir"
+                    | "--password"
+                    | "-W"
+                    | "--wallet-file"
+                    | "--password-file"
+                    | "--daemon-address"
+                    | "--log-file"
+                    | "--config-file"
+            ) {
+                i += 2;
+                continue;
+            }
+            if !a.starts_with('-') {
+                ops.push(a.to_ascii_lowercase());
+            }
+            i += 1;
+        }
         let op = |k: usize| ops.get(k).map(String::as_str).unwrap_or("");
         let what = match c.lb.as_str() {
             b if RPC_CLIENTS.contains(&b) => rpc_reveals(&ops),
             "electrum" | "electrum-ltc" => matches!(
                 op(0),
-                "getprivatekeys" | "getseed" | "dumpprivkeys" | "getmasterprivate"
+                "getprivatekeys"
+                    | "getseed"
+                    | "dumpprivkeys"
+                    | "getmasterprivate"
+                    | "getprivatekeyforpath"
             )
             .then_some("its private keys or seed"),
             // `--command seed`, `--command=spendkey`.
@@ -39,8 +63,14 @@ impl Analyzer<'_> {
                     None if a == "--command" => c.args.get(i + 1).map(String::as_str),
                     None => None,
                 })
+                .chain(ops.iter().map(String::as_str))
                 .any(|v| matches!(v, "seed" | "spendkey" | "viewkey" | "encrypted_seed"))
                 .then_some("its seed or private keys"),
+            // `bitcoin-wallet -wallet=W -dumpfile=F dump`: every record, keys too.
+            "bitcoin-wallet" => ops
+                .iter()
+                .any(|o| o == "dump")
+                .then_some("its private keys"),
             "cast" => (op(0) == "wallet"
                 && matches!(
                     op(1),
@@ -75,7 +105,10 @@ fn rpc_reveals(ops: &[String]) -> Option<&'static str> {
         })
     };
     match method.as_str() {
-        "dumpprivkey" | "dumpwallet" | "dumpmasterprivkey" => Some("private keys"),
+        "dumpprivkey" | "dumpwallet" | "dumpmasterprivkey" | "z_exportkey" | "z_exportwallet" => {
+            Some("private keys")
+        }
+        "dumphdinfo" => Some("its seed words"),
         "listdescriptors" | "gethdkeys" if private() => Some("descriptors with their private keys"),
         _ => None,
     }

@@ -139,6 +139,16 @@ impl Analyzer<'_> {
             }
             return !words.is_empty();
         }
+        let only_asks_what = !words.is_empty()
+            && words
+                .iter()
+                .all(|w| matches!(w.text.as_str(), "--version" | "-V" | "--help" | "-h"));
+        if matches!(lb, "srun" | "salloc" | "mpirun" | "mpiexec" | "orterun") && !only_asks_what {
+            if lb.starts_with("mpi") || lb == "orterun" {
+                self.mpi_launch(words, script, depth);
+            }
+            self.ask(format!("{lb} runs the command as a job on the cluster"));
+        }
         if lb == "unshare" && unshare_root_mounts(words) {
             self.block(
                 "privilege escalation (unshare maps the user to root in a new mount namespace, where it can mount over any folder)",
@@ -187,6 +197,13 @@ impl Analyzer<'_> {
                     }
                 } else if wants && !words.is_empty() {
                     words.remove(0);
+                } else if !t.contains('=') {
+                    // Cluster launchers' long options with values after them.
+                    for _ in 0..cluster_values(lb, &t) {
+                        if !words.is_empty() {
+                            words.remove(0);
+                        }
+                    }
                 }
             } else if (lb == "timeout" || lb == "chrt" || lb == "taskset" || lb == "cpulimit")
                 && numeric
@@ -476,4 +493,59 @@ pub(super) fn remote_display(d: &str) -> bool {
     d.rsplit_once(':').is_some_and(|(host, _)| {
         !host.is_empty() && host != "unix" && super::project_out::far_host(host).is_some()
     })
+}
+
+/// How many words after `opt` are its values, for the cluster launchers
+/// (`srun --partition debug`, `mpirun --mca btl self 2`).
+fn cluster_values(lb: &str, opt: &str) -> usize {
+    const SLURM: &[&str] = &[
+        "--partition",
+        "--time",
+        "--nodes",
+        "--ntasks",
+        "--job-name",
+        "--account",
+        "--qos",
+        "--output",
+        "--error",
+        "--input",
+        "--chdir",
+        "--gres",
+        "--cpus-per-task",
+        "--nodelist",
+        "--exclude",
+        "--constraint",
+        "--mem",
+        "--mem-per-cpu",
+        "--mpi",
+        "--export",
+        "--ntasks-per-node",
+        "--gpus",
+        "--reservation",
+        "--dependency",
+    ];
+    const MPI: &[&str] = &[
+        "--host",
+        "-host",
+        "--hostfile",
+        "-hostfile",
+        "--machinefile",
+        "-machinefile",
+        "--map-by",
+        "--bind-to",
+        "--rank-by",
+        "-wdir",
+        "--wdir",
+        "--prefix",
+        "--np",
+        "-np",
+        "--n",
+        "-x",
+    ];
+    match lb {
+        "srun" | "salloc" if SLURM.contains(&opt) => 1,
+        "mpirun" | "mpiexec" | "orterun" if matches!(opt, "--mca" | "-mca" | "--gmca") => 2,
+        "mpirun" | "mpiexec" | "orterun" if MPI.contains(&opt) => 1,
+        _ => 0,
+    }
 }

@@ -369,6 +369,18 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
             ));
         }
     }
+    // `dd of=F`; `install -m 755 /dev/stdin F`, `cp /dev/stdin F`.
+    if b == "dd" {
+        out.extend(argv.iter().filter_map(|a| a.strip_prefix("of=")).map(&norm));
+    }
+    if matches!(b.as_str(), "install" | "cp")
+        && argv
+            .iter()
+            .any(|a| matches!(*a, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"))
+        && let Some(dest) = last_operand(&argv[1..])
+    {
+        out.push(norm(dest));
+    }
     if b == "tee" {
         out.extend(
             argv.iter()
@@ -383,4 +395,23 @@ pub(super) fn output_files(c: &Command) -> Vec<String> {
         }
     }
     out
+}
+
+/// The last operand of `install`/`cp`, past the options and their values
+/// (`-m 755`, `-o root`, `-t DIR` names the folder instead).
+pub(super) fn last_operand<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let mut last = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        match *a {
+            "-m" | "--mode" | "-o" | "--owner" | "-g" | "--group" | "-S" | "--suffix" => i += 1,
+            "-t" | "--target-directory" => {
+                return args.get(i + 1).copied();
+            }
+            _ if !a.starts_with('-') => last = Some(*a),
+            _ => {}
+        }
+        i += 1;
+    }
+    last
 }
