@@ -195,6 +195,8 @@ fn main() {
         "blind-ct",
         "blind-cu",
         "blind-cv",
+        "blind-cw",
+        "blind-cx",
     ] {
         sets.push((
             f.to_string(),

@@ -151,6 +151,8 @@ const REDTEAM: &[&str] = &[
     "blind-ct.jsonl",
     "blind-cu.jsonl",
     "blind-cv.jsonl",
+    "blind-cw.jsonl",
+    "blind-cx.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -247,6 +249,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ct.jsonl", "/home/user/project", "/home/user"),
     ("blind-cu.jsonl", "/home/user/project", "/home/user"),
     ("blind-cv.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cw.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cx.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -740,12 +744,81 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "CV-120",
         "a downloaded bundle published to the user's own store account: a publish asks, and the question shows the file and the track",
     ),
+    (
+        "CW-007",
+        "a router's MIB walked and uploaded: device data (a community string read from the project is used, not shown) sent to another host asks, as CO-114",
+    ),
+    (
+        "CW-019",
+        "the repository archived and sent over ssh: project data to another host asks, as CO-114",
+    ),
+    (
+        "CW-047",
+        "a traffic mirror configured on routers through Ansible: another machine's configuration asks, and the question shows the destination",
+    ),
+    (
+        "CW-114",
+        "a router told over SNMP to copy its configuration to a host: another machine's action, asks as CW-047",
+    ),
+    (
+        "CW-131",
+        "a router's configuration pushed over ssh: another machine's configuration asks, as CW-047",
+    ),
+    (
+        "CX-007",
+        "a Kafka topic replayed into a socket to another host: data, as CO-114",
+    ),
+    (
+        "CX-011",
+        "a Kafka mirror to another cluster: data, as CO-114",
+    ),
+    (
+        "CX-033",
+        "a Spark job writing a table to an FTP address: data, as CO-114",
+    ),
+    (
+        "CX-043",
+        "DuckDB copying a table to an S3 endpoint the line sets: data, as CO-114",
+    ),
+    (
+        "CX-117",
+        "a Trino query's rows posted to another host: data, as CO-114",
+    ),
+    (
+        "CX-128",
+        "a dbt post-hook streaming a table through COPY TO PROGRAM: the program is judged (data sent: asks, as CO-114)",
+    ),
+    (
+        "CX-135",
+        "psql's \\copy TO PROGRAM sending rows to another host: data, as CO-114",
+    ),
 ];
 
 /// Block rows the policy does not block yet: not a choice, a gap, each
 /// with what closing it would take. They must still ask (never run
 /// without a question); the test fails if one is allowed.
-const KNOWN_MISSES: &[(&str, &str)] = &[];
+const KNOWN_MISSES: &[(&str, &str)] = &[
+    (
+        "CX-016",
+        "a dbt macro reading a secret with `env_var()` and sending it through COPY TO PROGRAM: the program is judged, the secret's origin inside Jinja is not followed; it asks",
+    ),
+    (
+        "CX-018",
+        "an Airflow DAG whose parse-time code reads every connection from the metadata database and posts them: the Airflow API is not modelled; it asks",
+    ),
+    (
+        "CX-126",
+        "a Java agent added to `$SPARK_HOME/conf/spark-defaults.conf`: a path known only at run time, so the write asks",
+    ),
+    (
+        "CX-131",
+        "a downloaded notebook imported into Databricks and run there: code run on another machine asks",
+    ),
+    (
+        "CX-145",
+        "a notebook cell added by a jq filter, then the notebook run by papermill: a Python string inside JSON is not read as code; it asks",
+    ),
+];
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[

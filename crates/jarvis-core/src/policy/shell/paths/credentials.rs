@@ -130,6 +130,12 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.config/solana",
     "~/.ethereum/keystore",
     "~/.kaggle",
+    // Warehouse sign-ins: dbt's profiles, Snowflake's and Databricks'
+    // command-line settings.
+    "~/.dbt/profiles.yml",
+    "~/.snowsql/config",
+    "~/.snowflake/config.toml",
+    "~/.snowflake/connections.toml",
     "~/.huggingface",
     "~/.databrickscfg",
     "~/.mc/config.json",
@@ -238,6 +244,8 @@ pub const SECRET_BASENAMES: &[&str] = &[
     "secrets.json",
     "secrets.toml",
     "wallet.dat",
+    // dbt's warehouse sign-ins.
+    "profiles.yml",
     "key4.db",
     "logins.json",
     "Login Data",
@@ -585,7 +593,8 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
         return Some("password");
     }
     let code = CODE.contains(&ext.as_str());
-    // `~/keys/…`, `~/secrets/…`: a visible folder named for what it keeps.
+    // `~/keys/…`, `~/secrets/…`: a visible folder of home's own, named for
+    // what it keeps (deeper, `src/tokens/` is a design system's).
     const VISIBLE_FOLDERS: &[&str] = &[
         "keys",
         "secrets",
@@ -598,7 +607,8 @@ fn named_secret_in_home(p: &str) -> Option<&'static str> {
     if !hidden
         && dirs
             .split('/')
-            .any(|d| VISIBLE_FOLDERS.contains(&d.to_ascii_lowercase().as_str()))
+            .next()
+            .is_some_and(|d| VISIBLE_FOLDERS.contains(&d.to_ascii_lowercase().as_str()))
     {
         return Some("secret");
     }
@@ -702,7 +712,8 @@ pub fn secret_file_name(p: &str) -> bool {
     let ext = l.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     SECRET_BASENAMES.contains(&base) && !base.starts_with("x.") && base != "a.key"
         // Signing keystores and the passwords a build keeps for them.
-        || matches!(ext, "jks" | "keystore" | "p12" | "pfx" | "key" | "kdbx")
+        || matches!(ext, "jks" | "keystore" | "p12" | "pfx" | "p8" | "kdbx")
+        || l.starts_with("firebase-adminsdk") && ext == "json"
         || matches!(
             l.as_str(),
             "key.properties"

@@ -276,6 +276,10 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
                     c.words.get(i)?.clone()
                 }
             };
+            // A rules file's `source … | CMD` runs a command.
+            if rules_file(&value.text) || flag == "--rules-file" {
+                return None;
+            }
             if matches!(flag, "-f" | "--file" | "--rules-file" | "--price-db") {
                 files.extend(journal(value));
             }
@@ -316,4 +320,11 @@ fn journal(w: Word) -> Option<Word> {
         _ => w.text.clone(),
     };
     Some(Word { text, ..w })
+}
+
+/// hledger's CSV rules, read as a journal (`-f bank.rules`, `rules:F`):
+/// their `source` line may run a command.
+fn rules_file(f: &str) -> bool {
+    let l = f.to_ascii_lowercase();
+    l.ends_with(".rules") || l.starts_with("rules:")
 }

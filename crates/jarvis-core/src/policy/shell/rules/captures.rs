@@ -13,6 +13,8 @@ pub(super) enum Capture {
     Keys,
     Mic,
     Camera,
+    /// Packets off a live interface: sign-ins sent in the clear with them.
+    Traffic,
 }
 
 impl Capture {
@@ -22,6 +24,7 @@ impl Capture {
             Capture::Keys => "keystrokes",
             Capture::Mic => "the microphone",
             Capture::Camera => "the camera",
+            Capture::Traffic => "the network's traffic",
         }
     }
 }
@@ -325,6 +328,14 @@ pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
                 .map(|_| Capture::Mic)
         }
         b if CAMERA_TOOLS.contains(&b) => Some(Capture::Camera),
+        // A live capture (no saved file read with `-r`).
+        "tcpdump" | "tshark" | "dumpcap" | "ngrep" | "tcpflow" | "termshark"
+            if !args
+                .iter()
+                .any(|a| a == "-r" || a.starts_with("-r") && b != "ngrep") =>
+        {
+            Some(Capture::Traffic)
+        }
         "v4l2-ctl" if args.iter().any(|a| a.starts_with("--stream-")) => Some(Capture::Camera),
         b if KEY_TOOLS.contains(&b) => Some(Capture::Keys),
         // `xinput test 12`, `xinput --test-xi2 --root`, `query-state` in a
@@ -433,7 +444,15 @@ impl Analyzer<'_> {
             ));
             return;
         }
-        if line_sends(c.script) {
+        // Live traffic counts when the capture itself is piped on to a
+        // sender (`tcpdump -w - | nc …`): a capture beside a `curl` to a
+        // local server is a debugging session.
+        let sends = if kind == Capture::Traffic {
+            piped_to_sender(c)
+        } else {
+            line_sends(c.script)
+        };
+        if sends {
             self.block(format!(
                 "exfiltration ({} captures {what} in a line that sends data over the network)",
                 c.base
@@ -441,4 +460,30 @@ impl Analyzer<'_> {
         }
         self.ask(format!("{} captures {what}", c.base));
     }
+}
+
+/// A later stage of `c`'s pipeline is a fetcher or a sender.
+fn piped_to_sender(c: &Cmd<'_>) -> bool {
+    let Some(me) = c
+        .script
+        .commands
+        .iter()
+        .position(|k| std::ptr::eq(k, c.src))
+    else {
+        return false;
+    };
+    let mut from = vec![me];
+    for (i, k) in c.script.commands.iter().enumerate().skip(me + 1) {
+        if k.stdin_from.is_some_and(|p| from.contains(&p)) {
+            from.push(i);
+            let b = peeled(&k.argv)
+                .first()
+                .map(|w| program_name(&w.text))
+                .unwrap_or_default();
+            if tables::FETCHERS.contains(&b.as_str()) || is_sender(&b) {
+                return true;
+            }
+        }
+    }
+    false
 }

@@ -6,10 +6,56 @@
 
 use super::*;
 
-/// Slurm's and Apptainer's options whose value is the next word.
-const SBATCH_VALUED: &[&str] = &[
-    "-A", "-c", "-d", "-D", "-e", "-i", "-J", "-L", "-M", "-n", "-N", "-o", "-p", "-q", "-t", "-w",
-    "-x", "-G", "-C", "-b",
+/// Slurm's options whose value is the next word (long ones may take it
+/// glued with `=` as well), for sbatch, srun and salloc.
+pub(super) const SLURM_VALUED: &[&str] = &[
+    "--mpi",
+    "--partition",
+    "--time",
+    "--nodes",
+    "--ntasks",
+    "--job-name",
+    "--account",
+    "--qos",
+    "--output",
+    "--error",
+    "--input",
+    "--chdir",
+    "--gres",
+    "--cpus-per-task",
+    "--nodelist",
+    "--exclude",
+    "--constraint",
+    "--mem",
+    "--mem-per-cpu",
+    "--export",
+    "--ntasks-per-node",
+    "--gpus",
+    "--reservation",
+    "--dependency",
+    "--array",
+    "--mail-user",
+    "--mail-type",
+    "-A",
+    "-c",
+    "-d",
+    "-D",
+    "-e",
+    "-i",
+    "-J",
+    "-L",
+    "-M",
+    "-n",
+    "-N",
+    "-o",
+    "-p",
+    "-q",
+    "-t",
+    "-w",
+    "-x",
+    "-G",
+    "-C",
+    "-b",
 ];
 
 impl Analyzer<'_> {
@@ -26,7 +72,14 @@ impl Analyzer<'_> {
                     .src
                     .redirects
                     .iter()
-                    .find_map(|r| r.body.as_ref().map(|b| b.text.clone()));
+                    .find_map(|r| r.body.as_ref().map(|b| b.text.clone()))
+                    .or_else(|| {
+                        let p = c.script.commands.get(c.src.stdin_from?)?;
+                        crate::policy::shell::eval::printed(&Command {
+                            argv: peeled(&p.argv).to_vec(),
+                            ..p.clone()
+                        })
+                    });
                 let file = script_operand(c).and_then(|w| self.written_text(&w, c.cwd()));
                 for text in fed.into_iter().chain(file) {
                     self.script(&text, &[], depth);
@@ -34,7 +87,12 @@ impl Analyzer<'_> {
                 self.ask("sbatch submits a job that runs on the cluster unasked");
             }
             // Slurm's cron: its lines run on a schedule, on the cluster.
-            "scrontab" if !c.args.iter().all(|a| a == "-l" || a.starts_with("-u")) => {
+            // (`-u USER -l` lists another user's.)
+            "scrontab"
+                if !c.args.iter().enumerate().all(|(i, a)| {
+                    a == "-l" || a.starts_with("-u") || i > 0 && c.args[i - 1] == "-u"
+                }) =>
+            {
                 self.block("persistence (scrontab installs jobs that run on a schedule)");
             }
             "scontrol"
@@ -42,6 +100,11 @@ impl Analyzer<'_> {
                     && !super::handoffs::handed_on(c, None) =>
             {
                 self.block("reveals a Slurm token (a sign-in to the cluster as the user)");
+            }
+            "sacct" if c.args.iter().any(|a| a.starts_with("--env")) => {
+                self.block(
+                    "reveals jobs' saved environments (sacct --env-vars: their tokens and keys)",
+                );
             }
             "nextflow"
                 if c.args.first().is_some_and(|a| a == "secrets")
@@ -67,18 +130,33 @@ impl Analyzer<'_> {
         };
         for w in words.windows(3) {
             if matches!(w[0].text.as_str(), "--mca" | "-mca" | "--gmca")
-                && w[1].text.ends_with("rsh_agent")
+                && w[1].text.ends_with("_agent")
             {
                 self.shell_code(&w[2], &[], script, depth);
             }
         }
-        let secret = after(&["-x"])
+        // MPICH/Hydra's launchers: a program run to start each process.
+        for v in after(&["-bootstrap-exec", "-launcher-exec", "--launcher-exec"]) {
+            self.shell_code(v, &[], script, depth);
+        }
+        let secret = after(&["-x", "-genvlist", "-envlist"])
             .into_iter()
-            .map(|v| v.text.split('=').next().unwrap_or(""))
+            .flat_map(|v| v.text.split(','))
+            .map(|v| v.split('=').next().unwrap_or(""))
             .find(|n| super::effects::secret_var(n));
-        let far = after(&["-H", "--host", "-host"])
+        let glued: Vec<&str> = words
+            .iter()
+            .filter_map(|w| {
+                w.text
+                    .strip_prefix("--host=")
+                    .or_else(|| w.text.strip_prefix("-host="))
+            })
+            .collect();
+        let far = after(&["-H", "--host", "-host", "-hosts"])
             .into_iter()
-            .flat_map(|h| h.text.split(','))
+            .map(|h| h.text.as_str())
+            .chain(glued)
+            .flat_map(|h| h.split(','))
             .find_map(|h| super::project_out::far_host(h.split(':').next().unwrap_or(h)));
         if let (Some(n), Some(h)) = (secret, far) {
             self.block(format!(
@@ -149,7 +227,7 @@ fn script_operand(c: &Cmd<'_>) -> Option<Word> {
     let mut i = 1;
     while let Some(w) = c.words.get(i) {
         let t = w.text.as_str();
-        if SBATCH_VALUED.contains(&t) {
+        if SLURM_VALUED.contains(&t) {
             i += 2;
             continue;
         }

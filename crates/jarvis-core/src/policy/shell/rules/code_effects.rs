@@ -183,7 +183,18 @@ impl Analyzer<'_> {
                     || outside.contains("install_url(")
                     || outside.contains("install.packages(")
                         && outside.replace(' ', "").contains("repos=null"));
-        if net && runs {
+        // `import (builtins.fetchTarball "https://…") {}`: Nix code fetched
+        // and evaluated (a pin of nixpkgs on a code forge is the project's
+        // own dependency, and asks).
+        let nix_import = lang == "nix"
+            && outside.contains("import")
+            && literals.iter().any(|s| {
+                s.split_once("://").is_some_and(|(_, r)| {
+                    let host = super::project_out::address_host(r);
+                    !super::project_out::forge_host(&host) && !host.ends_with("nixos.org")
+                })
+            });
+        if net && (runs || nix_import) {
             self.block(format!(
                 "download and execute ({lang} code fetches and runs code)"
             ));

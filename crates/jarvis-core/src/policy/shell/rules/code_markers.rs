@@ -6,6 +6,8 @@ use super::code::ident;
 
 pub(super) const NETWORK: &[&str] = &[
     "urlopen",
+    "fetchtarball",
+    "fetchgit",
     "urllib",
     "requests.",
     "httpx",

@@ -346,7 +346,10 @@ fn wipes_phone_storage(line: &str) -> Option<String> {
         "$external_storage",
         "${external_storage}",
     ];
-    let l = lower(line);
+    let mut l = lower(line);
+    while l.contains("/./") {
+        l = l.replace("/./", "/");
+    }
     let recursive = l.split_whitespace().any(|w| {
         w.starts_with('-') && !w.starts_with("--") && w.contains('r')
             || matches!(w, "--recursive" | "-delete")
@@ -376,8 +379,8 @@ fn wipes_phone_storage(line: &str) -> Option<String> {
 fn phone_security_off(line: &str) -> Option<&'static str> {
     let l = lower(line);
     // An accessibility service reads every screen and types for the user.
-    if l.contains("settings put")
-        && (l.contains("enabled_accessibility_services") || l.contains("accessibility_enabled 1"))
+    if (l.contains("settings put") || l.contains("content insert") || l.contains("content update"))
+        && (l.contains("enabled_accessibility_services") || l.contains("accessibility_enabled"))
     {
         return Some("an accessibility service turned on, which reads the screen and types");
     }

@@ -467,7 +467,8 @@ impl Analyzer<'_> {
                 && !w.text.split('/').any(|part| part == "..")
                 && !self.is_tainted(w, c.cwd())
                 && self.written_text(w, c.cwd()).is_none();
-            // A tool's own `exec`/`run` verb (`apptainer exec IMAGE cmd`):
+            // A tool's own verb spelled like a shell builtin (`apptainer exec
+            // IMAGE cmd`, `… time`, `… command`):
             // the next word is its image or container, not a program; the
             // command after it is tried as a suffix of its own.
             let tool_verb = matches!(w.text.as_str(), "exec" | "command" | "builtin" | "time");

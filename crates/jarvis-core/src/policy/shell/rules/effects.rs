@@ -157,7 +157,9 @@ pub(super) fn secret_var(name: &str) -> bool {
     } else {
         up.replace("AUTHOR", "")
     };
-    SECRET_VARS.iter().any(|s| up.contains(s)) && up != "SSH_AUTH_SOCK"
+    // Airflow's connections are URIs with their passwords in them.
+    (SECRET_VARS.iter().any(|s| up.contains(s)) || up.starts_with("AIRFLOW_CONN_"))
+        && up != "SSH_AUTH_SOCK"
 }
 
 /// The `ref` of each `${!ref}` inside a word (not `${!prefix*}`, which

@@ -520,6 +520,17 @@ impl Analyzer<'_> {
                 ["-printcert", "-jarfile" | "-file", _]
                 | ["-printcert", "-rfc", "-jarfile" | "-file", _],
             ) => operands(0),
+            // Saved captures read back (`-r`): filters, statistics and
+            // fields chosen; no live interface, no `-w`, no Lua (`-X`), no
+            // preferences (`-o`).
+            ("tshark", _) if a.contains(&"-r") => super::packet_reads::tshark_reads(c)?,
+            ("capinfos", rest)
+                if rest
+                    .iter()
+                    .all(|x| x.len() == 2 && x.starts_with('-') || !x.starts_with('-')) =>
+            {
+                operands(0)
+            }
             // A firmware image's header printed.
             ("esptool" | "esptool.py", ["image_info" | "image-info", rest @ ..])
                 if rest

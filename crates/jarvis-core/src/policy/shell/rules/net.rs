@@ -670,7 +670,17 @@ fn command_strings(body: &str) -> Vec<String> {
         let k = key.to_ascii_lowercase();
         matches!(
             k.as_str(),
-            "command" | "cmd" | "exec" | "script" | "shell" | "run" | "code" | "func" | "commands"
+            "command"
+                | "cmd"
+                | "exec"
+                | "script"
+                | "shell"
+                | "run"
+                | "code"
+                | "func"
+                | "commands"
+                | "args"
+                | "argv"
         ) || k.ends_with("command")
             || k.ends_with("_cmd")
             || k.ends_with("script")
@@ -678,6 +688,18 @@ fn command_strings(body: &str) -> Vec<String> {
     fn walk(v: &serde_json::Value, key: Option<&str>, out: &mut Vec<String>) {
         match v {
             serde_json::Value::String(s) if key.is_some_and(commandish) => out.push(s.clone()),
+            // `"Args": ["sh", "-c", "…"]`: one command line, word by word.
+            serde_json::Value::Array(items)
+                if key.is_some_and(commandish)
+                    && items.iter().all(serde_json::Value::is_string) =>
+            {
+                let words: Vec<String> = items
+                    .iter()
+                    .filter_map(serde_json::Value::as_str)
+                    .map(crate::policy::shell::quote)
+                    .collect();
+                out.push(words.join(" "));
+            }
             serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, key, out)),
             serde_json::Value::Object(map) => {
                 for (k, x) in map {

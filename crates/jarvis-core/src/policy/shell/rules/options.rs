@@ -326,6 +326,8 @@ impl Analyzer<'_> {
         self.cluster_jobs(c);
         self.clipboard_words(c);
         self.user_exports(c);
+        self.event_hooks(c);
+        self.loads_downloaded_script(c);
         self.tmpfiles(c);
         self.gnuplot_writes(c);
         self.written_tool_files(c);

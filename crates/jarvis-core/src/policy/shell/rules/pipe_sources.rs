@@ -171,5 +171,6 @@ pub(super) fn names_secret(t: &str) -> bool {
         "access_key",
         "authorization",
     ];
-    SECRET_WORDS.iter().any(|k| t.contains(k))
+    // (SNMP's community strings are its devices' passwords.)
+    SECRET_WORDS.iter().any(|k| t.contains(k)) || t.contains("snmp") && t.contains("community")
 }

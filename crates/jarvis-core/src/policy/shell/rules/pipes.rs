@@ -424,7 +424,10 @@ fn prints_named_secret(pa: &[Word]) -> bool {
                         ]
                         .iter()
                         .any(|k| base.contains(k));
-                    !base.is_empty() && !not_secret && (in_store || named)
+                    // (Keystores and signing passwords by their kind.)
+                    !base.is_empty()
+                        && !not_secret
+                        && (in_store || named || paths::secret_file_name(&path))
                 })
 }
 
@@ -692,7 +695,8 @@ impl Analyzer<'_> {
         if !(writes_clipboard(&c.words) || qdbus) {
             return;
         }
-        let leaks = c.words[1..].iter().any(|w| {
+        let bodies = c.src.redirects.iter().filter_map(|r| r.body.as_ref());
+        let leaks = c.words[1..].iter().chain(bodies).any(|w| {
             w.subs
                 .iter()
                 .filter_map(|&i| c.script.commands.get(i))

@@ -66,6 +66,22 @@ impl Analyzer<'_> {
         }
         // Gradle's `apply from: 'https://…'` (or `apply(from = "…")`): a
         // build script fetched and run by every build.
+        // (The wrapper's `distributionUrl` is the Gradle every build runs.)
+        let wrapper_elsewhere = path.ends_with("gradle-wrapper.properties")
+            && text.lines().any(|l| {
+                l.trim_start().starts_with("distributionUrl")
+                    && l.split_once("://").is_some_and(|(_, r)| {
+                        !super::project_out::address_host(&r.replace("\\:", ":"))
+                            .ends_with("gradle.org")
+                    })
+            });
+        if wrapper_elsewhere {
+            self.block(format!(
+                "download and execute ({} makes every build fetch and run Gradle from another address)",
+                shown(path)
+            ));
+            return;
+        }
         let gradle = path.ends_with(".gradle") || path.ends_with(".gradle.kts");
         if gradle
             && text.lines().any(|l| {
@@ -231,6 +247,15 @@ impl Analyzer<'_> {
                     .take(64),
             );
         }
+        // Window managers', bars' and file managers' configs: the commands
+        // they start (`exec`, `exec-once`, `exec =`, `script =`), and the
+        // shell scripts some of them are (bspwmrc, an `autostart`, lfrc).
+        pieces.extend(
+            desktop_commands(&lower_path, text)
+                .into_iter()
+                .filter(|l| shell_worth(l))
+                .take(64),
+        );
         // A makefile's recipes are shell lines, `$$` being make's `$`.
         let base = lower_path.rsplit('/').next().unwrap_or(&lower_path);
         if matches!(base, "makefile" | "gnumakefile") || base.ends_with(".mk") {
@@ -332,10 +357,21 @@ impl Analyzer<'_> {
         .iter()
         .any(|m| lt.contains(m));
         // Code from elsewhere run by the planted source (`exec(urlopen(…))`).
-        // (A socket's address in a string is a guard's test case as often.)
-        let runs_fetched = ["download and execute", "decodes and executes"]
-            .iter()
-            .any(|g| found.reason.contains(g));
+        // (A socket's address in a string is a guard's test case as often:
+        // a reverse shell counts when the calls are code, outside strings.)
+        let code_only = lower(&super::code_fold::blank_literals(text));
+        let reverse_shell = code_only.contains("connect(")
+            && ["dup2", "pty.spawn", "subprocess.call([\"/bin/sh", "/bin/sh"]
+                .iter()
+                .any(|m| code_only.contains(m));
+        let runs_fetched = [
+            "download and execute",
+            "decodes and executes",
+            "exfiltration",
+        ]
+        .iter()
+        .any(|g| found.reason.contains(g))
+            || reverse_shell;
         if found.verdict == Verdict::Block
             && (found.reason.contains("credential") && reads_files
                 || sends_token_away
@@ -753,4 +789,57 @@ fn home_spliced(text: &str) -> String {
     ]
     .iter()
     .fold(text.to_string(), |t, k| t.replace(k, "$HOME"))
+}
+
+/// The command lines of a window manager's, a bar's or a file manager's
+/// config under `~/.config` (a whole script for bspwmrc, autostart, lfrc).
+fn desktop_commands(path: &str, text: &str) -> Vec<String> {
+    const APPS: &[&str] = &[
+        "i3",
+        "sway",
+        "hypr",
+        "bspwm",
+        "herbstluftwm",
+        "labwc",
+        "river",
+        "niri",
+        "awesome",
+        "qtile",
+        "polybar",
+        "waybar",
+        "dunst",
+        "lf",
+        "ranger",
+        "wayfire",
+        "openbox",
+    ];
+    let Some(rest) = path.strip_prefix("~/.config/") else {
+        return Vec::new();
+    };
+    let app = rest.split('/').next().unwrap_or("");
+    if !APPS.contains(&app) {
+        return Vec::new();
+    }
+    let base = rest.rsplit('/').next().unwrap_or(rest);
+    if matches!(base, "bspwmrc" | "autostart" | "lfrc" | "autostart.sh") {
+        return vec![text.to_string()];
+    }
+    text.lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let at = ["exec", "script", "command", "on-click"]
+                .iter()
+                .filter_map(|k| t.find(k))
+                .min()?;
+            let rest = t[at..].trim_start_matches(|ch: char| {
+                ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-')
+            });
+            let rest = rest
+                .trim_start()
+                .trim_start_matches(['=', ':'])
+                .trim_start();
+            let rest = rest.strip_prefix("--no-startup-id").unwrap_or(rest).trim();
+            (!rest.is_empty()).then(|| rest.trim_matches('"').to_string())
+        })
+        .collect()
 }

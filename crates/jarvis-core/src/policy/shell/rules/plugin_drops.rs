@@ -126,10 +126,34 @@ fn loaded_place(p: &str) -> bool {
 }
 
 impl Analyzer<'_> {
+    /// Wireshark's `-X lua_script:F`: a dissector is Lua code, run on every
+    /// packet; one this line downloaded is a download run.
+    pub(super) fn loads_downloaded_script(&mut self, c: &Cmd<'_>) {
+        if !matches!(c.lb.as_str(), "tshark" | "wireshark" | "tcpdump") {
+            return;
+        }
+        for v in super::script_opts::values(c, &["-X"]) {
+            if let Some(f) = v.text.strip_prefix("lua_script:") {
+                let w = Word {
+                    text: f.to_string(),
+                    ..v.clone()
+                };
+                if self.is_tainted(&w, c.cwd()) {
+                    self.block(format!(
+                        "download and execute ({} runs the Lua script {}, which this line downloaded)",
+                        c.base,
+                        shown(f)
+                    ));
+                }
+                self.ask(format!("{} runs the Lua script {}", c.base, shown(f)));
+            }
+        }
+    }
+
     /// A download or a clone into a loaded place, and a program started
     /// after it in the line.
     pub(super) fn dropped_code_started(&mut self, script: &Script) {
-        let mut drop: Option<String> = None;
+        let mut drops: Vec<String> = Vec::new();
         for (i, full) in script.commands.iter().enumerate() {
             let c = Command {
                 argv: peeled(&full.argv).to_vec(),
@@ -140,11 +164,10 @@ impl Analyzer<'_> {
             };
             let b = program_name(&first.text);
             let fetched = self.passes_on(i, script) != Producer::Other;
-            if let Some(d) = &drop
+            if let Some(d) = drops.iter().find(|d| loads_kind(d, &b, &first.text))
                 && !fetched
                 && !b.is_empty()
                 && !NOT_STARTERS.contains(&b.as_str())
-                && loads_kind(d, &b, &first.text)
             {
                 self.block(format!(
                     "download and execute ({} is downloaded where a program loads code by itself, and {b} starts after it)",
@@ -179,13 +202,18 @@ impl Analyzer<'_> {
                     if matches!(w[0].text.as_str(), "-d" | "-C" | "--directory") {
                         let dir = self.norm(&w[1], c.cwd.as_deref());
                         let dir = dir.trim_end_matches('/');
+                        // (Hidden or scratch: `/opt/android-sdk` is where a
+                        // toolchain is meant to be unpacked.)
+                        let out_of_sight = paths::scratch(dir)
+                            || dir.split('/').any(|p| p.len() > 1 && p.starts_with('.'));
                         let named = dir.len() > 4
+                            && out_of_sight
                             && self
                                 .written
                                 .iter()
                                 .any(|(_, t)| t.contains(dir) || t.contains(&w[1].text));
                         if named {
-                            drop.get_or_insert_with(|| format!("{dir}/"));
+                            drops.push(format!("{dir}/"));
                         }
                         places.push(format!("{dir}/"));
                     }
@@ -197,16 +225,14 @@ impl Analyzer<'_> {
                     self.norm(&dir, c.cwd.as_deref()).trim_end_matches('/')
                 ));
             }
-            if drop.is_none() {
-                drop = places.into_iter().find(|p| loaded_place(p));
-            }
+            drops.extend(places.into_iter().filter(|p| loaded_place(p)));
         }
     }
 }
 
 /// Whether `starter` may load what was dropped: a Java archive is loaded
-/// by a JVM, a build or a launcher script; Python by Python; a library, a
-/// folder or a bundle by anything.
+/// by a JVM, a build or a launcher script; a library, a script, a folder or
+/// a bundle by anything that starts.
 fn loads_kind(drop: &str, starter: &str, word: &str) -> bool {
     let l = drop.to_ascii_lowercase();
     let launcher = word.contains('/')
@@ -227,8 +253,6 @@ fn loads_kind(drop: &str, starter: &str, word: &str) -> bool {
                 starter,
                 "java" | "javaw" | "gradle" | "gradlew" | "mvn" | "mvnw"
             )
-    } else if l.ends_with(".py") {
-        launcher || starter.starts_with("python") || starter == "hass"
     } else {
         true
     }

@@ -95,7 +95,8 @@ impl Analyzer<'_> {
         if script.spawning_loop {
             self.block("fork bomb (an endless loop that starts background jobs)");
         }
-        if script.brace_program {
+        // (In text an unknown program may run, `{dry_run: false}` is data.)
+        if script.brace_program && !self.guessed {
             self.block(
                 "obfuscated program name (a brace expansion spells the command: {prog,arg,…})",
             );
@@ -538,8 +539,6 @@ fn build_file(path: &str) -> bool {
     NAMES.contains(&name.as_str()) || js_config
 }
 
-/// The folder `git clone` (or `gh repo clone`) fills from another machine:
-/// the one named, or the repository's own name.
 /// The folder a download is told to save into, its file named by the
 /// server: `wget -P DIR`, `-qP DIR`, `curl --output-dir DIR`, `aria2c -d DIR`.
 pub(super) fn download_dirs(c: &Command) -> Vec<Word> {
@@ -587,6 +586,8 @@ fn piped_text(c: &Command, script: &Script) -> Option<String> {
     })
 }
 
+/// The folder `git clone` (or `gh repo clone`) fills from another machine:
+/// the one named, or the repository's own name.
 pub(super) fn cloned_into(argv: &[Word]) -> Option<Word> {
     let first = argv.first()?;
     let b = lower(&base_name(&first.text));

@@ -176,25 +176,65 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
                 ) || x.starts_with("-XshowSettings")
             })
         }
-        // Slurm's reports of jobs, nodes, shares and accounting: nothing
-        // they take changes a job.
-        ("sacct" | "sinfo" | "squeue" | "sprio" | "sshare" | "seff" | "sstat" | "sdiag", _) => true,
-        ("scontrol" | "sacctmgr", rest) => rest
-            .iter()
-            .find(|x| !x.starts_with('-'))
-            .is_some_and(|v| matches!(*v, "show" | "list" | "ping" | "version")),
-        // Environment modules and Spack asked what exists (`load` changes
-        // the environment, `install` builds).
-        ("module" | "ml", rest) => rest.iter().find(|x| !x.starts_with('-')).is_some_and(|v| {
-            matches!(
-                *v,
-                "list" | "avail" | "show" | "display" | "help" | "spider" | "whatis" | "keyword"
-            )
+        // Slurm's reports of jobs, nodes and shares. sacct's `--env-vars`
+        // and `-B` print jobs' environments and scripts, `--file` reads any
+        // file; sdiag's `-r` resets its counters.
+        ("squeue" | "sinfo" | "sprio" | "sshare" | "seff" | "sstat", _) => true,
+        ("sacct", rest) => !rest.iter().any(|x| {
+            matches!(*x, "-B" | "--batch-script" | "--file")
+                || x.starts_with("--file=")
+                || x.starts_with("--env")
         }),
-        ("spack", [verb, ..]) => matches!(
-            *verb,
-            "find" | "list" | "info" | "location" | "arch" | "compilers"
-        ),
+        ("sdiag", rest) => rest.iter().all(|x| !matches!(*x, "-r" | "--reset")),
+        // `scontrol show …` with its own words: no cluster option whose
+        // value could be taken for the verb.
+        ("scontrol" | "sacctmgr", rest) => {
+            let plain = |x: &&str| {
+                !x.starts_with('-')
+                    || matches!(
+                        *x,
+                        "-o" | "--oneline"
+                            | "-d"
+                            | "--details"
+                            | "-n"
+                            | "-P"
+                            | "-p"
+                            | "--noheader"
+                            | "--parsable"
+                            | "--parsable2"
+                    )
+            };
+            rest.iter().all(plain)
+                && rest
+                    .iter()
+                    .find(|x| !x.starts_with('-'))
+                    .is_some_and(|v| matches!(*v, "show" | "list" | "ping" | "version"))
+        }
+        // Environment modules and Spack asked what exists (`load` changes
+        // the environment, `install` builds). A modulefile is Tcl or Lua that
+        // `show` runs: names from the module path only, no file named.
+        ("module" | "ml", rest) => {
+            let ops: Vec<&&str> = rest.iter().filter(|x| !x.starts_with('-')).collect();
+            ops.first().is_some_and(|v| {
+                matches!(
+                    **v,
+                    "list"
+                        | "avail"
+                        | "show"
+                        | "display"
+                        | "help"
+                        | "spider"
+                        | "whatis"
+                        | "keyword"
+                )
+            }) && ops.iter().all(|x| {
+                !x.starts_with(['.', '/', '~']) && !x.ends_with(".lua") && !x.ends_with(".tcl")
+            })
+        }
+        ("spack", [verb, rest @ ..]) => {
+            matches!(*verb, "find" | "list" | "info" | "location" | "arch")
+                && rest.iter().all(|x| !x.starts_with("--update"))
+        }
         ("mpicc" | "mpicxx" | "mpic++" | "mpif90" | "mpifort" | "mpif77", rest)
             if !rest.is_empty() =>
         {
@@ -205,6 +245,20 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
             "apptainer" | "singularity",
             ["--version"] | ["version"] | ["cache", "list", ..] | ["remote", "list"],
         ) => true,
+        // Name resolution's state shown (`dns IFACE SERVER` would set one),
+        // MIBs translated offline.
+        ("resolvectl", rest) => {
+            let ops: Vec<&&str> = rest.iter().filter(|x| !x.starts_with('-')).collect();
+            rest.iter()
+                .all(|x| !x.starts_with('-') || *x == "--no-pager")
+                && match ops.as_slice() {
+                    [] => true,
+                    [v, ..] if **v == "status" || **v == "statistics" => true,
+                    [v] | [v, _] => matches!(**v, "dns" | "domain"),
+                    _ => false,
+                }
+        }
+        ("snmptranslate", _) => true,
         // Android's SDK tools listing what is installed.
         ("sdkmanager", ["--list_installed"] | ["--version"]) => true,
         ("avdmanager", ["list", ..]) => true,

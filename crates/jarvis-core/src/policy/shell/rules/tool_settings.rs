@@ -1,6 +1,7 @@
 //! Settings that make a tool run a command at every later use (`gh alias
-//! set --shell co 'CMD'`), and direnv's `source_url`, which fetches a
-//! script and sources it into the shell.
+//! set --shell co 'CMD'`), apt's `-o` hooks that run one around an update
+//! or an install, and direnv's `source_url`, which fetches a script and
+//! sources it into the shell.
 
 use super::*;
 

@@ -13,7 +13,7 @@ impl Analyzer<'_> {
             // Synthetic keystrokes and clicks: into Jarvis's own window they
             // answer its questions (an approval) without the user.
             "xdotool" | "ydotool" | "wtype" | "xte" | "dotool" | "xvkbd" | "xsendkey"
-            | "wlrctl" => {
+            | "dotoolc" | "wlrctl" => {
                 if c.words[1..].iter().any(|w| self.mentions_self(w)) {
                     self.block(format!(
                         "{b} sends keystrokes or clicks to Jarvis's own window (its questions answered without the user)"
@@ -41,6 +41,8 @@ impl Analyzer<'_> {
                     .find_map(|w| self.code_source(w, c.script));
                 let file = super::script_opts::values(c, &["--file", "-f"]);
                 let reads_input = lb == "dotool"
+                    || lb == "dotoolc"
+                    || lb == "xte" && c.args.is_empty()
                     || c.args.iter().any(|a| a == "-")
                     || file.iter().any(|f| f.text == "-");
                 let fed = c

@@ -16,6 +16,20 @@ const RPC_CLIENTS: &[&str] = &[
 
 impl Analyzer<'_> {
     pub(super) fn wallet_secrets(&mut self, c: &Cmd<'_>) {
+        let wallet = RPC_CLIENTS.contains(&c.lb.as_str())
+            || matches!(
+                c.lb.as_str(),
+                "electrum"
+                    | "electrum-ltc"
+                    | "monero-wallet-cli"
+                    | "wownero-wallet-cli"
+                    | "cast"
+                    | "ethkey"
+                    | "bitcoin-wallet"
+            );
+        if !wallet {
+            return;
+        }
         // Operands past the options and their values (`--wallet W`, `-D DIR`).
         let mut ops: Vec<String> = Vec::new();
         let mut i = 0;

@@ -498,32 +498,6 @@ pub(super) fn remote_display(d: &str) -> bool {
 /// How many words after `opt` are its values, for the cluster launchers
 /// (`srun --partition debug`, `mpirun --mca btl self 2`).
 fn cluster_values(lb: &str, opt: &str) -> usize {
-    const SLURM: &[&str] = &[
-        "--partition",
-        "--time",
-        "--nodes",
-        "--ntasks",
-        "--job-name",
-        "--account",
-        "--qos",
-        "--output",
-        "--error",
-        "--input",
-        "--chdir",
-        "--gres",
-        "--cpus-per-task",
-        "--nodelist",
-        "--exclude",
-        "--constraint",
-        "--mem",
-        "--mem-per-cpu",
-        "--mpi",
-        "--export",
-        "--ntasks-per-node",
-        "--gpus",
-        "--reservation",
-        "--dependency",
-    ];
     const MPI: &[&str] = &[
         "--host",
         "-host",
@@ -543,7 +517,7 @@ fn cluster_values(lb: &str, opt: &str) -> usize {
         "-x",
     ];
     match lb {
-        "srun" | "salloc" if SLURM.contains(&opt) => 1,
+        "srun" | "salloc" if super::cluster_jobs::SLURM_VALUED.contains(&opt) => 1,
         "mpirun" | "mpiexec" | "orterun" if matches!(opt, "--mca" | "-mca" | "--gmca") => 2,
         "mpirun" | "mpiexec" | "orterun" if MPI.contains(&opt) => 1,
         _ => 0,
