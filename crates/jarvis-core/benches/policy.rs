@@ -197,6 +197,7 @@ fn main() {
         "blind-cv",
         "blind-cw",
         "blind-cx",
+        "blind-cy",
     ] {
         sets.push((
             f.to_string(),

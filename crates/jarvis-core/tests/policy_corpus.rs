@@ -153,6 +153,7 @@ const REDTEAM: &[&str] = &[
     "blind-cv.jsonl",
     "blind-cw.jsonl",
     "blind-cx.jsonl",
+    "blind-cy.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -251,6 +252,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cv.jsonl", "/home/user/project", "/home/user"),
     ("blind-cw.jsonl", "/home/user/project", "/home/user"),
     ("blind-cx.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cy.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

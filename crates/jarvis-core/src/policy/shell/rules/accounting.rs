@@ -287,6 +287,9 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
             .strip_prefix("-f")
             .filter(|v| !v.is_empty() && !t.starts_with("--"))
         {
+            if rules_file(v) {
+                return None;
+            }
             files.extend(journal(Word {
                 text: v.to_string(),
                 ..w.clone()
@@ -324,7 +327,36 @@ fn journal(w: Word) -> Option<Word> {
 
 /// hledger's CSV rules, read as a journal (`-f bank.rules`, `rules:F`):
 /// their `source` line may run a command.
+/// (A CSV is read through `FILE.rules` beside it, when there is one.)
 fn rules_file(f: &str) -> bool {
     let l = f.to_ascii_lowercase();
-    l.ends_with(".rules") || l.starts_with("rules:")
+    l.ends_with(".rules")
+        || l.starts_with("rules:")
+        || [".csv", ".tsv", ".ssv"].iter().any(|e| l.ends_with(e))
+        || ["csv:", "tsv:", "ssv:"].iter().any(|p| l.starts_with(p))
+}
+
+/// The journals a command names (`-f F`, `-fF`, `--file=F`), formats taken
+/// off.
+pub(super) fn journal_files(c: &Cmd<'_>) -> Vec<Word> {
+    let mut out = Vec::new();
+    for (i, w) in c.words.iter().enumerate().skip(1) {
+        let v = if matches!(w.text.as_str(), "-f" | "--file") {
+            c.words.get(i + 1).cloned()
+        } else {
+            w.text
+                .strip_prefix("--file=")
+                .or_else(|| {
+                    w.text
+                        .strip_prefix("-f")
+                        .filter(|v| !v.is_empty() && !w.text.starts_with("--"))
+                })
+                .map(|v| Word {
+                    text: v.to_string(),
+                    ..w.clone()
+                })
+        };
+        out.extend(v.and_then(journal));
+    }
+    out
 }

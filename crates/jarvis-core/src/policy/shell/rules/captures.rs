@@ -329,10 +329,12 @@ pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
         }
         b if CAMERA_TOOLS.contains(&b) => Some(Capture::Camera),
         // A live capture (no saved file read with `-r`).
+        // (`-nnr F` reads one too; ngrep reads a file with `-I`, lowered here.)
         "tcpdump" | "tshark" | "dumpcap" | "ngrep" | "tcpflow" | "termshark"
-            if !args
-                .iter()
-                .any(|a| a == "-r" || a.starts_with("-r") && b != "ngrep") =>
+            if !args.iter().any(|a| {
+                let bundle = a.starts_with('-') && !a.starts_with("--");
+                bundle && a.contains(if b == "ngrep" { 'i' } else { 'r' })
+            }) =>
         {
             Some(Capture::Traffic)
         }

@@ -136,8 +136,33 @@ impl Analyzer<'_> {
             }
         }
         // MPICH/Hydra's launchers: a program run to start each process.
-        for v in after(&["-bootstrap-exec", "-launcher-exec", "--launcher-exec"]) {
+        for v in after(&[
+            "-bootstrap-exec",
+            "--bootstrap-exec",
+            "-launcher-exec",
+            "--launcher-exec",
+        ]) {
             self.shell_code(v, &[], script, depth);
+        }
+        // The same options with their value glued on (`--mca plm_rsh_agent=…`
+        // takes its name and value as one word too).
+        for w in words {
+            let glued = [
+                "-bootstrap-exec=",
+                "--bootstrap-exec=",
+                "-launcher-exec=",
+                "--launcher-exec=",
+            ]
+            .iter()
+            .find_map(|p| w.text.strip_prefix(p))
+            .or_else(|| w.text.split_once("_agent=").map(|(_, v)| v));
+            if let Some(v) = glued {
+                let code = Word {
+                    text: v.to_string(),
+                    ..w.clone()
+                };
+                self.shell_code(&code, &[], script, depth);
+            }
         }
         let secret = after(&["-x", "-genvlist", "-envlist"])
             .into_iter()
@@ -147,17 +172,28 @@ impl Analyzer<'_> {
         let glued: Vec<&str> = words
             .iter()
             .filter_map(|w| {
-                w.text
-                    .strip_prefix("--host=")
-                    .or_else(|| w.text.strip_prefix("-host="))
+                ["--host=", "-host=", "-H=", "-hosts=", "--hosts="]
+                    .iter()
+                    .find_map(|p| w.text.strip_prefix(p))
             })
             .collect();
+        // `-genv NAME VALUE`, and the whole environment (`-genvall`).
+        let whole = words
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "-genvall" | "-envall" | "--envall"));
+        let genv = after(&["-genv", "-env"])
+            .into_iter()
+            .map(|v| v.text.as_str())
+            .find(|n| super::effects::secret_var(n));
         let far = after(&["-H", "--host", "-host", "-hosts"])
             .into_iter()
             .map(|h| h.text.as_str())
             .chain(glued)
             .flat_map(|h| h.split(','))
             .find_map(|h| super::project_out::far_host(h.split(':').next().unwrap_or(h)));
+        let secret = secret
+            .or(genv)
+            .or(whole.then_some("(the whole environment)"));
         if let (Some(n), Some(h)) = (secret, far) {
             self.block(format!(
                 "exfiltration (mpirun exports the secret variable {n} to ranks on {h})"

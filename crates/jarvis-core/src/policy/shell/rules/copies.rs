@@ -301,6 +301,23 @@ impl Analyzer<'_> {
                     }
                 }
             } else if lb == "rsync" || lb == "scp" {
+                // A whole folder of the user's own, outside the project (`~`,
+                // `~/Documents`, `~/Pictures`), sent to another machine: their
+                // files, not the project's data.
+                for src in sources.iter().filter(|s| !s.dynamic && !remote(s)) {
+                    let p = self.norm(src, cwd);
+                    if recursive
+                        && p.starts_with('~')
+                        && !self.inside(&p)
+                        && paths::catastrophic_normalized(&p)
+                    {
+                        self.block(format!(
+                            "exfiltration ({} sends all of {} to another machine)",
+                            c.base,
+                            shown(&src.text)
+                        ));
+                    }
+                }
                 self.ask(format!("{} copies to another machine", c.base));
             }
         }

@@ -493,7 +493,20 @@ impl Analyzer<'_> {
                 files
             }
             ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
-            ("ledger" | "hledger", _) => super::accounting::ledger_reads(c)?,
+            // (`LEDGER_FILE=…`, `HOME=…` before them choose what they read.)
+            ("ledger" | "hledger", _) if c.src.assigns.is_empty() => {
+                match super::accounting::ledger_reads(c) {
+                    Some(files) => files,
+                    None => {
+                        // Not a report: its journals are still read (a key
+                        // named as one is a key read).
+                        for f in super::accounting::journal_files(c) {
+                            self.read_path(&f, c.cwd());
+                        }
+                        return None;
+                    }
+                }
+            }
             // Container images, Android packages and their signatures
             // printed.
             ("apptainer" | "singularity", ["inspect", rest @ ..])
@@ -523,11 +536,14 @@ impl Analyzer<'_> {
             // Saved captures read back (`-r`): filters, statistics and
             // fields chosen; no live interface, no `-w`, no Lua (`-X`), no
             // preferences (`-o`).
-            ("tshark", _) if a.contains(&"-r") => super::packet_reads::tshark_reads(c)?,
+            ("tshark", _) if a.contains(&"-r") && c.src.assigns.is_empty() => {
+                super::packet_reads::tshark_reads(c)?
+            }
             ("capinfos", rest)
-                if rest
-                    .iter()
-                    .all(|x| x.len() == 2 && x.starts_with('-') || !x.starts_with('-')) =>
+                if c.src.assigns.is_empty()
+                    && rest
+                        .iter()
+                        .all(|x| x.len() == 2 && x.starts_with('-') || !x.starts_with('-')) =>
             {
                 operands(0)
             }

@@ -7,34 +7,46 @@
 
 use super::*;
 
-/// The command lines such arguments name.
+/// The command lines such arguments name, at most a few per text: each
+/// ends where the next hook begins, so none holds another (a chain of
+/// thousands would otherwise be judged inside itself).
 fn event_commands(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     if !text.bytes().any(|b| matches!(b, b'X' | b'x' | b'P' | b'p')) {
         return out;
     }
     let l = text.to_ascii_lowercase();
-    for key in ["-xx:onoutofmemoryerror=", "-xx:onerror="] {
-        for (at, _) in l.match_indices(key) {
-            let rest = &text[at + key.len()..];
-            out.push(quoted_or_word(rest));
+    const KEYS: &[&str] = &[
+        "-xx:onoutofmemoryerror=",
+        "-xx:onerror=",
+        "to program",
+        "from program",
+    ];
+    let mut starts: Vec<(usize, usize)> = KEYS
+        .iter()
+        .flat_map(|k| l.match_indices(k).map(|(at, m)| (at, at + m.len())))
+        .collect();
+    starts.sort_unstable();
+    for (n, &(_, from)) in starts.iter().enumerate().take(8) {
+        let until = starts
+            .get(n + 1)
+            .map_or(text.len(), |&(next, _)| next.max(from));
+        let rest = text.get(from..until).unwrap_or("").trim_start();
+        // SQL's program is a quoted string; the JVM's is the rest of the
+        // option (the shell took its quotes off) or a quoted one.
+        let sql = l[..from].ends_with("program");
+        if sql && !rest.starts_with(['\'', '"']) {
+            continue;
         }
-    }
-    for key in ["to program", "from program"] {
-        for (at, _) in l.match_indices(key) {
-            let rest = text[at + key.len()..].trim_start();
-            if rest.starts_with(['\'', '"']) {
-                out.push(quoted_or_word(rest));
-            }
-        }
+        out.push(quoted_or_rest(rest));
     }
     out.retain(|c| !c.trim().is_empty());
     out
 }
 
 /// The quoted string at the start of `s` (its quotes and one level of
-/// `\"` undone), or its first word.
-fn quoted_or_word(s: &str) -> String {
+/// `\"` undone), or all of it.
+fn quoted_or_rest(s: &str) -> String {
     let s = s.trim_start_matches('\\');
     match s.chars().next() {
         Some(q @ ('\'' | '"')) => {
@@ -42,12 +54,17 @@ fn quoted_or_word(s: &str) -> String {
             let end = body.find(q).unwrap_or(body.len());
             body[..end].replace("\\\"", "\"")
         }
-        _ => s.split_whitespace().next().unwrap_or("").to_string(),
+        _ => s.to_string(),
     }
 }
 
 impl Analyzer<'_> {
     pub(super) fn event_hooks(&mut self, c: &Cmd<'_>) {
+        // A note, a search or a commit message that mentions a hook runs
+        // nothing.
+        if super::lookups::TEXT_TOOLS.contains(&c.lb.as_str()) {
+            return;
+        }
         let texts = c
             .words
             .iter()

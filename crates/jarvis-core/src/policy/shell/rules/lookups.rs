@@ -92,7 +92,7 @@ pub(super) fn jndi_lookup(text: &str) -> bool {
 
 /// Programs that only search, show or store text: a lookup in their words
 /// is a pattern or a note (`grep -rF '${jndi:' logs/`), logged by nobody.
-const TEXT_TOOLS: &[&str] = &[
+pub(super) const TEXT_TOOLS: &[&str] = &[
     "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "jq", "yq", "echo",
     "printf", "cat", "tee", "less", "more", "head", "tail", "sort", "uniq", "wc", "cut", "tr",
     "diff", "git", "zgrep", "ugrep",

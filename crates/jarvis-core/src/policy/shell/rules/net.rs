@@ -617,9 +617,10 @@ impl Analyzer<'_> {
                 None => return false,
             };
             let host = super::project_out::address_host(rest);
-            super::project_out::local_host(&host)
+            let host = host.trim_end_matches('.');
+            super::project_out::local_host(host)
                 || host.starts_with("127.")
-                || matches!(host.as_str(), "0.0.0.0" | "0" | "::" | "::1")
+                || matches!(host, "0.0.0.0" | "0" | "::" | "::1")
         });
         if !local {
             return;
@@ -645,6 +646,13 @@ impl Analyzer<'_> {
             .filter_map(|(i, a)| {
                 if BODY.contains(&a.as_str()) {
                     return c.args.get(i + 1).cloned();
+                }
+                // (`-d'{…}'`: the body glued on.)
+                if let Some(v) = a
+                    .strip_prefix("-d")
+                    .filter(|v| !v.is_empty() && !a.starts_with("--"))
+                {
+                    return Some(v.to_string());
                 }
                 let (k, v) = a.split_once('=')?;
                 BODY.contains(&k).then(|| v.to_string())

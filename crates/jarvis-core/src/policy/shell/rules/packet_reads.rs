@@ -8,7 +8,7 @@ pub(super) fn tshark_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
     const VALUED: &[&str] = &[
         "-r", "-Y", "-R", "-T", "-e", "-E", "-c", "-z", "-O", "-d", "-J", "-j",
     ];
-    const BARE: &[&str] = &["-q", "-n", "-V", "-x", "-2", "-P", "-S", "-l", "-H"];
+    const BARE: &[&str] = &["-q", "-n", "-V", "-x", "-2", "-P", "-l"];
     let mut files = Vec::new();
     let mut i = 1;
     while let Some(w) = c.words.get(i) {

@@ -172,5 +172,8 @@ pub(super) fn names_secret(t: &str) -> bool {
         "authorization",
     ];
     // (SNMP's community strings are its devices' passwords.)
-    SECRET_WORDS.iter().any(|k| t.contains(k)) || t.contains("snmp") && t.contains("community")
+    SECRET_WORDS.iter().any(|k| t.contains(k))
+        || t.contains("snmp") && t.contains("comm")
+        || t.contains("rocommunity")
+        || t.contains("rwcommunity")
 }

@@ -180,12 +180,20 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
         // and `-B` print jobs' environments and scripts, `--file` reads any
         // file; sdiag's `-r` resets its counters.
         ("squeue" | "sinfo" | "sprio" | "sshare" | "seff" | "sstat", _) => true,
+        // (getopt takes `--batch`, `--fi=` and `-XB` for `--batch-script`
+        // and `--file`.)
         ("sacct", rest) => !rest.iter().any(|x| {
-            matches!(*x, "-B" | "--batch-script" | "--file")
-                || x.starts_with("--file=")
-                || x.starts_with("--env")
+            let long =
+                |full: &str| x.len() >= 4 && full.starts_with(x.split('=').next().unwrap_or(x));
+            if x.starts_with("--") {
+                long("--batch-script") || long("--file") || x.starts_with("--env")
+            } else {
+                x.starts_with('-') && x.contains(['B', 'f'])
+            }
         }),
-        ("sdiag", rest) => rest.iter().all(|x| !matches!(*x, "-r" | "--reset")),
+        ("sdiag", rest) => rest
+            .iter()
+            .all(|x| matches!(*x, "-a" | "--all" | "-V" | "--version")),
         // `scontrol show …` with its own words: no cluster option whose
         // value could be taken for the verb.
         ("scontrol" | "sacctmgr", rest) => {
@@ -204,7 +212,12 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
                             | "--parsable2"
                     )
             };
+            // (`sacctmgr show runawayjobs` offers to fix them, and takes a
+            // piped `y`.)
             rest.iter().all(plain)
+                && !rest
+                    .iter()
+                    .any(|x| x.to_ascii_lowercase().starts_with("runaway"))
                 && rest
                     .iter()
                     .find(|x| !x.starts_with('-'))
@@ -228,12 +241,35 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
                         | "keyword"
                 )
             }) && ops.iter().all(|x| {
-                !x.starts_with(['.', '/', '~']) && !x.ends_with(".lua") && !x.ends_with(".tcl")
+                // (Home as the parser spells it, `$HOME`, a path.)
+                !x.starts_with(['.', '/', '~', '$'])
+                    && !x.starts_with(crate::policy::shell::parse::HOME)
+                    && !x.ends_with(".lua")
+                    && !x.ends_with(".tcl")
             })
         }
         ("spack", [verb, rest @ ..]) => {
             matches!(*verb, "find" | "list" | "info" | "location" | "arch")
-                && rest.iter().all(|x| !x.starts_with("--update"))
+                && rest.iter().all(|x| {
+                    !x.starts_with('-')
+                        || !x.starts_with("--") && x[1..].chars().all(|ch| "lLvdpxI".contains(ch))
+                        || matches!(
+                            *x,
+                            "-l" | "-L"
+                                | "-v"
+                                | "-d"
+                                | "-p"
+                                | "-x"
+                                | "-I"
+                                | "--long"
+                                | "--very-long"
+                                | "--variants"
+                                | "--deps"
+                                | "--paths"
+                                | "--explicit"
+                                | "--install-status"
+                        )
+                })
         }
         ("mpicc" | "mpicxx" | "mpic++" | "mpif90" | "mpifort" | "mpif77", rest)
             if !rest.is_empty() =>
@@ -258,7 +294,24 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
                     _ => false,
                 }
         }
-        ("snmptranslate", _) => true,
+        // OIDs translated: output options (`-T`, `-O`, `-I`) and MIB modules
+        // by name; `-M DIR`, `-m FILE` and `-L` (logging to a file) left out.
+        ("snmptranslate", rest) => {
+            let mut ok = true;
+            let mut k = 0;
+            while let Some(x) = rest.get(k) {
+                if *x == "-m" {
+                    ok &= rest
+                        .get(k + 1)
+                        .is_some_and(|m| !m.contains(['/', '~', '.']));
+                    k += 1;
+                } else if let Some(flag) = x.strip_prefix('-') {
+                    ok &= flag.starts_with(['T', 'O', 'I']);
+                }
+                k += 1;
+            }
+            ok
+        }
         // Android's SDK tools listing what is installed.
         ("sdkmanager", ["--list_installed"] | ["--version"]) => true,
         ("avdmanager", ["list", ..]) => true,
