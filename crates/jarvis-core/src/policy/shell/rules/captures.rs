@@ -329,11 +329,19 @@ pub(super) fn capture(argv: &[Word]) -> Option<Capture> {
         }
         b if CAMERA_TOOLS.contains(&b) => Some(Capture::Camera),
         // A live capture (no saved file read with `-r`).
-        // (`-nnr F` reads one too; ngrep reads a file with `-I`, lowered here.)
+        // (`-nnr F` reads one too: a bundle of letters ending in `r`;
+        // ngrep reads a file with `-I`.)
         "tcpdump" | "tshark" | "dumpcap" | "ngrep" | "tcpflow" | "termshark"
-            if !args.iter().any(|a| {
-                let bundle = a.starts_with('-') && !a.starts_with("--");
-                bundle && a.contains(if b == "ngrep" { 'i' } else { 'r' })
+            if !argv[1..].iter().any(|w| {
+                let t = w.text.as_str();
+                let letters = t.strip_prefix('-').filter(|l| {
+                    !l.starts_with('-') && l.chars().all(|ch| ch.is_ascii_alphabetic())
+                });
+                if b == "ngrep" {
+                    t == "-I"
+                } else {
+                    t == "-r" || t.starts_with("-r") || letters.is_some_and(|l| l.ends_with('r'))
+                }
             }) =>
         {
             Some(Capture::Traffic)

@@ -177,10 +177,8 @@ impl Analyzer<'_> {
                     .find_map(|p| w.text.strip_prefix(p))
             })
             .collect();
-        // `-genv NAME VALUE`, and the whole environment (`-genvall`).
-        let whole = words
-            .iter()
-            .any(|w| matches!(w.text.as_str(), "-genvall" | "-envall" | "--envall"));
+        // `-genv NAME VALUE` (Hydra passes the environment on by default:
+        // only a secret named is counted).
         let genv = after(&["-genv", "-env"])
             .into_iter()
             .map(|v| v.text.as_str())
@@ -191,9 +189,7 @@ impl Analyzer<'_> {
             .chain(glued)
             .flat_map(|h| h.split(','))
             .find_map(|h| super::project_out::far_host(h.split(':').next().unwrap_or(h)));
-        let secret = secret
-            .or(genv)
-            .or(whole.then_some("(the whole environment)"));
+        let secret = secret.or(genv);
         if let (Some(n), Some(h)) = (secret, far) {
             self.block(format!(
                 "exfiltration (mpirun exports the secret variable {n} to ranks on {h})"

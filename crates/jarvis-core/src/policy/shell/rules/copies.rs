@@ -301,16 +301,31 @@ impl Analyzer<'_> {
                     }
                 }
             } else if lb == "rsync" || lb == "scp" {
-                // A whole folder of the user's own, outside the project (`~`,
-                // `~/Documents`, `~/Pictures`), sent to another machine: their
-                // files, not the project's data.
+                // A whole folder of the user's own personal files (`~`,
+                // `~/Documents`, `~/Pictures`), sent to a machine outside
+                // the local network: their files, not the project's data.
+                const PERSONAL: &[&str] = &[
+                    "documents",
+                    "pictures",
+                    "photos",
+                    "desktop",
+                    "downloads",
+                    "music",
+                    "videos",
+                    "mail",
+                ];
+                let far = dest
+                    .as_ref()
+                    .and_then(|d| remote_spec(&d.text))
+                    .and_then(|(host, _)| super::project_out::far_host(host));
                 for src in sources.iter().filter(|s| !s.dynamic && !remote(s)) {
                     let p = self.norm(src, cwd);
-                    if recursive
-                        && p.starts_with('~')
-                        && !self.inside(&p)
-                        && paths::catastrophic_normalized(&p)
-                    {
+                    let top = p
+                        .strip_prefix("~/")
+                        .map(|r| r.split('/').next().unwrap_or("").to_ascii_lowercase());
+                    let personal = top.as_deref().is_some_and(|t| PERSONAL.contains(&t))
+                        || p.trim_end_matches('/') == "~";
+                    if recursive && personal && far.is_some() && !self.inside(&p) {
                         self.block(format!(
                             "exfiltration ({} sends all of {} to another machine)",
                             c.base,

@@ -57,6 +57,7 @@ impl Analyzer<'_> {
             assigns.push((k.to_string(), value));
             words.remove(0);
         }
+        self.env_changed |= !assigns.is_empty();
         self.assigns(&assigns, c, script, depth);
         if words.is_empty() {
             self.bases.push("env".into());

@@ -351,7 +351,7 @@ impl Analyzer<'_> {
     pub(super) fn tool_inspects(&mut self, c: &Cmd<'_>) -> Option<bool> {
         // `2>&1` and `2>/dev/null` change where the report goes, not what it reads.
         let quiet = |r: &Redirect| !r.writes_file() && r.body.is_none() && !r.op.contains('<');
-        if c.words[0].text.contains('/') || !c.src.redirects.iter().all(quiet) {
+        if c.words[0].text.contains('/') || !c.src.redirects.iter().all(quiet) || self.env_changed {
             return None;
         }
         let a: Vec<&str> = c.args.iter().map(String::as_str).collect();

@@ -7,9 +7,10 @@
 
 use super::*;
 
-/// The command lines such arguments name, at most a few per text: each
-/// ends where the next hook begins, so none holds another (a chain of
-/// thousands would otherwise be judged inside itself).
+/// The command lines such arguments name, at most a few per text: a quoted
+/// one whole, an unquoted one to the end of its line or the next hook, so
+/// none holds another unquoted (a chain of thousands would otherwise be
+/// judged inside itself).
 fn event_commands(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     if !text.bytes().any(|b| matches!(b, b'X' | b'x' | b'P' | b'p')) {
@@ -28,17 +29,20 @@ fn event_commands(text: &str) -> Vec<String> {
         .collect();
     starts.sort_unstable();
     for (n, &(_, from)) in starts.iter().enumerate().take(8) {
-        let until = starts
-            .get(n + 1)
-            .map_or(text.len(), |&(next, _)| next.max(from));
-        let rest = text.get(from..until).unwrap_or("").trim_start();
-        // SQL's program is a quoted string; the JVM's is the rest of the
-        // option (the shell took its quotes off) or a quoted one.
+        let rest = text.get(from..).unwrap_or("").trim_start();
+        // SQL's program is a quoted string, taken whole (a key named inside
+        // it is part of it); the JVM's is a quoted string, or the rest of
+        // its line up to the next hook (the shell took its quotes off).
         let sql = l[..from].ends_with("program");
-        if sql && !rest.starts_with(['\'', '"']) {
-            continue;
+        if rest.starts_with(['\'', '"', '\\']) {
+            out.push(quoted_or_rest(rest));
+        } else if !sql {
+            let until = starts
+                .get(n + 1)
+                .map_or(text.len(), |&(next, _)| next.max(from));
+            let line = text.get(from..until).unwrap_or("").trim_start();
+            out.push(line.lines().next().unwrap_or("").to_string());
         }
-        out.push(quoted_or_rest(rest));
     }
     out.retain(|c| !c.trim().is_empty());
     out
@@ -62,7 +66,21 @@ impl Analyzer<'_> {
     pub(super) fn event_hooks(&mut self, c: &Cmd<'_>) {
         // A note, a search or a commit message that mentions a hook runs
         // nothing.
-        if super::lookups::TEXT_TOOLS.contains(&c.lb.as_str()) {
+        // (echo and cat feed psql: they are not skipped.)
+        if matches!(
+            c.lb.as_str(),
+            "grep"
+                | "egrep"
+                | "fgrep"
+                | "rg"
+                | "ag"
+                | "ack"
+                | "git"
+                | "gh"
+                | "glab"
+                | "zgrep"
+                | "ugrep"
+        ) {
             return;
         }
         let texts = c

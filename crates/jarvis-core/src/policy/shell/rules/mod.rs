@@ -146,6 +146,9 @@ pub struct Analyzer<'e> {
     decodes: bool,
     /// Files written from a download or a decoder in this line.
     tainted: Vec<String>,
+    /// The line sets environment variables for what it runs (`export X=…`,
+    /// `env X=… cmd`): a tool's read-only form may then read elsewhere.
+    env_changed: bool,
     /// Those of them downloaded from a code forge only (a project's
     /// release page), where installing one asks.
     forge_fetched: Vec<String>,
@@ -210,6 +213,7 @@ impl<'e> Analyzer<'e> {
             fetches: false,
             decodes: false,
             tainted: vec![],
+            env_changed: false,
             cloned: vec![],
             renamed: vec![],
             aliases: vec![],

@@ -241,8 +241,18 @@ impl Analyzer<'_> {
                     let reads_state = self.sensitive.contains(&(std::ptr::from_ref(p) as usize));
                     // (`base64 release.jks | gh secret set KEYSTORE`: a secret
                     // handed to the store made for it.)
-                    let into_store = sink_argv.iter().any(|w| w.text == "secret")
-                        && sink_argv.iter().any(|w| w.text == "set");
+                    let into_store = sink_argv
+                        .first()
+                        .is_some_and(|w| program_name(&w.text) == "gh")
+                        && sink_argv.get(1).is_some_and(|w| w.text == "secret")
+                        && sink_argv.get(2).is_some_and(|w| w.text == "set")
+                        && !sink_argv.iter().any(|w| {
+                            matches!(
+                                w.text.as_str(),
+                                "-R" | "--repo" | "-o" | "--org" | "-e" | "--env"
+                            ) || w.text.starts_with("--repo=")
+                                || w.text.starts_with("--org=")
+                        });
                     if network_sink
                         && !into_store
                         && (harvests_secrets(pa) || prints_named_secret(pa))

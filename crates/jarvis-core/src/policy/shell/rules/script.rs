@@ -81,6 +81,20 @@ impl Analyzer<'_> {
                 Producer::Other => {}
             }
         }
+        // `export X=…`, `declare -x`, `set -a`: later programs see it.
+        self.env_changed |= script.commands.iter().any(|c| {
+            let pa = peeled(&c.argv);
+            let b = pa
+                .first()
+                .map(|w| program_name(&w.text))
+                .unwrap_or_default();
+            matches!(b.as_str(), "export" | "setenv")
+                || matches!(b.as_str(), "declare" | "typeset")
+                    && pa
+                        .iter()
+                        .any(|w| w.text.starts_with('-') && w.text.contains('x'))
+                || b == "set" && pa.iter().any(|w| w.text == "-a" || w.text == "allexport")
+        });
         let known = self.written.len();
         self.track_written(script);
         self.dropped_code_started(script);

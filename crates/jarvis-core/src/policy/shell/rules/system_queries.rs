@@ -212,16 +212,61 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
                             | "--parsable2"
                     )
             };
-            // (`sacctmgr show runawayjobs` offers to fix them, and takes a
-            // piped `y`.)
+            // Objects by name: `sacctmgr show runawayjobs` (and its `lost`,
+            // `orphan`, `ru` spellings) offers to fix them, and takes a
+            // piped `y`.
+            const OBJECTS: &[&str] = &[
+                "job",
+                "jobs",
+                "node",
+                "nodes",
+                "partition",
+                "partitions",
+                "config",
+                "configuration",
+                "reservation",
+                "reservations",
+                "step",
+                "steps",
+                "assoc",
+                "association",
+                "associations",
+                "account",
+                "accounts",
+                "user",
+                "users",
+                "qos",
+                "cluster",
+                "clusters",
+                "tres",
+                "wckey",
+                "wckeys",
+                "event",
+                "events",
+                "federation",
+                "resource",
+                "resources",
+                "stats",
+                "transactions",
+                "txn",
+                "coordinator",
+                "licenses",
+                "topology",
+                "frontend",
+                "burstbuffer",
+                "hostnames",
+                "hostlist",
+                "aliases",
+                "daemons",
+            ];
+            let words: Vec<&&str> = rest.iter().filter(|x| !x.starts_with('-')).collect();
             rest.iter().all(plain)
-                && !rest
-                    .iter()
-                    .any(|x| x.to_ascii_lowercase().starts_with("runaway"))
-                && rest
-                    .iter()
-                    .find(|x| !x.starts_with('-'))
-                    .is_some_and(|v| matches!(*v, "show" | "list" | "ping" | "version"))
+                && words
+                    .first()
+                    .is_some_and(|v| matches!(**v, "show" | "list" | "ping" | "version"))
+                && words
+                    .get(1)
+                    .is_none_or(|o| OBJECTS.contains(&o.to_ascii_lowercase().as_str()))
         }
         // Environment modules and Spack asked what exists (`load` changes
         // the environment, `install` builds). A modulefile is Tcl or Lua that
