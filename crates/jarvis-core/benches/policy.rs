@@ -198,6 +198,7 @@ fn main() {
         "blind-cw",
         "blind-cx",
         "blind-cy",
+        "blind-cz",
     ] {
         sets.push((
             f.to_string(),

@@ -154,6 +154,7 @@ const REDTEAM: &[&str] = &[
     "blind-cw.jsonl",
     "blind-cx.jsonl",
     "blind-cy.jsonl",
+    "blind-cz.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -253,6 +254,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cw.jsonl", "/home/user/project", "/home/user"),
     ("blind-cx.jsonl", "/home/user/project", "/home/user"),
     ("blind-cy.jsonl", "/home/user/project", "/home/user"),
+    ("blind-cz.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -794,6 +796,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "CX-135",
         "psql's \\copy TO PROGRAM sending rows to another host: data, as CO-114",
     ),
+    (
+        "CZ-047",
+        "a ZFS dataset's snapshot streamed over ssh: data to another host asks, as CO-114 (a dataset's name is no path to judge)",
+    ),
+    (
+        "CZ-123",
+        "a Traefik rule mirroring a service's traffic to another host: data, as CO-114",
+    ),
 ];
 
 /// Block rows the policy does not block yet: not a choice, a gap, each
@@ -819,6 +829,22 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
     (
         "CX-145",
         "a notebook cell added by a jq filter, then the notebook run by papermill: a Python string inside JSON is not read as code; it asks",
+    ),
+    (
+        "CZ-018",
+        "a password manager's database dumped inside its container and sent: the container's file is not known as a vault; it asks",
+    ),
+    (
+        "CZ-089",
+        "a monitoring agent claimed by a cloud at an address: the enrolment is not modelled; it asks",
+    ),
+    (
+        "CZ-101",
+        "a Caddy config posted to its admin API serving home: the config's meaning is not read; it asks",
+    ),
+    (
+        "CZ-125",
+        "an uptime monitor's notification settings (their tokens) queried and sent: a table's content is not known as secrets; it asks",
     ),
 ];
 

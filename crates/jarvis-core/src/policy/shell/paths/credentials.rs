@@ -153,6 +153,13 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.singularity/remote.yaml",
     "~/.singularity/docker-config.json",
     "/etc/munge",
+    // Certificates' private keys and ACME account keys; a UPS's users.
+    "~/.acme.sh",
+    "/etc/letsencrypt/live",
+    "/etc/letsencrypt/archive",
+    "/etc/letsencrypt/accounts",
+    "/etc/nut/upsd.users",
+    "/etc/nut/upsmon.conf",
     // App-store sessions (fastlane's spaceship cookies), Firebase's sign-in.
     "~/.fastlane",
     "/etc/wireguard",
@@ -726,6 +733,7 @@ pub fn secret_file_name(p: &str) -> bool {
                 | "secret.yaml"
                 | "secret.yml"
                 | "secret.json"
+                | "acme.json"
         )
         // Cloud service accounts' keys (`play-console-sa.json`).
         || ext == "json"

@@ -292,24 +292,54 @@ impl Analyzer<'_> {
                     || t == "{{.}}"
             });
         // Past exec's options and their values, the container, then what runs.
-        let exec_env = verbs.first() == Some(&"exec") && {
+        let run: Vec<&str> = if verbs.first() == Some(&"exec") {
             let mut rest = verbs[1..].iter();
             let mut operands = Vec::new();
             while let Some(a) = rest.next() {
-                if matches!(
+                // (Past the container, every word is the command's.)
+                if !operands.is_empty() || !a.starts_with('-') {
+                    operands.push(*a);
+                } else if matches!(
                     *a,
                     "-u" | "--user" | "-e" | "--env" | "-w" | "--workdir" | "--env-file"
                 ) {
                     rest.next();
-                } else if !a.starts_with('-') {
-                    operands.push(*a);
                 }
             }
-            operands.get(1..).is_some_and(|run| {
-                run.iter()
-                    .any(|w| matches!(base_name(w).as_str(), "env" | "printenv"))
-            })
+            operands.get(1..).map(<[&str]>::to_vec).unwrap_or_default()
+        } else {
+            Vec::new()
         };
+        let exec_env = run
+            .iter()
+            .any(|w| matches!(base_name(w).as_str(), "env" | "printenv"));
+        // What runs inside: its paths are the container's, so only what
+        // reaches out counts (code fetched and run, a remote shell, data
+        // sent away).
+        if !run.is_empty() {
+            let code = run
+                .iter()
+                .map(|w| crate::policy::shell::quote(w))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut sub = Analyzer::new(self.env);
+            sub.work = self.work;
+            sub.script(&code, &[], c.depth + 1);
+            self.work = sub.work;
+            let found = sub.finish();
+            // (A secret it prints comes out here, into the transcript.)
+            let reveals = ["reveals", "credential", "secret"]
+                .iter()
+                .any(|g| found.reason.contains(g));
+            if found.verdict == Verdict::Block
+                && (reveals
+                    || super::planted_text::GRAVE
+                        .iter()
+                        .any(|g| found.reason.contains(g)))
+            {
+                self.block(format!("{} runs in a container: {}", c.base, found.reason));
+            }
+        }
         // A compose file on standard input: its services judged as `run`'s
         // flags would be.
         let compose_stdin = args.contains(&"compose")

@@ -84,6 +84,7 @@ mod script;
 mod script_opts;
 mod secret_reads;
 mod secrets;
+mod self_hosting;
 mod servers;
 mod sources;
 mod spawners;

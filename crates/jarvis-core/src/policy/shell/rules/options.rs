@@ -328,6 +328,7 @@ impl Analyzer<'_> {
         self.user_exports(c);
         self.event_hooks(c);
         self.loads_downloaded_script(c);
+        self.self_hosting(c);
         self.tmpfiles(c);
         self.gnuplot_writes(c);
         self.written_tool_files(c);

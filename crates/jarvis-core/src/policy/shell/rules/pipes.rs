@@ -413,7 +413,9 @@ fn prints_named_secret(pa: &[Word]) -> bool {
     let query = matches!(
         b.as_str(),
         "jq" | "yq" | "gojq" | "jaq" | "dasel" | "tomlq" | "xq" | "jp"
-    ) && query_filter(&pa[1..]).is_some_and(picks_secret);
+    ) && (query_filter(&pa[1..]).is_some_and(picks_secret)
+        // (Or a secrets file queried: Traefik's `acme.json` holds keys.)
+        || pa[1..].iter().any(|w| !w.text.starts_with('-') && paths::secret_file_name(&w.text)));
     query
         || printer
             && pa[1..]

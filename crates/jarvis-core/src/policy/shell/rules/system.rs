@@ -119,12 +119,11 @@ impl Analyzer<'_> {
                 self.block("deletes backups (tmutil)");
                 Some(false)
             }
-            "lvremove" | "vgremove" | "pvremove" | "lvreduce" | "zpool" | "zfs" | "btrfs"
-                if !v.a("list") && !v.a("status") && !v.a("get") && !v.a("show") =>
-            {
+            "lvremove" | "vgremove" | "pvremove" | "lvreduce" => {
                 self.block(format!("destroys storage volumes ({b})"));
                 Some(false)
             }
+            "zpool" | "zfs" | "btrfs" => Some(self.storage_pools(v)),
             "shutdown" | "reboot" | "halt" | "poweroff" | "init" | "telinit" | "stop-computer"
             | "restart-computer" | "suspend" | "hibernate" | "pm-suspend" | "killall5"
             | "logoff" => {
@@ -815,4 +814,90 @@ fn target_dynamic(words: &[Word]) -> bool {
         [] => None,
     };
     device.is_some_and(|d| d.dynamic)
+}
+
+impl Analyzer<'_> {
+    /// ZFS and btrfs: what destroys data (a dataset or pool destroyed, a
+    /// rollback past later snapshots, a forced receive over a dataset, a
+    /// pool created over disks, a subvolume deleted) blocks; listings and
+    /// properties only read; the rest (snapshots, sends, settings) asks.
+    fn storage_pools(&mut self, v: &Verb<'_>) -> bool {
+        let verb = v
+            .args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(String::as_str)
+            .unwrap_or("");
+        let flag = |f: char| {
+            v.args
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(f))
+        };
+        let destroys = match v.lb {
+            // (`zfs destroy -n`: a dry run that lists what would go.)
+            "zfs" => {
+                verb == "destroy" && !flag('n')
+                    || verb == "rollback"
+                    || matches!(verb, "receive" | "recv") && flag('F')
+            }
+            "zpool" => matches!(verb, "destroy" | "labelclear") || verb == "create" && flag('f'),
+            _ => v.joined.contains(" delete") || v.joined.starts_with("delete") || verb == "rescue",
+        };
+        if destroys {
+            self.block(format!("destroys storage volumes ({})", v.b));
+            return false;
+        }
+        // `zfs set sharenfs='rw=@0.0.0.0/0,no_root_squash'`: a dataset
+        // shared with every host, writable.
+        let shared_with_all = v.lb == "zfs"
+            && verb == "set"
+            && v.joined.contains("share")
+            && (v.joined.contains("0.0.0.0/0")
+                || v.joined.contains("=*")
+                || v.joined.contains("@*"))
+            && v.joined.contains("rw");
+        if shared_with_all {
+            self.block("exposes a dataset to every host on the network, writable (zfs set share…)");
+            return false;
+        }
+        let reads = match v.lb {
+            "zfs" => {
+                matches!(
+                    verb,
+                    "list" | "get" | "holds" | "version" | "userspace" | "groupspace"
+                ) || verb == "destroy"
+            }
+            "zpool" => {
+                matches!(verb, "status" | "list" | "get" | "history" | "version")
+                    || verb == "iostat"
+                        && !v
+                            .args
+                            .iter()
+                            .any(|a| a.chars().all(|ch| ch.is_ascii_digit()))
+            }
+            _ => {
+                let what = v
+                    .args
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .nth(1)
+                    .map(String::as_str);
+                matches!(
+                    (verb, what),
+                    ("filesystem" | "fi", Some("show" | "df" | "usage" | "du"))
+                        | ("subvolume" | "sub", Some("list" | "show" | "get-default"))
+                        | ("device" | "dev", Some("stats" | "usage"))
+                        | ("qgroup", Some("show"))
+                        | ("scrub" | "balance", Some("status"))
+                        | ("property", Some("get" | "list"))
+                        | ("version" | "--version", _)
+                )
+            }
+        };
+        if reads {
+            return true;
+        }
+        self.ask(format!("{} changes storage pools or datasets", v.b));
+        false
+    }
 }

@@ -361,6 +361,21 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
         ("sdkmanager", ["--list_installed"] | ["--version"]) => true,
         ("avdmanager", ["list", ..]) => true,
         ("emulator", ["-list-avds"] | ["-version"]) => true,
+        // Self-hosting dashboards' listings and statuses.
+        ("qm" | "pct", ["list" | "status" | "config" | "pending", ..]) => true,
+        ("pvesm", ["status" | "list", ..]) => true,
+        ("pvesh", ["get", ..]) => a
+            .iter()
+            .all(|x| !x.starts_with("--output") || x.starts_with("--output-format")),
+        ("upsc", _) => true,
+        ("pihole", ["status"] | ["-v"] | ["version"] | ["-q", ..]) => true,
+        ("caddy", ["version"] | ["list-modules", ..] | ["adapt", ..] | ["validate", ..]) => true,
+        ("caddy", ["fmt", rest @ ..]) => !rest
+            .iter()
+            .any(|x| x.starts_with("--overwrite") || *x == "-w"),
+        ("certbot", ["--version"] | ["certificates", ..]) => true,
+        ("acme.sh", ["--version"] | ["--list"]) => true,
+        ("cloudflared", ["--version"] | ["version"]) => true,
         // Foundry's offline conversions and encodings (no RPC named).
         ("cast", [verb, rest @ ..]) => {
             matches!(

@@ -1,0 +1,92 @@
+//! Self-hosting admin tools: WordPress's `wp` runs PHP (`eval`,
+//! `eval-file`, `shell`), admin CLIs that print or mint secrets (`wp config
+//! get`, Nextcloud's `occ config:system:get dbpassword`, Proxmox's `pveum
+//! … token add`), and the commands that stop every machine at once (a UPS's
+//! forced shutdown, Proxmox's `stopall`, every VM destroyed from a list).
+
+use super::*;
+
+impl Analyzer<'_> {
+    pub(super) fn self_hosting(&mut self, c: &Cmd<'_>) {
+        let ops: Vec<&str> = c
+            .args
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        let depth = c.depth + 1;
+        match (c.lb.as_str(), ops.as_slice()) {
+            // `wp eval CODE`, `wp shell <<< CODE`, `wp eval-file F|-`.
+            ("wp", ["eval", code, ..]) => {
+                let code = (*code).to_string();
+                self.inline_code("php", &code, depth);
+            }
+            ("wp", ["shell", ..]) => {
+                for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+                    let code = body.text.clone();
+                    self.inline_code("php", &code, depth);
+                }
+            }
+            // (`-` is left out of `ops` with the options.)
+            ("wp", ["eval-file", rest @ ..]) => {
+                let file = rest.first().copied().unwrap_or("-");
+                let fed = c
+                    .src
+                    .stdin_from
+                    .is_some_and(|i| self.passes_on(i, c.script) != Producer::Other);
+                let w = Word::lit(file);
+                if file == "-" && fed || self.is_tainted(&w, c.cwd()) {
+                    self.block("download and execute (wp eval-file runs PHP from a download)");
+                }
+            }
+            ("wp", ["config", "list" | "get", ..]) | ("wp", ["db", "export", "-", ..]) => {
+                self.secret_printed(c, "WordPress's settings (database password, salts)");
+            }
+            ("occ", ["config:system:get", key, ..])
+            | ("php", ["occ", "config:system:get", key, ..]) => {
+                let k = key.to_ascii_lowercase();
+                if ["password", "secret", "salt", "token"]
+                    .iter()
+                    .any(|s| k.contains(s))
+                {
+                    self.secret_printed(c, "a Nextcloud secret");
+                }
+            }
+            ("pveum", _) if ops.windows(2).any(|w| w == ["token", "add"]) => {
+                self.secret_printed(c, "a new Proxmox API token");
+            }
+            // Every machine the UPS powers shut down now, or its load cut.
+            ("upsmon", _) if c.args.windows(2).any(|w| w[0] == "-c" && w[1] == "fsd") => {
+                self.block("system disruption (upsmon -c fsd shuts down every machine on the UPS)");
+            }
+            ("upscmd", [.., cmd])
+                if cmd.starts_with("load.off") || cmd.starts_with("shutdown.") =>
+            {
+                self.block(format!(
+                    "system disruption (upscmd {cmd} cuts the UPS's power)"
+                ));
+            }
+            ("pvesh", ["create", path, ..])
+                if path.ends_with("/stopall") || path.ends_with("/shutdown") =>
+            {
+                self.block("system disruption (pvesh stops every guest or the node)");
+            }
+            // `qm destroy $id` for ids from a listing: every guest.
+            ("qm" | "pct", ["destroy", ..]) if c.words[1..].iter().any(|w| w.dynamic) => {
+                self.block(format!(
+                    "destroys virtual machines ({} destroy of ids found at run time)",
+                    c.base
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    /// A secret printed: blocks unless it goes straight into a sign-in or
+    /// a secret store.
+    fn secret_printed(&mut self, c: &Cmd<'_>, what: &str) {
+        if !super::handoffs::handed_on(c, None) {
+            self.block(format!("reveals {what}"));
+        }
+    }
+}
