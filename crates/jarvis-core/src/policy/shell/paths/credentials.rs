@@ -153,10 +153,8 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.singularity/remote.yaml",
     "~/.singularity/docker-config.json",
     "/etc/munge",
-    // Certificates' private keys and ACME account keys; a UPS's users.
-    "~/.acme.sh",
-    "/etc/letsencrypt/live",
-    "/etc/letsencrypt/archive",
+    // ACME account keys (certificates' own keys are `privkey*.pem` and
+    // `*.key` by name); a UPS's users.
     "/etc/letsencrypt/accounts",
     "/etc/nut/upsd.users",
     "/etc/nut/upsmon.conf",
@@ -288,7 +286,7 @@ pub(crate) fn key_file(base: &str) -> bool {
             | "privkey.pem"
             | "private.pem"
             | "private.key"
-    )
+    ) || base.starts_with("privkey") && base.ends_with(".pem")
 }
 
 /// `Some(what)` when the path names a credential store or secret file.

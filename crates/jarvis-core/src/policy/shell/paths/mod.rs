@@ -884,6 +884,10 @@ const STARTUP_PLACES: &[&str] = &[
     // Speech and screen readers: speech-dispatcher's generic modules are
     // command lines, Orca loads its customisations as Python.
     "~/.config/speech-dispatcher",
+    // acme.sh's hooks run at every renewal.
+    "~/.acme.sh/deploy",
+    "~/.acme.sh/dnsapi",
+    "~/.acme.sh/notify",
     "~/.local/share/orca",
 ];
 

@@ -328,9 +328,7 @@ impl Analyzer<'_> {
             self.work = sub.work;
             let found = sub.finish();
             // (A secret it prints comes out here, into the transcript.)
-            let reveals = ["reveals", "credential", "secret"]
-                .iter()
-                .any(|g| found.reason.contains(g));
+            let reveals = found.reason.contains("reveals");
             if found.verdict == Verdict::Block
                 && (reveals
                     || super::planted_text::GRAVE

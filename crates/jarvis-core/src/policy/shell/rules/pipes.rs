@@ -247,10 +247,9 @@ impl Analyzer<'_> {
                         && sink_argv.get(1).is_some_and(|w| w.text == "secret")
                         && sink_argv.get(2).is_some_and(|w| w.text == "set")
                         && !sink_argv.iter().any(|w| {
-                            matches!(
-                                w.text.as_str(),
-                                "-R" | "--repo" | "-o" | "--org" | "-e" | "--env"
-                            ) || w.text.starts_with("--repo=")
+                            matches!(w.text.as_str(), "-R" | "--repo" | "-o" | "--org")
+                                || w.text.starts_with("-R")
+                                || w.text.starts_with("--repo=")
                                 || w.text.starts_with("--org=")
                         });
                     if network_sink

@@ -39,18 +39,24 @@ impl Analyzer<'_> {
                     self.block("download and execute (wp eval-file runs PHP from a download)");
                 }
             }
-            ("wp", ["config", "list" | "get", ..]) | ("wp", ["db", "export", "-", ..]) => {
-                self.secret_printed(c, "WordPress's settings (database password, salts)");
+            // `wp config get DB_PASSWORD` (or a key or salt); `list` with
+            // the values, all of them.
+            ("wp", ["config", "get", key, ..]) if secret_setting(key) => {
+                self.secret_printed(c, "a WordPress secret (its database password, keys, salts)");
+            }
+            ("wp", ["config", "list", ..])
+                if !c
+                    .args
+                    .iter()
+                    .any(|a| a.starts_with("--fields") && !a.contains("value")) =>
+            {
+                self.secret_printed(c, "WordPress's settings (database password, keys, salts)");
             }
             ("occ", ["config:system:get", key, ..])
-            | ("php", ["occ", "config:system:get", key, ..]) => {
-                let k = key.to_ascii_lowercase();
-                if ["password", "secret", "salt", "token"]
-                    .iter()
-                    .any(|s| k.contains(s))
-                {
-                    self.secret_printed(c, "a Nextcloud secret");
-                }
+            | ("php", [_, "config:system:get", key, ..])
+                if secret_setting(key) =>
+            {
+                self.secret_printed(c, "a Nextcloud secret");
             }
             ("pveum", _) if ops.windows(2).any(|w| w == ["token", "add"]) => {
                 self.secret_printed(c, "a new Proxmox API token");
@@ -89,4 +95,14 @@ impl Analyzer<'_> {
             self.block(format!("reveals {what}"));
         }
     }
+}
+
+/// A setting named for a secret's value (`DB_PASSWORD`, `AUTH_KEY`,
+/// `NONCE_SALT`, `dbpassword`, `secret`), not one about it
+/// (`lost_password_link`, `WP_DEBUG`).
+fn secret_setting(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    ["password", "secret", "_key", "salt", "token"]
+        .iter()
+        .any(|s| k.ends_with(s))
 }

@@ -867,13 +867,16 @@ impl Analyzer<'_> {
                     "list" | "get" | "holds" | "version" | "userspace" | "groupspace"
                 ) || verb == "destroy"
             }
+            // (`-c SCRIPT` runs scripts from `~/.zpool.d`; an interval never
+            // ends.)
             "zpool" => {
-                matches!(verb, "status" | "list" | "get" | "history" | "version")
-                    || verb == "iostat"
-                        && !v
-                            .args
-                            .iter()
-                            .any(|a| a.chars().all(|ch| ch.is_ascii_digit()))
+                matches!(
+                    verb,
+                    "status" | "list" | "get" | "history" | "version" | "iostat"
+                ) && !v
+                    .args
+                    .iter()
+                    .any(|a| a == "-c" || a.chars().all(|ch| ch.is_ascii_digit()))
             }
             _ => {
                 let what = v
@@ -886,7 +889,7 @@ impl Analyzer<'_> {
                     (verb, what),
                     ("filesystem" | "fi", Some("show" | "df" | "usage" | "du"))
                         | ("subvolume" | "sub", Some("list" | "show" | "get-default"))
-                        | ("device" | "dev", Some("stats" | "usage"))
+                        | ("device" | "dev", Some("usage"))
                         | ("qgroup", Some("show"))
                         | ("scrub" | "balance", Some("status"))
                         | ("property", Some("get" | "list"))

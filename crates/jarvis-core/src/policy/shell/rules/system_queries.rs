@@ -369,10 +369,12 @@ pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
             .all(|x| !x.starts_with("--output") || x.starts_with("--output-format")),
         ("upsc", _) => true,
         ("pihole", ["status"] | ["-v"] | ["version"] | ["-q", ..]) => true,
-        ("caddy", ["version"] | ["list-modules", ..] | ["adapt", ..] | ["validate", ..]) => true,
-        ("caddy", ["fmt", rest @ ..]) => !rest
+        // (`validate` opens the config's logs and storage; `fmt -w` writes.)
+        ("caddy", ["version"] | ["list-modules", ..]) => true,
+        ("caddy", ["adapt", rest @ ..]) => !rest.iter().any(|x| x.contains("validate")),
+        ("caddy", ["fmt", rest @ ..]) => rest
             .iter()
-            .any(|x| x.starts_with("--overwrite") || *x == "-w"),
+            .all(|x| !x.starts_with('-') || matches!(*x, "--diff" | "-diff")),
         ("certbot", ["--version"] | ["certificates", ..]) => true,
         ("acme.sh", ["--version"] | ["--list"]) => true,
         ("cloudflared", ["--version"] | ["version"]) => true,
