@@ -322,11 +322,7 @@ impl Analyzer<'_> {
                 .map(|w| crate::policy::shell::quote(w))
                 .collect::<Vec<_>>()
                 .join(" ");
-            let mut sub = Analyzer::new(self.env);
-            sub.work = self.work;
-            sub.script(&code, &[], c.depth + 1);
-            self.work = sub.work;
-            let found = sub.finish();
+            let found = self.apart(|a| a.script(&code, &[], c.depth + 1));
             // (A secret it prints comes out here, into the transcript.)
             let reveals = found.reason.contains("reveals");
             if found.verdict == Verdict::Block

@@ -275,6 +275,16 @@ impl<'e> Analyzer<'e> {
         self.raise(Verdict::Ask, why);
     }
 
+    /// What `f` decides on a fresh analyser of its own (sharing this one's
+    /// work budget), leaving this one's verdict as it is.
+    pub(super) fn apart(&mut self, f: impl FnOnce(&mut Analyzer<'_>)) -> Analysis {
+        let mut sub = Analyzer::new(self.env);
+        sub.work = self.work;
+        f(&mut sub);
+        self.work = sub.work;
+        sub.finish()
+    }
+
     /// Runs `f` with a fresh verdict and returns what it alone decided,
     /// keeping the strictest overall.
     pub(super) fn judged(&mut self, f: impl FnOnce(&mut Self)) -> Verdict {

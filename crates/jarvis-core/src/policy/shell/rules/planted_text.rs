@@ -279,11 +279,7 @@ impl Analyzer<'_> {
             );
         }
         for piece in pieces {
-            let mut sub = Analyzer::new(self.env);
-            sub.work = self.work;
-            sub.script(&piece, &[], depth + 1);
-            self.work = sub.work;
-            let found = sub.finish();
+            let found = self.apart(|a| a.script(&piece, &[], depth + 1));
             // A secret read where the text also sends something out.
             let sends = ["curl", "wget", "nc ", "ncat", "socat", "scp ", "http"]
                 .iter()
@@ -337,11 +333,7 @@ impl Analyzer<'_> {
         if !talks {
             return false;
         }
-        let mut sub = Analyzer::new(self.env);
-        sub.work = self.work;
-        sub.inline_code(lang, text, depth + 1);
-        self.work = sub.work;
-        let found = sub.finish();
+        let found = self.apart(|a| a.inline_code(lang, text, depth + 1));
         let sends_token_away = found.reason.contains("secret") && token_sent_elsewhere(text);
         // A key file named in a string is read only by code that opens
         // files (a detector's sample list names paths as data).

@@ -90,7 +90,7 @@ impl Analyzer<'_> {
 
     /// A secret printed: blocks unless it goes straight into a sign-in or
     /// a secret store.
-    fn secret_printed(&mut self, c: &Cmd<'_>, what: &str) {
+    pub(super) fn secret_printed(&mut self, c: &Cmd<'_>, what: &str) {
         if !super::handoffs::handed_on(c, None) {
             self.block(format!("reveals {what}"));
         }

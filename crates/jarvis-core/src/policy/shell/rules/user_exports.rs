@@ -41,10 +41,8 @@ impl Analyzer<'_> {
             }
             _ => None,
         };
-        if let Some(what) = what
-            && !super::handoffs::handed_on(c, None)
-        {
-            self.block(format!("reveals {what}"));
+        if let Some(what) = what {
+            self.secret_printed(c, what);
         }
         // `spark-submit --jars https://…`: code from an address loaded into
         // the job and run there at once (`--conf spark.jars=…` the same).
