@@ -199,6 +199,9 @@ fn main() {
         "blind-cx",
         "blind-cy",
         "blind-cz",
+        "blind-da",
+        "blind-db",
+        "blind-dc",
     ] {
         sets.push((
             f.to_string(),

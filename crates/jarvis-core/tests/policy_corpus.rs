@@ -155,6 +155,9 @@ const REDTEAM: &[&str] = &[
     "blind-cx.jsonl",
     "blind-cy.jsonl",
     "blind-cz.jsonl",
+    "blind-da.jsonl",
+    "blind-db.jsonl",
+    "blind-dc.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -255,6 +258,9 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-cx.jsonl", "/home/user/project", "/home/user"),
     ("blind-cy.jsonl", "/home/user/project", "/home/user"),
     ("blind-cz.jsonl", "/home/user/project", "/home/user"),
+    ("blind-da.jsonl", "/home/user/project", "/home/user"),
+    ("blind-db.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dc.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -803,6 +809,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "CZ-123",
         "a Traefik rule mirroring a service's traffic to another host: data, as CO-114",
+    ),
+    (
+        "DB-110",
+        "a VM live-migrated with its disks to another libvirt host: data to another host asks, as CO-114",
+    ),
+    (
+        "DB-123",
+        "a Vagrant plugin installed from a gem source at a location: installs from a location ask, as CMD-229",
     ),
 ];
 

@@ -17,6 +17,8 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.yarnrc.yml",
     "~/.pypirc",
     "~/.netrc",
+    // atuin's key that decrypts the synced history, and the history.
+    "~/.local/share/atuin",
     "~/.git-credentials",
     "~/.config/git/credentials",
     "~/.config/gh",
@@ -286,6 +288,8 @@ pub(crate) fn key_file(base: &str) -> bool {
             | "privkey.pem"
             | "private.pem"
             | "private.key"
+            // Vagrant's per-machine login key (`.vagrant/machines/*/*/`).
+            | "private_key"
     ) || base.starts_with("privkey") && base.ends_with(".pem")
 }
 

@@ -26,6 +26,11 @@ pub(super) const CREDENTIAL_MARKERS: &[&str] = &[
     ".aws\"",
     ".gnupg",
     ".netrc",
+    // netrc's kin: Emacs's auth-source, libpq's and MySQL's password files.
+    ".authinfo",
+    ".pgpass",
+    ".my.cnf",
+    "atuin/key",
     ".npmrc",
     ".pypirc",
     ".kube/config",

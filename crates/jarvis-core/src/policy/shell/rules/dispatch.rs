@@ -401,7 +401,13 @@ impl Analyzer<'_> {
             // What an unknown program may run: an argument that is a command
             // line (`--exec 'curl … | sh'`), or the rest of the line from a
             // program's name (`tool rm -rf ~`). Only what blocks counts.
-            if w.text.contains(' ') && !w.text.starts_with('-') {
+            // (An image tool's commands run inside the image: `virt.rs`
+            // judges them as a guest's.)
+            let in_guest = matches!(
+                c.lb.as_str(),
+                "virt-customize" | "virt-builder" | "virt-sysprep"
+            );
+            if w.text.contains(' ') && !w.text.starts_with('-') && !in_guest {
                 // A JSON document (`-d '{"name": "x"}'`) is data; a command
                 // line may still sit in one of its strings.
                 let guessed = std::mem::replace(&mut self.guessed, true);

@@ -380,7 +380,25 @@ impl Analyzer<'_> {
             }
             "tmux" | "screen" | "byobu" => {
                 let mut after_keys = false;
+                let mut typed = false;
+                // `screen -dmS NAME bash -c '…'`: past its options, one
+                // command line (`-X` sends screen's own commands instead).
+                let screen_command = (lb == "screen"
+                    && !c.args.iter().any(|a| a == "-X" || a == "-x"))
+                .then(|| screen_command_at(&c.args))
+                .flatten();
+                if let Some(at) = screen_command {
+                    let line = c.args[at..]
+                        .iter()
+                        .map(|w| crate::policy::shell::quote(w))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    self.block_only(|x| x.script(&line, &[], depth + 1));
+                }
                 for (i, a) in c.args.iter().enumerate() {
+                    if screen_command.is_some() {
+                        break;
+                    }
                     if matches!(
                         a.as_str(),
                         "send-keys"
@@ -397,6 +415,7 @@ impl Analyzer<'_> {
                             | "respawn-pane"
                     ) {
                         after_keys = true;
+                        typed = matches!(a.as_str(), "send-keys" | "send" | "stuff");
                         continue;
                     }
                     let last = i + 1 == c.args.len();
@@ -404,7 +423,12 @@ impl Analyzer<'_> {
                         && !a.starts_with('-')
                         && let Some(w) = c.arg_word(i).cloned()
                     {
-                        self.block_only(|x| x.shell_code(&w, &[], script, depth));
+                        // Keys typed at a prompt: `\n`, `\r` end a line.
+                        if typed && !w.dynamic {
+                            self.block_only(|x| x.typed_text(&w.text, depth));
+                        } else {
+                            self.block_only(|x| x.shell_code(&w, &[], script, depth));
+                        }
                     }
                 }
                 // A detached session that loops forever outlives the
@@ -789,4 +813,23 @@ fn other_shell_code_flags(lb: &str) -> Option<&'static [&'static str]> {
         "elvish" | "xonsh" => &["-c"],
         _ => return None,
     })
+}
+
+/// Where the program begins in screen's arguments: past its options and
+/// the values of those that take one (`-S NAME`, bundled `-dmS NAME`).
+fn screen_command_at(args: &[String]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if !a.starts_with('-') {
+            return Some(i);
+        }
+        let valued = matches!(
+            a.as_str(),
+            "-Logfile" | "-c" | "-p" | "-t" | "-T" | "-e" | "-h"
+        ) || a.len() > 1
+            && a[1..].chars().all(|ch| ch.is_ascii_alphabetic())
+            && a.ends_with('S');
+        i += 1 + usize::from(valued);
+    }
+    None
 }

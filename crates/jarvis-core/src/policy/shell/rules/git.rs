@@ -55,6 +55,11 @@ impl Analyzer<'_> {
         for (name, w) in &c.src.assigns {
             if name == "GIT_WORK_TREE" || name == "GIT_DIR" {
                 tree = (!w.dynamic).then(|| self.norm(w, c.cwd()));
+            } else if !display_setting(name, &w.text) {
+                // `HOME=D`, `XDG_CONFIG_HOME=D`, `GIT_CONFIG_GLOBAL=F`:
+                // another config file, whose settings run programs
+                // (`core.fsmonitor`, `core.pager`, `diff.external`).
+                read_only = false;
             }
         }
         while i < args.len() {
@@ -829,4 +834,21 @@ fn last_far_host(words: &[&str]) -> Option<String> {
 /// A path as the one word of a command line.
 fn shell_quote_word(p: &str) -> String {
     crate::policy::shell::quote(&p.replace(HOME, "~"))
+}
+
+/// A setting before git that only changes how its report looks.
+fn display_setting(name: &str, value: &str) -> bool {
+    matches!(
+        name,
+        "LANG"
+            | "LANGUAGE"
+            | "TZ"
+            | "NO_COLOR"
+            | "TERM"
+            | "COLUMNS"
+            | "LINES"
+            | "GIT_TERMINAL_PROMPT"
+            | "GIT_OPTIONAL_LOCKS"
+    ) || name.starts_with("LC_")
+        || matches!(name, "GIT_PAGER" | "PAGER") && matches!(value, "" | "cat")
 }

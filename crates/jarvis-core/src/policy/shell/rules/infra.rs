@@ -8,19 +8,19 @@
 use super::*;
 
 /// Ports of this machine that are never for anyone else: Jarvis's own.
-fn jarvis_port(spec: &str) -> bool {
+pub(super) fn jarvis_port(spec: &str) -> bool {
     spec.split([':', '-', '/', ','])
         .any(|p| p.parse::<u16>() == Ok(crate::policy::url::JARVIS_PORT))
 }
 
 /// An address that listens beyond this machine.
-fn every_interface(addr: &str) -> bool {
+pub(super) fn every_interface(addr: &str) -> bool {
     let a = addr.trim_matches(['\'', '"', '[', ']']);
     a == "0.0.0.0" || a == "::" || a == "*" || a.is_empty()
 }
 
 /// Sockets that hand over a user's powers to whoever reaches them.
-fn powerful_socket(s: &str) -> bool {
+pub(super) fn powerful_socket(s: &str) -> bool {
     let l = lower(s);
     l.contains("docker.sock")
         || l.contains("containerd.sock")
@@ -29,6 +29,11 @@ fn powerful_socket(s: &str) -> bool {
         || l.contains("/agent.")
         || l.contains("gnupg/s.gpg-agent")
         || l.contains("dbus")
+        // Virtual machine and system container managers run as root.
+        || l.contains("libvirt-sock")
+        || l.contains("lxd/unix.socket")
+        || l.contains("incus/unix.socket")
+        || l.contains("vbox") && l.contains("ipc")
 }
 
 impl Analyzer<'_> {
@@ -37,6 +42,7 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let j = lower(&c.args.join(" "));
+        self.vm_risks(c);
         match lb {
             "docker" | "podman" | "nerdctl" => self.container_risks(c, &args, &j),
             "kubectl" | "oc" => self.cluster_risks(c, &args, &j),
@@ -63,44 +69,6 @@ impl Analyzer<'_> {
                         {
                             self.host_folder_shared(p.trim(), c, "a kind node");
                         }
-                    }
-                }
-            }
-            "virsh" => {
-                for a in &args {
-                    if paths::device(a) {
-                        self.block(format!("virsh hands the disk device {a} to a virtual machine (every file on it, past all permissions)"));
-                    }
-                }
-            }
-            l if l.starts_with("qemu-system") || l == "qemu-kvm" => {
-                for a in &args {
-                    if let Some(dir) = a.split("fat:rw:").nth(1) {
-                        self.host_folder_shared(
-                            dir.split(',').next().unwrap_or(dir),
-                            c,
-                            "qemu (read-write)",
-                        );
-                    }
-                    if let Some(fwd) = a.split("hostfwd=").nth(1) {
-                        let host = fwd.split(':').nth(1).unwrap_or("");
-                        if jarvis_port(fwd.split('-').next().unwrap_or("")) {
-                            self.block("qemu forwards Jarvis's own port");
-                        } else if every_interface(host) {
-                            self.ask("qemu forwards a port on every interface");
-                        }
-                    }
-                    if paths::device(
-                        a.split("file=")
-                            .nth(1)
-                            .unwrap_or(a)
-                            .split(',')
-                            .next()
-                            .unwrap_or(""),
-                    ) {
-                        self.block(format!(
-                            "qemu hands a disk device of this machine to a guest ({a})"
-                        ));
                     }
                 }
             }
@@ -245,7 +213,7 @@ impl Analyzer<'_> {
 
     /// A host folder handed to a guest, a container or a cluster: home, the
     /// root or a system folder is everything in it, past every permission.
-    fn host_folder_shared(&mut self, src: &str, c: &Cmd<'_>, to: &str) {
+    pub(super) fn host_folder_shared(&mut self, src: &str, c: &Cmd<'_>, to: &str) {
         let src = src.trim_matches(['\'', '"']);
         if src.is_empty() {
             return;
@@ -279,10 +247,7 @@ impl Analyzer<'_> {
         // Containers' environments are where their passwords and keys are
         // handed in: a field that prints them, or `env` run inside one.
         // `docker container inspect`, `docker compose exec`: the same verbs.
-        let verbs: &[&str] = match args.first() {
-            Some(&"container" | &"compose") => &args[1..],
-            _ => args,
-        };
+        let verbs = container_verbs(args);
         let env_field = verbs.first() == Some(&"inspect")
             && verbs.iter().any(|a| {
                 let t = a.replace(' ', "");
@@ -301,7 +266,13 @@ impl Analyzer<'_> {
                     operands.push(*a);
                 } else if matches!(
                     *a,
-                    "-u" | "--user" | "-e" | "--env" | "-w" | "--workdir" | "--env-file"
+                    "-u" | "--user"
+                        | "-e"
+                        | "--env"
+                        | "-w"
+                        | "--workdir"
+                        | "--env-file"
+                        | "--index"
                 ) {
                     rest.next();
                 }
@@ -317,22 +288,11 @@ impl Analyzer<'_> {
         // reaches out counts (code fetched and run, a remote shell, data
         // sent away).
         if !run.is_empty() {
-            let code = run
-                .iter()
-                .map(|w| crate::policy::shell::quote(w))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let found = self.apart(|a| a.script(&code, &[], c.depth + 1));
-            // (A secret it prints comes out here, into the transcript.)
-            let reveals = found.reason.contains("reveals");
-            if found.verdict == Verdict::Block
-                && (reveals
-                    || super::planted_text::GRAVE
-                        .iter()
-                        .any(|g| found.reason.contains(g)))
-            {
-                self.block(format!("{} runs in a container: {}", c.base, found.reason));
-            }
+            self.guest_words(
+                &run,
+                c,
+                &format!("a command {} runs in a container", c.base),
+            );
         }
         // A compose file on standard input: its services judged as `run`'s
         // flags would be.
@@ -813,4 +773,34 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// docker's verbs past its global options (`--context X`, `-H host`) and
+/// compose's (`-f F`, `-p NAME`); `container exec` is `exec`.
+fn container_verbs<'a>(args: &'a [&'a str]) -> &'a [&'a str] {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        match *a {
+            "--context"
+            | "-c"
+            | "-H"
+            | "--host"
+            | "--config"
+            | "-l"
+            | "--log-level"
+            | "-f"
+            | "--file"
+            | "-p"
+            | "--project-name"
+            | "--env-file"
+            | "--profile"
+            | "--project-directory"
+            | "--ansi"
+            | "--progress" => i += 2,
+            "container" | "compose" => i += 1,
+            a if a.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    args.get(i..).unwrap_or_default()
 }

@@ -303,19 +303,6 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                 "--syntax-check" | "--list-tasks" | "--list-hosts" | "--list-tags"
             )
         }),
-        ("virsh", _) => {
-            a.iter().any(|x| {
-                matches!(
-                    *x,
-                    "list" | "dominfo" | "domstate" | "net-list" | "pool-list" | "vol-list"
-                )
-            }) && !a.iter().any(|x| {
-                matches!(
-                    *x,
-                    "start" | "destroy" | "attach-disk" | "define" | "undefine"
-                )
-            })
-        }
         ("flatpak", ["list" | "info", ..]) | ("snap", ["list" | "info", ..]) => true,
         ("gcloud", ["config", "list", ..]) | ("doctl", ["version"]) | ("az", ["version"]) => true,
         ("aws", ["configure", "list", ..]) => true,
@@ -559,6 +546,9 @@ impl Analyzer<'_> {
             // Settings before them (`PYENV_HOOK_PATH=…`) change what they run.
             (lb, _) if c.src.assigns.is_empty() && super::toolchain_lists::lists(lb, &a) => vec![],
             (lb, _) if c.src.assigns.is_empty() && super::system_queries::queries(lb, &a) => vec![],
+            (lb, _) if c.src.assigns.is_empty() && super::terminal_queries::queries(lb, &a) => {
+                vec![]
+            }
             ("hadolint" | "shellcheck" | "yamllint" | "actionlint", _)
                 if a.iter().all(|x| {
                     !x.starts_with('-') || matches!(*x, "-f" | "--format" | "tty" | "json")
@@ -620,11 +610,15 @@ impl Analyzer<'_> {
                     .filter(|w| w.text.ends_with(".ipynb"))
                     .collect()
             }
-            ("qemu-img", ["info", ..]) => operands(1)
-                .into_iter()
-                .filter(|w| !w.text.starts_with("--"))
-                .collect(),
-            _ => super::media_tools::media_reads(c).or_else(|| super::data_tools::data_reads(c))?,
+            _ => super::media_tools::media_reads(c)
+                .or_else(|| super::data_tools::data_reads(c))
+                .or_else(|| {
+                    c.src
+                        .assigns
+                        .is_empty()
+                        .then(|| super::virt_queries::vm_reads(c))
+                        .flatten()
+                })?,
         };
         let mut read_only = true;
         for w in &files {

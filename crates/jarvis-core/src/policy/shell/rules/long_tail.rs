@@ -504,16 +504,39 @@ impl Analyzer<'_> {
             return None;
         }
         // Everything the pane shows, typed passwords included, goes on to
-        // a command.
-        if commands.iter().any(|cmd| {
+        // a command: judged as that command fed the pane's text
+        // (`-I`: the command's output is typed into the pane's shell).
+        for cmd in commands.iter().filter(|cmd| {
             let name = cmd[0].trim_end_matches(';');
             name.len() >= 2 && "pipe-pane".starts_with(name) || name == "pipep"
         }) {
-            self.block(format!(
-                "{} pipe-pane records everything a terminal shows (typed passwords, tokens) into a command",
-                c.base
-            ));
-            return Some(false);
+            let mut k = 1;
+            let mut typed = false;
+            while let Some(w) = cmd.get(k).filter(|w| w.starts_with('-')) {
+                typed |= w.contains('I');
+                k += 1 + usize::from(*w == "-t");
+            }
+            if let Some(sink) = cmd.get(k) {
+                let line = if typed {
+                    format!("{sink} | sh")
+                } else {
+                    format!("tmux capture-pane -p | {sink}")
+                };
+                self.script(&line, &[], c.depth + 1);
+                // Only a log in the project is asked; anything else the
+                // pane's text goes to is a recording nobody sees.
+                if typed || !self.logs_into_project(sink, c.cwd()) {
+                    self.block(format!(
+                        "{} pipe-pane records everything a terminal shows (typed passwords, tokens) into a command",
+                        c.base
+                    ));
+                }
+                self.ask(format!(
+                    "{} pipe-pane copies everything a terminal shows into a log in the project",
+                    c.base
+                ));
+                return Some(false);
+            }
         }
         let lists = |cmd: &[&str]| {
             matches!(
@@ -634,5 +657,42 @@ impl Analyzer<'_> {
             "echo" | "echo_append" | "capabilities" | "true" | "false" => Some(true),
             _ => None,
         }
+    }
+}
+
+impl Analyzer<'_> {
+    /// `cat >> logs/x.log`, `tee -a logs/x.log`: a file inside the project
+    /// is all `line` writes.
+    fn logs_into_project(&self, line: &str, cwd: Option<&str>) -> bool {
+        let script = parse::parse(line, &[]);
+        let [cmd] = script.commands.as_slice() else {
+            return false;
+        };
+        let prog = cmd
+            .argv
+            .first()
+            .map(|w| program_name(&w.text))
+            .unwrap_or_default();
+        let files: Vec<&Word> = match prog.as_str() {
+            "cat" if cmd.argv.len() == 1 => cmd
+                .redirects
+                .iter()
+                .filter(|r| matches!(r.op.as_str(), ">" | ">>"))
+                .map(|r| &r.target)
+                .collect(),
+            "tee" if cmd.redirects.is_empty() => cmd.argv[1..]
+                .iter()
+                .filter(|w| w.text != "-a" && w.text != "--append")
+                .collect(),
+            _ => return false,
+        };
+        !files.is_empty()
+            && cmd
+                .redirects
+                .iter()
+                .all(|r| matches!(r.op.as_str(), ">" | ">>"))
+            && files
+                .iter()
+                .all(|w| !w.dynamic && !w.text.starts_with('-') && self.inside(&self.norm(w, cwd)))
     }
 }

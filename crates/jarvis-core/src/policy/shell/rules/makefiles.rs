@@ -162,6 +162,7 @@ impl Analyzer<'_> {
                 }
             }
         }
+        self.overrides_together(c);
         for flag in ["--eval", "-E"] {
             if let Some(text) = c.value(flag).map(|w| w.text.clone()) {
                 self.makefile(&text, depth);
@@ -190,4 +191,53 @@ impl Analyzer<'_> {
         self.ask(format!("runs {} (recipes run commands)", c.base));
         Some(false)
     }
+
+    /// `make clean DIRS='/home/u/Documents' RM='rm -rf'`: a recipe puts
+    /// one variable beside another (`$(RM) $(DIRS)`), so a command given
+    /// in one override is judged with the places another names.
+    fn overrides_together(&mut self, c: &Cmd<'_>) {
+        let mut commands = Vec::new();
+        let mut places = Vec::new();
+        let line = c
+            .words
+            .iter()
+            .skip(1)
+            .filter_map(|w| w.text.split_once('='));
+        let env = c
+            .src
+            .assigns
+            .iter()
+            .map(|(n, w)| (n.as_str(), w.text.as_str()));
+        for (name, value) in line.chain(env) {
+            let value = value.trim();
+            if value.is_empty()
+                || !name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                continue;
+            }
+            if value.split_whitespace().all(names_place) {
+                places.push(value.to_string());
+            } else if names_program(name) || value.contains(char::is_whitespace) {
+                commands.push(value.to_string());
+            }
+        }
+        for command in &commands {
+            for place in &places {
+                // Re-read as a line, home is spelled as the shell would.
+                let joined = format!("{command} {place}").replace(HOME, "$HOME");
+                let joined = Word::lit(joined);
+                self.block_only(|a| a.shell_code(&joined, &[], c.script, c.depth));
+            }
+        }
+    }
+}
+
+/// A word that names a place by itself: absolute, from home, or `..`.
+fn names_place(word: &str) -> bool {
+    word.starts_with(HOME)
+        || ["/", "~", "$HOME", "${HOME}", ".."]
+            .iter()
+            .any(|p| word.starts_with(p))
 }

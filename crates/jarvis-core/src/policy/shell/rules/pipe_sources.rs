@@ -92,6 +92,7 @@ pub(super) fn reads_history(pa: &[Word]) -> bool {
         .first()
         .map(|w| program_name(&w.text))
         .unwrap_or_default();
+    let word = |i: usize| pa.get(i).map_or("", |w| w.text.as_str());
     matches!(pb.as_str(), "echo" | "printf" | "print")
         && pa.iter().skip(1).any(|w| w.text.contains("BASH_COMMAND"))
         || pb == "history"
@@ -103,6 +104,50 @@ pub(super) fn reads_history(pa: &[Word]) -> bool {
             && pa
                 .iter()
                 .any(|w| w.text.starts_with('-') && w.text.contains('l'))
+        // atuin's and mcfly's databases of every command typed.
+        || pb == "atuin" && matches!(word(1), "history" | "search")
+        || pb == "mcfly" && word(1) == "search"
+}
+
+/// A program printing what a terminal shows or scrolled past (tmux's
+/// `capture-pane`, kitty's and WezTerm's `get-text`): passwords typed at
+/// prompts, tokens printed by tools.
+pub(super) fn reads_terminal(pa: &[Word]) -> bool {
+    let pb = pa
+        .first()
+        .map(|w| program_name(&w.text))
+        .unwrap_or_default();
+    // (Past `xargs -I{}` and the like: the program it runs for each line.)
+    let at = pa
+        .iter()
+        .position(|w| {
+            matches!(
+                program_name(&w.text).as_str(),
+                "tmux" | "kitty" | "kitten" | "wezterm"
+            )
+        })
+        .filter(|_| {
+            matches!(
+                pb.as_str(),
+                "xargs" | "parallel" | "watch" | "timeout" | "env"
+            )
+        });
+    let (pb, from) = match at {
+        Some(i) => (program_name(&pa[i].text), i + 1),
+        None => (pb, 1),
+    };
+    let words: Vec<&str> = pa.iter().skip(from).map(|w| w.text.as_str()).collect();
+    match pb.as_str() {
+        "tmux" => words.iter().any(|w| {
+            matches!(
+                *w,
+                "capture-pane" | "capturep" | "show-buffer" | "showb" | "save-buffer" | "saveb"
+            )
+        }),
+        "kitty" | "kitten" => words.contains(&"@") && words.contains(&"get-text"),
+        "wezterm" => words.starts_with(&["cli", "get-text"]),
+        _ => false,
+    }
 }
 
 /// A program printing the clipboard or the selection (`xclip -o`,

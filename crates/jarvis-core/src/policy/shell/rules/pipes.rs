@@ -263,6 +263,13 @@ impl Analyzer<'_> {
                     if network_sink && reads_clipboard(pa) {
                         self.block("sends the clipboard over the network (exfiltration: it often holds a password or a token)");
                     }
+                    // (kitty is also a wrapper: `kitty @ …` peels to `@`.)
+                    if network_sink
+                        && (super::pipe_sources::reads_terminal(pa)
+                            || super::pipe_sources::reads_terminal(&p.argv))
+                    {
+                        self.block("sends what a terminal shows over the network (exfiltration: passwords typed at prompts and tokens tools printed are on it)");
+                    }
                     if network_sink && reads_history(pa) {
                         self.block("sends the shell's history over the network (exfiltration: typed passwords and tokens are in it)");
                     }
@@ -605,9 +612,13 @@ impl Analyzer<'_> {
                 .flat_map(chain)
                 .map(|x| peeled(&x.argv));
             for pa in computed {
-                if dumps_env(pa) || reads_history(pa) || reads_clipboard(pa) {
+                if dumps_env(pa)
+                    || reads_history(pa)
+                    || reads_clipboard(pa)
+                    || super::pipe_sources::reads_terminal(pa)
+                {
                     self.block(
-                        "exfiltration (the environment, the shell's history or the clipboard is sent over the network)",
+                        "exfiltration (the environment, the shell's history, a terminal's text or the clipboard is sent over the network)",
                     );
                 }
             }

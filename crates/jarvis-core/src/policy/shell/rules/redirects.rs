@@ -552,8 +552,10 @@ impl Analyzer<'_> {
     }
 }
 
-/// A vim modeline (`vim: set fde=system("…") :`) whose expression options
-/// call out to the system: vim evaluates them when the file is opened.
+/// A vim modeline (`vim: set fde=system("…") :`) that sets an expression
+/// option: vim evaluates it when the file is opened (`modelineexpr` is off
+/// by default, and such modelines have escaped its sandbox:
+/// `fde=assert_fails("source!\ %")`).
 fn commanding_modeline(text: &str) -> Option<String> {
     const EXPRESSIONS: &[&str] = &[
         "fde",
@@ -588,6 +590,20 @@ fn commanding_modeline(text: &str) -> Option<String> {
         "job_start(",
         "term_start(",
         "call(",
+        // What runs Ex commands or other languages from an expression.
+        "assert_fails(",
+        "source",
+        "feedkeys(",
+        "timer_start(",
+        "writefile(",
+        "luaeval(",
+        "py3eval(",
+        "pyeval(",
+        "rubyeval(",
+        "perleval(",
+        "v:lua",
+        "nvim_exec",
+        "nvim_command",
     ];
     text.lines().find_map(|line| {
         let l = lower(line);

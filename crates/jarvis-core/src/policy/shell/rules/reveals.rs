@@ -312,7 +312,11 @@ impl Analyzer<'_> {
             });
         // The client options of the files it reads, the password among them.
         // (`mysql_config_editor print` masks the password.)
-        let defaults = c.lb == "my_print_defaults";
+        let defaults = c.lb == "my_print_defaults"
+            // Keys that decrypt a synced store: atuin's history key, a
+            // borg repository's key exported to standard output.
+            || c.lb == "atuin" && verbs.first().is_some_and(|v| v == "key")
+            || c.lb == "borg" && verbs.starts_with(&["key".to_string(), "export".to_string()]) && verbs.len() <= 3;
         if whoami || netrc_traced || defaults {
             self.block(format!(
                 "reveals credentials ({} prints the credentials it signs in with)",

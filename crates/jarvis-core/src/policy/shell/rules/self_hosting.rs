@@ -15,6 +15,9 @@ impl Analyzer<'_> {
             .filter(|a| !a.starts_with('-'))
             .collect();
         let depth = c.depth + 1;
+        if c.lb == "wp" {
+            self.wp_globals(c, depth);
+        }
         match (c.lb.as_str(), ops.as_slice()) {
             // `wp eval CODE`, `wp shell <<< CODE`, `wp eval-file F|-`.
             ("wp", ["eval", code, ..]) => {
@@ -26,17 +29,26 @@ impl Analyzer<'_> {
                     let code = body.text.clone();
                     self.inline_code("php", &code, depth);
                 }
+                if self.fed_code(c) {
+                    self.block("download and execute (wp shell runs the PHP it is fed)");
+                }
             }
             // (`-` is left out of `ops` with the options.)
             ("wp", ["eval-file", rest @ ..]) => {
                 let file = rest.first().copied().unwrap_or("-");
-                let fed = c
-                    .src
-                    .stdin_from
-                    .is_some_and(|i| self.passes_on(i, c.script) != Producer::Other);
-                let w = Word::lit(file);
-                if file == "-" && fed || self.is_tainted(&w, c.cwd()) {
+                let w = c
+                    .words
+                    .iter()
+                    .skip_while(|w| w.text != "eval-file")
+                    .nth(1)
+                    .cloned()
+                    .unwrap_or_else(|| Word::lit(file));
+                let from_input = matches!(file, "-" | "/dev/stdin" | "/proc/self/fd/0");
+                if from_input && self.fed_code(c) || self.is_tainted(&w, c.cwd()) {
                     self.block("download and execute (wp eval-file runs PHP from a download)");
+                }
+                if w.procsub {
+                    self.sourced(&w, c);
                 }
             }
             // `wp config get DB_PASSWORD` (or a key or salt); `list` with
@@ -62,20 +74,38 @@ impl Analyzer<'_> {
                 self.secret_printed(c, "a new Proxmox API token");
             }
             // Every machine the UPS powers shut down now, or its load cut.
-            ("upsmon", _) if c.args.windows(2).any(|w| w[0] == "-c" && w[1] == "fsd") => {
+            ("upsmon", _)
+                if c.args.windows(2).any(|w| w[0] == "-c" && w[1] == "fsd")
+                    || c.args.iter().any(|a| a == "-cfsd") =>
+            {
                 self.block("system disruption (upsmon -c fsd shuts down every machine on the UPS)");
             }
-            ("upscmd", [.., cmd])
-                if cmd.starts_with("load.off") || cmd.starts_with("shutdown.") =>
-            {
-                self.block(format!(
-                    "system disruption (upscmd {cmd} cuts the UPS's power)"
-                ));
+            ("upscmd", _) => {
+                if let Some(cmd) = ops
+                    .iter()
+                    .find(|o| o.starts_with("load.off") || o.starts_with("shutdown."))
+                {
+                    self.block(format!(
+                        "system disruption (upscmd {cmd} cuts the UPS's power)"
+                    ));
+                }
             }
-            ("pvesh", ["create", path, ..])
-                if path.ends_with("/stopall") || path.ends_with("/shutdown") =>
-            {
-                self.block("system disruption (pvesh stops every guest or the node)");
+            // The driver told to have the UPS cut its power.
+            ("upsdrvctl", ["shutdown", ..]) => {
+                self.block("system disruption (upsdrvctl shutdown cuts the UPS's power)");
+            }
+            ("pvenode", ["stopall", ..]) => {
+                self.block("system disruption (pvenode stopall stops every guest)");
+            }
+            ("pvesh", ["create" | "post", path, ..]) => {
+                let path = path.trim_end_matches('/');
+                if path.ends_with("/stopall") || path.ends_with("/shutdown") {
+                    self.block("system disruption (pvesh stops every guest or the node)");
+                }
+                // `/access/users/U/token/NAME`: the new token's secret is printed.
+                if path.starts_with("/access/users/") && path.contains("/token/") {
+                    self.secret_printed(c, "a new Proxmox API token");
+                }
             }
             // `qm destroy $id` for ids from a listing: every guest.
             ("qm" | "pct", ["destroy", ..]) if c.words[1..].iter().any(|w| w.dynamic) => {
@@ -86,6 +116,48 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
+    }
+
+    /// wp's global `--exec=PHP` (run before WordPress loads) and
+    /// `--require=FILE` (loaded first), whatever the command.
+    fn wp_globals(&mut self, c: &Cmd<'_>, depth: usize) {
+        for (i, a) in c.args.iter().enumerate() {
+            let value = |flag: &str| {
+                a.strip_prefix(&format!("{flag}="))
+                    .map(str::to_string)
+                    .or_else(|| (a == flag).then(|| c.args.get(i + 1).cloned()).flatten())
+            };
+            if let Some(code) = value("--exec") {
+                self.inline_code("php", &code, depth);
+                self.ask("wp runs the PHP given in --exec");
+            }
+            if let Some(file) = value("--require") {
+                let w = Word::lit(file);
+                if self.is_tainted(&w, c.cwd()) {
+                    self.block("download and execute (wp --require loads PHP from a download)");
+                }
+                if let Some(text) = self.written_text(&w, c.cwd()) {
+                    self.inline_code("php", &text, depth);
+                }
+                self.ask("wp loads the PHP file given in --require");
+            }
+        }
+    }
+
+    /// Standard input from a download or a decoder: code nobody saw.
+    fn fed_code(&self, c: &Cmd<'_>) -> bool {
+        c.src
+            .stdin_from
+            .is_some_and(|i| self.passes_on(i, c.script) != Producer::Other)
+            || c.src.redirects.iter().any(|r| {
+                r.op == "<"
+                    && r.target.procsub
+                    && r.target
+                        .subs
+                        .iter()
+                        .filter_map(|&k| c.script.commands.get(k))
+                        .any(|x| self.producer(x) != Producer::Other)
+            })
     }
 
     /// A secret printed: blocks unless it goes straight into a sign-in or

@@ -841,7 +841,17 @@ impl Analyzer<'_> {
                     || matches!(verb, "receive" | "recv") && flag('F')
             }
             "zpool" => matches!(verb, "destroy" | "labelclear") || verb == "create" && flag('f'),
-            _ => v.joined.contains(" delete") || v.joined.starts_with("delete") || verb == "rescue",
+            // (btrfs takes any unique prefix of a verb: `sub del`.)
+            _ => {
+                v.joined.contains(" delete")
+                    || v.joined.starts_with("delete")
+                    || verb == "rescue"
+                    || v.args
+                        .iter()
+                        .filter(|a| !a.starts_with('-'))
+                        .nth(1)
+                        .is_some_and(|w| w.len() >= 3 && "delete".starts_with(w.as_str()))
+            }
         };
         if destroys {
             self.block(format!("destroys storage volumes ({})", v.b));
@@ -849,13 +859,16 @@ impl Analyzer<'_> {
         }
         // `zfs set sharenfs='rw=@0.0.0.0/0,no_root_squash'`: a dataset
         // shared with every host, writable.
+        // (`sharenfs=on`: every host, with the default options, writable.)
         let shared_with_all = v.lb == "zfs"
             && verb == "set"
             && v.joined.contains("share")
-            && (v.joined.contains("0.0.0.0/0")
+            && ((v.joined.contains("0.0.0.0/0")
                 || v.joined.contains("=*")
                 || v.joined.contains("@*"))
-            && v.joined.contains("rw");
+                && v.joined.contains("rw")
+                || v.joined.contains("sharenfs=on")
+                || v.joined.contains("sharesmb=on"));
         if shared_with_all {
             self.block("exposes a dataset to every host on the network, writable (zfs set share…)");
             return false;

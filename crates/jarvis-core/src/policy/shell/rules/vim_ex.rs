@@ -12,37 +12,38 @@ impl Analyzer<'_> {
         let depth = c.depth;
         self.editor_writes(c);
         let mut all: Vec<&str> = Vec::new();
-        for (i, x) in c.args.iter().enumerate() {
+        let remote = self.editor_remote(c);
+        let given = c.args.iter().enumerate().filter_map(|(i, x)| {
             // `-sc CMD`: single-letter flags bundled, the last one `-c`.
             let bundled_c = letter_flags(x).is_some_and(|b| b.len() > 1 && b.ends_with('c'));
-            let cmd = if x == "-c" || x == "--cmd" || bundled_c {
+            if x == "-c" || x == "--cmd" || bundled_c {
                 c.args.get(i + 1).map(String::as_str)
             } else {
                 x.strip_prefix('+')
-            };
-            if let Some(cmd) = cmd {
-                self.inline_code("vim", cmd, depth);
-                all.push(cmd);
-                // `r FILE`, `e FILE`, `w FILE`, `so FILE`: what the editor opens.
-                for f in cmd.split_whitespace().skip(1) {
-                    let p = self.norm_text(&paths::word_path(f, false), c.cwd());
-                    if let Some(why) = paths::credential_normalized(&p, f) {
-                        self.block(format!("the editor opens a credential: {why}"));
-                    }
+            }
+        });
+        for cmd in given.chain(remote.iter().map(String::as_str)) {
+            self.inline_code("vim", cmd, depth);
+            all.push(cmd);
+            // `r FILE`, `e FILE`, `w FILE`, `so FILE`: what the editor opens.
+            for f in cmd.split_whitespace().skip(1) {
+                let p = self.norm_text(&paths::word_path(f, false), c.cwd());
+                if let Some(why) = paths::credential_normalized(&p, f) {
+                    self.block(format!("the editor opens a credential: {why}"));
                 }
-                let t = cmd.trim_start_matches(':').trim();
-                let t = t.strip_prefix("silent").map(str::trim).unwrap_or(t);
-                let t = t.trim_start_matches("r ").trim_start_matches("w ").trim();
-                if let Some(sh) = t
-                    .strip_prefix('!')
-                    .or_else(|| t.split_once(" !").map(|(_, s)| s))
-                {
-                    self.script(sh, &[], depth + 1);
-                    self.ask("the editor runs a shell command");
-                }
-                if t.contains("system(") || t.starts_with("call ") {
-                    self.ask("the editor runs commands");
-                }
+            }
+            let t = cmd.trim_start_matches(':').trim();
+            let t = t.strip_prefix("silent").map(str::trim).unwrap_or(t);
+            let t = t.trim_start_matches("r ").trim_start_matches("w ").trim();
+            if let Some(sh) = t
+                .strip_prefix('!')
+                .or_else(|| t.split_once(" !").map(|(_, s)| s))
+            {
+                self.script(sh, &[], depth + 1);
+                self.ask("the editor runs a shell command");
+            }
+            if t.contains("system(") || t.starts_with("call ") {
+                self.ask("the editor runs commands");
             }
         }
         // One session: a file edited by one `-c` is written by a later one.

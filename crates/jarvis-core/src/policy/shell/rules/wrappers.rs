@@ -124,6 +124,10 @@ impl Analyzer<'_> {
                     shown(&d.text)
                 ));
             }
+            if lb == "kitty" && words.first().is_some_and(|w| w.text == "@") {
+                self.terminal_remote(&words[1..], depth);
+                return false;
+            }
             // Only what follows `-e`/`-x`/`--` runs.
             match words
                 .iter()
