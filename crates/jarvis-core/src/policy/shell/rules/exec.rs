@@ -2,7 +2,6 @@
 //! -exec`, `xargs`, editors and pagers with shell escapes, `make`, and the
 //! plumbing that feeds them code (pipes, substitutions, downloaded files).
 
-use super::makefiles::{inline_recipe, make_expanded, make_shell_calls};
 use super::*;
 
 /// Shell text run as a script (`sh -c`, `eval`, a git alias, a pager).
@@ -557,38 +556,6 @@ impl Analyzer<'_> {
             self.block(why);
         }
     }
-
-    /// `make -f -` with its makefile in a heredoc: each recipe line is shell.
-    pub(super) fn makefile(&mut self, text: &str, depth: usize) {
-        for line in text.lines() {
-            if let Some(recipe) = line.strip_prefix('\t') {
-                let recipe = recipe.trim_start_matches(['@', '-', '+']);
-                self.script(recipe, &[], depth + 1);
-                // As the shell gets it (make's `$$` is its `$`), for what blocks.
-                let shell = make_expanded(recipe);
-                if shell != recipe {
-                    self.block_only(|a| a.script(&shell, &[], depth + 1));
-                }
-            } else if let Some(recipe) = inline_recipe(line) {
-                let shell = make_expanded(recipe.trim_start_matches(['@', '-', '+']));
-                self.script(&shell, &[], depth + 1);
-            } else if let Some((_, cmd)) = line.split_once("!=") {
-                // `VAR != cmd` runs cmd when the makefile is read.
-                self.script(cmd.trim(), &[], depth + 1);
-            } else {
-                self.make_shell_setting(line, depth);
-            }
-        }
-        // `$(shell cmd)` runs cmd when it is expanded, in any line (make's
-        // `$$` is the shell's `$`).
-        for cmd in make_shell_calls(text) {
-            self.script(&cmd, &[], depth + 1);
-            let shell = make_expanded(&cmd);
-            if shell != cmd {
-                self.block_only(|a| a.script(&shell, &[], depth + 1));
-            }
-        }
-    }
 }
 
 /// A shell named alone (`/bin/bash`): what make's recipes run anyway.
@@ -612,41 +579,7 @@ pub(super) fn lone_shell(v: &str) -> bool {
             ))
 }
 
-/// `NAME = value` in make's spellings (`:=`, `::=`, `+=`, `?=`), with
-/// the name trimmed; not `!=`, which runs its value.
-pub(super) fn make_assignment(line: &str) -> Option<(&str, &str)> {
-    let (left, value) = line.split_once('=')?;
-    if left.ends_with('!') {
-        return None;
-    }
-    let name = left.trim_end_matches([':', '+', '?']).trim();
-    let name = name.strip_prefix("override ").unwrap_or(name).trim();
-    let name = name.strip_prefix("export ").unwrap_or(name).trim();
-    (!name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.".contains(c)))
-    .then_some((name, value.trim()))
-}
-
 impl Analyzer<'_> {
-    /// `SHELL = …` and `.SHELLFLAGS = …` in a makefile or on make's
-    /// command line: the shell and the words before every recipe line
-    /// (`.SHELLFLAGS='-c "curl … | sh"; true'` runs that `-c` code). A
-    /// shell named alone (`SHELL=/bin/bash`) is the recipes' usual one.
-    pub(super) fn make_shell_setting(&mut self, line: &str, depth: usize) {
-        let Some((name, v)) = make_assignment(line) else {
-            return;
-        };
-        let v = v.trim_matches(['\'', '"']);
-        if name == "SHELL" && !lone_shell(v) || name.ends_with("_COMMAND") {
-            self.script(v, &[], depth + 1);
-        }
-        if name == ".SHELLFLAGS" {
-            self.script(&format!("sh {v}"), &[], depth + 1);
-        }
-    }
-
     /// Ex commands given on the command line that save (`+wq`, `-c w`):
     /// the files the editor opens are written.
     pub(super) fn editor_writes(&mut self, c: &Cmd<'_>) {
@@ -705,64 +638,6 @@ impl Analyzer<'_> {
             }
         }
     }
-}
-
-/// A make or environment variable conventionally holding a program to run.
-pub(super) fn names_program(name: &str) -> bool {
-    let up = name.to_ascii_uppercase();
-    matches!(
-        up.as_str(),
-        "CC" | "CXX"
-            | "CPP"
-            | "LD"
-            | "AR"
-            | "AS"
-            | "FC"
-            | "RM"
-            | "CP"
-            | "MV"
-            | "LN"
-            | "SHELL"
-            | "MAKE"
-            | "INSTALL"
-            | "LEX"
-            | "YACC"
-            | "STRIP"
-            | "RANLIB"
-            | "OBJCOPY"
-            | "PYTHON"
-            | "PERL"
-            | "RUBY"
-            | "NODE"
-            | "NPM"
-            | "GO"
-            | "CARGO"
-            | "JAVA"
-            | "MKDIR"
-            | "SED"
-            | "AWK"
-            | "TAR"
-            | "DOCKER"
-            | "KUBECTL"
-            | "GIT"
-            | "CURL"
-            | "WGET"
-            | "PKG_CONFIG"
-            | "EDITOR"
-            | "PAGER"
-            | "BROWSER"
-            | "EMACS"
-            | "VIM"
-            | "BASH"
-            | "SH"
-            | "ECHO"
-            | "TEST"
-    ) || [
-        "CC", "_CMD", "_COMMAND", "_PROG", "_PROGRAM", "_EXEC", "_BIN", "_TOOL", "SHELL",
-        "_RUNNER", "_WRAPPER",
-    ]
-    .iter()
-    .any(|s| up.ends_with(s))
 }
 
 /// A tool that prints shell settings for `eval` (`ssh-agent -s`, `pyenv

@@ -1,0 +1,234 @@
+//! Signals (`kill`, `pkill`, `killall`) and storage pools (ZFS, btrfs):
+//! everyone's processes or Jarvis's, and what destroys a pool's data.
+
+use super::system::Verb;
+use super::*;
+
+impl Analyzer<'_> {
+    /// `kill`, `pkill`, `killall`: everyone's processes, or Jarvis's, are off-limits.
+    pub(super) fn signals(&mut self, c: &Cmd<'_>) {
+        let args = &c.args;
+        // Signal 0 only asks whether the process is there.
+        let probe = c.lb == "kill"
+            && (args.iter().any(|x| x == "-0")
+                || args
+                    .windows(2)
+                    .any(|w| matches!(w[0].as_str(), "-s" | "-n") && w[1] == "0"));
+        if probe {
+            return;
+        }
+        let a = |s: &str| args.iter().any(|x| x == s);
+        let targets: Vec<&Word> = c.words[1..]
+            .iter()
+            .filter(|w| {
+                !w.text.starts_with('-')
+                    || w.text == "-1"
+                    || (w.text.starts_with('-')
+                        && w.text[1..].chars().all(|ch| ch.is_ascii_digit())
+                        && c.lb == "kill"
+                        && w.text.len() > 2)
+            })
+            .collect();
+        let everyone = a("-1")
+            && c.lb == "kill"
+            && !args.iter().any(|x| x == "-s" || x == "-n")
+            && targets.iter().any(|t| t.text == "-1")
+            || (args
+                .iter()
+                .any(|x| x == "-u" || x == "-U" || x.starts_with("--user"))
+                && (args
+                    .iter()
+                    .any(|x| x.contains("USER") || x == "root" || x.contains('$'))
+                    || c.lb == "killall"))
+            || (c.lb == "kill" && targets.iter().any(|t| t.text == "-1"));
+        if everyone {
+            self.block("kills every process of the user (system disruption)");
+        }
+        // The targets looked up by Jarvis's name or port: in `$(…)`, or
+        // piped in (`lsof -ti :7420 | xargs kill`).
+        // (A lookup of this shell's parent, `ps -o ppid= -p $$`, finds
+        // Jarvis: the command's shell is its child.)
+        let finds_self = |k: &Command| {
+            let parent_of_self = k.argv.iter().any(|x| lower(&x.text).starts_with("ppid"))
+                && k.argv.iter().any(|x| x.text == "$$" || x.text == "self");
+            parent_of_self
+                || k.argv
+                    .iter()
+                    .skip(1)
+                    .any(|x| self.mentions_self(x) || names_jarvis_port(&x.text))
+        };
+        let looked_up = c.words[1..].iter().any(|w| {
+            w.subs
+                .iter()
+                .any(|&s| c.script.commands.get(s).is_some_and(finds_self))
+        }) || {
+            // Anywhere up the pipeline (`pgrep -f jarvis | sort | xargs kill`).
+            let mut from = c.src.stdin_from;
+            let mut found = false;
+            let mut hops = 0;
+            while let Some(k) = from.and_then(|i| c.script.commands.get(i)) {
+                found |= finds_self(k) || k.argv.iter().any(|x| self.mentions_self(x));
+                from = k.stdin_from;
+                hops += 1;
+                if found || hops > 16 {
+                    break;
+                }
+            }
+            found
+        };
+        // A target computed on a line that looks Jarvis up by name or port
+        // (`for p in /proc/[0-9]*; do grep -q jarvis $p/cmdline && kill ${p#/proc/}; done`).
+        let computed_on_a_hunt = targets.iter().any(|w| w.dynamic)
+            && c.script
+                .commands
+                .iter()
+                .any(|k| !std::ptr::eq(k, c.src) && finds_self(k));
+        let aimed = looked_up
+            || computed_on_a_hunt
+            || c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
+        if aimed {
+            self.block("stops Jarvis's own process (or its parent)");
+        }
+        // `kill -STOP $(pgrep -f 'clamd|falcon')`: by name or by a lookup.
+        let guards = c.words[1..].iter().any(|w| {
+            tables::names_security_tool(&w.text)
+                || w.subs.iter().any(|&s| {
+                    c.script.commands.get(s).is_some_and(|k| {
+                        k.argv.iter().any(|x| tables::names_security_tool(&x.text))
+                    })
+                })
+        });
+        if guards {
+            self.block("stops a security tool (antivirus, audit, firewall or EDR)");
+        }
+        if c.words[1..]
+            .iter()
+            .any(|w| w.text == "1" || w.text == "init" || w.text == "systemd")
+            && matches!(c.lb.as_str(), "kill" | "pkill" | "killall")
+        {
+            self.block("signals the init process (system disruption)");
+        }
+        self.ask(format!("stops processes ({})", shown(&args.join(" "))));
+    }
+
+    /// ZFS and btrfs: what destroys data (a dataset or pool destroyed, a
+    /// rollback past later snapshots, a forced receive over a dataset, a
+    /// pool created over disks, a subvolume deleted) blocks; listings and
+    /// properties only read; the rest (snapshots, sends, settings) asks.
+    pub(super) fn storage_pools(&mut self, v: &Verb<'_>) -> bool {
+        let verb = v
+            .args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(String::as_str)
+            .unwrap_or("");
+        let flag = |f: char| {
+            v.args
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(f))
+        };
+        let destroys = match v.lb {
+            // (`zfs destroy -n`: a dry run that lists what would go.)
+            "zfs" => {
+                verb == "destroy" && !flag('n')
+                    || verb == "rollback"
+                    || matches!(verb, "receive" | "recv") && flag('F')
+            }
+            "zpool" => matches!(verb, "destroy" | "labelclear") || verb == "create" && flag('f'),
+            // (btrfs takes any unique prefix of a verb: `sub del`.)
+            _ => {
+                v.joined.contains(" delete")
+                    || v.joined.starts_with("delete")
+                    || verb == "rescue"
+                    || v.args
+                        .iter()
+                        .filter(|a| !a.starts_with('-'))
+                        .nth(1)
+                        .is_some_and(|w| w.len() >= 3 && "delete".starts_with(w.as_str()))
+            }
+        };
+        if destroys {
+            self.block(format!("destroys storage volumes ({})", v.b));
+            return false;
+        }
+        // `zfs set sharenfs='rw=@0.0.0.0/0,no_root_squash'`: a dataset
+        // shared with every host, writable.
+        // (`sharenfs=on`: every host, with the default options, writable.)
+        let shared_with_all = v.lb == "zfs"
+            && verb == "set"
+            && v.joined.contains("share")
+            && ((v.joined.contains("0.0.0.0/0")
+                || v.joined.contains("=*")
+                || v.joined.contains("@*"))
+                && v.joined.contains("rw")
+                || v.joined.contains("sharenfs=on")
+                || v.joined.contains("sharesmb=on"));
+        if shared_with_all {
+            self.block("exposes a dataset to every host on the network, writable (zfs set share…)");
+            return false;
+        }
+        let reads = match v.lb {
+            "zfs" => {
+                matches!(
+                    verb,
+                    "list" | "get" | "holds" | "version" | "userspace" | "groupspace"
+                ) || verb == "destroy"
+            }
+            // (`-c SCRIPT` runs scripts from `~/.zpool.d`; an interval never
+            // ends.)
+            "zpool" => {
+                matches!(
+                    verb,
+                    "status" | "list" | "get" | "history" | "version" | "iostat"
+                ) && !v
+                    .args
+                    .iter()
+                    .any(|a| a == "-c" || a.chars().all(|ch| ch.is_ascii_digit()))
+            }
+            _ => {
+                let what = v
+                    .args
+                    .iter()
+                    .filter(|a| !a.starts_with('-'))
+                    .nth(1)
+                    .map(String::as_str);
+                matches!(
+                    (verb, what),
+                    ("filesystem" | "fi", Some("show" | "df" | "usage" | "du"))
+                        | ("subvolume" | "sub", Some("list" | "show" | "get-default"))
+                        | ("device" | "dev", Some("usage"))
+                        | ("qgroup", Some("show"))
+                        | ("scrub" | "balance", Some("status"))
+                        | ("property", Some("get" | "list"))
+                        | ("version" | "--version", _)
+                )
+            }
+        };
+        if reads {
+            return true;
+        }
+        self.ask(format!("{} changes storage pools or datasets", v.b));
+        false
+    }
+}
+
+/// `:7420`, `tcp:7420`, `-i:7420`, `7420/tcp`, `127.0.0.1:7420`, a range
+/// over it (`:7419-7421`): a port lookup that finds Jarvis. A bare number
+/// is a pid, not a port; another program's port (a debugger's) is not
+/// Jarvis.
+fn names_jarvis_port(t: &str) -> bool {
+    let t = t.trim_start_matches("-i");
+    let port = match (t.rsplit_once(':'), t.split_once('/')) {
+        (Some((_, p)), _) => p,
+        (None, Some((p, "tcp" | "udp"))) => p,
+        _ => return false,
+    };
+    let port = port.split('/').next().unwrap_or(port);
+    let jarvis = crate::policy::url::JARVIS_PORT;
+    match port.split_once('-') {
+        Some((lo, hi)) => {
+            matches!((lo.parse::<u16>(), hi.parse::<u16>()), (Ok(lo), Ok(hi)) if lo <= jarvis && jarvis <= hi)
+        }
+        None => port.parse::<u16>() == Ok(jarvis),
+    }
+}
