@@ -202,6 +202,8 @@ fn main() {
         "blind-da",
         "blind-db",
         "blind-dc",
+        "blind-dd",
+        "blind-de",
     ] {
         sets.push((
             f.to_string(),

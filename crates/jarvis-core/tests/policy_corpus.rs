@@ -158,6 +158,8 @@ const REDTEAM: &[&str] = &[
     "blind-da.jsonl",
     "blind-db.jsonl",
     "blind-dc.jsonl",
+    "blind-dd.jsonl",
+    "blind-de.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -261,6 +263,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-da.jsonl", "/home/user/project", "/home/user"),
     ("blind-db.jsonl", "/home/user/project", "/home/user"),
     ("blind-dc.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dd.jsonl", "/home/user/project", "/home/user"),
+    ("blind-de.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -813,6 +817,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "DB-110",
         "a VM live-migrated with its disks to another libvirt host: data to another host asks, as CO-114",
+    ),
+    (
+        "DD-004",
+        "a week of production logs queried and posted to another host: data to another host asks, as CO-114",
+    ),
+    (
+        "DD-110",
+        "the journal uploaded to another host's journal-remote: logs to another host ask, as CO-114",
     ),
     (
         "DB-123",

@@ -88,8 +88,13 @@ impl Analyzer<'_> {
 /// commit after a filter that takes one (`--contains HEAD`).
 pub(super) fn lists_refs(rest: &[String]) -> bool {
     let mut takes_commit = false;
+    // `--list PATTERN…`: the words are patterns, not names to create.
+    let listing = rest.iter().any(|x| x == "--list" || x == "-l");
     rest.iter().all(|x| {
         if std::mem::take(&mut takes_commit) && !x.starts_with('-') {
+            return true;
+        }
+        if listing && (x == "--list" || x == "-l" || !x.starts_with('-')) {
             return true;
         }
         takes_commit = matches!(

@@ -28,6 +28,9 @@ pub(super) fn powerful_socket(s: &str) -> bool {
         || l.contains("ssh_auth_sock")
         || l.contains("/agent.")
         || l.contains("gnupg/s.gpg-agent")
+        // (`$(gpgconf --list-dirs agent-socket)`: the agent's socket, found.)
+        || l.contains("agent-socket")
+        || l.contains("agent-ssh-socket")
         || l.contains("dbus")
         // Virtual machine and system container managers run as root.
         || l.contains("libvirt-sock")
@@ -181,7 +184,13 @@ impl Analyzer<'_> {
         if lb == "socat" {
             let listens =
                 j.contains("tcp-listen") || j.contains("tcp4-listen") || j.contains("tcp6-listen");
-            if listens && c.words.iter().skip(1).any(|w| powerful_socket(&w.text)) {
+            let powerful = |w: &Word| powerful_socket(&w.text);
+            if listens
+                && c.words
+                    .iter()
+                    .skip(1)
+                    .any(|w| super::effects::in_word_or_subs(w, c.script, powerful))
+            {
                 self.block("publishes a local socket that holds the user's powers (an agent, Docker) on the network");
             }
             // `socat TCP-LISTEN:9000,fork TCP:127.0.0.1:8888`: a notebook

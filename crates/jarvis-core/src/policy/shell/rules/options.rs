@@ -308,6 +308,7 @@ impl Analyzer<'_> {
         self.captures(c);
         self.reveals_token(c);
         self.compose_config(c);
+        self.mints_token(c);
         self.secret_scan(c);
         self.core_dump(c);
         self.covers_tracks(c);
@@ -329,6 +330,8 @@ impl Analyzer<'_> {
         self.event_hooks(c);
         self.loads_downloaded_script(c);
         self.self_hosting(c);
+        self.shippers(c);
+        self.dotfile_secrets(c);
         self.tmpfiles(c);
         self.gnuplot_writes(c);
         self.written_tool_files(c);

@@ -32,7 +32,10 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
             .iter()
             .skip(1)
             .any(|w| matches!(w.text.as_str(), "run" | "run-script"));
+    // `direnv export json`: what the folder's `.envrc` sets, its secrets.
+    let direnv = pb == "direnv" && pa.get(1).is_some_and(|w| w.text == "export");
     run_env
+        || direnv
         || matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
         || pb == "set" && pa.len() == 1
         || matches!(pb.as_str(), "export" | "declare" | "typeset") && listing
@@ -221,4 +224,27 @@ pub(super) fn names_secret(t: &str) -> bool {
         || t.contains("snmp") && t.contains("comm")
         || t.contains("rocommunity")
         || t.contains("rwcommunity")
+}
+
+/// A program asking the user for a password and printing it: pinentry
+/// told to `GETPIN`, `zenity --password`, `kdialog --password`,
+/// `systemd-ask-password`, an askpass helper.
+pub(super) fn reads_prompted_secret(pa: &[Word]) -> bool {
+    let pb = pa
+        .first()
+        .map(|w| program_name(&w.text))
+        .unwrap_or_default();
+    let has = |f: &str| {
+        pa.iter()
+            .skip(1)
+            .any(|w| w.text == f || w.text.starts_with(&format!("{f}=")))
+    };
+    pb.starts_with("pinentry")
+        || matches!(
+            pb.as_str(),
+            "systemd-ask-password" | "ssh-askpass" | "ksshaskpass" | "lxqt-openssh-askpass"
+        )
+        || pb == "zenity" && (has("--password") || has("--entry") && has("--hide-text"))
+        || pb == "kdialog" && has("--password")
+        || pb == "yad" && pa.iter().any(|w| w.text.contains(":H"))
 }

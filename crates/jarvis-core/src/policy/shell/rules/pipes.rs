@@ -270,6 +270,9 @@ impl Analyzer<'_> {
                     {
                         self.block("sends what a terminal shows over the network (exfiltration: passwords typed at prompts and tokens tools printed are on it)");
                     }
+                    if network_sink && super::pipe_sources::reads_prompted_secret(pa) {
+                        self.block("sends a password typed into a prompt over the network (a fake password dialog)");
+                    }
                     if network_sink && reads_history(pa) {
                         self.block("sends the shell's history over the network (exfiltration: typed passwords and tokens are in it)");
                     }

@@ -48,6 +48,20 @@ const PRINT_VERBS: &[&str] = &[
     "print", "show", "get", "view", "cat", "read", "reveal", "export",
 ];
 
+/// Endpoints whose reply to a POST is a new credential.
+const MINTING_PATHS: &[&str] = &[
+    "/tokens",
+    "/api-keys",
+    "/apikeys",
+    "/api/auth/keys",
+    "/auth/token/create",
+    "/auth/token/create-orphan",
+    "/personal_access_tokens",
+    "/access_tokens",
+    "/application_credentials",
+    "/deploy_tokens",
+];
+
 /// Secret scanners: they print what they find, the secrets themselves.
 const SCANNERS: &[&str] = &[
     "trufflehog",
@@ -269,6 +283,62 @@ impl Analyzer<'_> {
             self.block(format!(
                 "reveals credentials ({cmd} prints the values it fills in from .env and the environment)"
             ));
+        }
+    }
+
+    /// A request to an API that mints a durable credential (`POST
+    /// …/serviceaccounts/1/tokens`, `…/api-keys`, Vault's
+    /// `auth/token/create`): the reply is the new secret.
+    pub(super) fn mints_token(&mut self, c: &Cmd<'_>) {
+        if !matches!(
+            c.lb.as_str(),
+            "curl" | "wget" | "http" | "https" | "xh" | "curlie"
+        ) {
+            return;
+        }
+        let sends = c.args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "-d" | "--data"
+                    | "--data-raw"
+                    | "--data-binary"
+                    | "--json"
+                    | "POST"
+                    | "--post-data"
+            ) || a.starts_with("--data")
+                || a.starts_with("--post-data")
+                || a.starts_with("-XPOST")
+                || a == "-X" // (the method follows)
+        }) && !c
+            .args
+            .iter()
+            .any(|a| matches!(a.as_str(), "GET" | "-XGET" | "DELETE" | "-XDELETE"));
+        // (`localhost:3000/api/…` with no scheme is a URL to curl too.)
+        let mints = c
+            .args
+            .iter()
+            .filter(|a| !a.starts_with(['-', '{', '@']))
+            .any(|a| {
+                let l = lower(a);
+                let rest = l.split_once("://").map_or(l.as_str(), |(_, r)| r);
+                let Some(at) = rest.find('/') else {
+                    return false;
+                };
+                let path = rest[at..]
+                    .split(['?', '#'])
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches('/');
+                MINTING_PATHS.iter().any(|m| {
+                    path.ends_with(m)
+                        || path.contains(&format!("{m}/")) && path.ends_with("/create")
+                })
+            });
+        if sends && mints {
+            self.secret_printed(
+                c,
+                "a new API credential (the reply of a request that mints one)",
+            );
         }
     }
 

@@ -178,69 +178,7 @@ impl Analyzer<'_> {
             "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" | "vault"
             | "kwallet-query" | "keepassxc-cli" | "age" | "sops" | "chamber" | "berglas"
             | "envchain" | "1password" | "passage" | "rbw" | "kpcli" | "keyring"
-            | "ansible-vault" => {
-                let reads = args.iter().any(|x| {
-                    matches!(
-                        x.as_str(),
-                        "lookup"
-                            | "search"
-                            | "show"
-                            | "read"
-                            | "get"
-                            | "print"
-                            | "export"
-                            | "list"
-                            | "-r"
-                            | "--read-password"
-                            | "unlock"
-                            | "decrypt"
-                            | "-d"
-                            | "--decrypt"
-                            | "item"
-                            | "view"
-                            | "exec"
-                            | "run"
-                            | "inject"
-                            | "kv"
-                            | "pipe"
-                    )
-                });
-                // `pass NAME` prints a password; `pass` alone lists names.
-                let pass_reads = matches!(lb, "pass" | "gopass" | "passage")
-                    && args.first().is_some_and(|x| {
-                        !x.starts_with('-')
-                            && !matches!(
-                                x.as_str(),
-                                "ls" | "init"
-                                    | "insert"
-                                    | "generate"
-                                    | "edit"
-                                    | "rm"
-                                    | "mv"
-                                    | "cp"
-                                    | "git"
-                                    | "version"
-                                    | "help"
-                            )
-                    });
-                // age encrypts to a public recipient (`-r`) unless told to
-                // decrypt.
-                let reads = if lb == "age" {
-                    args.iter()
-                        .any(|x| matches!(x.as_str(), "-d" | "--decrypt"))
-                } else {
-                    reads
-                };
-                if reads || pass_reads || args.is_empty() && !matches!(lb, "pass" | "passage") {
-                    self.block(format!("reads stored secrets ({b})"));
-                }
-                // Jarvis's own entry (its API key), replaced or removed.
-                if c.words[1..].iter().any(|w| self.mentions_self(w)) {
-                    self.block(format!("changes Jarvis's own keyring entry ({b})"));
-                }
-                self.ask(b.to_string());
-                Some(false)
-            }
+            | "ansible-vault" | "doppler" | "infisical" => Some(self.secret_manager(c)),
             "gpg" | "gpg2" | "gpgsm" => {
                 if args.iter().any(|x| {
                     x.starts_with("--export-secret")

@@ -8,6 +8,10 @@
 pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
     let plain = |rest: &[&str]| rest.iter().all(|x| !x.starts_with('-'));
     match (lb, a) {
+        // Where GnuPG keeps its sockets and files, its parts' versions.
+        ("gpgconf", ["--list-dirs" | "--list-components" | "--version", ..]) => {
+            a.len() <= 2 && a.iter().skip(1).all(|x| !x.starts_with('-'))
+        }
         ("fc-match" | "fc-list" | "fc-query" | "fc-pattern", rest) => rest.iter().all(|x| {
             !x.starts_with('-')
                 || matches!(
