@@ -38,6 +38,8 @@ mod blind_families_cu;
 #[cfg(test)]
 mod blind_families_da;
 #[cfg(test)]
+mod blind_families_dd;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

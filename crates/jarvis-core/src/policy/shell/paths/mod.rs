@@ -771,10 +771,7 @@ const STARTUP_PLACES: &[&str] = &[
     // extensions. (A terminal's settings file is mostly fonts and
     // colours: writing it asks; WezTerm's is Lua, run at every start.)
     "~/.config/wezterm",
-    "~/.config/JetBrains",
-    "~/.local/share/JetBrains",
     "~/.vscode/extensions",
-    "~/.vscode-server",
     "~/.wezterm.lua",
     "~/.gvimrc",
     "~/.config/emacs",
@@ -951,7 +948,11 @@ pub fn persistence_anywhere(p: &str) -> bool {
     let lower = p.replace('\\', "/").to_ascii_lowercase();
     // A Startup folder (`…/Start Menu/Programs/Startup`), Windows Terminal's
     // settings (each profile's command line runs at every new tab).
-    lower.contains("/start menu/programs/startup")
+    // A JVM's options file (`idea64.vmoptions`: `-javaagent:` loads code
+    // into the IDE at every start), an IDE's plugins folder.
+    lower.ends_with(".vmoptions")
+        || lower.contains("/jetbrains/") && lower.contains("/plugins/")
+        || lower.contains("/start menu/programs/startup")
         || (lower.contains("/microsoft.windowsterminal") || lower.contains("/windows terminal/"))
             && lower.ends_with("/settings.json")
         // PowerShell's profiles, OneDrive's copy of Documents too.

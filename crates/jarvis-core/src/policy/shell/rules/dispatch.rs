@@ -388,7 +388,10 @@ impl Analyzer<'_> {
                 continue;
             }
             for cand in path_candidates(&w.text) {
-                if paths::device(&cand) {
+                // (`qemu-nbd -c /dev/nbd0 disk.qcow2`: the image attached
+                // as a local NBD device, the device it makes.)
+                let own_nbd = c.lb == "qemu-nbd" && cand.starts_with("/dev/nbd");
+                if paths::device(&cand) && !own_nbd {
                     self.block(format!("{} touches the disk device {cand}", c.base));
                 }
             }

@@ -382,10 +382,14 @@ impl Analyzer<'_> {
                 let mut typed = false;
                 // `screen -dmS NAME bash -c '…'`: past its options, one
                 // command line (`-X` sends screen's own commands instead).
-                let screen_command = (lb == "screen"
-                    && !c.args.iter().any(|a| a == "-X" || a == "-x"))
-                .then(|| screen_command_at(&c.args))
-                .flatten();
+                let screen_command = (lb == "screen")
+                    .then(|| screen_command_at(&c.args))
+                    .flatten()
+                    .filter(|at| !c.args[..*at].iter().any(|a| a == "-X" || a == "-x"));
+                // Keys typed into a pane or window, the line they make.
+                for text in super::terminal_control::typed_keys(&c.args) {
+                    self.block_only(|x| x.typed_text(&text, depth));
+                }
                 if let Some(at) = screen_command {
                     let line = c.args[at..]
                         .iter()
@@ -418,16 +422,14 @@ impl Analyzer<'_> {
                         continue;
                     }
                     let last = i + 1 == c.args.len();
+                    // (Typed keys are judged above, as the line they make;
+                    // a word known only at run time still counts.)
                     if (after_keys || last || lb == "screen")
                         && !a.starts_with('-')
                         && let Some(w) = c.arg_word(i).cloned()
+                        && (!typed || w.dynamic)
                     {
-                        // Keys typed at a prompt: `\n`, `\r` end a line.
-                        if typed && !w.dynamic {
-                            self.block_only(|x| x.typed_text(&w.text, depth));
-                        } else {
-                            self.block_only(|x| x.shell_code(&w, &[], script, depth));
-                        }
+                        self.block_only(|x| x.shell_code(&w, &[], script, depth));
                     }
                 }
                 // A detached session that loops forever outlives the
@@ -700,7 +702,7 @@ fn screen_command_at(args: &[String]) -> Option<usize> {
         }
         let valued = matches!(
             a.as_str(),
-            "-Logfile" | "-c" | "-p" | "-t" | "-T" | "-e" | "-h"
+            "-Logfile" | "-c" | "-p" | "-t" | "-T" | "-e" | "-h" | "-s" | "-X"
         ) || a.len() > 1
             && a[1..].chars().all(|ch| ch.is_ascii_alphabetic())
             && a.ends_with('S');

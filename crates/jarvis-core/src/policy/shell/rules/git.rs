@@ -56,7 +56,7 @@ impl Analyzer<'_> {
         for (name, w) in &c.src.assigns {
             if name == "GIT_WORK_TREE" || name == "GIT_DIR" {
                 tree = (!w.dynamic).then(|| self.norm(w, c.cwd()));
-            } else if !display_setting(name, &w.text) {
+            } else if !super::git_places::display_setting(name, &w.text) {
                 // `HOME=D`, `XDG_CONFIG_HOME=D`, `GIT_CONFIG_GLOBAL=F`:
                 // another config file, whose settings run programs
                 // (`core.fsmonitor`, `core.pager`, `diff.external`).
@@ -182,6 +182,13 @@ impl Analyzer<'_> {
                 );
                 self.block("git's ext:: transport runs a command (a remote URL that is a program)");
             }
+        }
+        // A repository outside the project (`cd /tmp/x && git status`), or
+        // settings exported before it (`env HOME=…`, `export
+        // GIT_CONFIG_GLOBAL=…`): another config, whose `core.fsmonitor` or
+        // pager runs a program.
+        if exports_git_setting(c) || !tree.as_deref().is_some_and(|t| self.inside(t)) {
+            read_only = false;
         }
         // Files taken from a work tree that holds the user's keys (`git
         // --work-tree=~ add -A`): the next commit or push carries them.

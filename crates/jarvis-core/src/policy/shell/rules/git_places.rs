@@ -238,3 +238,43 @@ pub(super) fn display_setting(name: &str, value: &str) -> bool {
     ) || name.starts_with("LC_")
         || matches!(name, "GIT_PAGER" | "PAGER") && matches!(value, "" | "cat")
 }
+
+/// A variable that changes which config git reads or what it runs.
+fn git_relevant(name: &str) -> bool {
+    matches!(
+        name,
+        "HOME" | "XDG_CONFIG_HOME" | "PATH" | "PAGER" | "EDITOR" | "VISUAL"
+    ) || ["GIT_", "LESS", "LD_", "SSH_"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+/// Such a variable given to git by `env NAME=…` before it, or exported
+/// anywhere on the line (`export HOME=…; git status`, `set -a`).
+pub(super) fn exports_git_setting(c: &Cmd<'_>) -> bool {
+    let named = |w: &Word| {
+        w.text
+            .split_once('=')
+            .is_some_and(|(n, v)| git_relevant(n) && !display_setting(n, v))
+    };
+    let before_program = c.src.argv.iter().take_while(|w| w.text != c.words[0].text);
+    let all_exported = c.script.commands.iter().any(|k| {
+        k.argv.first().is_some_and(|w| w.text == "set") && k.argv.iter().any(|w| w.text == "-a")
+    });
+    before_program.clone().any(named)
+        || c.script.commands.iter().any(|k| {
+            let first = k
+                .argv
+                .first()
+                .map(|w| program_name(&w.text))
+                .unwrap_or_default();
+            matches!(
+                first.as_str(),
+                "export" | "declare" | "typeset" | "setenv" | "env"
+            ) && k.argv.iter().skip(1).any(named)
+                || (all_exported || k.declares)
+                    && k.assigns
+                        .iter()
+                        .any(|(n, v)| git_relevant(n) && !display_setting(n, &v.text))
+        })
+}

@@ -47,7 +47,9 @@ impl Analyzer<'_> {
         let j = lower(&c.args.join(" "));
         self.vm_risks(c);
         match lb {
-            "docker" | "podman" | "nerdctl" => self.container_risks(c, &args, &j),
+            "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" => {
+                self.container_risks(c, &args, &j)
+            }
             "kubectl" | "oc" => self.cluster_risks(c, &args, &j),
             "helm"
                 if args.starts_with(&["plugin", "install"])
@@ -227,6 +229,17 @@ impl Analyzer<'_> {
         if src.is_empty() {
             return;
         }
+        // `/home//user`, `/home/./user/`: the same folder.
+        let mut cleaned = src.replace("/./", "/");
+        while cleaned.contains("//") {
+            cleaned = cleaned.replace("//", "/");
+        }
+        let cleaned = cleaned.trim_end_matches("/.");
+        let src = if cleaned.len() > 1 {
+            cleaned.trim_end_matches('/')
+        } else {
+            cleaned
+        };
         let p = self.norm(&super::script_opts::expanded(src), c.cwd());
         if p == "/"
             || p == "~"
@@ -805,7 +818,19 @@ fn container_verbs<'a>(args: &'a [&'a str]) -> &'a [&'a str] {
             | "--profile"
             | "--project-directory"
             | "--ansi"
-            | "--progress" => i += 2,
+            | "--progress"
+            | "--parallel"
+            | "--tlscacert"
+            | "--tlscert"
+            | "--tlskey"
+            | "--connection"
+            | "--url"
+            | "--identity"
+            | "--root"
+            | "--runroot"
+            | "--namespace"
+            | "--address"
+            | "-n" => i += 2,
             "container" | "compose" => i += 1,
             a if a.starts_with('-') => i += 1,
             _ => break,

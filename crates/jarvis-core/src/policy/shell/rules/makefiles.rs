@@ -155,8 +155,9 @@ impl Analyzer<'_> {
                     if let Some(why) = self.code_source(&v, script) {
                         self.block(format!("{why} (make is given a command built at run time)"));
                     }
-                } else if (!one_word || names_program(name))
-                    && !(name == "SHELL" && super::exec::lone_shell(&v.text))
+                } else if !(program_and_options(&v.text)
+                    || one_word && !names_program(name)
+                    || name == "SHELL" && super::exec::lone_shell(&v.text))
                 {
                     self.block_only(|a| a.shell_code(&v, &[], script, depth));
                 }
@@ -202,13 +203,21 @@ impl Analyzer<'_> {
             .words
             .iter()
             .skip(1)
-            .filter_map(|w| w.text.split_once('='));
+            .filter_map(|w| w.text.split_once('='))
+            .map(|(n, v)| (n.to_string(), v.to_string()));
         let env = c
             .src
             .assigns
             .iter()
-            .map(|(n, w)| (n.as_str(), w.text.as_str()));
-        for (name, value) in line.chain(env) {
+            .map(|(n, w)| (n.clone(), w.text.clone()));
+        // `--eval='RM = rm -rf'`: an assignment in make's own text.
+        let evals = c.args.iter().filter_map(|a| {
+            let text = a.strip_prefix("--eval=")?;
+            make_assignment(text).map(|(n, v)| (n.to_string(), v.to_string()))
+        });
+        for (name, value) in line.chain(env).chain(evals) {
+            // (`RM:=…`, `DIRS+=…`: make's other assignments.)
+            let name = name.trim_end_matches([':', '+', '?']);
             let value = value.trim();
             if value.is_empty()
                 || !name
@@ -217,14 +226,19 @@ impl Analyzer<'_> {
             {
                 continue;
             }
-            if value.split_whitespace().all(names_place) {
+            let first = value.split_whitespace().next().unwrap_or("");
+            if value.split_whitespace().any(names_place) {
                 places.push(value.to_string());
-            } else if names_program(name) || value.contains(char::is_whitespace) {
+            }
+            // Only a program that destroys what it is given: the recipe's
+            // `$(RM) $(DIRS)` is then a delete of those places.
+            if DESTROYERS.contains(&program_name(first).as_str()) {
                 commands.push(value.to_string());
             }
         }
-        for command in &commands {
-            for place in &places {
+        // (Bounded: each pair is one more line judged.)
+        for command in commands.iter().take(4) {
+            for place in places.iter().take(8) {
                 // Re-read as a line, home is spelled as the shell would.
                 let joined = format!("{command} {place}").replace(HOME, "$HOME");
                 let joined = Word::lit(joined);
@@ -233,6 +247,21 @@ impl Analyzer<'_> {
         }
     }
 }
+
+/// Programs whose operands are destroyed.
+const DESTROYERS: &[&str] = &[
+    "rm",
+    "rmdir",
+    "shred",
+    "srm",
+    "wipe",
+    "unlink",
+    "truncate",
+    "find",
+    "trash",
+    "trash-put",
+    "gio",
+];
 
 /// A word that names a place by itself: absolute, from home, or `..`.
 fn names_place(word: &str) -> bool {
@@ -303,7 +332,9 @@ impl Analyzer<'_> {
             return;
         };
         let v = v.trim_matches(['\'', '"']);
-        if name == "SHELL" && !lone_shell(v) || name.ends_with("_COMMAND") {
+        if name == "SHELL" && !lone_shell(v) && !program_and_options(v)
+            || name.ends_with("_COMMAND")
+        {
             self.script(v, &[], depth + 1);
         }
         if name == ".SHELLFLAGS" {
@@ -368,4 +399,20 @@ pub(super) fn names_program(name: &str) -> bool {
     ]
     .iter()
     .any(|s| up.ends_with(s))
+}
+
+/// `python3`, `/bin/bash -eo pipefail`, `rm -rf`: a program and its
+/// options (a word that is not one is an option's value), to which the
+/// recipe adds the rest (judged with the places other overrides name, in
+/// `overrides_together`). Code given to it (`-c`, `-e`) is not this.
+fn program_and_options(v: &str) -> bool {
+    let words: Vec<&str> = v.split_whitespace().collect();
+    let plain = |w: &str| !w.contains(['$', '`', ';', '|', '&', '(', ')', '<', '>', '\'', '"']);
+    let code_flag =
+        |w: &str| matches!(w, "-c" | "-e" | "-E" | "--command" | "--eval" | "-m" | "-r");
+    !words.is_empty()
+        && words.iter().all(|w| plain(w) && !code_flag(w))
+        && words.iter().enumerate().skip(1).all(|(i, w)| {
+            w.starts_with('-') || words[i - 1].starts_with('-') && !words[i - 1].contains('=')
+        })
 }

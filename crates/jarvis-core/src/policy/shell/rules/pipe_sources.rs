@@ -33,7 +33,14 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
             .skip(1)
             .any(|w| matches!(w.text.as_str(), "run" | "run-script"));
     // `direnv export json`: what the folder's `.envrc` sets, its secrets.
-    let direnv = pb == "direnv" && pa.get(1).is_some_and(|w| w.text == "export");
+    // (tmux's and kitty's copies of the environment too.)
+    let direnv = pb == "direnv" && pa.get(1).is_some_and(|w| w.text == "export")
+        || pb == "tmux"
+            && pa
+                .iter()
+                .any(|w| matches!(w.text.as_str(), "show-environment" | "showenv"))
+        || matches!(pb.as_str(), "kitty" | "kitten" | "@")
+            && pa.iter().any(|w| w.text == "--all-env-vars");
     run_env
         || direnv
         || matches!(pb.as_str(), "env" | "printenv" | "compgen") && flags_only
@@ -141,11 +148,12 @@ pub(super) fn reads_terminal(pa: &[Word]) -> bool {
     };
     let words: Vec<&str> = pa.iter().skip(from).map(|w| w.text.as_str()).collect();
     match pb.as_str() {
+        // (tmux takes any unique prefix of a command: `capture`, `save-b`.)
         "tmux" => words.iter().any(|w| {
-            matches!(
-                *w,
-                "capture-pane" | "capturep" | "show-buffer" | "showb" | "save-buffer" | "saveb"
-            )
+            ["capture-pane", "show-buffer", "save-buffer"]
+                .iter()
+                .any(|full| w.len() >= 4 && full.starts_with(*w))
+                || matches!(*w, "capturep" | "showb" | "saveb")
         }),
         "kitty" | "kitten" => words.contains(&"@") && words.contains(&"get-text"),
         "wezterm" => words.starts_with(&["cli", "get-text"]),

@@ -41,6 +41,14 @@ pub(super) fn data_file(path: &str) -> bool {
 impl Analyzer<'_> {
     /// Judges `text`, written into `path`, as the code a tool will run.
     pub(super) fn planted_text(&mut self, path: &str, text: &str, depth: usize) {
+        // Any file an editor opens, prose too (`tee notes.txt`).
+        if let Some(line) = super::redirects::commanding_modeline(text) {
+            self.block(format!(
+                "persistence ({} gets a vim modeline that runs a command whenever the file is opened: {line})",
+                shown(path)
+            ));
+            return;
+        }
         if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
             return;
         }

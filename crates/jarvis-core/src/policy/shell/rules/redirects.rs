@@ -556,7 +556,7 @@ impl Analyzer<'_> {
 /// option: vim evaluates it when the file is opened (`modelineexpr` is off
 /// by default, and such modelines have escaped its sandbox:
 /// `fde=assert_fails("source!\ %")`).
-fn commanding_modeline(text: &str) -> Option<String> {
+pub(super) fn commanding_modeline(text: &str) -> Option<String> {
     const EXPRESSIONS: &[&str] = &[
         "fde",
         "foldexpr",
@@ -590,9 +590,16 @@ fn commanding_modeline(text: &str) -> Option<String> {
         "job_start(",
         "term_start(",
         "call(",
-        // What runs Ex commands or other languages from an expression.
+        // What runs Ex commands or other languages from an expression, or
+        // calls a function by name or through backticks.
         "assert_fails(",
-        "source",
+        "source!",
+        "source\\!",
+        "function(",
+        "funcref(",
+        "expand(",
+        "glob(",
+        "eval(",
         "feedkeys(",
         "timer_start(",
         "writefile(",

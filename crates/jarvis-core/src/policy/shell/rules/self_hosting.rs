@@ -28,6 +28,9 @@ impl Analyzer<'_> {
                 for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
                     let code = body.text.clone();
                     self.inline_code("php", &code, depth);
+                    if let Some(why) = self.code_source(body, c.script) {
+                        self.block(format!("{why} (wp shell runs it as PHP)"));
+                    }
                 }
                 if self.fed_code(c) {
                     self.block("download and execute (wp shell runs the PHP it is fed)");
@@ -43,7 +46,8 @@ impl Analyzer<'_> {
                     .nth(1)
                     .cloned()
                     .unwrap_or_else(|| Word::lit(file));
-                let from_input = matches!(file, "-" | "/dev/stdin" | "/proc/self/fd/0");
+                let from_input =
+                    matches!(file, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
                 if from_input && self.fed_code(c) || self.is_tainted(&w, c.cwd()) {
                     self.block("download and execute (wp eval-file runs PHP from a download)");
                 }
@@ -98,7 +102,22 @@ impl Analyzer<'_> {
                 self.block("system disruption (pvenode stopall stops every guest)");
             }
             ("pvesh", ["create" | "post", path, ..]) => {
-                let path = path.trim_end_matches('/');
+                // (`access/users/…`, `//access//users/…`: the same path.)
+                let mut path = format!("/{}", path.trim_matches('/'));
+                while path.contains("//") {
+                    path = path.replace("//", "/");
+                }
+                let path = path.as_str();
+                if path.ends_with("/status")
+                    && c.args
+                        .iter()
+                        .any(|a| matches!(a.as_str(), "--command=shutdown" | "--command=reboot"))
+                    || c.args.windows(2).any(|w| {
+                        w[0] == "--command" && matches!(w[1].as_str(), "shutdown" | "reboot")
+                    })
+                {
+                    self.block("system disruption (pvesh shuts the node down)");
+                }
                 if path.ends_with("/stopall") || path.ends_with("/shutdown") {
                     self.block("system disruption (pvesh stops every guest or the node)");
                 }
@@ -127,6 +146,14 @@ impl Analyzer<'_> {
                     .map(str::to_string)
                     .or_else(|| (a == flag).then(|| c.args.get(i + 1).cloned()).flatten())
             };
+            // A value made at run time from a download: code nobody saw.
+            let word = c.arg_word(i).filter(|w| w.dynamic || w.procsub);
+            if (a.starts_with("--exec") || a.starts_with("--require"))
+                && let Some(w) = word.or_else(|| c.arg_word(i + 1).filter(|_| !a.contains('=')))
+                && let Some(why) = self.code_source(w, c.script)
+            {
+                self.block(format!("{why} (wp runs it as PHP)"));
+            }
             if let Some(code) = value("--exec") {
                 self.inline_code("php", &code, depth);
                 self.ask("wp runs the PHP given in --exec");

@@ -140,11 +140,18 @@ impl Analyzer<'_> {
                 v.joined.contains(" delete")
                     || v.joined.starts_with("delete")
                     || verb == "rescue"
-                    || v.args
-                        .iter()
-                        .filter(|a| !a.starts_with('-'))
-                        .nth(1)
-                        .is_some_and(|w| w.len() >= 3 && "delete".starts_with(w.as_str()))
+                    || {
+                        // A subvolume group's delete (`su de`, `sub del`).
+                        let ops: Vec<&str> = v
+                            .args
+                            .iter()
+                            .filter(|a| !a.starts_with('-'))
+                            .map(String::as_str)
+                            .collect();
+                        matches!(ops.as_slice(), [g, d, ..]
+                            if g.len() >= 2 && "subvolume".starts_with(g)
+                                && d.len() >= 2 && "delete".starts_with(d))
+                    }
             }
         };
         if destroys {
@@ -155,14 +162,13 @@ impl Analyzer<'_> {
         // shared with every host, writable.
         // (`sharenfs=on`: every host, with the default options, writable.)
         let shared_with_all = v.lb == "zfs"
-            && verb == "set"
+            && matches!(verb, "set" | "create")
             && v.joined.contains("share")
             && ((v.joined.contains("0.0.0.0/0")
                 || v.joined.contains("=*")
                 || v.joined.contains("@*"))
                 && v.joined.contains("rw")
-                || v.joined.contains("sharenfs=on")
-                || v.joined.contains("sharesmb=on"));
+                || shares_with_everyone(&v.joined));
         if shared_with_all {
             self.block("exposes a dataset to every host on the network, writable (zfs set share…)");
             return false;
@@ -231,4 +237,18 @@ fn names_jarvis_port(t: &str) -> bool {
         }
         None => port.parse::<u16>() == Ok(jarvis),
     }
+}
+
+/// `sharenfs=on`, `sharenfs=rw`, `sharenfs='rw,no_root_squash'`: an
+/// export to every host (a restricted one names them: `rw=@10.0.0.0/8`).
+fn shares_with_everyone(joined: &str) -> bool {
+    joined.split_whitespace().any(|w| {
+        let w = w.trim_matches(['\'', '"']);
+        ["sharenfs=", "sharesmb="].iter().any(|k| {
+            w.strip_prefix(k).is_some_and(|v| {
+                let v = v.trim_matches(['\'', '"']);
+                !matches!(v, "off" | "no" | "") && !v.contains('@') && !v.contains("=")
+            })
+        })
+    })
 }

@@ -17,12 +17,42 @@ impl Analyzer<'_> {
                     self.host_folder_shared(src, c, "a container");
                 }
             }
+            // A proxy device: with `bind=instance` the host's socket is
+            // reached from inside; listening on every interface, anyone's.
             if let Some(sock) = a.strip_prefix("connect=unix:")
                 && powerful_socket(sock)
             {
-                self.block(format!(
-                    "sandbox escape ({tool} hands a container a socket that holds root's powers: {sock})"
-                ));
+                let inward = args
+                    .iter()
+                    .any(|x| matches!(*x, "bind=instance" | "bind=container"));
+                let everyone = args.iter().any(|x| {
+                    x.strip_prefix("listen=tcp:").is_some_and(|l| {
+                        let host = l.rsplit_once(':').map_or(l, |(h, _)| h);
+                        !super::project_out::is_loopback(host) || host == "0.0.0.0"
+                    })
+                });
+                if inward || everyone {
+                    self.block(format!(
+                        "sandbox escape ({tool} hands a socket that holds root's powers to a container or the network: {sock})"
+                    ));
+                }
+            }
+        }
+        // `config device set C DEV source /home/u`: a key, then its value.
+        for w in args.windows(2) {
+            if w[0] == "source" && !w[1].starts_with('-') {
+                self.host_folder_shared(w[1], c, "a container");
+            }
+        }
+        // `profile edit NAME` fed YAML: its `config:` keys.
+        if args.contains(&"edit")
+            && let Some(feeder) = c.src.stdin_from.and_then(|i| c.script.commands.get(i))
+            && let Some(text) = super::super::eval::printed(feeder)
+        {
+            for line in text.lines() {
+                if let Some((k, v)) = line.trim().split_once(": ") {
+                    self.container_setting(k.trim(), v.trim().trim_matches(['"', '\'']), c);
+                }
             }
         }
         for (key, value) in container_settings(args) {
@@ -71,6 +101,20 @@ impl Analyzer<'_> {
                             "sandbox escape ({tool} lifts a container's confinement: {k} = {v})"
                         ));
                     }
+                    if k == "lxc.include" {
+                        match self.written_text(&Word::lit(v), c.cwd()) {
+                            // (Its own includes are not followed again.)
+                            Some(text) => {
+                                let text: String = text
+                                    .lines()
+                                    .filter(|l| !l.contains("lxc.include"))
+                                    .collect::<Vec<_>>()
+                                    .join("\n");
+                                self.container_setting("raw.lxc", &text, c);
+                            }
+                            None => self.ask(format!("{tool} includes a configuration file")),
+                        }
+                    }
                     if k == "lxc.mount.entry" {
                         self.host_folder_shared(
                             v.split_whitespace().next().unwrap_or(""),
@@ -85,37 +129,45 @@ impl Analyzer<'_> {
     }
 }
 
-/// LXD/Incus settings: `config set INST KEY VALUE`, `config set INST
-/// KEY=VALUE…`, `-c KEY=VALUE` on launch/init.
+/// LXD/Incus settings: `config set INST KEY VALUE`, `… KEY=VALUE…`,
+/// `profile set P KEY VALUE`, `-c KEY=VALUE`, `--config=KEY=VALUE` on
+/// launch and init.
 fn container_settings(args: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for (i, w) in args.windows(2).enumerate() {
-        if matches!(w[0], "-c" | "--config")
-            && let Some((k, v)) = w[1].split_once('=')
-        {
+    let is_key = |k: &str| {
+        k.contains('.')
+            && k.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "._-".contains(ch))
+    };
+    for (i, a) in args.iter().enumerate() {
+        let given = match *a {
+            "-c" | "--config" => args.get(i + 1).copied(),
+            _ => a.strip_prefix("--config="),
+        };
+        if let Some((k, v)) = given.and_then(|g| g.split_once('=')) {
             out.push((k.to_string(), v.to_string()));
         }
-        if w == ["config", "set"] {
-            let rest = &args[(i + 2).min(args.len())..];
-            // (A value may begin with `-`: `raw.qemu -- '-netdev …'`.)
-            let rest: Vec<&str> = rest
-                .iter()
-                .copied()
-                .filter(|a| *a != "--" && (!a.starts_with('-') || a.contains(' ')))
-                .collect();
-            let pairs = rest.iter().skip(1).filter_map(|a| a.split_once('='));
-            let pairs: Vec<(&str, &str)> = pairs.collect();
-            if !pairs.is_empty()
-                && rest
-                    .get(1)
-                    .is_some_and(|a| a.contains('=') && !a.starts_with("raw."))
-            {
-                out.extend(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-            } else if let [_, key, value, ..] = rest.as_slice() {
-                out.push((key.to_string(), value.to_string()));
-            } else if let [key, value] = rest.as_slice() {
-                out.push((key.to_string(), value.to_string()));
+    }
+    if let Some(at) = args.iter().position(|a| *a == "set") {
+        // (A value may begin with `-`: `raw.qemu -- '-netdev …'`.)
+        let rest: Vec<&str> = args[at + 1..]
+            .iter()
+            .copied()
+            .filter(|a| *a != "--" && (!a.starts_with('-') || a.contains(' ')))
+            .collect();
+        let mut k = 0;
+        while let Some(w) = rest.get(k) {
+            match w.split_once('=') {
+                Some((key, v)) if is_key(key) => out.push((key.to_string(), v.to_string())),
+                _ if is_key(w) => {
+                    if let Some(v) = rest.get(k + 1) {
+                        out.push((w.to_string(), v.to_string()));
+                        k += 1;
+                    }
+                }
+                _ => {}
             }
+            k += 1;
         }
     }
     out

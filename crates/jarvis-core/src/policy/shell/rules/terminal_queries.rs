@@ -57,7 +57,7 @@ fn listing(rest: &[&str]) -> bool {
                 let Some(v) = rest.get(i + 1) else {
                     return false;
                 };
-                if v.contains("#(") {
+                if !plain_format(v) {
                     return false;
                 }
                 i += 1;
@@ -94,4 +94,21 @@ fn filter_options(rest: &[&str]) -> bool {
         i += 1;
     }
     true
+}
+
+/// A tmux format naming variables only (`#{session_name}`): no `#(…)`
+/// command, no modifier (`#{E:…}` expands a value again as a format, so
+/// a `#(…)` inside a pane's title would run).
+fn plain_format(v: &str) -> bool {
+    if v.contains("#(") {
+        return false;
+    }
+    v.split("#{").skip(1).all(|part| {
+        part.split_once('}').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '@')
+        })
+    })
 }

@@ -35,6 +35,23 @@ impl Analyzer<'_> {
             let t = cmd.trim_start_matches(':').trim();
             let t = t.strip_prefix("silent").map(str::trim).unwrap_or(t);
             let t = t.trim_start_matches("r ").trim_start_matches("w ").trim();
+            // A range before a filter (`%!cmd`, `.,$!cmd`).
+            let t = t.trim_start_matches(|ch: char| "%.$,'<>0123456789".contains(ch));
+            // `:terminal cmd`, `:exe "!cmd"`: a shell line too.
+            if let Some(rest) = ["terminal ", "ter ", "term "]
+                .iter()
+                .find_map(|p| t.strip_prefix(p))
+            {
+                self.script(rest, &[], depth + 1);
+                self.ask("the editor runs a shell command");
+            }
+            if t.starts_with("exe") {
+                for lit in super::code::string_literals(t) {
+                    if let Some(sh) = lit.strip_prefix('!') {
+                        self.script(sh, &[], depth + 1);
+                    }
+                }
+            }
             if let Some(sh) = t
                 .strip_prefix('!')
                 .or_else(|| t.split_once(" !").map(|(_, s)| s))

@@ -11,7 +11,9 @@ impl Analyzer<'_> {
     pub(super) fn vm_risks(&mut self, c: &Cmd<'_>) {
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         match c.lb.as_str() {
-            l if l.starts_with("qemu-system") || l == "qemu-kvm" => self.qemu_args(&args, c),
+            l if l.starts_with("qemu-system") || l == "qemu-kvm" || l == "kvm" => {
+                self.qemu_args(&args, c)
+            }
             "virsh" => self.virsh(c, &args),
             "virt-install" | "virt-xml" => self.virt_install(c, &args),
             "lxc" | "incus" => self.system_containers(c, &args),
@@ -47,12 +49,17 @@ impl Analyzer<'_> {
                 }
                 "gosu" | "su-exec" | "setpriv" | "chpst" => i += 2,
                 "su" => {
-                    if let Some(at) = words[i..]
-                        .iter()
-                        .position(|o| *o == "-c" || *o == "--command")
-                        && let Some(code) = words.get(i + at + 1)
-                    {
-                        self.guest_command(code, c, tool);
+                    // `su -c CMD`, `su -lc CMD app`, `su app --command=CMD`.
+                    let rest = &words[i + 1..];
+                    for (k, o) in rest.iter().enumerate() {
+                        let inline = o.strip_prefix("--command=");
+                        let takes = *o == "--command"
+                            || o.starts_with('-') && !o.starts_with("--") && o.ends_with('c');
+                        let code =
+                            inline.or_else(|| takes.then(|| rest.get(k + 1).copied()).flatten());
+                        if let Some(code) = code {
+                            self.guest_command(code, c, tool);
+                        }
                     }
                     return;
                 }
@@ -105,12 +112,24 @@ impl Analyzer<'_> {
                     }
                 }
                 "-monitor" | "-qmp" | "-chardev" | "-serial" | "-gdb" => {
-                    let monitor = flag != "-serial" && (flag != "-chardev" || monitor_chardev);
-                    if monitor && network_exposed(value) {
+                    // `-serial mon:…` multiplexes the monitor onto it.
+                    let monitor = value.starts_with("mon:")
+                        || flag != "-serial" && (flag != "-chardev" || monitor_chardev);
+                    if monitor && network_exposed(value.trim_start_matches("mon:")) {
                         self.block(format!(
                             "remote control of this machine (a QEMU monitor, which runs host commands through `migrate exec:`, opened to the network: {})",
                             shown(value)
                         ));
+                    }
+                }
+                // Files QEMU writes: its pid, its log.
+                "-pidfile" | "-D" => self.write_path(&Word::lit(value), c.cwd(), "qemu"),
+                // A disk image written by the guest: a startup file is not one.
+                "-hda" | "-hdb" | "-hdc" | "-hdd" | "-fda" | "-fdb" | "-sd" | "-pflash"
+                | "-mtdblock" => {
+                    let p = self.norm_text(value, c.cwd());
+                    if paths::persistence_normalized(&p) || self.app_state(&p) {
+                        self.write_path(&Word::lit(value), c.cwd(), "qemu (a disk image)");
                     }
                 }
                 "-incoming" => {
@@ -124,14 +143,23 @@ impl Analyzer<'_> {
         }
     }
 
-    /// One QEMU option value: disks, shared folders, forwarded ports and
-    /// the commands a user-mode network runs for the guest.
+    /// One QEMU option value: disks, shared folders, forwarded ports, the
+    /// files it writes and the commands a user-mode network runs for the
+    /// guest.
     fn qemu_value(&mut self, a: &str, c: &Cmd<'_>) {
-        if let Some(dir) = a.split("fat:rw:").nth(1) {
-            self.host_folder_shared(dir.split(',').next().unwrap_or(dir), c, "qemu (read-write)");
+        // `fat:rw:DIR`, `fat:DIR`: a folder as a disk, read or written.
+        if let Some(dir) = a.split("fat:").nth(1) {
+            let dir = dir.trim_start_matches("rw:").trim_start_matches("floppy:");
+            self.host_folder_shared(
+                dir.split(',').next().unwrap_or(dir),
+                c,
+                "a virtual machine (as a disk)",
+            );
         }
-        if let Some(dir) = key_value(a, "smb") {
-            self.host_folder_shared(dir, c, "a virtual machine (as a Samba share)");
+        for key in ["smb", "tftp"] {
+            if let Some(dir) = key_value(a, key) {
+                self.host_folder_shared(dir, c, "a virtual machine (a network share)");
+            }
         }
         if let Some(fwd) = a.split("hostfwd=").nth(1) {
             let host = fwd.split(':').nth(1).unwrap_or("");
@@ -154,11 +182,34 @@ impl Analyzer<'_> {
                 self.host_script(p, c);
             }
         }
-        let file = key_value(a, "file").unwrap_or(a);
-        if paths::device(file) {
+        // A disk device in any spelling (`file=`, `filename=`,
+        // `file.filename=`, JSON, `\/dev\/sda`).
+        let unescaped = a.replace("\\/", "/");
+        if let Some(dev) = unescaped
+            .split([',', '=', '"', '\'', ' ', '{', '}', ':'])
+            .find(|p| paths::device(p))
+        {
             self.block(format!(
-                "qemu hands a disk device of this machine to a guest ({a})"
+                "qemu hands the disk device {dev} of this machine to a guest"
             ));
+        }
+        // Files it writes: guest memory backed by a file, a character
+        // device or serial port logged to a file, a disk image.
+        let written = key_value(a, "mem-path")
+            .or_else(|| a.strip_prefix("file:"))
+            .or_else(|| {
+                a.starts_with("file,")
+                    .then(|| key_value(a, "path"))
+                    .flatten()
+            });
+        if let Some(f) = written {
+            self.write_path(&Word::lit(f), c.cwd(), "qemu");
+        }
+        if let Some(f) = key_value(a, "file").or_else(|| key_value(a, "filename")) {
+            let p = self.norm_text(f, c.cwd());
+            if paths::persistence_normalized(&p) || self.app_state(&p) {
+                self.write_path(&Word::lit(f), c.cwd(), "qemu (a disk image)");
+            }
         }
     }
 
@@ -194,20 +245,20 @@ impl Analyzer<'_> {
                 self.block(format!("virsh hands the disk device {a} to a virtual machine (every file on it, past all permissions)"));
             }
         }
-        let mut rest = args.iter().copied();
-        let mut verb = "";
-        while let Some(a) = rest.next() {
-            if matches!(
-                a,
-                "-c" | "--connect" | "-l" | "--log" | "-k" | "-K" | "-d" | "--debug"
-            ) {
-                rest.next();
-            } else if !a.starts_with('-') {
-                verb = a;
-                break;
+        let Some((verb, after)) = virsh_verb(args) else {
+            return;
+        };
+        // `virsh 'list; nodesuspend mem 60'`: one word is virsh's own
+        // command line, `;`-separated.
+        if verb.contains(char::is_whitespace) || verb.contains(';') {
+            for part in verb.split(';') {
+                let words: Vec<&str> = part.split_whitespace().collect();
+                if !words.is_empty() {
+                    self.virsh(c, &words);
+                }
             }
+            return;
         }
-        let after: Vec<&str> = rest.collect();
         match verb {
             "nodesuspend" => {
                 self.block("system disruption (virsh nodesuspend suspends this machine)")
@@ -215,7 +266,14 @@ impl Analyzer<'_> {
             "pool-create-as" | "pool-define-as" => {
                 let target = after
                     .windows(2)
-                    .find_map(|w| matches!(w[0], "--target" | "--source-path").then_some(w[1]));
+                    .find_map(|w| matches!(w[0], "--target" | "--source-path").then_some(w[1]))
+                    .or_else(|| after.iter().find_map(|a| a.strip_prefix("--target=")))
+                    // `NAME TYPE SRC-HOST SRC-PATH SRC-DEV SRC-NAME TARGET`.
+                    .or_else(|| {
+                        let ops: Vec<&&str> =
+                            after.iter().filter(|a| !a.starts_with("--")).collect();
+                        ops.get(6).map(|t| **t)
+                    });
                 if let Some(t) = target {
                     self.host_folder_shared(
                         t,
@@ -225,18 +283,48 @@ impl Analyzer<'_> {
                 }
             }
             "qemu-monitor-command" | "qemu-agent-command" => {
-                let text = after.join(" ");
+                let text = unescape_json(&after.join(" "));
                 if let Some((_, cmd)) = text.split_once("exec:") {
-                    let cmd = cmd.split(['"', '\'']).next().unwrap_or(cmd);
+                    let cmd = cmd.trim_end_matches(['"', '\'', '}', ' ']);
                     self.host_runs(cmd, c, "a QEMU monitor's migrate exec:");
+                }
+                // `netdev_add …,script=…`, `drive_add … file=/dev/sda`,
+                // `chardev-add socket,…,host=0.0.0.0,server=on`.
+                for word in text.split_whitespace() {
+                    let word = word.trim_matches(['"', '\'']);
+                    self.qemu_value(word, c);
+                    if network_exposed(word) {
+                        self.block("remote control of this machine (a QEMU monitor character device opened to the network)");
+                    }
                 }
             }
             "define" | "create" | "net-create" | "net-define" | "pool-create" | "pool-define"
-            | "attach-device" | "update-device" => {
-                if let Some(f) = after.iter().find(|a| !a.starts_with('-'))
-                    && let Some(text) = self.written_text(&Word::lit(*f), c.cwd())
-                {
-                    self.libvirt_xml(&text, c);
+            | "attach-device" | "update-device" | "nwfilter-define" => {
+                for f in after.iter().filter_map(|a| {
+                    a.strip_prefix("--file=")
+                        .or_else(|| (!a.starts_with('-')).then_some(*a))
+                }) {
+                    if let Some(text) = self.written_text(&Word::lit(f), c.cwd()) {
+                        self.libvirt_xml(&text, c);
+                    }
+                    if matches!(f, "/dev/stdin" | "-" | "/proc/self/fd/0")
+                        || f.starts_with("/dev/fd/")
+                    {
+                        self.ask("virsh defines a guest from text it is fed");
+                        if let Some(feeder) =
+                            c.src.stdin_from.and_then(|i| c.script.commands.get(i))
+                            && let Some(text) = super::super::eval::printed(feeder)
+                        {
+                            self.libvirt_xml(&text, c);
+                        }
+                        for w in c.words.iter().filter(|w| w.procsub) {
+                            for k in w.subs.iter().filter_map(|&k| c.script.commands.get(k)) {
+                                if let Some(text) = super::super::eval::printed(k) {
+                                    self.libvirt_xml(&text, c);
+                                }
+                            }
+                        }
+                    }
                 }
             }
             _ => {}
@@ -245,35 +333,27 @@ impl Analyzer<'_> {
 
     /// A libvirt domain, network or pool definition this line wrote.
     fn libvirt_xml(&mut self, text: &str, c: &Cmd<'_>) {
-        let unescaped = text
-            .replace("&gt;", ">")
-            .replace("&lt;", "<")
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&amp;", "&");
-        let values = attribute_values(&unescaped, "value");
-        // `<qemu:commandline><qemu:arg value='…'/>`: options given to QEMU.
-        let qemu: Vec<&str> = attribute_values(&unescaped, "value")
-            .into_iter()
-            .filter(|_| unescaped.contains("qemu:arg"))
-            .collect();
+        let xml = normalize_xml(text);
+        // `<qemu:commandline><qemu:arg value='…'/>`: options given to QEMU,
+        // in document order.
+        let qemu: Vec<&str> = element_values(&xml, "qemu:arg", "value");
         if !qemu.is_empty() {
             self.qemu_args(&qemu, c);
         }
         // `<dnsmasq:option value='dhcp-script=P'/>`: libvirt's dnsmasq
         // runs P as root for every lease.
-        for v in &values {
+        for v in element_values(&xml, "dnsmasq:option", "value") {
             if let Some(p) = v.strip_prefix("dhcp-script=") {
                 self.host_script(p, c);
                 self.ask("a libvirt network runs a script as root");
             }
         }
-        for dir in attribute_values(&unescaped, "dir") {
+        for dir in attribute_values(&xml, "dir") {
             self.host_folder_shared(dir, c, "a libvirt guest");
         }
-        for dev in attribute_values(&unescaped, "dev")
+        for dev in attribute_values(&xml, "dev")
             .into_iter()
-            .chain(attribute_values(&unescaped, "file"))
+            .chain(attribute_values(&xml, "file"))
         {
             if paths::device(dev) {
                 self.block(format!("libvirt hands the disk device {dev} to a guest"));
@@ -282,8 +362,15 @@ impl Analyzer<'_> {
     }
 
     fn virt_install(&mut self, c: &Cmd<'_>, args: &[&str]) {
+        // (argparse takes a unique prefix of an option: `--filesys`.)
+        let full = |f: &str| {
+            ["--filesystem", "--disk", "--qemu-commandline"]
+                .into_iter()
+                .find(|o| f.len() >= 5 && o.starts_with(f))
+                .unwrap_or("")
+        };
         for (flag, v) in option_values(args) {
-            match flag {
+            match full(flag) {
                 "--filesystem" => {
                     let src = key_value(v, "source")
                         .or_else(|| key_value(v, "source.dir"))
@@ -312,7 +399,8 @@ impl Analyzer<'_> {
             if matches!(flag, "--hostpath" | "-hostpath") {
                 self.host_folder_shared(v, c, "a VirtualBox guest");
             }
-            if matches!(flag, "-rawdisk" | "--rawdisk") && paths::device(v) {
+            let v = v.strip_prefix("RawDrive=").unwrap_or(v);
+            if matches!(flag, "-rawdisk" | "--rawdisk" | "--property") && paths::device(v) {
                 self.block(format!("VirtualBox hands the disk device {v} to a guest"));
             }
         }
@@ -331,6 +419,22 @@ impl Analyzer<'_> {
                 "--copy-in" | "--upload" => {
                     let src = v.rsplit_once(':').map_or(v, |(s, _)| s);
                     self.read_path(&Word::lit(src), c.cwd());
+                    // A whole folder (home, its keys with it) copied in.
+                    if flag == "--copy-in" {
+                        self.host_folder_shared(src, c, "a disk image");
+                    }
+                }
+                "--commands-from-file" => {
+                    if let Some(text) = self.written_text(&Word::lit(v), c.cwd()) {
+                        for line in text.lines() {
+                            let words: Vec<&str> = line.splitn(2, ' ').collect();
+                            if let [verb, value] = words.as_slice()
+                                && *verb != "commands-from-file"
+                            {
+                                self.image_customize(c, &[&format!("--{verb}"), value]);
+                            }
+                        }
+                    }
                 }
                 "--run-command" | "--firstboot-command" => {
                     self.guest_command(
@@ -340,6 +444,13 @@ impl Analyzer<'_> {
                     );
                 }
                 _ => {}
+            }
+        }
+        // `--run-command "$(curl …)"`, `--run <(curl …)`: code from the
+        // network run in the image.
+        for w in c.words.iter().filter(|w| w.dynamic || w.procsub) {
+            if let Some(why) = self.code_source(w, c.script) {
+                self.block(format!("{why} ({} runs it inside a disk image)", c.base));
             }
         }
         self.ask(format!("{} changes a disk image", c.base));
@@ -359,7 +470,19 @@ impl Analyzer<'_> {
         {
             text.push(t);
         }
-        text.push(c.args.join(" "));
+        // Commands fed on standard input: what the feeder prints, or code
+        // nobody saw.
+        if let Some(feeder) = c.src.stdin_from.and_then(|i| c.script.commands.get(i)) {
+            match super::super::eval::printed(feeder) {
+                Some(t) => text.push(t),
+                None if self.producer(feeder) != Producer::Other => {
+                    self.block("download and execute (guestfish runs the commands it is fed, `!` lines on this machine)");
+                }
+                None => self.ask("guestfish runs the commands it is fed"),
+            }
+        }
+        // (Each word on the line may be a command: `guestfish … '!id'`.)
+        text.extend(c.args.iter().cloned());
         for t in &text {
             for line in t.lines().map(str::trim) {
                 if let Some(cmd) = line.strip_prefix('!') {
@@ -376,19 +499,52 @@ impl Analyzer<'_> {
 
     /// NBD servers: a folder or disk served to whoever connects.
     fn nbd_server(&mut self, c: &Cmd<'_>, args: &[&str]) {
-        let local_only = args
-            .iter()
-            .any(|a| matches!(*a, "-U" | "--unix" | "-k" | "--socket"))
-            || args.windows(2).any(|w| {
-                matches!(w[0], "-i" | "--ipaddr" | "-b" | "--bind")
-                    && super::project_out::is_loopback(w[1])
-                    && !every_interface(w[1])
-            });
-        for a in args
-            .iter()
-            .filter(|a| a.starts_with('/') || a.starts_with('~') || a.starts_with(HOME))
+        // `qemu-nbd -c /dev/nbd0 disk.qcow2`: a local device, no server.
+        let local_only = args.iter().any(|a| {
+            matches!(
+                *a,
+                "-U" | "--unix" | "-k" | "--socket" | "-c" | "--connect" | "-d" | "--disconnect"
+            ) || a.starts_with("--connect=")
+        }) || args.windows(2).any(|w| {
+            matches!(w[0], "-i" | "--ipaddr" | "-b" | "--bind")
+                && super::project_out::is_loopback(w[1])
+                && !every_interface(w[1])
+        });
+        // nbdkit's plugins that run code: `eval`, `sh`, the languages.
+        if c.lb == "nbdkit"
+            && let Some(plugin) = args
+                .iter()
+                .find(|a| !a.starts_with('-') && !a.contains('='))
+            && matches!(
+                *plugin,
+                "eval"
+                    | "sh"
+                    | "perl"
+                    | "python"
+                    | "lua"
+                    | "ruby"
+                    | "tcl"
+                    | "ocaml"
+                    | "rust"
+                    | "cc"
+            )
         {
+            for a in args.iter().filter(|a| a.contains('=')) {
+                let code = a.split_once('=').map_or(*a, |(_, v)| v);
+                self.block_only(|x| x.script(code, &[], c.depth + 1));
+            }
+            for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+                let code = body.text.clone();
+                self.block_only(|x| x.script(&code, &[], c.depth + 1));
+            }
+            self.ask(format!("nbdkit's {plugin} plugin runs code"));
+        }
+        for a in args.iter() {
+            // (`dir=/home/u`, `file=/dev/sda`: a plugin's parameter.)
             let p = a.split_once('=').map_or(*a, |(_, v)| v);
+            if !(p.starts_with('/') || p.starts_with('~') || p.starts_with(HOME)) {
+                continue;
+            }
             if paths::device(p) && !local_only {
                 self.block(format!("serves the disk device {p} to the network"));
             } else if !local_only {
@@ -412,10 +568,28 @@ impl Analyzer<'_> {
     }
 
     fn multipass(&mut self, c: &Cmd<'_>, args: &[&str]) {
-        if args.first() == Some(&"mount")
-            && let Some(src) = args[1..].iter().find(|a| !a.starts_with('-'))
-        {
-            self.host_folder_shared(src, c, "a multipass VM");
+        // `mount [-t native] SRC VM:DST`, `launch --mount SRC:DST`.
+        if args.first() == Some(&"mount") {
+            let mut k = 1;
+            while let Some(a) = args.get(k) {
+                if matches!(
+                    *a,
+                    "-t" | "--type" | "-g" | "--gid-map" | "-u" | "--uid-map"
+                ) {
+                    k += 2;
+                } else if a.starts_with('-') {
+                    k += 1;
+                } else {
+                    self.host_folder_shared(a, c, "a multipass VM");
+                    break;
+                }
+            }
+        }
+        for (flag, v) in option_values(args) {
+            if flag == "--mount" {
+                let src = v.split_once(':').map_or(v, |(s, _)| s);
+                self.host_folder_shared(src, c, "a multipass VM");
+            }
         }
         if matches!(args.first(), Some(&"exec"))
             && let Some(dash) = args.iter().position(|a| *a == "--")
@@ -428,17 +602,35 @@ impl Analyzer<'_> {
     /// Hypervisor): a body naming a host disk or folder hands it over.
     fn vm_api_body(&mut self, args: &[&str], c: &Cmd<'_>) {
         for (flag, v) in option_values(args) {
+            // (`-d"{…}"`: the value attached.)
+            let (flag, v) = match flag
+                .strip_prefix("-d")
+                .filter(|r| !r.is_empty() && !flag.starts_with("--"))
+            {
+                Some(attached) => ("-d", attached),
+                None => (flag, v),
+            };
             if !matches!(
                 flag,
-                "-d" | "--data" | "--data-raw" | "--data-binary" | "--json"
+                "-d" | "--data" | "--data-raw" | "--data-binary" | "--json" | "--data-urlencode"
             ) {
                 continue;
             }
-            for s in v.split('"').filter(|s| s.starts_with('/')) {
+            // (A body from a file this line wrote: `-d @b.json`.)
+            let body = match v.strip_prefix('@') {
+                Some(f) => self
+                    .written_text(&Word::lit(f), c.cwd())
+                    .unwrap_or_default(),
+                None => v.to_string(),
+            };
+            let body = unescape_json(&body);
+            for s in body.split('"').filter(|s| s.starts_with('/')) {
+                let p = self.norm(&Word::lit(s), c.cwd());
                 if paths::device(s) {
                     self.block(format!("hands the disk device {s} to a virtual machine"));
-                } else if self.app_state(&self.norm(&Word::lit(s), c.cwd()))
-                    || paths::contains_credentials(&self.norm(&Word::lit(s), c.cwd()))
+                } else if self.app_state(&p)
+                    || paths::contains_credentials(&p)
+                    || paths::credential_normalized(&p, s).is_some()
                 {
                     self.block(format!("hands {s} to a virtual machine"));
                 }
@@ -472,17 +664,23 @@ fn option_values<'a>(args: &[&'a str]) -> Vec<(&'a str, &'a str)> {
 /// to another host, or listening on every interface.
 fn network_exposed(spec: &str) -> bool {
     let l = lower(spec);
-    let (host, server) =
-        if let Some(rest) = l.strip_prefix("tcp:").or_else(|| l.strip_prefix("telnet:")) {
-            let addr = rest.split(',').next().unwrap_or("");
-            let host = addr.rsplit_once(':').map_or("", |(h, _)| h);
-            (host.to_string(), l.contains(",server"))
-        } else if l.starts_with("socket,") || l.starts_with("udp,") || l.starts_with("udp:") {
-            let host = key_value(&l, "host").unwrap_or("").to_string();
-            (host, l.contains(",server"))
-        } else {
-            return false;
-        };
+    let server = l.contains(",server") && !l.contains("server=off") && !l.contains("server=no");
+    let host = if let Some(rest) = l.strip_prefix("tcp:").or_else(|| l.strip_prefix("telnet:")) {
+        let addr = rest.split(',').next().unwrap_or("");
+        addr.rsplit_once(':').map_or("", |(h, _)| h).to_string()
+    } else if key_value(&l, "path").is_some() || l.starts_with("unix:") {
+        // A unix socket (`socket,path=/tmp/mon.sock`): this machine only.
+        return false;
+    } else if l.starts_with("socket,")
+        || l.starts_with("udp")
+        || l.contains("backend=socket")
+        || key_value(&l, "host").is_some()
+        || key_value(&l, "port").is_some()
+    {
+        key_value(&l, "host").unwrap_or("").to_string()
+    } else {
+        return false;
+    };
     if server {
         every_interface(&host) || !super::project_out::is_loopback(&host)
     } else {
@@ -490,20 +688,124 @@ fn network_exposed(spec: &str) -> bool {
     }
 }
 
-/// Every `NAME='…'` / `NAME="…"` attribute value in XML text.
-fn attribute_values<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    for q in ['\'', '"'] {
-        let open = format!(" {name}={q}");
-        let mut rest = text;
-        while let Some(i) = rest.find(&open) {
-            let after = &rest[i + open.len()..];
-            let Some(end) = after.find(q) else { break };
-            out.push(&after[..end]);
-            rest = &after[end..];
+/// XML with white space folded to one space, none around `=`, and
+/// character references decoded (`&#47;`, `&#x2f;`, `&gt;`).
+fn normalize_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let Some(end) = tail.find(';').filter(|e| *e <= 10) else {
+            out.push('&');
+            rest = &tail[1..];
+            continue;
+        };
+        let entity = &tail[1..end];
+        let decoded = match entity {
+            "gt" => Some('>'),
+            "lt" => Some('<'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            "amp" => Some('&'),
+            e => e
+                .strip_prefix("#x")
+                .or_else(|| e.strip_prefix("#X"))
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .or_else(|| e.strip_prefix('#').and_then(|d| d.parse().ok()))
+                .and_then(char::from_u32),
+        };
+        match decoded {
+            Some(ch) => {
+                out.push(ch);
+                rest = &tail[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &tail[1..];
+            }
         }
     }
+    out.push_str(rest);
+    let folded = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    folded.replace(" =", "=").replace("= ", "=")
+}
+
+/// Every `NAME='…'` / `NAME="…"` attribute value in (normalized) XML, in
+/// document order.
+fn attribute_values<'a>(text: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!(" {name}=");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(&open) {
+        let after = &rest[i + open.len()..];
+        let Some(q) = after.chars().next().filter(|q| matches!(q, '\'' | '"')) else {
+            rest = after;
+            continue;
+        };
+        let body = &after[1..];
+        let Some(end) = body.find(q) else { break };
+        out.push(&body[..end]);
+        rest = &body[end..];
+    }
     out
+}
+
+/// The `attr` values of every `<element …>` in (normalized) XML, in
+/// document order.
+fn element_values<'a>(text: &'a str, element: &str, attr: &str) -> Vec<&'a str> {
+    let open = format!("<{element} ");
+    text.match_indices(&open)
+        // (The value may hold a decoded `>`: the first such attribute after
+        // the element's name is its own.)
+        .filter_map(|(i, _)| attribute_values(&text[i..], attr).into_iter().next())
+        .collect()
+}
+
+/// JSON's `\u0065` escapes and `\/` decoded.
+fn unescape_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u") {
+        out.push_str(&rest[..at]);
+        let hex = rest.get(at + 2..at + 6).unwrap_or("");
+        match u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
+            Some(ch) if hex.len() == 4 => {
+                out.push(ch);
+                rest = &rest[at + 6..];
+            }
+            _ => {
+                out.push_str("\\u");
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace("\\/", "/")
+}
+
+/// virsh's verb and the words after it, past its global options.
+pub(super) fn virsh_verb<'a>(args: &'a [&'a str]) -> Option<(&'a str, &'a [&'a str])> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        match *a {
+            "-c"
+            | "--connect"
+            | "-l"
+            | "--log"
+            | "-k"
+            | "--keepalive-interval"
+            | "-K"
+            | "--keepalive-count"
+            | "-d"
+            | "--debug"
+            | "-e"
+            | "--escape" => i += 2,
+            a if a.starts_with('-') => i += 1,
+            verb => return Some((verb, &args[i + 1..])),
+        }
+    }
+    None
 }
 
 /// Options written as one string (`raw.qemu`, `--qemu-commandline`),

@@ -73,7 +73,7 @@ pub(super) fn vm_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
             "virt-ls" | "virt-df" | "virt-inspector" | "virt-cat" | "virt-filesystems" | "virt-log",
             rest,
         ) => guest_reader(rest),
-        ("guestfish", rest) => guestfish_reads(rest),
+        ("guestfish", rest) if c.src.stdin_from.is_none() => guestfish_reads(rest),
         _ => None,
     }
 }
@@ -252,41 +252,47 @@ fn guestfish_reads(rest: &[&str]) -> Option<Vec<Word>> {
     while let Some(x) = rest.get(i) {
         match *x {
             "-a" | "--add" => {
-                files.push(Word::lit(*rest.get(i + 1)?));
+                let f = rest.get(i + 1)?;
+                if f.contains("://") {
+                    return None;
+                }
+                files.push(Word::lit(*f));
                 i += 2;
             }
             "-d" | "--domain" | "--format" => i += 2,
-            "--ro" | "-r" | "-i" | "--inspector" | "-N" | "--no-sync" => i += 1,
+            "--ro" | "-r" | "-i" | "--inspector" | "-n" | "--no-sync" => i += 1,
             _ if x.starts_with('-') => return None,
             _ => break,
         }
     }
     let commands = rest.get(i..).unwrap_or_default();
-    let reads = commands.split(|x| *x == ":").all(|cmd| {
-        cmd.first().is_none_or(|name| {
-            matches!(
-                *name,
-                "cat"
-                    | "ls"
-                    | "ll"
-                    | "df"
-                    | "df-h"
-                    | "list-filesystems"
-                    | "list-partitions"
-                    | "list-devices"
-                    | "inspect-os"
-                    | "head"
-                    | "tail"
-                    | "file"
-                    | "stat"
-                    | "find"
-                    | "vfs-type"
-                    | "checksum"
-                    | "is-file"
-                    | "is-dir"
-                    | "exists"
-            )
-        })
-    });
+    // (No command: guestfish reads them from its input.)
+    let reads = !commands.is_empty()
+        && commands.split(|x| *x == ":").all(|cmd| {
+            cmd.first().is_none_or(|name| {
+                matches!(
+                    *name,
+                    "cat"
+                        | "ls"
+                        | "ll"
+                        | "df"
+                        | "df-h"
+                        | "list-filesystems"
+                        | "list-partitions"
+                        | "list-devices"
+                        | "inspect-os"
+                        | "head"
+                        | "tail"
+                        | "file"
+                        | "stat"
+                        | "find"
+                        | "vfs-type"
+                        | "checksum"
+                        | "is-file"
+                        | "is-dir"
+                        | "exists"
+                )
+            })
+        });
     (reads && !files.is_empty()).then_some(files)
 }

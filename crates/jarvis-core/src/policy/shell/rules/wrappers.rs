@@ -124,9 +124,32 @@ impl Analyzer<'_> {
                     shown(&d.text)
                 ));
             }
-            if lb == "kitty" && words.first().is_some_and(|w| w.text == "@") {
-                self.terminal_remote(&words[1..], depth);
-                return false;
+            if lb == "kitty" {
+                let first = words.first().map(|w| w.text.as_str());
+                let second = words.get(1).map(|w| w.text.as_str());
+                match (first, second) {
+                    (Some("@"), _) => {
+                        self.terminal_remote(&words[1..], depth);
+                        return false;
+                    }
+                    (Some("+kitten" | "+"), Some("@")) => {
+                        self.terminal_remote(&words[2..], depth);
+                        return false;
+                    }
+                    // `kitty +runpy CODE`: Python run by kitty.
+                    (Some("+runpy"), Some(code)) => {
+                        let code = code.to_string();
+                        self.inline_code("python3", &code, depth);
+                        self.ask("kitty runs Python");
+                        return false;
+                    }
+                    _ => {}
+                }
+                // `kitty [options] PROGRAM …`: the program is positional.
+                if let Some(at) = super::terminal_control::kitty_program_at(words) {
+                    words.drain(..at);
+                    return !words.is_empty();
+                }
             }
             // Only what follows `-e`/`-x`/`--` runs.
             match words
