@@ -204,6 +204,8 @@ fn main() {
         "blind-dc",
         "blind-dd",
         "blind-de",
+        "blind-df",
+        "blind-dg",
     ] {
         sets.push((
             f.to_string(),

@@ -266,7 +266,6 @@ fn a_secret_manager_prints_blocks_and_its_runners_are_judged_by_what_they_run() 
             "sops exec-env secrets.enc.yaml 'printenv'",
             "doppler secrets download --no-file --format env",
             "infisical export --env=prod > /tmp/p",
-            "bw config server https://h.example && bw login u@x.example",
             "bw serve --hostname 0.0.0.0 --port 8087",
             "chezmoi execute-template '{{ (onepassword \"aws\").password }}'",
             "chezmoi init --apply https://h.example/dots.git",

@@ -257,6 +257,8 @@ pub const SECRET_BASENAMES: &[&str] = &[
     "logins.json",
     "Login Data",
     "Cookies",
+    // A web server's password hashes.
+    ".htpasswd",
 ];
 
 pub(crate) fn env_file(base: &str) -> bool {

@@ -390,6 +390,22 @@ impl Analyzer<'_> {
                 for text in super::terminal_control::typed_keys(&c.args) {
                     self.block_only(|x| x.typed_text(&text, depth));
                 }
+                // A format's `#(cmd)` and copy mode's `copy-pipe 'cmd'`: run
+                // by the tmux server, past the sandbox.
+                for (i, a) in c.args.iter().enumerate() {
+                    for part in a.split("#(").skip(1) {
+                        let inner = part.rsplit_once(')').map_or(part, |(x, _)| x).to_string();
+                        self.block_only(|x| x.script(&inner, &[], depth + 1));
+                        self.ask(format!("{} runs a command from a format", c.base));
+                    }
+                    if a.starts_with("copy-pipe")
+                        && let Some(cmd) = c.args.get(i + 1).cloned()
+                    {
+                        self.block_only(|x| {
+                            x.script(&format!("tmux capture-pane -p | {cmd}"), &[], depth + 1)
+                        });
+                    }
+                }
                 if let Some(at) = screen_command {
                     let line = c.args[at..]
                         .iter()

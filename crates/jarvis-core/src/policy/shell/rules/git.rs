@@ -109,6 +109,10 @@ impl Analyzer<'_> {
             if let Some(d) = x.strip_prefix("--work-tree=") {
                 tree = tree.map(|t| self.norm_text(d, Some(&t)));
             }
+            // `--git-dir=D`: another repository, its config with it.
+            if let Some(d) = x.strip_prefix("--git-dir=") {
+                read_only &= self.list_path(&Word::lit(d), c.cwd());
+            }
             if !x.starts_with('-') {
                 sub = Some(i);
                 break;

@@ -261,7 +261,27 @@ pub(super) fn exports_git_setting(c: &Cmd<'_>) -> bool {
     let all_exported = c.script.commands.iter().any(|k| {
         k.argv.first().is_some_and(|w| w.text == "set") && k.argv.iter().any(|w| w.text == "-a")
     });
-    before_program.clone().any(named)
+    // A `cd` whose place is not written out (`cd -`, `cd $TMPDIR`).
+    let moved_unseen = c.script.commands.iter().any(|k| {
+        let first = k
+            .argv
+            .first()
+            .map(|w| program_name(&w.text))
+            .unwrap_or_default();
+        matches!(first.as_str(), "cd" | "pushd" | "popd")
+            && (k.argv.len() < 2 && first != "cd"
+                || k.argv.iter().skip(1).any(|w| w.dynamic || w.text == "-"))
+    });
+    // (HOME and PATH are exported already: a plain assignment reaches git.)
+    let plain = c.script.commands.iter().any(|k| {
+        k.argv.is_empty()
+            && k.assigns
+                .iter()
+                .any(|(n, v)| git_relevant(n) && !display_setting(n, &v.text))
+    });
+    moved_unseen
+        || plain
+        || before_program.clone().any(named)
         || c.script.commands.iter().any(|k| {
             let first = k
                 .argv

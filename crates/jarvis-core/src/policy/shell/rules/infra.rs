@@ -338,6 +338,28 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // A container's root making a setuid file in a host folder it was
+        // given (`-v /tmp:/t … chmod 4755 /t/x`): root's powers for
+        // whoever runs that file here.
+        let mounts_host = args.iter().any(|a| {
+            matches!(*a, "-v" | "--volume" | "--mount")
+                || a.starts_with("-v/")
+                || a.starts_with("--volume=")
+        });
+        let setuid = j.contains("chmod")
+            && j.split(|ch: char| ch.is_whitespace() || "'\";&|".contains(ch))
+                .any(|w| {
+                    w.contains("+s")
+                        || w.len() == 4
+                            && w.starts_with(['2', '4', '6', '7'])
+                            && w.chars().all(|ch| ch.is_ascii_digit())
+                });
+        if verbs.first() == Some(&"run") && mounts_host && setuid {
+            self.block(format!(
+                "privilege escalation ({} makes a setuid file as a container's root in a folder of this machine)",
+                c.base
+            ));
+        }
         if env_field || exec_env {
             self.block(format!(
                 "reveals containers' environments, where their passwords and keys are ({})",

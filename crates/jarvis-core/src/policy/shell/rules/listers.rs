@@ -285,11 +285,51 @@ pub(super) fn secret_finders(script: &Script) -> Vec<usize> {
     for (i, c) in script.commands.iter().enumerate() {
         let pa = peeled(&c.argv);
         let fed = c.stdin_from.is_some_and(|p| out.contains(&p));
-        if searches_secrets(pa) || fed && passes_lines(c, pa) {
+        let filters_secrets = c.stdin_from.is_some() && grep_secret_pattern(pa).is_some();
+        if searches_secrets(pa) || filters_secrets || fed && passes_lines(c, pa) {
             out.push(i);
         }
     }
     out
+}
+
+/// A filter of names whose pattern aims at secrets (`grep -E
+/// '^\\.env(\\..+)?$'`, `grep key`): its longest literal run read as a
+/// name, anywhere in a file's name.
+pub(super) fn grep_secret_pattern(argv: &[Word]) -> Option<String> {
+    let first = argv.first()?;
+    if !matches!(
+        program_name(&first.text).as_str(),
+        "grep" | "egrep" | "fgrep" | "rg"
+    ) {
+        return None;
+    }
+    let words: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
+    if words.iter().any(|w| matches!(*w, "-v" | "--invert-match")) {
+        return None;
+    }
+    let pattern = words
+        .windows(2)
+        .find_map(|w| matches!(w[0], "-e" | "--regexp").then_some(w[1]))
+        .or_else(|| words.iter().find(|w| !w.starts_with('-')).copied())?;
+    let plain = pattern.replace('\\', "");
+    let run = plain
+        .split(|ch: char| !(ch.is_ascii_alphanumeric() || "._-".contains(ch)))
+        .max_by_key(|r| r.len())?
+        .to_lowercase();
+    let run = run.trim_end_matches('.');
+    // (A name with its leading dot spelled matches hidden files: `.env*`.)
+    let any = if run.starts_with('.') {
+        format!("{run}*")
+    } else {
+        format!("*{run}*")
+    };
+    let hidden = format!(".{any}");
+    (run.len() > 2
+        && [run, any.as_str(), hidden.as_str()]
+            .iter()
+            .any(|p| paths::glob_aims_at_secret(p)))
+    .then_some(any)
 }
 
 /// A search whose name patterns aim at secrets; negated ones (`! -name
@@ -367,7 +407,8 @@ fn listers_by(script: &Script, lists: fn(&[Word]) -> bool) -> Vec<usize> {
             continue;
         }
         let fed = c.stdin_from.is_some_and(|p| out.contains(&p));
-        if lists(pa) || fed && passes_lines(c, pa) {
+        // (A filter keeping secrets' names makes a list of secrets.)
+        if lists(pa) || fed && passes_lines(c, pa) && grep_secret_pattern(pa).is_none() {
             out.push(i);
         }
     }

@@ -211,8 +211,12 @@ impl Analyzer<'_> {
             .iter()
             .map(|(n, w)| (n.clone(), w.text.clone()));
         // `--eval='RM = rm -rf'`: an assignment in make's own text.
-        let evals = c.args.iter().filter_map(|a| {
-            let text = a.strip_prefix("--eval=")?;
+        let evals = c.args.iter().enumerate().filter_map(|(i, a)| {
+            let text = a.strip_prefix("--eval=").or_else(|| {
+                matches!(a.as_str(), "--eval" | "-E")
+                    .then(|| c.args.get(i + 1).map(String::as_str))
+                    .flatten()
+            })?;
             make_assignment(text).map(|(n, v)| (n.to_string(), v.to_string()))
         });
         for (name, value) in line.chain(env).chain(evals) {
@@ -227,12 +231,20 @@ impl Analyzer<'_> {
                 continue;
             }
             let first = value.split_whitespace().next().unwrap_or("");
-            if value.split_whitespace().any(names_place) {
+            let destroyer = DESTROYERS.contains(&program_name(first).as_str());
+            // (A program's own path, `RM=/bin/rm`, is no place it is given.)
+            if !destroyer && !names_program(name) && value.split_whitespace().any(names_place) {
                 places.push(value.to_string());
             }
-            // Only a program that destroys what it is given: the recipe's
-            // `$(RM) $(DIRS)` is then a delete of those places.
-            if DESTROYERS.contains(&program_name(first).as_str()) {
+            // Only a program that destroys what it is given, recursively
+            // for `rm`: the recipe's `$(RM) $(DIRS)` is then a delete of
+            // those places.
+            let recursive = program_name(first) != "rm"
+                || value.split_whitespace().skip(1).any(|w| {
+                    w == "--recursive"
+                        || w.starts_with('-') && !w.starts_with("--") && w.contains(['r', 'R'])
+                });
+            if destroyer && recursive {
                 commands.push(value.to_string());
             }
         }
@@ -240,7 +252,9 @@ impl Analyzer<'_> {
         for command in commands.iter().take(4) {
             for place in places.iter().take(8) {
                 // Re-read as a line, home is spelled as the shell would.
-                let joined = format!("{command} {place}").replace(HOME, "$HOME");
+                let joined = format!("{command} {place}")
+                    .replace(HOME, "$HOME")
+                    .replace("$(HOME)", "$HOME");
                 let joined = Word::lit(joined);
                 self.block_only(|a| a.shell_code(&joined, &[], c.script, c.depth));
             }
@@ -263,10 +277,11 @@ const DESTROYERS: &[&str] = &[
     "gio",
 ];
 
-/// A word that names a place by itself: absolute, from home, or `..`.
+/// A word that names a place by itself: absolute, from home (make's
+/// `$(HOME)` too), or `..`.
 fn names_place(word: &str) -> bool {
     word.starts_with(HOME)
-        || ["/", "~", "$HOME", "${HOME}", ".."]
+        || ["/", "~", "$HOME", "${HOME}", "$(HOME)", ".."]
             .iter()
             .any(|p| word.starts_with(p))
 }
@@ -406,7 +421,12 @@ pub(super) fn names_program(name: &str) -> bool {
 /// recipe adds the rest (judged with the places other overrides name, in
 /// `overrides_together`). Code given to it (`-c`, `-e`) is not this.
 fn program_and_options(v: &str) -> bool {
+    // (`/usr/bin/env bash`: env names the program.)
     let words: Vec<&str> = v.split_whitespace().collect();
+    let words = match words.as_slice() {
+        [env, rest @ ..] if program_name(env) == "env" && !rest.is_empty() => rest.to_vec(),
+        _ => words,
+    };
     let plain = |w: &str| !w.contains(['$', '`', ';', '|', '&', '(', ')', '<', '>', '\'', '"']);
     let code_flag =
         |w: &str| matches!(w, "-c" | "-e" | "-E" | "--command" | "--eval" | "-m" | "-r");

@@ -119,6 +119,7 @@ mod vim_ex;
 mod virt;
 mod virt_queries;
 mod wallets;
+mod web_configs;
 mod windows;
 mod wrappers;
 mod writes;

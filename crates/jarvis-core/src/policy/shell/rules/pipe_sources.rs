@@ -34,11 +34,18 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
             .any(|w| matches!(w.text.as_str(), "run" | "run-script"));
     // `direnv export json`: what the folder's `.envrc` sets, its secrets.
     // (tmux's and kitty's copies of the environment too.)
-    let direnv = pb == "direnv" && pa.get(1).is_some_and(|w| w.text == "export")
+    let direnv = pb == "direnv"
+        && (pa
+            .get(1)
+            .is_some_and(|w| matches!(w.text.as_str(), "export" | "dump"))
+            || pa.get(1).is_some_and(|w| w.text == "exec")
+                && pa
+                    .get(3)
+                    .is_some_and(|w| matches!(program_name(&w.text).as_str(), "env" | "printenv")))
         || pb == "tmux"
             && pa
                 .iter()
-                .any(|w| matches!(w.text.as_str(), "show-environment" | "showenv"))
+                .any(|w| tmux_command(&w.text) == Some("show-environment"))
         || matches!(pb.as_str(), "kitty" | "kitten" | "@")
             && pa.iter().any(|w| w.text == "--all-env-vars");
     run_env
@@ -148,12 +155,11 @@ pub(super) fn reads_terminal(pa: &[Word]) -> bool {
     };
     let words: Vec<&str> = pa.iter().skip(from).map(|w| w.text.as_str()).collect();
     match pb.as_str() {
-        // (tmux takes any unique prefix of a command: `capture`, `save-b`.)
         "tmux" => words.iter().any(|w| {
-            ["capture-pane", "show-buffer", "save-buffer"]
-                .iter()
-                .any(|full| w.len() >= 4 && full.starts_with(*w))
-                || matches!(*w, "capturep" | "showb" | "saveb")
+            matches!(
+                tmux_command(w),
+                Some("capture-pane" | "show-buffer" | "save-buffer")
+            )
         }),
         "kitty" | "kitten" => words.contains(&"@") && words.contains(&"get-text"),
         "wezterm" => words.starts_with(&["cli", "get-text"]),
@@ -234,6 +240,125 @@ pub(super) fn names_secret(t: &str) -> bool {
         || t.contains("rwcommunity")
 }
 
+/// tmux's commands, for its rule that any unique prefix (`ca`, `show-e`)
+/// or alias (`capturep`, `showenv`) names one.
+const TMUX_COMMANDS: &[&str] = &[
+    "attach-session",
+    "bind-key",
+    "break-pane",
+    "capture-pane",
+    "choose-buffer",
+    "choose-client",
+    "choose-tree",
+    "clear-history",
+    "clock-mode",
+    "command-prompt",
+    "confirm-before",
+    "copy-mode",
+    "customize-mode",
+    "delete-buffer",
+    "detach-client",
+    "display-menu",
+    "display-message",
+    "display-panes",
+    "display-popup",
+    "find-window",
+    "has-session",
+    "if-shell",
+    "join-pane",
+    "kill-pane",
+    "kill-server",
+    "kill-session",
+    "kill-window",
+    "last-pane",
+    "last-window",
+    "link-window",
+    "list-buffers",
+    "list-clients",
+    "list-commands",
+    "list-keys",
+    "list-panes",
+    "list-sessions",
+    "list-windows",
+    "load-buffer",
+    "lock-client",
+    "lock-server",
+    "lock-session",
+    "move-pane",
+    "move-window",
+    "new-session",
+    "new-window",
+    "next-layout",
+    "next-window",
+    "paste-buffer",
+    "pipe-pane",
+    "previous-layout",
+    "previous-window",
+    "refresh-client",
+    "rename-session",
+    "rename-window",
+    "resize-pane",
+    "resize-window",
+    "respawn-pane",
+    "respawn-window",
+    "rotate-window",
+    "run-shell",
+    "save-buffer",
+    "select-layout",
+    "select-pane",
+    "select-window",
+    "send-keys",
+    "send-prefix",
+    "server-access",
+    "set-buffer",
+    "set-environment",
+    "set-hook",
+    "set-option",
+    "set-window-option",
+    "show-buffer",
+    "show-environment",
+    "show-hooks",
+    "show-messages",
+    "show-options",
+    "show-window-options",
+    "source-file",
+    "split-window",
+    "start-server",
+    "suspend-client",
+    "swap-pane",
+    "swap-window",
+    "switch-client",
+    "unbind-key",
+    "unlink-window",
+    "wait-for",
+];
+
+/// The tmux command a word names: itself, an alias, or a unique prefix.
+pub(super) fn tmux_command(word: &str) -> Option<&'static str> {
+    const ALIASES: &[(&str, &str)] = &[
+        ("capturep", "capture-pane"),
+        ("showb", "show-buffer"),
+        ("saveb", "save-buffer"),
+        ("setb", "set-buffer"),
+        ("pasteb", "paste-buffer"),
+        ("send", "send-keys"),
+        ("showenv", "show-environment"),
+        ("display", "display-message"),
+        ("run", "run-shell"),
+        ("pipep", "pipe-pane"),
+        ("source", "source-file"),
+    ];
+    if let Some((_, full)) = ALIASES.iter().find(|(a, _)| *a == word) {
+        return Some(full);
+    }
+    let mut found = TMUX_COMMANDS.iter().filter(|c| c.starts_with(word));
+    match (found.next(), found.next()) {
+        (Some(one), None) if !word.is_empty() && !word.starts_with('-') => Some(one),
+        (Some(exact), Some(_)) if *exact == word => Some(exact),
+        _ => TMUX_COMMANDS.iter().find(|c| **c == word).copied(),
+    }
+}
+
 /// A program asking the user for a password and printing it: pinentry
 /// told to `GETPIN`, `zenity --password`, `kdialog --password`,
 /// `systemd-ask-password`, an askpass helper.
@@ -254,5 +379,10 @@ pub(super) fn reads_prompted_secret(pa: &[Word]) -> bool {
         )
         || pb == "zenity" && (has("--password") || has("--entry") && has("--hide-text"))
         || pb == "kdialog" && has("--password")
+        || matches!(pb.as_str(), "whiptail" | "dialog") && has("--passwordbox")
+        || pb == "gum" && has("--password")
+        || pb == "rofi" && has("-password")
+        || pb == "zenity" && pa.iter().any(|w| w.text.starts_with("--add-password"))
+        || pb == "yad" && has("--hide-text")
         || pb == "yad" && pa.iter().any(|w| w.text.contains(":H"))
 }

@@ -49,6 +49,7 @@ impl Analyzer<'_> {
             ));
             return;
         }
+        self.web_config(path, text, depth);
         if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
             return;
         }

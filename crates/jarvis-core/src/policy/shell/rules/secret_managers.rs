@@ -14,12 +14,9 @@ const READ_VERBS: &[&str] = &[
     "get",
     "print",
     "export",
-    "list",
-    "-r",
     "--read-password",
     "unlock",
     "decrypt",
-    "-d",
     "--decrypt",
     "item",
     "view",
@@ -61,8 +58,13 @@ impl Analyzer<'_> {
         if c.words[1..].iter().any(|w| self.mentions_self(w)) {
             self.block(format!("changes Jarvis's own keyring entry ({b})"));
         }
-        // Help and versions print the tool's own text.
-        let help = args.iter().any(|x| matches!(*x, "-h" | "--help" | "-help"));
+        // Help and versions print the tool's own text (before the command
+        // a runner starts: `op run -- sh -c … -h` runs sh).
+        let own = args.iter().position(|x| *x == "--").unwrap_or(args.len());
+        let help = secret_runner(lb, &args).is_none()
+            && args[..own]
+                .iter()
+                .any(|x| matches!(*x, "-h" | "--help" | "-help"));
         let version = !args.is_empty()
             && args.iter().all(|x| {
                 matches!(
@@ -87,7 +89,9 @@ impl Analyzer<'_> {
             self.script(&line, &[], c.depth + 1);
             // The environment printed is the secrets printed (1Password
             // masks them in its output unless told not to).
-            let masked = lb == "op" && !args.contains(&"--no-masking");
+            let masked = lb == "op"
+                && !args.iter().any(|a| a.starts_with("--no-masking"))
+                && !c.src.assigns.iter().any(|(n, _)| n == "OP_RUN_NO_MASKING");
             let dumps = parse::parse(&line, &[])
                 .commands
                 .iter()
@@ -137,39 +141,69 @@ impl Analyzer<'_> {
                         | "git"
                         | "version"
                         | "help"
+                        | "find"
+                        | "search"
+                        | "setup"
+                        | "mounts"
+                        | "sync"
+                        | "list"
+                        | "recipients"
+                        | "templates"
+                        | "config"
                 )
             });
         // age encrypts to a public recipient (`-r`) unless told to decrypt;
         // Vault's `token create` prints the new token.
+        // New tokens are printed as made (`vault token create`, `doppler
+        // configs tokens create`, `op service-account create`).
+        let mints = args.windows(2).any(|w| {
+            matches!(
+                w[0],
+                "token" | "tokens" | "service-token" | "service-account"
+            ) && matches!(w[1], "create" | "create-orphan")
+        }) || lb == "vault"
+            && args.iter().any(|a| {
+                *a == "unwrap"
+                    || *a == "create-orphan"
+                    || a.starts_with("auth/token/create")
+                    || a.contains("/login")
+            });
         let reads = match lb {
             "age" => args.iter().any(|x| matches!(*x, "-d" | "--decrypt")),
-            "vault" if args.windows(2).any(|w| w == ["token", "create"]) => true,
+            "sops" | "ansible-vault" => reads || args.contains(&"-d"),
+            _ if mints => true,
+            // `bw list items`: whole items, passwords with them.
+            "bw" if verbs.first() == Some(&"list") => true,
+            "chamber" if args.iter().any(|a| matches!(*a, "-e" | "--expand")) => true,
+            // `vault kv list`, `op item list`: names, not values (`bw list
+            // items` prints whole items, passwords with them; `chamber
+            // list -e` the values).
+            _ if matches!(
+                verbs.as_slice(),
+                [_, "list" | "ls", ..] | ["list" | "ls", ..]
+            ) && lb != "bw"
+                && !args.iter().any(|a| matches!(*a, "-e" | "--expand")) =>
+            {
+                false
+            }
             _ => reads && !writes,
         };
         if reads || pass_reads || args.is_empty() && !matches!(lb, "pass" | "passage") {
             self.block(format!("reads stored secrets ({b})"));
         }
-        // `bw config server URL` then `bw login`: the master password
-        // goes to that server.
-        let signs_in_later = c.script.commands.iter().any(|k| {
-            k.argv
-                .first()
-                .is_some_and(|w| program_name(&w.text) == "bw")
-                && k.argv
-                    .get(1)
-                    .is_some_and(|w| matches!(w.text.as_str(), "login" | "unlock"))
-        });
-        if lb == "bw" && args.starts_with(&["config", "server"]) && args.len() > 2 && signs_in_later
-        {
-            self.block(
-                "sends the Bitwarden login to another server (bw config server, then bw login)",
-            );
-        }
         // `bw serve --hostname 0.0.0.0`: the unlocked vault's API for
         // every machine that can reach this one.
         if lb == "bw" && first == Some("serve") {
-            let host = c.value("--hostname").map(|w| w.text.clone());
-            if host.is_some_and(|h| !super::project_out::is_loopback(&h) || h == "0.0.0.0") {
+            let host = c.value("--hostname").map(|w| w.text.clone()).or_else(|| {
+                args.iter()
+                    .find_map(|a| a.strip_prefix("--hostname="))
+                    .map(str::to_string)
+            });
+            if host.is_some_and(|h| {
+                !super::project_out::is_loopback(&h)
+                    || super::infra::every_interface(&h)
+                    || h == "0"
+            }) {
                 self.block("serves the unlocked Bitwarden vault to the network (bw serve)");
             }
         }
@@ -183,26 +217,49 @@ impl Analyzer<'_> {
 /// CMD`, `chamber exec SVC -- CMD`, `sops exec-env FILE 'CMD'`,
 /// `envchain NS CMD`.
 fn secret_runner<'a>(lb: &str, args: &[&'a str]) -> Option<Vec<&'a str>> {
-    let after_dashes = || {
+    let after_dashes = |from: usize| {
         args.iter()
+            .skip(from)
             .position(|a| *a == "--")
-            .map(|i| args[i + 1..].to_vec())
+            .map(|i| args[from + i + 1..].to_vec())
+            // `doppler run --command 'env'`: the line given as an option.
+            .or_else(|| {
+                args.iter().enumerate().skip(from).find_map(|(i, a)| {
+                    a.strip_prefix("--command=").map(|v| vec![v]).or_else(|| {
+                        (*a == "--command")
+                            .then(|| args.get(i + 1).map(|v| vec![*v]))
+                            .flatten()
+                    })
+                })
+            })
     };
-    match (lb, args.first().copied()) {
-        ("op" | "doppler" | "infisical", Some("run")) => after_dashes(),
-        ("chamber" | "berglas", Some("exec")) => after_dashes(),
-        ("sops", Some("exec-env" | "exec-file")) => {
-            let ops: Vec<&str> = args[1..]
-                .iter()
-                .copied()
-                .filter(|a| !a.starts_with('-'))
-                .collect();
+    // (Global options may come first: `doppler --debug run -- …`.)
+    let verb_at = |verbs: &[&str]| args.iter().position(|a| verbs.contains(a));
+    match lb {
+        "op" | "doppler" | "infisical" => verb_at(&["run"]).and_then(after_dashes),
+        "chamber" | "berglas" => verb_at(&["exec"]).and_then(after_dashes),
+        "sops" => {
+            let at = verb_at(&["exec-env", "exec-file"])?;
+            let mut ops = Vec::new();
+            let mut k = at + 1;
+            while let Some(a) = args.get(k) {
+                if matches!(*a, "--user" | "--filename") {
+                    k += 2;
+                    continue;
+                }
+                if !a.starts_with('-') {
+                    ops.push(*a);
+                }
+                k += 1;
+            }
             ops.get(1..).map(<[&str]>::to_vec).filter(|v| !v.is_empty())
         }
-        ("envchain", Some(ns)) if !ns.starts_with('-') => args
-            .get(2..)
-            .map(<[&str]>::to_vec)
-            .filter(|v| !v.is_empty()),
+        "envchain" => {
+            let ns = args.iter().position(|a| !a.starts_with('-'))?;
+            args.get(ns + 1..)
+                .map(<[&str]>::to_vec)
+                .filter(|v| !v.is_empty())
+        }
         _ => None,
     }
 }
@@ -236,19 +293,31 @@ impl Analyzer<'_> {
     /// a password manager, `init --apply` from a repository, git-crypt's
     /// key exported and sent.
     pub(super) fn dotfile_secrets(&mut self, c: &Cmd<'_>) {
+        if !matches!(c.lb.as_str(), "chezmoi" | "git-crypt") {
+            return;
+        }
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let first = args.iter().find(|x| !x.starts_with('-')).copied();
         match (c.lb.as_str(), first) {
             ("chezmoi", Some("execute-template" | "cat" | "secret")) => {
-                let text = lower(&c.args.join(" "));
+                // The template given, or fed on standard input.
+                let mut text = lower(&c.args.join(" "));
+                if let Some(feeder) = c.src.stdin_from.and_then(|i| c.script.commands.get(i))
+                    && let Some(fed) = super::super::eval::printed(feeder)
+                {
+                    text.push_str(&lower(&fed));
+                }
+                for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+                    text.push_str(&lower(&body.text));
+                }
+                // (Each function by its name's start: `onepasswordRead`,
+                // `bitwardenFields` read the same stores.)
                 let reads = first == Some("secret")
                     || text.contains("{{")
                         && TEMPLATE_SECRETS.iter().any(|f| {
                             text.match_indices(f).any(|(i, _)| {
                                 let before = text[..i].chars().next_back();
-                                let after = text[i + f.len()..].chars().next();
-                                before.is_some_and(|ch| matches!(ch, ' ' | '(' | '{'))
-                                    && after.is_some_and(|ch| matches!(ch, ' ' | '"' | ')'))
+                                before.is_some_and(|ch| matches!(ch, ' ' | '(' | '{' | '|'))
                             })
                         });
                 if reads {
@@ -261,8 +330,9 @@ impl Analyzer<'_> {
             // Another repository's dotfiles written over this home and its
             // `run_` scripts run.
             ("chezmoi", Some("init"))
-                if args.iter().any(|x| matches!(*x, "--apply" | "-a"))
-                    && args.iter().filter(|x| !x.starts_with('-')).count() > 1 =>
+                if args.iter().any(|x| {
+                    matches!(*x, "--apply" | "-a" | "--one-shot") || x.starts_with("--apply=true")
+                }) && args.iter().filter(|x| !x.starts_with('-')).count() > 1 =>
             {
                 self.block("download and execute (chezmoi init --apply writes a repository's dotfiles over home and runs its scripts)");
             }
@@ -277,7 +347,21 @@ impl Analyzer<'_> {
                         sender && k.argv.iter().any(|w| w.text.contains(f))
                     })
                 });
-                if file.is_none_or(|f| f == "-" || f == "/dev/stdout") || sent {
+                // Shown (`-`, standard output by any name), handed to a
+                // process substitution, or read by a later command.
+                let shown = file.is_none_or(|f| {
+                    matches!(f, "-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
+                }) || c.words.iter().any(|w| w.procsub);
+                let read_later = file.is_some_and(|f| {
+                    c.script.commands.iter().any(|k| {
+                        !std::ptr::eq(k, c.src)
+                            && (k.argv.iter().skip(1).any(|w| w.text == f)
+                                || k.redirects
+                                    .iter()
+                                    .any(|r| r.op == "<" && r.target.text == f))
+                    })
+                });
+                if shown || sent || read_later {
                     self.block(
                         "reveals the repository's git-crypt key (exported and shown or sent)",
                     );

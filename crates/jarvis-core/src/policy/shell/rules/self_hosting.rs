@@ -118,7 +118,10 @@ impl Analyzer<'_> {
                 {
                     self.block("system disruption (pvesh shuts the node down)");
                 }
-                if path.ends_with("/stopall") || path.ends_with("/shutdown") {
+                if ["/stopall", "/shutdown", "/suspendall"]
+                    .iter()
+                    .any(|e| path.ends_with(e))
+                {
                     self.block("system disruption (pvesh stops every guest or the node)");
                 }
                 // `/access/users/U/token/NAME`: the new token's secret is printed.

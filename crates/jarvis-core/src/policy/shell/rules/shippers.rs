@@ -68,6 +68,9 @@ impl Analyzer<'_> {
                 }
             }
         }
+        if !SHIPPERS.contains(&c.lb.as_str()) && !c.lb.starts_with("grafana") {
+            return;
+        }
         let asks_what = !c.args.is_empty()
             && c.args.iter().all(|a| {
                 matches!(
@@ -169,15 +172,23 @@ fn command_values(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     for key in COMMAND_KEYS {
         for (at, _) in l.match_indices(key) {
+            // A key of its own (`command =`, `"command":`), not part of a
+            // name (`inputs.exec`, `[[outputs.exec]]`).
             let before = l[..at].chars().next_back();
-            if before.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            if before.is_some_and(|ch| ch.is_ascii_alphanumeric() || "_.[-".contains(ch)) {
                 continue;
             }
             let after = &line[at + key.len()..];
-            if after.starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_') {
+            if after.starts_with(|ch: char| ch.is_ascii_alphanumeric() || "_.]-".contains(ch)) {
                 continue;
             }
-            let rest = after.trim_start();
+            let unquoted = after.trim_start_matches(['"', '\'']);
+            let rest = unquoted.trim_start();
+            // (A key is followed by `=`, `=>`, `:` or a blank: `"exec",`
+            // is a value.)
+            if !(rest.starts_with(['=', ':']) || unquoted.starts_with(char::is_whitespace)) {
+                continue;
+            }
             let rest = rest
                 .strip_prefix("=>")
                 .or_else(|| rest.strip_prefix('='))

@@ -244,10 +244,17 @@ fn names_jarvis_port(t: &str) -> bool {
 fn shares_with_everyone(joined: &str) -> bool {
     joined.split_whitespace().any(|w| {
         let w = w.trim_matches(['\'', '"']);
+        let w = w.strip_prefix("-o").unwrap_or(w);
         ["sharenfs=", "sharesmb="].iter().any(|k| {
             w.strip_prefix(k).is_some_and(|v| {
                 let v = v.trim_matches(['\'', '"']);
-                !matches!(v, "off" | "no" | "") && !v.contains('@') && !v.contains("=")
+                // (`sec=sys,rw` names no host either.)
+                !matches!(v, "off" | "no" | "")
+                    && !v.contains('@')
+                    && !v.split(',').any(|o| {
+                        o.split_once('=')
+                            .is_some_and(|(k, _)| matches!(k, "rw" | "ro" | "access" | "root"))
+                    })
             })
         })
     })

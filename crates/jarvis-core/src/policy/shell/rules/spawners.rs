@@ -452,6 +452,7 @@ impl Analyzer<'_> {
                                 || (has_short('o') || p.argv.iter().any(|w| w.text == "--others"))
                                     && !p.argv.iter().any(|w| w.text.starts_with("--exclude")));
                     let leaf = super::listers::secret_pattern(&p.argv)
+                        .or_else(|| super::listers::grep_secret_pattern(&p.argv))
                         .or_else(|| ignored.then(|| ".env".to_string()));
                     // Any entry of the folder listed, where a `cd` before
                     // it moved (`cd / && ls | xargs rm -rf` lists `/`).
@@ -475,14 +476,51 @@ impl Analyzer<'_> {
             // A filter of its own input (`ls -d ~/.* | grep -v x | xargs
             // rm -rf`): its lines are what came before it.
             let mut hops = 0;
+            // A filter keeping secrets' names (`grep '^\\.env'`): the items
+            // are files of those names.
+            let mut secret_leaf = None;
             while hops < 8 && filters_lines(p) {
+                secret_leaf =
+                    secret_leaf.or_else(|| super::listers::grep_secret_pattern(peeled(&p.argv)));
                 match p.stdin_from.and_then(|i| c.script.commands.get(i)) {
                     Some(up) => p = up,
                     None => break,
                 }
                 hops += 1;
             }
-            return describe(p);
+            let (kind, items) = describe(p);
+            // A listing that shows hidden files (`ls -a`, `git ls-files`,
+            // `find`) passes `.env` to a filter for `env`.
+            let shows_hidden = {
+                let pa = peeled(&p.argv);
+                let b = pa.first().map(|w| base_name(&w.text)).unwrap_or_default();
+                matches!(b.as_str(), "find" | "git" | "fd" | "fdfind" | "rg")
+                    || b == "ls"
+                        && pa.iter().any(|w| {
+                            short_flags(&w.text).is_some_and(|f| f.contains(['a', 'A']))
+                                || matches!(w.text.as_str(), "--all" | "--almost-all")
+                        })
+            };
+            let secret_leaf = secret_leaf.map(|l| {
+                if shows_hidden && l.starts_with('*') {
+                    format!(".{l}")
+                } else {
+                    l
+                }
+            });
+            if let (Some(leaf), Some(items)) = (secret_leaf, &items) {
+                let named = items
+                    .iter()
+                    .map(|w| {
+                        let dir = w.text.rsplit_once('/').map_or(".", |(d, _)| d);
+                        let mut named = Word::lit(format!("{dir}/{leaf}"));
+                        named.glob = true;
+                        named
+                    })
+                    .collect();
+                return (kind, Some(named));
+            }
+            return (kind, items);
         }
         let file = arg_file.or_else(|| {
             c.src

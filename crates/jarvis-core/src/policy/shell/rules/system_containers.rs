@@ -140,9 +140,12 @@ fn container_settings(args: &[&str]) -> Vec<(String, String)> {
                 .all(|ch| ch.is_ascii_alphanumeric() || "._-".contains(ch))
     };
     for (i, a) in args.iter().enumerate() {
+        // (`-csecurity.privileged=true`: the value attached.)
         let given = match *a {
             "-c" | "--config" => args.get(i + 1).copied(),
-            _ => a.strip_prefix("--config="),
+            _ => a
+                .strip_prefix("--config=")
+                .or_else(|| a.strip_prefix("-c").filter(|r| r.contains('='))),
         };
         if let Some((k, v)) = given.and_then(|g| g.split_once('=')) {
             out.push((k.to_string(), v.to_string()));

@@ -246,9 +246,9 @@ pub(super) fn typed_keys(args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(a) = args.get(i) {
-        let verb = a.as_str();
+        let verb = super::pipe_sources::tmux_command(a).unwrap_or(a.as_str());
         i += 1;
-        if !matches!(verb, "send-keys" | "send" | "stuff" | "set-buffer" | "setb") {
+        if !matches!(verb, "send-keys" | "stuff" | "set-buffer") {
             continue;
         }
         let mut hex = false;

@@ -28,6 +28,13 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             ["--version" | "-V" | "version"],
         ) => true,
         ("zig", ["env"]) => true,
+        // Web servers' versions and build options (`php -i` prints the
+        // environment, secrets with it: not here).
+        ("nginx" | "openresty" | "apache2" | "httpd" | "apachectl" | "lighttpd", ["-v" | "-V"]) => {
+            true
+        }
+        ("haproxy", ["-v" | "-vv" | "-version"]) | ("traefik", ["version" | "--version"]) => true,
+        ("php" | "php-fpm", ["-v" | "--version" | "-m"]) | ("envoy", ["--version"]) => true,
         ("dotnet", ["--list-sdks" | "--list-runtimes" | "--info"]) => true,
         // The main module's path, from go.mod (`all` or a pattern would
         // load the module graph, fetching what is missing).

@@ -9,8 +9,30 @@ use super::*;
 
 impl Analyzer<'_> {
     pub(super) fn vm_risks(&mut self, c: &Cmd<'_>) {
+        const TOOLS: &[&str] = &[
+            "kvm",
+            "qemu-kvm",
+            "virsh",
+            "virt-install",
+            "virt-xml",
+            "lxc",
+            "incus",
+            "vboxmanage",
+            "virt-customize",
+            "virt-builder",
+            "virt-sysprep",
+            "guestfish",
+            "nbdkit",
+            "qemu-nbd",
+            "multipass",
+            "curl",
+        ];
+        let lb = c.lb.as_str();
+        if !(lb.starts_with("qemu-system") || TOOLS.contains(&lb)) {
+            return;
+        }
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
-        match c.lb.as_str() {
+        match lb {
             l if l.starts_with("qemu-system") || l == "qemu-kvm" || l == "kvm" => {
                 self.qemu_args(&args, c)
             }
@@ -149,14 +171,18 @@ impl Analyzer<'_> {
     fn qemu_value(&mut self, a: &str, c: &Cmd<'_>) {
         // `fat:rw:DIR`, `fat:DIR`: a folder as a disk, read or written.
         if let Some(dir) = a.split("fat:").nth(1) {
-            let dir = dir.trim_start_matches("rw:").trim_start_matches("floppy:");
+            // (`fat:16:rw:DIR`, `fat:floppy:DIR`: options before the folder.)
+            let dir = dir
+                .split(':')
+                .find(|p| p.starts_with(['/', '~', '.']) || p.starts_with(HOME))
+                .unwrap_or(dir);
             self.host_folder_shared(
                 dir.split(',').next().unwrap_or(dir),
                 c,
                 "a virtual machine (as a disk)",
             );
         }
-        for key in ["smb", "tftp"] {
+        for key in ["smb", "tftp", "dir", "file.dir"] {
             if let Some(dir) = key_value(a, key) {
                 self.host_folder_shared(dir, c, "a virtual machine (a network share)");
             }
@@ -184,7 +210,12 @@ impl Analyzer<'_> {
         }
         // A disk device in any spelling (`file=`, `filename=`,
         // `file.filename=`, JSON, `\/dev\/sda`).
-        let unescaped = a.replace("\\/", "/");
+        let unescaped = a
+            .replace("\\/", "/")
+            .replace("/proc/self/root", "")
+            .replace("/dev/../dev/", "/dev/")
+            .replace("//", "/")
+            .replace("/./", "/");
         if let Some(dev) = unescaped
             .split([',', '=', '"', '\'', ' ', '{', '}', ':'])
             .find(|p| paths::device(p))
@@ -512,11 +543,9 @@ impl Analyzer<'_> {
         });
         // nbdkit's plugins that run code: `eval`, `sh`, the languages.
         if c.lb == "nbdkit"
-            && let Some(plugin) = args
-                .iter()
-                .find(|a| !a.starts_with('-') && !a.contains('='))
+            && let Some(plugin) = nbdkit_plugin(args)
             && matches!(
-                *plugin,
+                plugin,
                 "eval"
                     | "sh"
                     | "perl"
@@ -601,7 +630,15 @@ impl Analyzer<'_> {
     /// A request to a VM manager's local socket (Firecracker, Cloud
     /// Hypervisor): a body naming a host disk or folder hands it over.
     fn vm_api_body(&mut self, args: &[&str], c: &Cmd<'_>) {
-        for (flag, v) in option_values(args) {
+        // (`-d'{…}'` last on the line has no next word to pair with.)
+        let attached = args
+            .iter()
+            .filter_map(|a| {
+                a.strip_prefix("-d")
+                    .filter(|r| !r.is_empty() && !a.starts_with("--"))
+            })
+            .map(|v| ("-d", v));
+        for (flag, v) in option_values(args).into_iter().chain(attached) {
             // (`-d"{…}"`: the value attached.)
             let (flag, v) = match flag
                 .strip_prefix("-d")
@@ -626,7 +663,7 @@ impl Analyzer<'_> {
             let body = unescape_json(&body);
             for s in body.split('"').filter(|s| s.starts_with('/')) {
                 let p = self.norm(&Word::lit(s), c.cwd());
-                if paths::device(s) {
+                if paths::device(s) || paths::device(&p) {
                     self.block(format!("hands the disk device {s} to a virtual machine"));
                 } else if self.app_state(&p)
                     || paths::contains_credentials(&p)
@@ -681,8 +718,10 @@ fn network_exposed(spec: &str) -> bool {
     } else {
         return false;
     };
+    // (`0` and `[::]` listen everywhere, though `0` also names loopback.)
+    let host = host.trim_matches(['[', ']']).to_string();
     if server {
-        every_interface(&host) || !super::project_out::is_loopback(&host)
+        every_interface(&host) || host == "0" || !super::project_out::is_loopback(&host)
     } else {
         !host.is_empty() && !super::project_out::is_loopback(&host)
     }
@@ -817,4 +856,61 @@ pub(super) fn option_words(text: &str) -> Vec<String> {
         .first()
         .map(|c| c.argv.iter().skip(1).map(|w| w.text.clone()).collect())
         .unwrap_or_default()
+}
+
+/// nbdkit's plugin: the first word past its options and their values
+/// (`-P pidfile`, `-U sock`, `-p 10810`), a plugin file by its name
+/// (`nbdkit-eval-plugin.so`), or a filter's script option.
+fn nbdkit_plugin<'a>(args: &[&'a str]) -> Option<&'a str> {
+    if args
+        .iter()
+        .any(|a| a.starts_with("exit-when-script=") || a.contains("-script="))
+    {
+        return Some("sh");
+    }
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        if matches!(
+            *a,
+            "-P" | "--pidfile"
+                | "-U"
+                | "--unix"
+                | "-p"
+                | "--port"
+                | "-i"
+                | "--ipaddr"
+                | "-e"
+                | "--exportname"
+                | "-t"
+                | "--threads"
+                | "-u"
+                | "--user"
+                | "-g"
+                | "--group"
+                | "--filter"
+                | "-D"
+                | "--debug"
+                | "--tls"
+                | "--tls-certificates"
+                | "--tls-psk"
+        ) {
+            k += 2;
+        } else if a.starts_with('-') {
+            k += 1;
+        } else {
+            let name = program_name(a);
+            let name = name
+                .strip_prefix("nbdkit-")
+                .map(|n| n.split('-').next().unwrap_or(n))
+                .unwrap_or(&name)
+                .to_string();
+            return [
+                "eval", "sh", "perl", "python", "lua", "ruby", "tcl", "ocaml", "rust", "cc",
+            ]
+            .into_iter()
+            .find(|p| *p == name)
+            .or(Some(a));
+        }
+    }
+    None
 }

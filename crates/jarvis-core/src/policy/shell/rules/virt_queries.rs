@@ -133,10 +133,12 @@ fn virsh_reads(a: &[&str]) -> bool {
         match *x {
             "-c" | "--connect" => {
                 let uri = a.get(i + 1).copied().unwrap_or("");
-                if !["qemu:///", "lxc:///", "test:///"]
-                    .iter()
-                    .any(|p| uri.starts_with(p))
-                {
+                // (`test:///FILE` parses any file; `qemu:///embed?root=`
+                // writes under its root.)
+                if !matches!(
+                    uri,
+                    "qemu:///session" | "qemu:///system" | "lxc:///" | "lxc:///system"
+                ) {
                     return false;
                 }
                 i += 2;
