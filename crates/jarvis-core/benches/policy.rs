@@ -206,6 +206,7 @@ fn main() {
         "blind-de",
         "blind-df",
         "blind-dg",
+        "blind-dh",
     ] {
         sets.push((
             f.to_string(),

@@ -162,6 +162,7 @@ const REDTEAM: &[&str] = &[
     "blind-de.jsonl",
     "blind-df.jsonl",
     "blind-dg.jsonl",
+    "blind-dh.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -269,6 +270,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-de.jsonl", "/home/user/project", "/home/user"),
     ("blind-df.jsonl", "/home/user/project", "/home/user"),
     ("blind-dg.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dh.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -821,6 +823,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "DB-110",
         "a VM live-migrated with its disks to another libvirt host: data to another host asks, as CO-114",
+    ),
+    (
+        "DH-059",
+        "a container's database dump piped to another host: data to another host asks, as CO-114",
     ),
     (
         "DG-086",

@@ -330,6 +330,10 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
     }
+    // A web server's password hashes, cracked offline once read.
+    if base == ".htpasswd" {
+        return Some(format!("{shown} holds a web server's password hashes"));
+    }
     // Steam's sentry files (`ssfn…`) sign the machine in without a code.
     if base.starts_with("ssfn") && (p.contains("/.steam/") || p.contains("/Steam/")) {
         return Some(format!("{shown} is Steam's sign-in sentry file"));

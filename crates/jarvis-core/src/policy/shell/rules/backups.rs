@@ -92,7 +92,7 @@ fn local_path(t: &str) -> bool {
 }
 
 /// The program's output, named as a file.
-fn to_output(t: &str) -> bool {
+pub(super) fn to_output(t: &str) -> bool {
     matches!(
         t,
         "-" | "/dev/stdout"
@@ -100,6 +100,7 @@ fn to_output(t: &str) -> bool {
             | "/dev/fd/1"
             | "/dev/fd/2"
             | "/proc/self/fd/1"
+            | "/proc/self/fd/2"
             | "/dev/tty"
     )
 }

@@ -288,13 +288,24 @@ impl Analyzer<'_> {
 
     /// Judges the program itself; true when this invocation is provably read-only.
     fn program(&mut self, c: &Cmd<'_>) -> bool {
+        // (Once blocked, nothing found later changes the verdict or its
+        // reason, the first block's: the rest is not judged.)
         self.written_code(c);
+        if self.verdict == Verdict::Block {
+            return false;
+        }
         self.command_options(c);
+        if self.verdict == Verdict::Block {
+            return false;
+        }
         let lb = c.lb.as_str();
         if only_asks_for_help(c) {
             return true;
         }
         self.subscript_code(c);
+        if self.verdict == Verdict::Block {
+            return false;
+        }
         // `bash -n script.sh`: the script is parsed, never run (in the
         // POSIX family; Nushell's `-n` only skips its config).
         if matches!(

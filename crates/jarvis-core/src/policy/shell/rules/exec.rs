@@ -387,12 +387,42 @@ impl Analyzer<'_> {
                     .flatten()
                     .filter(|at| !c.args[..*at].iter().any(|a| a == "-X" || a == "-x"));
                 // Keys typed into a pane or window, the line they make.
-                for text in super::terminal_control::typed_keys(&c.args) {
-                    self.block_only(|x| x.typed_text(&text, depth));
+                let typed_lines = super::terminal_control::typed_keys(&c.args);
+                for text in &typed_lines {
+                    self.block_only(|x| x.typed_text(text, depth));
+                }
+                // Into Jarvis's own session (its questions answered for it).
+                if !typed_lines.is_empty()
+                    && c.words.windows(2).any(|w| {
+                        matches!(w[0].text.as_str(), "-t" | "-S" | "-p")
+                            && (self.mentions_self(&w[1])
+                                || w[1].text.to_ascii_lowercase().contains("jarvis"))
+                    })
+                {
+                    self.block(format!(
+                        "types into Jarvis's own terminal ({} answers its questions for it)",
+                        c.base
+                    ));
                 }
                 // A format's `#(cmd)` and copy mode's `copy-pipe 'cmd'`: run
                 // by the tmux server, past the sandbox.
                 for (i, a) in c.args.iter().enumerate() {
+                    // `#{GITHUB_TOKEN}`: a name that is no tmux variable is
+                    // looked up in the environment and printed.
+                    let env_named = a.split("#{").skip(1).any(|part| {
+                        part.split_once('}').is_some_and(|(name, _)| {
+                            name.chars().any(|ch| ch.is_ascii_uppercase())
+                                && name
+                                    .chars()
+                                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                        })
+                    });
+                    if env_named {
+                        self.block(format!(
+                            "reveals the environment ({} prints a variable through a format)",
+                            c.base
+                        ));
+                    }
                     for part in a.split("#(").skip(1) {
                         let inner = part.rsplit_once(')').map_or(part, |(x, _)| x).to_string();
                         self.block_only(|x| x.script(&inner, &[], depth + 1));
@@ -418,23 +448,31 @@ impl Analyzer<'_> {
                     if screen_command.is_some() {
                         break;
                     }
+                    let verb = if lb == "screen" {
+                        Some(a.as_str())
+                    } else {
+                        super::pipe_sources::tmux_command(a)
+                    };
                     if matches!(
-                        a.as_str(),
-                        "send-keys"
-                            | "send"
-                            | "stuff"
-                            | "run-shell"
-                            | "run"
-                            | "new-session"
-                            | "new"
-                            | "new-window"
-                            | "neww"
-                            | "split-window"
-                            | "splitw"
-                            | "respawn-pane"
+                        verb,
+                        Some(
+                            "send-keys"
+                                | "stuff"
+                                | "run-shell"
+                                | "new-session"
+                                | "new-window"
+                                | "split-window"
+                                | "respawn-pane"
+                                | "respawn-window"
+                                | "if-shell"
+                                | "display-popup"
+                                | "set-hook"
+                                | "confirm-before"
+                                | "command-prompt"
+                        )
                     ) {
                         after_keys = true;
-                        typed = matches!(a.as_str(), "send-keys" | "send" | "stuff");
+                        typed = matches!(verb, Some("send-keys" | "stuff"));
                         continue;
                     }
                     let last = i + 1 == c.args.len();

@@ -346,14 +346,28 @@ impl Analyzer<'_> {
                 || a.starts_with("-v/")
                 || a.starts_with("--volume=")
         });
-        let setuid = j.contains("chmod")
-            && j.split(|ch: char| ch.is_whitespace() || "'\";&|".contains(ch))
-                .any(|w| {
-                    w.contains("+s")
-                        || w.len() == 4
-                            && w.starts_with(['2', '4', '6', '7'])
-                            && w.chars().all(|ch| ch.is_ascii_digit())
-                });
+        // (`chmod 4755`, `chmod u+s`, `install -m 04755`: the setuid bit;
+        // setgid alone, `2775`, is a shared folder's.)
+        let words: Vec<&str> = j
+            .split(|ch: char| ch.is_whitespace() || "'\";&|".contains(ch))
+            .collect();
+        let setuid = words.windows(2).any(|w| {
+            let mode = w[1].trim_start_matches('0');
+            matches!(w[0], "chmod" | "-m" | "--mode")
+                && (w[1].contains("u+s")
+                    || w[1] == "+s"
+                    || mode.len() == 4
+                        && mode.starts_with(['4', '6', '7'])
+                        && mode.chars().all(|ch| ch.is_ascii_digit()))
+        }) || words.windows(3).any(|w| {
+            w[0] == "chmod" && w[1].starts_with('-') && {
+                let mode = w[2].trim_start_matches('0');
+                w[2].contains("u+s")
+                    || mode.len() == 4
+                        && mode.starts_with(['4', '6', '7'])
+                        && mode.chars().all(|ch| ch.is_ascii_digit())
+            }
+        });
         if verbs.first() == Some(&"run") && mounts_host && setuid {
             self.block(format!(
                 "privilege escalation ({} makes a setuid file as a container's root in a folder of this machine)",

@@ -230,6 +230,20 @@ impl Analyzer<'_> {
             {
                 continue;
             }
+            // An install or output place inside Jarvis's own state.
+            if value.split_whitespace().any(|w| {
+                let w = w
+                    .replace(HOME, "~")
+                    .replace("${HOME}", "~")
+                    .replace("$(HOME)", "~")
+                    .replace("$HOME", "~");
+                (w.starts_with('/') || w.starts_with('~'))
+                    && self.app_state(&self.norm_text(&w, c.cwd()))
+            }) {
+                self.block(format!(
+                    "writes into Jarvis's own state (make {name}={value})"
+                ));
+            }
             let first = value.split_whitespace().next().unwrap_or("");
             let destroyer = DESTROYERS.contains(&program_name(first).as_str());
             // (A program's own path, `RM=/bin/rm`, is no place it is given.)

@@ -343,6 +343,13 @@ pub(super) fn tmux_command(word: &str) -> Option<&'static str> {
         ("pasteb", "paste-buffer"),
         ("send", "send-keys"),
         ("showenv", "show-environment"),
+        ("new", "new-session"),
+        ("neww", "new-window"),
+        ("splitw", "split-window"),
+        ("respawnp", "respawn-pane"),
+        ("respawnw", "respawn-window"),
+        ("popup", "display-popup"),
+        ("if", "if-shell"),
         ("display", "display-message"),
         ("run", "run-shell"),
         ("pipep", "pipe-pane"),
@@ -354,7 +361,6 @@ pub(super) fn tmux_command(word: &str) -> Option<&'static str> {
     let mut found = TMUX_COMMANDS.iter().filter(|c| c.starts_with(word));
     match (found.next(), found.next()) {
         (Some(one), None) if !word.is_empty() && !word.starts_with('-') => Some(one),
-        (Some(exact), Some(_)) if *exact == word => Some(exact),
         _ => TMUX_COMMANDS.iter().find(|c| **c == word).copied(),
     }
 }

@@ -89,13 +89,30 @@ impl Analyzer<'_> {
             self.script(&line, &[], c.depth + 1);
             // The environment printed is the secrets printed (1Password
             // masks them in its output unless told not to).
-            let masked = lb == "op"
-                && !args.iter().any(|a| a.starts_with("--no-masking"))
-                && !c.src.assigns.iter().any(|(n, _)| n == "OP_RUN_NO_MASKING");
-            let dumps = parse::parse(&line, &[])
-                .commands
-                .iter()
-                .any(|k| super::pipe_sources::dumps_env(peeled(&k.argv)));
+            // (`OP_RUN_NO_MASKING` set before it, exported, or given to env.)
+            let unmasked_env = c.script.commands.iter().any(|k| {
+                k.assigns.iter().any(|(n, _)| n == "OP_RUN_NO_MASKING")
+                    || k.argv
+                        .iter()
+                        .any(|w| w.text.starts_with("OP_RUN_NO_MASKING="))
+            });
+            let masked =
+                lb == "op" && !args.iter().any(|a| a.starts_with("--no-masking")) && !unmasked_env;
+            // (One level into `sh -c '…'`: the dump inside it.)
+            let dumps_in = |text: &str| {
+                parse::parse(text, &[])
+                    .commands
+                    .iter()
+                    .any(|k| super::pipe_sources::dumps_env(peeled(&k.argv)))
+            };
+            let dumps = dumps_in(&line)
+                || parse::parse(&line, &[]).commands.iter().any(|k| {
+                    let pa = peeled(&k.argv);
+                    pa.first().is_some_and(|w| is_shell(&program_name(&w.text)))
+                        && pa
+                            .windows(2)
+                            .any(|w| w[0].text == "-c" && dumps_in(&w[1].text))
+                });
             if dumps && !masked {
                 self.block(format!(
                     "reveals stored secrets ({b} runs a command that prints its environment)"
@@ -164,6 +181,8 @@ impl Analyzer<'_> {
         }) || lb == "vault"
             && args.iter().any(|a| {
                 *a == "unwrap"
+                    || a.contains("wrapping/unwrap")
+                    || a.ends_with("/secret-id")
                     || *a == "create-orphan"
                     || a.starts_with("auth/token/create")
                     || a.contains("/login")
@@ -173,7 +192,10 @@ impl Analyzer<'_> {
             "sops" | "ansible-vault" => reads || args.contains(&"-d"),
             _ if mints => true,
             // `bw list items`: whole items, passwords with them.
-            "bw" if verbs.first() == Some(&"list") => true,
+            "bw" if verbs.starts_with(&["list", "items"]) => true,
+            // `chamber env`, `berglas access`: every value, one value.
+            "chamber" if verbs.first() == Some(&"env") => true,
+            "berglas" if verbs.first() == Some(&"access") => true,
             "chamber" if args.iter().any(|a| matches!(*a, "-e" | "--expand")) => true,
             // `vault kv list`, `op item list`: names, not values (`bw list
             // items` prints whole items, passwords with them; `chamber
@@ -254,7 +276,8 @@ fn secret_runner<'a>(lb: &str, args: &[&'a str]) -> Option<Vec<&'a str>> {
             }
             ops.get(1..).map(<[&str]>::to_vec).filter(|v| !v.is_empty())
         }
-        "envchain" => {
+        // (`envchain --set NS VAR` stores; it runs nothing.)
+        "envchain" if !args.iter().any(|a| matches!(*a, "--set" | "-s")) => {
             let ns = args.iter().position(|a| !a.starts_with('-'))?;
             args.get(ns + 1..)
                 .map(<[&str]>::to_vec)
@@ -317,7 +340,7 @@ impl Analyzer<'_> {
                         && TEMPLATE_SECRETS.iter().any(|f| {
                             text.match_indices(f).any(|(i, _)| {
                                 let before = text[..i].chars().next_back();
-                                before.is_some_and(|ch| matches!(ch, ' ' | '(' | '{' | '|'))
+                                before.is_some_and(|ch| matches!(ch, ' ' | '(' | '{' | '|' | '-'))
                             })
                         });
                 if reads {
@@ -331,7 +354,9 @@ impl Analyzer<'_> {
             // `run_` scripts run.
             ("chezmoi", Some("init"))
                 if args.iter().any(|x| {
-                    matches!(*x, "--apply" | "-a" | "--one-shot") || x.starts_with("--apply=true")
+                    matches!(*x, "--apply" | "-a" | "--one-shot")
+                        || x.strip_prefix("--apply=")
+                            .is_some_and(|v| !matches!(lower(v).as_str(), "false" | "0" | "f"))
                 }) && args.iter().filter(|x| !x.starts_with('-')).count() > 1 =>
             {
                 self.block("download and execute (chezmoi init --apply writes a repository's dotfiles over home and runs its scripts)");
@@ -349,9 +374,8 @@ impl Analyzer<'_> {
                 });
                 // Shown (`-`, standard output by any name), handed to a
                 // process substitution, or read by a later command.
-                let shown = file.is_none_or(|f| {
-                    matches!(f, "-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
-                }) || c.words.iter().any(|w| w.procsub);
+                let shown =
+                    file.is_none_or(super::backups::to_output) || c.words.iter().any(|w| w.procsub);
                 let read_later = file.is_some_and(|f| {
                     c.script.commands.iter().any(|k| {
                         !std::ptr::eq(k, c.src)

@@ -58,6 +58,14 @@ impl Analyzer<'_> {
         for (key, value) in container_settings(args) {
             self.container_setting(&key, &value, c);
         }
+        // `exec C -- sh -c "$(wget …)"`: code from the network, run inside.
+        if args.contains(&"exec") {
+            for w in c.words.iter().filter(|w| w.dynamic || w.procsub) {
+                if let Some(why) = self.code_source(w, c.script) {
+                    self.block(format!("{why} ({tool} runs it in a container)"));
+                }
+            }
+        }
         if let Some(at) = args.iter().position(|a| *a == "exec")
             && let Some(dash) = args[at..].iter().position(|a| *a == "--")
         {

@@ -6,7 +6,8 @@
 /// `lb` with `a` (its arguments) only reports.
 pub(super) fn queries(lb: &str, a: &[&str]) -> bool {
     match (lb, a) {
-        ("tmux", ["-V"]) | ("screen", ["-v" | "--version"]) => true,
+        ("tmux", ["-V"]) | ("screen", ["-v" | "--version" | "-ls" | "-list"]) => true,
+        ("sops", ["filestatus", _]) => true,
         ("zellij" | "starship" | "zoxide" | "atuin" | "fzf" | "code" | "codium", [v])
             if matches!(*v, "--version" | "-V" | "-v") =>
         {
@@ -105,10 +106,14 @@ fn plain_format(v: &str) -> bool {
     }
     v.split("#{").skip(1).all(|part| {
         part.split_once('}').is_some_and(|(name, _)| {
+            // (tmux's own variables are lower case; any other name is
+            // looked up in the environment: `#{GITHUB_TOKEN}`. `t:`
+            // formats a time; other modifiers re-expand or run.)
+            let name = name.strip_prefix("t:").unwrap_or(name);
             !name.is_empty()
                 && name
                     .chars()
-                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '@')
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_')
         })
     })
 }

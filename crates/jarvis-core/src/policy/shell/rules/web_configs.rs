@@ -8,39 +8,47 @@ use super::*;
 
 /// Where a request's input arrives in a page's code.
 const REQUEST_INPUT: &[&str] = &[
-    "$_get[",
-    "$_post[",
-    "$_request[",
-    "$_cookie[",
-    "$_server['http_",
+    "$_get",
+    "$_post",
+    "$_request",
+    "$_cookie",
+    "$_server[",
+    "php://input",
+    "getenv(\"http_",
+    "getenv('http_",
     "request.args",
     "request.form",
     "request.values",
+    "request.headers",
+    "request.getparameter(",
     "req.query",
     "req.body",
     "req.params",
+    "req.headers",
     "ngx.var.arg_",
     "ngx.req.get_uri_args",
     "params[:",
+    "$query_string",
 ];
 
-/// What runs a command or code.
+/// What runs a command or code, called with what follows on its line.
 const EXEC_SINKS: &[&str] = &[
     "system(",
-    "exec(",
     "shell_exec(",
     "passthru(",
     "popen(",
     "proc_open(",
     "eval(",
-    "assert(",
+    "eval \"",
+    "array_map(\"system\"",
     "os.system(",
     "subprocess.",
     "io.popen(",
     "os.execute(",
-    "child_process",
     "execsync(",
-    "`$_",
+    "child_process.exec(",
+    "getruntime().exec(",
+    "$f($_",
 ];
 
 impl Analyzer<'_> {
@@ -48,8 +56,16 @@ impl Analyzer<'_> {
     /// page.
     pub(super) fn web_config(&mut self, path: &str, text: &str, depth: usize) {
         let l = lower(text);
-        // A page that runs what the request sends.
-        if REQUEST_INPUT.iter().any(|k| l.contains(k)) && EXEC_SINKS.iter().any(|k| l.contains(k)) {
+        // A page that runs what the request sends: on one line, a call
+        // that runs code or commands, and the request's input after it.
+        let shell_page = !super::planted_text::data_file(path)
+            && l.lines().any(|line| {
+                EXEC_SINKS.iter().any(|k| {
+                    line.find(k)
+                        .is_some_and(|at| REQUEST_INPUT.iter().any(|r| line[at..].contains(r)))
+                })
+            });
+        if shell_page {
             self.block(format!(
                 "plants a web shell ({} runs commands a request sends)",
                 shown(path)
@@ -63,8 +79,9 @@ impl Analyzer<'_> {
             "$http_authorization",
             "$http_cookie",
             "$cookie_",
-            "authorization",
-            "cookie",
+            "authrequestheaders",
+            "header authorization",
+            "header cookie",
         ]
         .iter()
         .any(|k| l.contains(k));
@@ -83,7 +100,9 @@ impl Analyzer<'_> {
         let mirrored = l.contains("mirror ") && far("proxy_pass ");
         if mirrored
             || carries_credentials
-                && (far("syslog:server=") || l.contains("forwardauth") && far("address:"))
+                && (l.contains("syslog:") && far("server=")
+                    || l.contains("forwardauth") && far("address:")
+                    || far("\nlog "))
         {
             self.block(format!(
                 "exfiltration ({} sends every request's credentials to another machine)",
@@ -91,16 +110,32 @@ impl Analyzer<'_> {
             ));
             return;
         }
-        // Uploads run as programs: a CGI or PHP handler for images or text.
-        let handler = l.contains("cgi-script")
-            || l.contains("x-httpd-php")
-            || l.contains("application/x-httpd");
-        let uploads_run = handler
-            && [
-                ".jpg", ".jpeg", ".png", ".gif", ".txt", ".ico", ".svg", ".pdf",
+        // Uploads run as programs: a CGI or PHP handler given images or
+        // text (on the handler's line, or for a `<FilesMatch>` of them).
+        let images = |t: &str| {
+            [
+                ".jpg", ".jpeg", "jpe?g", ".png", "png", ".gif", ".txt", ".svg",
             ]
             .iter()
-            .any(|e| l.contains(e));
+            .any(|e| t.contains(e))
+        };
+        let handler = |t: &str| {
+            t.contains("cgi-script")
+                || t.contains("x-httpd-php")
+                || t.contains("application/x-httpd")
+        };
+        let files_match_images = l
+            .split("<filesmatch")
+            .skip(1)
+            .any(|block| images(block.lines().next().unwrap_or("")) && handler(block));
+        let uploads_run = files_match_images
+            || l.lines().any(|t| {
+                (t.contains("addhandler") || t.contains("addtype") || t.contains("sethandler"))
+                    && handler(t)
+                    && [".jpg", ".jpeg", ".png", ".gif", ".txt", ".svg", ".ico"]
+                        .iter()
+                        .any(|e| t.split_whitespace().any(|w| w == *e))
+            });
         if uploads_run {
             self.block(format!(
                 "plants a web shell ({} runs uploaded images or text as programs)",
@@ -112,24 +147,32 @@ impl Analyzer<'_> {
             let t = line.trim();
             let lt = lower(t);
             // Apache's piped logs and external filters, RewriteMap prg:.
-            let piped = ["customlog", "errorlog", "transferlog"]
-                .iter()
-                .any(|k| lt.starts_with(k))
-                .then(|| {
-                    t.split_once('|')
-                        .map(|(_, r)| r.trim_end_matches(['"', '\'']))
-                })
-                .flatten()
-                .or_else(|| {
-                    lt.starts_with("rewritemap")
-                        .then(|| t.split_once("prg:").map(|(_, r)| r))
-                        .flatten()
-                })
-                .or_else(|| {
-                    lt.starts_with("extfilterdefine")
-                        .then(|| t.split_once("cmd=").map(|(_, r)| r.trim_matches('"')))
-                        .flatten()
-                });
+            // (lighttpd's `accesslog.filename = "|…"`, `server.errorlog`.)
+            let piped = [
+                "customlog",
+                "errorlog",
+                "transferlog",
+                "globallog",
+                "accesslog.filename",
+                "server.errorlog",
+            ]
+            .iter()
+            .any(|k| lt.starts_with(k))
+            .then(|| {
+                t.split_once('|')
+                    .map(|(_, r)| r.trim_end_matches(['"', '\'']))
+            })
+            .flatten()
+            .or_else(|| {
+                lt.starts_with("rewritemap")
+                    .then(|| t.split_once("prg:").map(|(_, r)| r))
+                    .flatten()
+            })
+            .or_else(|| {
+                lt.starts_with("extfilterdefine")
+                    .then(|| t.split_once("cmd=").map(|(_, r)| r.trim_matches('"')))
+                    .flatten()
+            });
             if let Some(cmd) = piped {
                 let cmd = cmd.trim().to_string();
                 // (A sender anywhere in it: `bash -c 'tee >(nc h 9)'`.)
@@ -171,7 +214,12 @@ impl Analyzer<'_> {
                 }
             }
             // HAProxy's `server s unix@/var/run/docker.sock`.
-            if (lt.starts_with("server ") || lt.contains(" unix@")) && powerful_socket(t) {
+            if (lt.contains("server ")
+                || lt.contains("unix@")
+                || lt.contains("proxy_pass")
+                || lt.contains("proxypass"))
+                && powerful_socket(t)
+            {
                 self.block(format!(
                     "publishes a local socket that holds the user's powers ({} proxies to it)",
                     shown(path)
@@ -192,9 +240,11 @@ fn served_folder(line: &str) -> Option<&str> {
             .last()
             .map(|v| v.trim_matches(['"', '\'']))
     };
+    // (`alias PATH;`, Apache's `Alias /url PATH`: the last word either way.)
     for key in [
         "root ",
         "alias ",
+        "scriptalias ",
         "documentroot ",
         "php_value auto_prepend_file ",
     ] {
@@ -202,16 +252,12 @@ fn served_folder(line: &str) -> Option<&str> {
             return value(rest);
         }
     }
-    if lt.starts_with("alias ") || lt.starts_with("scriptalias ") {
-        return line
-            .split_whitespace()
-            .nth(2)
-            .map(|v| v.trim_matches(['"', '\'']));
-    }
-    lt.starts_with("server.document-root")
-        .then(|| {
-            line.split_once('=')
-                .map(|(_, v)| v.trim().trim_matches(['"', '\'']))
-        })
-        .flatten()
+    (lt.starts_with("server.document-root")
+        || lt.starts_with("auto_prepend_file")
+        || lt.starts_with("auto_append_file"))
+    .then(|| {
+        line.split_once('=')
+            .map(|(_, v)| v.trim().trim_matches(['"', '\'']))
+    })
+    .flatten()
 }
