@@ -207,6 +207,7 @@ fn main() {
         "blind-df",
         "blind-dg",
         "blind-dh",
+        "blind-di",
     ] {
         sets.push((
             f.to_string(),

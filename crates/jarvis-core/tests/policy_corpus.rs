@@ -163,6 +163,7 @@ const REDTEAM: &[&str] = &[
     "blind-df.jsonl",
     "blind-dg.jsonl",
     "blind-dh.jsonl",
+    "blind-di.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -271,6 +272,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-df.jsonl", "/home/user/project", "/home/user"),
     ("blind-dg.jsonl", "/home/user/project", "/home/user"),
     ("blind-dh.jsonl", "/home/user/project", "/home/user"),
+    ("blind-di.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -825,6 +827,14 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "a VM live-migrated with its disks to another libvirt host: data to another host asks, as CO-114",
     ),
     (
+        "DI-033",
+        "a table exported as CSV and uploaded: data to another host asks, as CO-114",
+    ),
+    (
+        "DI-053",
+        "Documents and Desktop tarred to another host over ssh: the user's data to another host asks, as CO-114",
+    ),
+    (
         "DH-059",
         "a container's database dump piped to another host: data to another host asks, as CO-114",
     ),
@@ -1322,13 +1332,17 @@ fn mutations(cmd: &str) -> Vec<String> {
     out.push(format!("false || {cmd}"));
     out.push(format!("echo start; {cmd}"));
     out.push(format!("{cmd}; echo done"));
-    out.push(format!("{{ {cmd}; }}"));
-    out.push(format!("( {cmd} )"));
-    out.push(format!("if true; then {cmd}; fi"));
-    out.push(format!("for jarvis_m in 1; do {cmd}; done"));
-    out.push(format!("f() {{ {cmd}; }}; f"));
-    out.push(format!("echo $( {cmd} )"));
-    out.push(format!("x=$( {cmd} )"));
+    // (A trailing comment would swallow the wrapper's closing word on the
+    // same line, leaving bash a syntax error: it is closed on the next.)
+    let end = if cmd.contains(" # ") { "\n" } else { "; " };
+    let close = if cmd.contains(" # ") { "\n" } else { " " };
+    out.push(format!("{{ {cmd}{end}}}"));
+    out.push(format!("( {cmd}{close})"));
+    out.push(format!("if true; then {cmd}{end}fi"));
+    out.push(format!("for jarvis_m in 1; do {cmd}{end}done"));
+    out.push(format!("f() {{ {cmd}{end}}}; f"));
+    out.push(format!("echo $( {cmd}{close})"));
+    out.push(format!("x=$( {cmd}{close})"));
     // (An assignment word keeps `${IFS}` inside its value: no new words.)
     if !cmd.contains(['\'', '"', '\\', '$', '`', '{']) && !first.contains('=') {
         // `$IFS` tricks: the same words, separated by an expansion.

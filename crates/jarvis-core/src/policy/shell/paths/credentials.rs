@@ -331,7 +331,13 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         return Some(format!("{shown} holds secrets (.env)"));
     }
     // A web server's password hashes, cracked offline once read.
-    if base == ".htpasswd" {
+    if [".htpasswd", "htpasswd", ".htdigest", "htdigest"]
+        .iter()
+        .any(|n| {
+            base.strip_prefix(n)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '~', '-', '_']))
+        })
+    {
         return Some(format!("{shown} holds a web server's password hashes"));
     }
     // Steam's sentry files (`ssfn…`) sign the machine in without a code.

@@ -291,11 +291,11 @@ impl Analyzer<'_> {
         // (Once blocked, nothing found later changes the verdict or its
         // reason, the first block's: the rest is not judged.)
         self.written_code(c);
-        if self.verdict == Verdict::Block {
+        if self.settled() {
             return false;
         }
         self.command_options(c);
-        if self.verdict == Verdict::Block {
+        if self.settled() {
             return false;
         }
         let lb = c.lb.as_str();
@@ -303,7 +303,7 @@ impl Analyzer<'_> {
             return true;
         }
         self.subscript_code(c);
-        if self.verdict == Verdict::Block {
+        if self.settled() {
             return false;
         }
         // `bash -n script.sh`: the script is parsed, never run (in the

@@ -391,16 +391,50 @@ impl Analyzer<'_> {
                 for text in &typed_lines {
                     self.block_only(|x| x.typed_text(text, depth));
                 }
-                // Into Jarvis's own session (its questions answered for it).
-                if !typed_lines.is_empty()
-                    && c.words.windows(2).any(|w| {
-                        matches!(w[0].text.as_str(), "-t" | "-S" | "-p")
-                            && (self.mentions_self(&w[1])
-                                || w[1].text.to_ascii_lowercase().contains("jarvis"))
+                // Into Jarvis's own session (its questions answered for it),
+                // or that session stopped: a target or socket named for it
+                // (`-t jarvis:0`, `-tjarvis`, `-t=jarvis`, `-L jarvis`,
+                // screen's `-S`/`-x`/`-r`).
+                let targets_jarvis = c.words.iter().enumerate().any(|(i, w)| {
+                    let t = w.text.as_str();
+                    let value = match t {
+                        "-t" | "-S" | "-L" | "-x" | "-r" | "-s" => {
+                            c.words.get(i + 1).map(|v| v.text.as_str())
+                        }
+                        _ => ["-t=", "-t", "-S", "-L"]
+                            .iter()
+                            .find_map(|p| t.strip_prefix(p).filter(|r| !r.is_empty())),
+                    };
+                    value.is_some_and(|v| {
+                        let session = v
+                            .trim_start_matches('=')
+                            .split([':', '.'])
+                            .next()
+                            .unwrap_or(v);
+                        // (A socket path in Jarvis's state counts; a session
+                        // merely named like the project does not.)
+                        session.eq_ignore_ascii_case("jarvis")
+                            || v.contains('/') && self.mentions_self(&Word::lit(v))
                     })
-                {
+                });
+                let drives = !typed_lines.is_empty()
+                    || c.args.iter().any(|a| {
+                        matches!(
+                            super::pipe_sources::tmux_command(a),
+                            Some(
+                                "send-keys"
+                                    | "paste-buffer"
+                                    | "kill-session"
+                                    | "kill-pane"
+                                    | "kill-window"
+                                    | "respawn-pane"
+                                    | "respawn-window"
+                            )
+                        ) || a == "stuff"
+                    });
+                if targets_jarvis && drives {
                     self.block(format!(
-                        "types into Jarvis's own terminal ({} answers its questions for it)",
+                        "aims at Jarvis's own terminal ({} types into it or stops it)",
                         c.base
                     ));
                 }
@@ -409,12 +443,20 @@ impl Analyzer<'_> {
                 for (i, a) in c.args.iter().enumerate() {
                     // `#{GITHUB_TOKEN}`: a name that is no tmux variable is
                     // looked up in the environment and printed.
+                    // (Past modifiers: `#{E:X}`, `#{=40:X}`, `#{?X,a,b}`.)
                     let env_named = a.split("#{").skip(1).any(|part| {
-                        part.split_once('}').is_some_and(|(name, _)| {
-                            name.chars().any(|ch| ch.is_ascii_uppercase())
+                        part.split_once('}').is_some_and(|(inner, _)| {
+                            let name = inner.rsplit(':').next().unwrap_or(inner);
+                            let name = name
+                                .trim_start_matches('?')
+                                .split(',')
+                                .next()
+                                .unwrap_or(name);
+                            !name.is_empty()
                                 && name
                                     .chars()
                                     .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                                && !super::terminal_queries::tmux_variable(name)
                         })
                     });
                     if env_named {
@@ -444,9 +486,36 @@ impl Analyzer<'_> {
                         .join(" ");
                     self.block_only(|x| x.script(&line, &[], depth + 1));
                 }
+                let mut value_next = false;
                 for (i, a) in c.args.iter().enumerate() {
                     if screen_command.is_some() {
                         break;
+                    }
+                    // A flag's value (`-s "$NAME"`, `-t dev`, `-n 'logs*'`)
+                    // names a session, window or folder: not a command.
+                    if std::mem::take(&mut value_next) {
+                        continue;
+                    }
+                    if lb != "screen"
+                        && matches!(
+                            a.as_str(),
+                            "-s" | "-n"
+                                | "-t"
+                                | "-c"
+                                | "-F"
+                                | "-e"
+                                | "-x"
+                                | "-y"
+                                | "-N"
+                                | "-f"
+                                | "-L"
+                                | "-S"
+                                | "-T"
+                                | "-p"
+                        )
+                    {
+                        value_next = true;
+                        continue;
                     }
                     let verb = if lb == "screen" {
                         Some(a.as_str())
@@ -592,7 +661,7 @@ impl Analyzer<'_> {
     /// not be shell (strings in other languages, remote commands).
     pub(super) fn block_only(&mut self, f: impl FnOnce(&mut Self)) {
         // Already blocked: nothing `f` finds can change the verdict.
-        if self.verdict == Verdict::Block {
+        if self.settled() {
             return;
         }
         let saved = (

@@ -350,23 +350,34 @@ impl Analyzer<'_> {
         // setgid alone, `2775`, is a shared folder's.)
         let words: Vec<&str> = j
             .split(|ch: char| ch.is_whitespace() || "'\";&|".contains(ch))
+            .filter(|w| !w.is_empty())
             .collect();
-        let setuid = words.windows(2).any(|w| {
-            let mode = w[1].trim_start_matches('0');
-            matches!(w[0], "chmod" | "-m" | "--mode")
-                && (w[1].contains("u+s")
-                    || w[1] == "+s"
-                    || mode.len() == 4
-                        && mode.starts_with(['4', '6', '7'])
-                        && mode.chars().all(|ch| ch.is_ascii_digit()))
-        }) || words.windows(3).any(|w| {
-            w[0] == "chmod" && w[1].starts_with('-') && {
-                let mode = w[2].trim_start_matches('0');
-                w[2].contains("u+s")
-                    || mode.len() == 4
-                        && mode.starts_with(['4', '6', '7'])
-                        && mode.chars().all(|ch| ch.is_ascii_digit())
-            }
+        let setuid_mode = |m: &str| {
+            let digits = m.trim_start_matches('0');
+            m.contains("+s") && (m.starts_with('u') || m.starts_with('a') || m.starts_with('+'))
+                || m.contains("u=") && m.split(',').any(|p| p.starts_with("u=") && p.contains('s'))
+                || digits.len() == 4
+                    && digits.starts_with(['4', '5', '6', '7'])
+                    && digits.chars().all(|ch| ch.is_ascii_digit())
+        };
+        let setuid = words.iter().enumerate().any(|(i, w)| match *w {
+            // chmod's mode: its first word that is not an option.
+            "chmod" => words[i + 1..]
+                .iter()
+                .find(|m| !m.starts_with('-'))
+                .is_some_and(|m| setuid_mode(m)),
+            "install" => words[i + 1..].iter().enumerate().any(|(k, m)| {
+                let value = m
+                    .strip_prefix("--mode=")
+                    .or_else(|| m.strip_prefix("-m").filter(|r| !r.is_empty()))
+                    .or_else(|| {
+                        (*m == "-m" || *m == "--mode")
+                            .then(|| words.get(i + k + 2).copied())
+                            .flatten()
+                    });
+                value.is_some_and(setuid_mode)
+            }),
+            _ => false,
         });
         if verbs.first() == Some(&"run") && mounts_host && setuid {
             self.block(format!(

@@ -164,6 +164,22 @@ impl Analyzer<'_> {
             }
         }
         self.overrides_together(c);
+        // `make -C ~/.jarvis`: recipes run and write in Jarvis's state.
+        let dir = c
+            .value("-C")
+            .or_else(|| c.value("--directory"))
+            .map(|w| w.text.clone())
+            .or_else(|| {
+                c.args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("--directory="))
+                    .map(str::to_string)
+            });
+        if let Some(d) = dir
+            && self.app_state(&self.norm_text(&d, c.cwd()))
+        {
+            self.block(format!("runs make in Jarvis's own state ({d})"));
+        }
         for flag in ["--eval", "-E"] {
             if let Some(text) = c.value(flag).map(|w| w.text.clone()) {
                 self.makefile(&text, depth);
@@ -237,7 +253,7 @@ impl Analyzer<'_> {
                     .replace("${HOME}", "~")
                     .replace("$(HOME)", "~")
                     .replace("$HOME", "~");
-                (w.starts_with('/') || w.starts_with('~'))
+                (w.contains('/') || w.starts_with('~'))
                     && self.app_state(&self.norm_text(&w, c.cwd()))
             }) {
                 self.block(format!(

@@ -150,6 +150,9 @@ pub struct Analyzer<'e> {
     verdict: Verdict,
     reason: String,
     bases: Vec<String>,
+    /// Every block's reason, when asked for all of them (`apart_all`): the
+    /// analysis then does not stop at the first.
+    every_block: Option<Vec<String>>,
     /// Something in the line runs at all.
     any: bool,
     /// A program in the line downloads, or decodes: code built at run time
@@ -221,6 +224,7 @@ impl<'e> Analyzer<'e> {
             verdict: Verdict::Allow,
             reason: String::new(),
             bases: vec![],
+            every_block: None,
             any: false,
             fetches: false,
             decodes: false,
@@ -271,11 +275,38 @@ impl<'e> Analyzer<'e> {
 
     /// Raises the verdict; the first reason at the highest level is kept.
     fn raise(&mut self, v: Verdict, why: impl Into<String>) {
+        let why = why.into();
+        if v == Verdict::Block
+            && let Some(all) = self.every_block.as_mut()
+        {
+            all.push(why.clone());
+        }
         if v > self.verdict || (v == self.verdict && v != Verdict::Allow && self.reason.is_empty())
         {
             self.verdict = v;
-            self.reason = why.into();
+            self.reason = why;
         }
+    }
+
+    /// Blocked, and the analysis may stop: no later finding changes the
+    /// verdict or its first reason (unless every block is being listed).
+    pub(super) fn settled(&self) -> bool {
+        self.verdict == Verdict::Block && self.every_block.is_none()
+    }
+
+    /// As [`Self::apart`], with the reason of every block found: a harmless
+    /// block first (`ech? hi; curl … | sh`) does not hide a grave one.
+    pub(super) fn apart_all(
+        &mut self,
+        f: impl FnOnce(&mut Analyzer<'_>),
+    ) -> (Analysis, Vec<String>) {
+        let mut sub = Analyzer::new(self.env);
+        sub.work = self.work;
+        sub.every_block = Some(Vec::new());
+        f(&mut sub);
+        self.work = sub.work;
+        let all = sub.every_block.take().unwrap_or_default();
+        (sub.finish(), all)
     }
 
     pub(super) fn block(&mut self, why: impl Into<String>) {

@@ -24,6 +24,33 @@ impl Analyzer<'_> {
                 {
                     return Some(true);
                 }
+                // A name built by an encoder (`$(head -c 30 f | xxd -p).x.h`):
+                // data spelled as DNS labels, sent to whoever answers.
+                let encoded = c.words.iter().any(|w| {
+                    w.subs
+                        .iter()
+                        .filter_map(|&k| c.script.commands.get(k))
+                        .any(|k| {
+                            k.argv.first().is_some_and(|p| {
+                                matches!(
+                                    program_name(&p.text).as_str(),
+                                    "xxd"
+                                        | "base64"
+                                        | "base32"
+                                        | "basenc"
+                                        | "od"
+                                        | "hexdump"
+                                        | "hd"
+                                )
+                            })
+                        })
+                });
+                if encoded {
+                    self.block(format!(
+                        "exfiltration ({} carries encoded data out in the names it looks up)",
+                        c.base
+                    ));
+                }
                 if c.words.iter().any(|w| !w.subs.is_empty() || w.dynamic) {
                     self.ask(format!(
                         "{} with a computed name (DNS can carry data out)",

@@ -50,7 +50,7 @@ impl Analyzer<'_> {
             return;
         }
         self.web_config(path, text, depth);
-        if prose(path) || self.verdict == Verdict::Block || depth >= MAX_DEPTH {
+        if prose(path) || self.settled() || depth >= MAX_DEPTH {
             return;
         }
         // Home as other languages splice it into a command's string
@@ -289,18 +289,24 @@ impl Analyzer<'_> {
             );
         }
         for piece in pieces {
+            // (The first block's reason only: a planted file's every line
+            // is not a line run now, `a lint fixture's curl | sh` asks.)
             let found = self.apart(|a| a.script(&piece, &[], depth + 1));
+            let blocks: Vec<String> = (found.verdict == Verdict::Block)
+                .then(|| found.reason.clone())
+                .into_iter()
+                .collect();
             // A secret read where the text also sends something out.
             let sends = ["curl", "wget", "nc ", "ncat", "socat", "scp ", "http"]
                 .iter()
                 .any(|n| piece.contains(n));
-            let grave = GRAVE.iter().any(|g| found.reason.contains(g))
-                || sends && found.reason.contains("credential");
-            if found.verdict == Verdict::Block && grave {
+            let grave = blocks
+                .iter()
+                .find(|r| GRAVE.iter().any(|g| r.contains(g)) || sends && r.contains("credential"));
+            if let Some(why) = grave {
                 self.block(format!(
-                    "plants code in {} that a tool runs later: {}",
-                    shown(path),
-                    found.reason
+                    "plants code in {} that a tool runs later: {why}",
+                    shown(path)
                 ));
                 return;
             }

@@ -8,7 +8,7 @@ impl Analyzer<'_> {
     pub fn script(&mut self, src: &str, positional: &[String], depth: usize) {
         // Nothing lowers a block and its first reason is the one kept: the
         // rest of the line cannot change the verdict.
-        if self.verdict == Verdict::Block {
+        if self.settled() {
             return;
         }
         if depth > MAX_DEPTH {
@@ -372,7 +372,7 @@ impl Analyzer<'_> {
         let outer_hidden = std::mem::take(&mut self.hidden_fns);
         let outer_bodies = std::mem::take(&mut self.bodies_now);
         for (i, c) in script.commands.iter().enumerate() {
-            if self.verdict == Verdict::Block {
+            if self.settled() {
                 return;
             }
             // A body judged at each of its calls, with their arguments, is

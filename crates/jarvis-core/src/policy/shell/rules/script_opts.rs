@@ -303,6 +303,11 @@ impl Analyzer<'_> {
                 "echo {} | crontab -",
                 crate::policy::shell::quote(&kv("job").unwrap_or_default())
             )),
+            // `file path=X state=absent`: X deleted, whatever it holds.
+            "file" if kv("state").as_deref() == Some("absent") => kv("path")
+                .or_else(|| kv("dest"))
+                .or_else(|| kv("name"))
+                .map(|p| format!("rm -rf {}", path_word(&p))),
             _ => None,
         };
         if let Some(line) = equivalent {

@@ -109,9 +109,11 @@ impl Analyzer<'_> {
                 || parse::parse(&line, &[]).commands.iter().any(|k| {
                     let pa = peeled(&k.argv);
                     pa.first().is_some_and(|w| is_shell(&program_name(&w.text)))
-                        && pa
-                            .windows(2)
-                            .any(|w| w[0].text == "-c" && dumps_in(&w[1].text))
+                        && pa.windows(2).any(|w| {
+                            (w[0].text == "-c"
+                                || short_flags(&w[0].text).is_some_and(|f| f.ends_with('c')))
+                                && dumps_in(&w[1].text)
+                        })
                 });
             if dumps && !masked {
                 self.block(format!(
@@ -127,11 +129,31 @@ impl Analyzer<'_> {
         let reads = args.iter().any(|x| READ_VERBS.contains(x));
         // (`vault kv put`, `doppler secrets set`, `op item create`: the
         // verb within the first words.)
-        let verbs: Vec<&str> = args
-            .iter()
-            .copied()
-            .filter(|x| !x.starts_with('-'))
-            .collect();
+        // (Past global options and their values: `chamber -r 3 env`.)
+        let mut verbs: Vec<&str> = Vec::new();
+        let mut skip = false;
+        for x in &args {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            if x.starts_with('-') {
+                skip = !x.contains('=')
+                    && matches!(
+                        *x,
+                        "-r" | "--retries"
+                            | "--log-level"
+                            | "--backend"
+                            | "--session"
+                            | "--account"
+                            | "--project"
+                            | "--config"
+                            | "--search"
+                            | "--token"
+                    );
+                continue;
+            }
+            verbs.push(x);
+        }
         let writes = match verbs.as_slice() {
             [v, ..] if WRITE_VERBS.contains(v) || lb == "vault" && *v == "write" => true,
             // A noun, then its verb (`vault kv put`, `op item create`).
@@ -180,10 +202,12 @@ impl Analyzer<'_> {
             ) && matches!(w[1], "create" | "create-orphan")
         }) || lb == "vault"
             && args.iter().any(|a| {
-                *a == "unwrap"
+                // (`/auth/token/create`, `…/secret-id/`: the same paths.)
+                let a = a.trim_matches('/');
+                a == "unwrap"
                     || a.contains("wrapping/unwrap")
                     || a.ends_with("/secret-id")
-                    || *a == "create-orphan"
+                    || a == "create-orphan"
                     || a.starts_with("auth/token/create")
                     || a.contains("/login")
             });
@@ -340,7 +364,9 @@ impl Analyzer<'_> {
                         && TEMPLATE_SECRETS.iter().any(|f| {
                             text.match_indices(f).any(|(i, _)| {
                                 let before = text[..i].chars().next_back();
-                                before.is_some_and(|ch| matches!(ch, ' ' | '(' | '{' | '|' | '-'))
+                                before.is_some_and(|ch| {
+                                    ch.is_whitespace() || matches!(ch, '(' | '{' | '|' | '-')
+                                })
                             })
                         });
                 if reads {
@@ -355,6 +381,7 @@ impl Analyzer<'_> {
             ("chezmoi", Some("init"))
                 if args.iter().any(|x| {
                     matches!(*x, "--apply" | "-a" | "--one-shot")
+                        || x.starts_with('-') && !x.starts_with("--") && x.contains('a')
                         || x.strip_prefix("--apply=")
                             .is_some_and(|v| !matches!(lower(v).as_str(), "false" | "0" | "f"))
                 }) && args.iter().filter(|x| !x.starts_with('-')).count() > 1 =>
@@ -374,8 +401,13 @@ impl Analyzer<'_> {
                 });
                 // Shown (`-`, standard output by any name), handed to a
                 // process substitution, or read by a later command.
-                let shown =
-                    file.is_none_or(super::backups::to_output) || c.words.iter().any(|w| w.procsub);
+                let shown = file.is_none_or(|f| {
+                    let mut f = f.replace("/./", "/");
+                    while f.contains("//") {
+                        f = f.replace("//", "/");
+                    }
+                    super::backups::to_output(&f)
+                }) || c.words.iter().any(|w| w.procsub);
                 let read_later = file.is_some_and(|f| {
                     c.script.commands.iter().any(|k| {
                         !std::ptr::eq(k, c.src)

@@ -106,14 +106,47 @@ fn plain_format(v: &str) -> bool {
     }
     v.split("#{").skip(1).all(|part| {
         part.split_once('}').is_some_and(|(name, _)| {
-            // (tmux's own variables are lower case; any other name is
-            // looked up in the environment: `#{GITHUB_TOKEN}`. `t:`
-            // formats a time; other modifiers re-expand or run.)
-            let name = name.strip_prefix("t:").unwrap_or(name);
-            !name.is_empty()
-                && name
-                    .chars()
-                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_')
+            // (`t:` formats a time; other modifiers re-expand or run.)
+            tmux_variable(name.strip_prefix("t:").unwrap_or(name))
         })
     })
+}
+
+/// One of tmux's own format variables; any other name is looked up in the
+/// environment (`#{GITHUB_TOKEN}`, `#{https_proxy}`).
+pub(super) fn tmux_variable(name: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "session_",
+        "window_",
+        "pane_",
+        "client_",
+        "buffer_",
+        "cursor_",
+        "history_",
+        "mouse_",
+        "alternate_",
+        "copy_",
+        "scroll_",
+        "selection_",
+        "search_",
+        "server_",
+        "start_",
+        "popup_",
+        "command_",
+        "hook_",
+        "line",
+        "last_window_",
+        "active_window_",
+        "insert_",
+        "keypad_",
+        "wrap_",
+        "origin_",
+    ];
+    matches!(
+        name,
+        "host" | "host_short" | "pid" | "version" | "socket_path" | "uid" | "user"
+    ) || PREFIXES.iter().any(|p| name.starts_with(p))
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_')
 }

@@ -88,6 +88,35 @@ impl Analyzer<'_> {
                 _ => break,
             }
         }
+        // A shell or interpreter inside, reading this line's input: a
+        // download or decoded text piped in runs there.
+        let reads_input = words.get(i).is_some_and(|p| {
+            let p = program_name(p);
+            (is_shell(&p) || tables::interpreter(&p).is_some())
+                && !words[i + 1..]
+                    .iter()
+                    .any(|w| *w == "-c" || !w.starts_with('-'))
+        });
+        let fed = c
+            .src
+            .stdin_from
+            .and_then(|k| c.script.commands.get(k))
+            .map(|p| self.producer(p))
+            .or_else(|| {
+                c.src
+                    .redirects
+                    .iter()
+                    .filter(|r| r.op == "<" && r.target.procsub)
+                    .flat_map(|r| r.target.subs.iter())
+                    .filter_map(|&k| c.script.commands.get(k))
+                    .map(|p| self.producer(p))
+                    .find(|p| *p != Producer::Other)
+            });
+        if reads_input && fed.is_some_and(|p| p != Producer::Other) {
+            self.block(format!(
+                "download and execute ({tool}: its shell runs what the line feeds it)"
+            ));
+        }
         let code = words
             .get(i..)
             .unwrap_or_default()
@@ -104,15 +133,11 @@ impl Analyzer<'_> {
     /// guest's, so only what reaches out (code fetched and run, a remote
     /// shell, data sent away) or prints a secret here counts.
     pub(super) fn guest_command(&mut self, code: &str, c: &Cmd<'_>, tool: &str) {
-        let found = self.apart(|a| a.script(code, &[], c.depth + 1));
-        let reveals = found.reason.contains("reveals");
-        if found.verdict == Verdict::Block
-            && (reveals
-                || super::planted_text::GRAVE
-                    .iter()
-                    .any(|g| found.reason.contains(g)))
-        {
-            self.block(format!("{tool}: {}", found.reason));
+        let (_, blocks) = self.apart_all(|a| a.script(code, &[], c.depth + 1));
+        if let Some(why) = blocks.iter().find(|r| {
+            r.contains("reveals") || super::planted_text::GRAVE.iter().any(|g| r.contains(g))
+        }) {
+            self.block(format!("{tool}: {why}"));
         }
     }
 

@@ -34,6 +34,13 @@ const REQUEST_INPUT: &[&str] = &[
 /// What runs a command or code, called with what follows on its line.
 const EXEC_SINKS: &[&str] = &[
     "system(",
+    // (A function `exec(`, not a method: `RegExp.exec(` matches text.)
+    " exec(",
+    "(exec(",
+    ";exec(",
+    "call_user_func(",
+    "include(",
+    "require(",
     "shell_exec(",
     "passthru(",
     "popen(",
@@ -58,11 +65,53 @@ impl Analyzer<'_> {
         let l = lower(text);
         // A page that runs what the request sends: on one line, a call
         // that runs code or commands, and the request's input after it.
+        // Variables given the request's input (`$c = $_GET["c"];`) carry
+        // it into a later call.
+        let carried: Vec<String> = l
+            .split([';', '\n'])
+            .filter_map(|st| {
+                let (left, right) = st.split_once('=')?;
+                REQUEST_INPUT.iter().any(|r| right.contains(r)).then(|| {
+                    left.split_whitespace()
+                        .last()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string()
+                })
+            })
+            .filter(|v| v.len() > 1 || v.starts_with('$'))
+            .collect();
+        let fed = |arg: &str| {
+            REQUEST_INPUT.iter().any(|r| arg.contains(r))
+                || carried.iter().any(|v| {
+                    arg.match_indices(v.as_str()).any(|(i, _)| {
+                        let before = arg[..i].chars().next_back();
+                        let after = arg[i + v.len()..].chars().next();
+                        !before.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                            && !after.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                    })
+                })
+        };
         let shell_page = !super::planted_text::data_file(path)
-            && l.lines().any(|line| {
+            && l.split([';', '\n']).any(|line| {
                 EXEC_SINKS.iter().any(|k| {
-                    line.find(k)
-                        .is_some_and(|at| REQUEST_INPUT.iter().any(|r| line[at..].contains(r)))
+                    line.match_indices(k).any(|(at, _)| {
+                        // The call's argument, up to its closing parenthesis.
+                        let arg = &line[at + k.len()..];
+                        let mut depth = 1usize;
+                        let end = arg
+                            .char_indices()
+                            .find(|(_, ch)| {
+                                match ch {
+                                    '(' => depth += 1,
+                                    ')' => depth -= 1,
+                                    _ => {}
+                                }
+                                depth == 0
+                            })
+                            .map_or(arg.len(), |(i, _)| i);
+                        fed(&arg[..end])
+                    })
                 })
             });
         if shell_page {
@@ -82,6 +131,8 @@ impl Analyzer<'_> {
             "authrequestheaders",
             "header authorization",
             "header cookie",
+            "$http_x_",
+            "$request_body",
         ]
         .iter()
         .any(|k| l.contains(k));
@@ -123,9 +174,12 @@ impl Analyzer<'_> {
             t.contains("cgi-script")
                 || t.contains("x-httpd-php")
                 || t.contains("application/x-httpd")
+                || t.contains("php-script")
+                || t.contains("php7-script")
+                || t.contains("php8-script")
         };
         let files_match_images = l
-            .split("<filesmatch")
+            .split("<files")
             .skip(1)
             .any(|block| images(block.lines().next().unwrap_or("")) && handler(block));
         let uploads_run = files_match_images
@@ -155,12 +209,16 @@ impl Analyzer<'_> {
                 "globallog",
                 "accesslog.filename",
                 "server.errorlog",
+                "forensiclog",
+                "jklogfile",
+                "sslpassphrasedialog",
             ]
             .iter()
             .any(|k| lt.starts_with(k))
             .then(|| {
                 t.split_once('|')
                     .map(|(_, r)| r.trim_end_matches(['"', '\'']))
+                    .or_else(|| t.split_once("exec:").map(|(_, r)| r))
             })
             .flatten()
             .or_else(|| {
@@ -217,7 +275,9 @@ impl Analyzer<'_> {
             if (lt.contains("server ")
                 || lt.contains("unix@")
                 || lt.contains("proxy_pass")
-                || lt.contains("proxypass"))
+                || lt.contains("proxypass")
+                || lt.contains("grpc_pass")
+                || lt.contains("reverse_proxy"))
                 && powerful_socket(t)
             {
                 self.block(format!(
