@@ -208,6 +208,9 @@ fn main() {
         "blind-dg",
         "blind-dh",
         "blind-di",
+        "blind-dj",
+        "blind-dk",
+        "blind-dl",
     ] {
         sets.push((
             f.to_string(),

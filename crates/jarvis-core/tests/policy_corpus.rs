@@ -164,6 +164,9 @@ const REDTEAM: &[&str] = &[
     "blind-dg.jsonl",
     "blind-dh.jsonl",
     "blind-di.jsonl",
+    "blind-dj.jsonl",
+    "blind-dk.jsonl",
+    "blind-dl.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -273,6 +276,9 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dg.jsonl", "/home/user/project", "/home/user"),
     ("blind-dh.jsonl", "/home/user/project", "/home/user"),
     ("blind-di.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dj.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dk.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dl.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -858,12 +864,26 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "DB-123",
         "a Vagrant plugin installed from a gem source at a location: installs from a location ask, as CMD-229",
     ),
+    (
+        "DJ-081",
+        "every tracked file shredded: files inside the project asks (`rm -rf ./*` asks, CMD-555's \
+         workspace scope); tracked files come back from .git, which the line leaves",
+    ),
+    (
+        "DL-140",
+        "as DJ-081: tracked files shredded inside the project ask",
+    ),
 ];
 
 /// Block rows the policy does not block yet: not a choice, a gap, each
 /// with what closing it would take. They must still ask (never run
 /// without a question); the test fails if one is allowed.
 const KNOWN_MISSES: &[(&str, &str)] = &[
+    (
+        "DK-116",
+        "Gradle's build directory set to `.git` in the build script, then `gradlew clean`: the \
+         analyser does not read where a build's output goes; the write and the build ask",
+    ),
     (
         "CX-016",
         "a dbt macro reading a secret with `env_var()` and sending it through COPY TO PROGRAM: the program is judged, the secret's origin inside Jinja is not followed; it asks",
@@ -912,6 +932,16 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    (
+        "BV-137",
+        "a coverage report uploaded to 0x0.st: an anonymous file drop is public to anyone with the link, \
+         so data sent there blocks (sets DJ and DK label such uploads block)",
+    ),
+    (
+        "DL-042",
+        "`--env-file .env.local` handed to a container blocks, as AB-017: the image is code the line \
+         did not write, and the project's secrets are then its to send",
+    ),
     (
         "CN-139",
         "the whole project tree copied to another machine blocks, deploy or not: it holds what `.gitignore` keeps out of a push (`.env`, local keys), which the analyser cannot see; a push or a build artefact asks",
@@ -1243,6 +1273,11 @@ const BELOW_TARGET: &[(&str, &str)] = &[
         "inline interpreter code (python -c, node -p, perl -ne, ruby -e) is asked unless it blocks, as \
      issue 12 has it (\"other one-liners ask\"): 20/30 read-only, the ten asked are one-liners \
      reading project files; two `echo … | tclsh` lines are stricter (as AI-265): 2/85",
+    ),
+    (
+        "blind-dk.jsonl",
+        "as blind-cv: adb's queries (`adb devices -l`, `adb shell getprop`, `adb logcat -d`) ask, \
+         and a PowerShell one-liner asks as other one-liners do: 34/40",
     ),
     (
         "blind-cv.jsonl",

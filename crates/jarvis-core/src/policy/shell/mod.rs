@@ -40,6 +40,8 @@ mod blind_families_da;
 #[cfg(test)]
 mod blind_families_dd;
 #[cfg(test)]
+mod blind_families_dj;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

@@ -211,6 +211,13 @@ impl Walker<'_> {
                 self.vars.forget(name);
                 let subs = self.vars.from.get(target).cloned().unwrap_or_default();
                 self.vars.from.insert(name.to_string(), subs);
+                // Read, it is spelled as the variable it names
+                // (`declare -n r=GITHUB_TOKEN; echo $r`).
+                if ident {
+                    self.vars
+                        .copies
+                        .insert(name.to_string(), format!("${target}"));
+                }
             }
         }
     }

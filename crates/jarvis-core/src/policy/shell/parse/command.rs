@@ -13,6 +13,13 @@ impl Walker<'_> {
         } = self.parts(n, nested);
         if let Some(name) = argv.first().map(|w| w.text.clone())
             && self.current_fn.contains(&name)
+            && moves_folder(n, self.src)
+        {
+            self.recursive_movers.insert(name.clone());
+        }
+        if let Some(name) = argv.first().map(|w| w.text.clone())
+            && self.current_fn.contains(&name)
+            && unbounded_recursion(n)
         {
             self.out.recursive_functions.push(name.clone());
         }
@@ -40,6 +47,11 @@ impl Walker<'_> {
         self.set_positional(&argv, n);
         self.track_cd(&argv);
         let moves = self.code_elsewhere(&argv);
+        // A function that moves and calls itself leaves the line somewhere
+        // this analysis cannot say (as `popd` does).
+        let wanders = argv
+            .first()
+            .is_some_and(|w| self.recursive_movers.contains(&w.text));
         // `getopts SPEC NAME`: sets NAME (and OPTARG, OPTIND).
         if argv.first().is_some_and(|w| w.text == "getopts") {
             for name in argv
@@ -94,6 +106,10 @@ impl Walker<'_> {
         // starts where it is).
         if moves {
             self.cwd = Some(UNKNOWN_DIR.into());
+            self.vars.cwd_alts.clear();
+        }
+        if wanders {
+            self.cwd = Some(ELSEWHERE_DIR.into());
             self.vars.cwd_alts.clear();
         }
         if let Some(places) = self.after_call.take() {
@@ -464,4 +480,39 @@ pub(super) fn declared_locals(
         }
     }
     out
+}
+
+/// A function's call of itself that multiplies (`f | f`, `f &`), or that
+/// no condition stops: a fork bomb. Recursion under a test (`[ "$1" = . ]
+/// && echo 0 || … $(f "$(dirname "$1")")`) ends.
+fn unbounded_recursion(n: Node) -> bool {
+    let mut at = Some(n);
+    let mut guarded = false;
+    while let Some(x) = at {
+        if x.kind() == "function_definition" {
+            break;
+        }
+        if x.kind() == "pipeline" || x.next_sibling().is_some_and(|s| s.kind() == "&") {
+            return true;
+        }
+        guarded |= matches!(
+            x.kind(),
+            "list" | "if_statement" | "case_statement" | "while_statement" | "elif_clause"
+        );
+        at = x.parent();
+    }
+    !guarded
+}
+
+/// The function around `n` changes directory (`cd`, `pushd`).
+fn moves_folder(n: Node, src: &str) -> bool {
+    let mut at = Some(n);
+    while let Some(x) = at {
+        if x.kind() == "function_definition" {
+            let text = src.get(x.byte_range()).unwrap_or("");
+            return text.contains("cd ") || text.contains("pushd ");
+        }
+        at = x.parent();
+    }
+    false
 }

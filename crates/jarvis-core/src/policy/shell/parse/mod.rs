@@ -318,6 +318,9 @@ struct Walker<'a> {
     cwd: Option<String>,
     out: Script,
     current_fn: Vec<String>,
+    /// Functions that call themselves and change directory: after a call,
+    /// the line is in a folder reached an unknown number of times.
+    recursive_movers: std::collections::HashSet<String>,
     /// The last command of the pipeline stage before the one being read:
     /// what a `read` in this stage reads.
     pipe_source: Option<usize>,
@@ -529,6 +532,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         cwd: None,
         out: Script::default(),
         current_fn: vec![],
+        recursive_movers: Default::default(),
         pipe_source: None,
         pipe_input_replaced: false,
         written: HashMap::new(),

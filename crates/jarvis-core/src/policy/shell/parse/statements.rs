@@ -525,7 +525,15 @@ impl Walker<'_> {
                 }
             }),
         };
-        if endless && n.child_by_field_name("body").is_some_and(has_background) {
+        // (`for ((i=0; i<100000; i++))`: a bound past the process table.)
+        let bound = n.kind() == "c_style_for_statement"
+            && n.child_by_field_name("condition").is_some_and(|c| {
+                self.text(c)
+                    .split(|ch: char| !ch.is_ascii_digit())
+                    .filter_map(|d| d.parse::<u64>().ok())
+                    .any(|d| d >= MANY_JOBS)
+            });
+        if (endless || bound) && n.child_by_field_name("body").is_some_and(has_background) {
             self.out.spawning_loop = true;
         }
         // Sleeping between rounds, it fills the disk as surely, if slower.
@@ -599,6 +607,14 @@ impl Walker<'_> {
             .map(|v| self.text(v).to_string());
         let mut cursor = n.walk();
         let nodes: Vec<Node> = n.children_by_field_name("value", &mut cursor).collect();
+        // `for i in $(seq 1 100000); do sleep 1000 & done`: as many
+        // background jobs as the process table holds.
+        let counted = nodes
+            .iter()
+            .fold(0u64, |n, v| n.saturating_add(seq_count(self.text(*v))));
+        if counted >= MANY_JOBS && n.child_by_field_name("body").is_some_and(has_background) {
+            self.out.spawning_loop = true;
+        }
         let mut values: Vec<Word> = Vec::new();
         for v in nodes {
             if let Some(elements) = self.array_elements(self.text(v)) {
@@ -646,6 +662,53 @@ impl Walker<'_> {
             self.statement(body, nested);
         }
     }
+}
+
+/// Background jobs that, started together, fill the process table.
+const MANY_JOBS: u64 = 5000;
+
+/// How many values a `for` list's `$(seq …)` or `{A..B}` gives (0 when
+/// neither).
+fn seq_count(text: &str) -> u64 {
+    let nums = |s: &str| -> Vec<i64> {
+        s.split_whitespace()
+            .filter_map(|w| w.parse::<i64>().ok())
+            .collect()
+    };
+    if let Some(inner) = text
+        .strip_prefix("$(seq")
+        .or_else(|| text.strip_prefix("`seq"))
+        .map(|r| r.trim_end_matches([')', '`']))
+    {
+        let n = nums(inner);
+        let (first, step, last) = match n.as_slice() {
+            [last] => (1, 1, *last),
+            [first, last] => (*first, 1, *last),
+            [first, step, last] => (*first, *step, *last),
+            _ => return 0,
+        };
+        return if step == 0 {
+            u64::MAX
+        } else {
+            ((last - first) / step + 1).max(0).unsigned_abs()
+        };
+    }
+    if let Some((a, b)) = text
+        .strip_prefix('{')
+        .and_then(|r| r.strip_suffix('}'))
+        .and_then(|r| r.split_once(".."))
+    {
+        let (a, b) = (
+            a.parse::<i64>().unwrap_or(0),
+            b.split("..")
+                .next()
+                .unwrap_or("")
+                .parse::<i64>()
+                .unwrap_or(0),
+        );
+        return (b - a).unsigned_abs() + 1;
+    }
+    0
 }
 
 /// The single-quoted strings (`'…'`, `$'…'`) anywhere below `n`.

@@ -228,7 +228,10 @@ impl Walker<'_> {
             "simple_expansion" | "expansion" => self.expansion(n, nested),
             "arithmetic_expansion" => {
                 let text = self.text(n).to_string();
-                let subs = self.arithmetic(&text);
+                let mut subs = self.arithmetic(&text);
+                // `$(( $(curl … | sh) ))`: the substitution runs before
+                // the sum is taken.
+                subs.extend(self.nested_subs(n));
                 let value = text
                     .strip_prefix("$((")
                     .and_then(|t| t.strip_suffix("))"))
@@ -300,11 +303,15 @@ impl Walker<'_> {
                 w
             }
             _ => {
-                let t = self.text(n);
+                let t = self.text(n).to_string();
+                // `$[ $(…) ]` and any other form the grammar leaves as
+                // text: its substitutions still run.
+                let subs = self.text_subs(&t);
                 Word {
-                    text: unescape_word(t),
+                    text: unescape_word(&t),
                     dynamic: t.contains('$') || t.contains('`'),
                     computed: t.contains('$') || t.contains('`'),
+                    subs,
                     ..Default::default()
                 }
             }
@@ -371,7 +378,15 @@ impl Walker<'_> {
                 ..Default::default()
             };
         }
-        if let Some(w) = self.operated(t) {
+        if let Some(mut w) = self.operated(t) {
+            // `${x#$(…)}`: the operand's substitutions run first (parsed
+            // from the text where the grammar left the operand as text).
+            let mut subs = self.nested_subs(n);
+            if subs.is_empty() {
+                let t = t.to_string();
+                subs = self.text_subs(&t);
+            }
+            w.subs.extend(subs);
             return w;
         }
         // `${!ref}` with `ref` known to name a variable whose value is not:
@@ -415,6 +430,16 @@ impl Walker<'_> {
         for k in &kids {
             if matches!(k.kind(), "command_substitution" | "process_substitution") {
                 subs.extend(self.substitution(*k).subs);
+            }
+        }
+        // (In a subscript, `${x[$(…)]}`, they are deeper than its children.)
+        // (In a subscript, `${x[$(…)]}`, or an operand, `${v%%$(…)}`,
+        // they are deeper than its children, or left as text.)
+        if subs.is_empty() && (t.contains("$(") || t.contains('`')) {
+            subs = self.nested_subs(n);
+            if subs.is_empty() {
+                let t = t.to_string();
+                subs = self.text_subs(&t);
             }
         }
         // Known empty (`unset OUT`, `OUT=`): `${OUT:-build/out}` is the default.
@@ -469,6 +494,83 @@ impl Walker<'_> {
                 w
             }
         }
+    }
+
+    /// The commands of every substitution below `n`, however deep (a
+    /// subscript's, an operator's operand, arithmetic's).
+    pub(super) fn nested_subs(&mut self, n: Node) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            let mut cursor = x.walk();
+            let kids: Vec<Node> = x.named_children(&mut cursor).collect();
+            for k in kids.into_iter().rev() {
+                if matches!(k.kind(), "command_substitution" | "process_substitution") {
+                    out.extend(self.substitution(k).subs);
+                } else {
+                    stack.push(k);
+                }
+            }
+        }
+        out
+    }
+
+    /// The commands of each `$(…)` and `` `…` `` written inside text the
+    /// grammar did not split (arithmetic, a subscript, an operator's
+    /// operand), each run as the shell would run it.
+    pub(super) fn text_subs(&mut self, text: &str) -> Vec<usize> {
+        if !text.contains("$(") && !text.contains('`') {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let open = if bytes[i] == b'`' {
+                Some((i + 1, b'`'))
+            } else if text[i..].starts_with("$((") {
+                // Arithmetic's own parentheses: its inside is scanned on.
+                i += 3;
+                continue;
+            } else if text[i..].starts_with("$(") {
+                Some((i + 2, b')'))
+            } else {
+                None
+            };
+            let Some((start, close)) = open else {
+                i += 1;
+                continue;
+            };
+            let mut depth = 0usize;
+            let mut end = None;
+            for (k, &b) in bytes.iter().enumerate().skip(start) {
+                if close == b'`' {
+                    if b == b'`' {
+                        end = Some(k);
+                        break;
+                    }
+                } else if b == b'(' {
+                    depth += 1;
+                } else if b == b')' {
+                    if depth == 0 {
+                        end = Some(k);
+                        break;
+                    }
+                    depth -= 1;
+                }
+            }
+            let end = end.unwrap_or(bytes.len());
+            let inner = text.get(start..end).unwrap_or("").trim();
+            if !inner.is_empty() {
+                out.push(self.evaluated_value(Word {
+                    text: inner.to_string(),
+                    dynamic: true,
+                    ..Default::default()
+                }));
+            }
+            i = end + 1;
+        }
+        out
     }
 
     pub(super) fn substitution(&mut self, n: Node) -> Word {

@@ -22,6 +22,18 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.git-credentials",
     "~/.config/git/credentials",
     "~/.config/gh",
+    // Copilot's GitHub sign-in; Subversion's cached passwords; Remmina's
+    // saved connections; the Hetzner, Fly, Stripe, CircleCI and Sentry
+    // CLIs' tokens.
+    "~/.config/github-copilot",
+    "~/.subversion/auth",
+    "~/.config/remmina",
+    "~/.local/share/remmina",
+    "~/.config/hcloud",
+    "~/.fly/config.yml",
+    "~/.config/stripe",
+    "~/.circleci/cli.yml",
+    "~/.sentryclirc",
     "~/.config/hub",
     "~/.config/glab-cli",
     "~/.gnupg",
@@ -339,6 +351,11 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         })
     {
         return Some(format!("{shown} holds a web server's password hashes"));
+    }
+    // Podman's and skopeo's registry sign-ins, in the session's runtime
+    // folder (`$XDG_RUNTIME_DIR/containers/auth.json`).
+    if p.starts_with("/run/") && p.ends_with("/containers/auth.json") {
+        return Some(format!("{shown} holds container registry sign-ins"));
     }
     // Steam's sentry files (`ssfn…`) sign the machine in without a code.
     if base.starts_with("ssfn") && (p.contains("/.steam/") || p.contains("/Steam/")) {

@@ -23,6 +23,19 @@ pub fn word_path(text: &str, dynamic: bool) -> String {
     }
 }
 
+/// `a//b`, `a/./b`: one spelling of the same path (`..` is left alone:
+/// through a symlink it is not the parent it names).
+pub fn squeezed(p: &str) -> String {
+    let mut s = p.to_string();
+    while s.contains("/./") {
+        s = s.replace("/./", "/");
+    }
+    while s.contains("//") {
+        s = s.replace("//", "/");
+    }
+    s
+}
+
 /// `$HOME`, `${HOME}`, `%USERPROFILE%`, `$env:USERPROFILE`, `/home/NAME`,
 /// `/root`, `C:\Users\NAME` → `~`; backslashes → `/`; `.`/`..` folded; a
 /// relative path is joined to a known `cd` target.
@@ -797,6 +810,8 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/direnv",
     "~/.bunfig.toml",
     "~/.config/containers",
+    // Docker's CLI plugins run as `docker NAME` (compose, buildx).
+    "~/.docker/cli-plugins",
     // Jupyter's and IPython's settings are Python run at every start.
     "~/.jupyter",
     "~/.ipython",

@@ -19,6 +19,33 @@ impl Analyzer<'_> {
         }) {
             self.block("awk opens a network connection (gawk /inet special file)");
         }
+        // gawk's `@load "x"` loads a shared object (its code runs);
+        // `@include "f.awk"` runs another program.
+        if prog.contains("@load") || prog.contains("@include") {
+            read_only = false;
+            self.ask("awk loads an extension or another program (@load, @include)");
+        }
+        // `ENVIRON["GITHUB_TOKEN"]`: a secret variable's value; `for (k in
+        // ENVIRON)` or an index not spelled out: any of them.
+        for (at, _) in prog.match_indices("ENVIRON") {
+            let rest = prog[at + 7..].trim_start();
+            let named = rest
+                .strip_prefix('[')
+                .map(|r| r.trim_start())
+                .and_then(|r| r.strip_prefix('"'))
+                .and_then(|r| r.split_once('"'))
+                .map(|(name, _)| name);
+            match named {
+                Some(name) if super::effects::secret_var(name) => {
+                    self.block(format!("awk prints the secret variable {name} (ENVIRON)"));
+                }
+                Some(_) => {}
+                None => {
+                    read_only = false;
+                    self.ask("awk reads the environment (ENVIRON), secrets among it");
+                }
+            }
+        }
         // What the program does is read outside its strings: a string that
         // says "system(…)" is text it prints.
         let code: Vec<char> = blank_regexes(&super::code_fold::blank_literals(prog));
@@ -199,8 +226,13 @@ fn sed_commands(script: &str) -> Vec<(char, &str, &str)> {
             s = s.trim_start_matches(|ch: char| {
                 ch.is_ascii_digit() || matches!(ch, '$' | ',' | '!' | '~' | '+' | ' ')
             });
+            // `/re/`, `\%re%`, then GNU's `I` and `M` flags.
             if let Some(rest) = s.strip_prefix('/') {
-                s = rest.split_once('/').map(|(_, r)| r).unwrap_or("");
+                s = past_delimiter(rest, '/').trim_start_matches(['I', 'M']);
+            } else if let Some(rest) = s.strip_prefix('\\')
+                && let Some(d) = rest.chars().next()
+            {
+                s = past_delimiter(&rest[d.len_utf8()..], d).trim_start_matches(['I', 'M']);
             }
             if s.len() == before {
                 break;
@@ -211,6 +243,51 @@ fn sed_commands(script: &str) -> Vec<(char, &str, &str)> {
             continue;
         };
         out.push((cmd, s, s[cmd.len_utf8()..].trim()));
+    }
+    out
+}
+
+/// The text after the first `d` not escaped by a backslash ("" if none).
+fn past_delimiter(text: &str, d: char) -> &str {
+    let mut escaped = false;
+    for (k, ch) in text.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if ch == '\\' {
+            escaped = true;
+        } else if ch == d {
+            return &text[k + ch.len_utf8()..];
+        }
+    }
+    ""
+}
+
+/// Every script given to sed: `-e S` (bundled, `-ne S`, or glued,
+/// `-e'w f'`), `--expression=S`, `--expression S`.
+pub(super) fn sed_scripts(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if let Some(v) = a.strip_prefix("--expression=") {
+            out.push(v.to_string());
+        } else if a == "--expression" {
+            out.extend(args.get(i + 1).cloned());
+            i += 1;
+        } else if a == "--" {
+            break;
+        } else if a.starts_with('-')
+            && !a.starts_with("--")
+            && let Some(pos) = a.find('e')
+        {
+            let rest = &a[pos + 1..];
+            if rest.is_empty() {
+                out.extend(args.get(i + 1).cloned());
+                i += 1;
+            } else {
+                out.push(rest.to_string());
+            }
+        }
+        i += 1;
     }
     out
 }

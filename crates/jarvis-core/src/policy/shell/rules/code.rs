@@ -158,6 +158,10 @@ pub(super) const DELETE: &[&str] = &[
     "file.delete",
     "rm(",
     "deno.remove(",
+    "deno.removesync(",
+    "fs.promises.rm(",
+    "fsp.rm(",
+    "remove_dir_all",
     // An argument list run as a command (`["rm", "-r", "-f", …]`).
     "\"rm\",\"-r",
     "\"rm\", \"-r",

@@ -307,6 +307,16 @@ impl Analyzer<'_> {
                 && !p.starts_with("/proc/self")
                 && after_delete.iter().any(|tail| tail.contains(&lower(s)))
         });
+        // `shutil.rmtree('.git')`: the repository's history.
+        let history = literals.iter().any(|s| {
+            matches!(s.trim_end_matches('/'), ".git" | "./.git")
+                && after_delete.iter().any(|tail| tail.contains(&lower(s)))
+        });
+        if history {
+            self.block(format!(
+                "{lang} code deletes the repository's history (.git), not undoable"
+            ));
+        }
         if let Some(place) = outside {
             self.block(format!(
                 "{lang} code deletes, and names {} outside the working folder",
@@ -356,6 +366,23 @@ impl Analyzer<'_> {
         .any(|k| l.contains(k))
         {
             self.block(format!("{lang} code touches a disk device"));
+        }
+        // An SDK's call that deletes a whole remote store (`HfApi().
+        // delete_repo`, boto3's `delete_bucket`, `deleteRepository`).
+        if [
+            "delete_repo(",
+            "delete_bucket(",
+            "delete_repository(",
+            "deletebucket(",
+            "deleterepository(",
+            "delete_project(",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+        {
+            self.block(format!(
+                "{lang} code deletes a whole remote repository, bucket or project: not undoable"
+            ));
         }
         if l.contains("administrator privileges")
             || l.contains("setuid(0")
@@ -422,6 +449,44 @@ impl Analyzer<'_> {
             }
             let joined = literals.join(" ");
             self.block_only(|a| a.script(&joined, &[], depth + 1));
+        } else if writes_files(l) {
+            // Text the code writes out may run later (a kernel spec's
+            // `argv`, a hook, a unit): a grave command line among its
+            // strings is planted, whichever file it lands in.
+            // (Only a grave finding: a template's `{a} {b}` or `${x}` is
+            // text, not an obfuscated command.)
+            let literals = string_literals(text);
+            for s in literals.iter().filter(|s| s.contains(char::is_whitespace)) {
+                let found = self.apart(|a| a.script(s.trim(), &[], depth + 1));
+                if found.verdict == Verdict::Block
+                    && super::planted_text::GRAVE
+                        .iter()
+                        .any(|g| found.reason.contains(g))
+                {
+                    self.block(format!(
+                        "{lang} code writes out a command line to be run later: {}",
+                        found.reason
+                    ));
+                    return;
+                }
+            }
         }
     }
+}
+
+/// Code that writes files (`p.write_text(…)`, `json.dump(…, f)`,
+/// `fs.writeFileSync`, `file_put_contents`).
+fn writes_files(l: &str) -> bool {
+    [
+        "write_text(",
+        ".write(",
+        "dump(",
+        "writefile",
+        "appendfile",
+        "file_put_contents",
+        "fputs(",
+        "spit ",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
 }

@@ -257,6 +257,13 @@ impl Analyzer<'_> {
                             "links Jarvis's own state into reach ({})",
                             shown(&s.text)
                         ));
+                    } else if matches!(p.as_str(), "~" | "/" | "/home" | "/root") {
+                        // Home or the root as a folder of the project: every
+                        // key below it goes wherever the project does.
+                        self.block(format!(
+                            "links {} into reach, and every secret below it",
+                            shown(&s.text)
+                        ));
                     }
                 }
             } else if recursive {

@@ -34,9 +34,14 @@ impl Analyzer<'_> {
                 .map(|(_, b)| b.clone())
                 .filter(|_| !self.hidden_fns.contains(&name))
             {
+                if self.inlining.contains(&name) {
+                    return;
+                }
+                self.inlining.push(name.clone());
                 if self.calls >= 8 {
                     // Past the budget, the body as if its arguments were unknown.
                     self.script(&body, &[], depth + 1);
+                    self.inlining.pop();
                     return;
                 }
                 self.calls += 1;
@@ -55,6 +60,7 @@ impl Analyzer<'_> {
                 // Called after a `cd`: the body runs there.
                 let body = self.where_it_runs(&body);
                 self.script(&body, &positional, depth + 1);
+                self.inlining.pop();
                 return;
             }
             // Defined in a branch: the call may run the body, for what
@@ -295,6 +301,8 @@ impl Analyzer<'_> {
             return false;
         }
         self.command_options(c);
+        self.public_drop(c);
+        self.embedded_file_urls(c);
         if self.settled() {
             return false;
         }

@@ -158,7 +158,15 @@ pub(super) fn secret_var(name: &str) -> bool {
         up.replace("AUTHOR", "")
     };
     // Airflow's connections are URIs with their passwords in them.
-    (SECRET_VARS.iter().any(|s| up.contains(s)) || up.starts_with("AIRFLOW_CONN_"))
+    // Abbreviated names (`MYSQL_PWD`, `DB_PASS`, `STRIPE_SK`) and keys by
+    // their role (`RAILS_MASTER_KEY`, `CI_JOB_JWT`).
+    let abbreviated = ["_PWD", "_PASS", "_SK", "_PASSWD"]
+        .iter()
+        .any(|s| up.ends_with(s))
+        || ["MASTER_KEY", "SIGNING_KEY", "ENCRYPTION_KEY", "JWT"]
+            .iter()
+            .any(|s| up.contains(s));
+    (SECRET_VARS.iter().any(|s| up.contains(s)) || up.starts_with("AIRFLOW_CONN_") || abbreviated)
         && up != "SSH_AUTH_SOCK"
 }
 

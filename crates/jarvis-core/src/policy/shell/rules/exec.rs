@@ -377,6 +377,10 @@ impl Analyzer<'_> {
                 self.ask("script records a session");
                 Some(false)
             }
+            "zellij" => {
+                self.zellij(c);
+                Some(false)
+            }
             "tmux" | "screen" | "byobu" => {
                 let mut after_keys = false;
                 let mut typed = false;
@@ -623,6 +627,7 @@ impl Analyzer<'_> {
                 }
             }
             "make" | "gmake" | "bmake" => self.make(c),
+            "task" | "go-task" | "just" => self.task_vars(c),
             "iex" | "invoke-expression" => {
                 let text = Word::join(&c.words[1..]);
                 let l = lower(&text);

@@ -103,6 +103,33 @@ impl Analyzer<'_> {
                             shown(&inner[0].text)
                         ));
                     }
+                    // `find . -name '.g*' -exec rm -rf {} +`: a name test
+                    // `.git` passes, in the working directory, with a
+                    // recursive delete run on each match.
+                    let recursive_rm = inner.first().is_some_and(|w| program_name(&w.text) == "rm")
+                        && inner.iter().any(|w| {
+                            w.text == "--recursive"
+                                || w.text.starts_with('-')
+                                    && !w.text.starts_with("--")
+                                    && w.text.contains(['r', 'R'])
+                        });
+                    let names_git = args[..i].windows(2).enumerate().any(|(k, w)| {
+                        matches!(w[0].as_str(), "-name" | "-iname")
+                            && !(k > 0 && matches!(args[k - 1].as_str(), "!" | "-not"))
+                            && paths::pattern_match(&lower(&w[1]), ".git")
+                    });
+                    let files_only = args[..i].windows(2).any(|w| w[0] == "-type" && w[1] == "f");
+                    if recursive_rm
+                        && names_git
+                        && !files_only
+                        && roots
+                            .iter()
+                            .any(|r| self.is_workdir(&self.norm(r, c.cwd())))
+                    {
+                        self.block(
+                            "find runs a recursive delete on the repository's history (.git), not undoable",
+                        );
+                    }
                     // What the analysis says of the command run on a match
                     // (`jq -r .name`, `bash -n`): a read there is a read.
                     let each = self.judged(|a| a.each_file(c, &inner, &roots, "{}", wide));
@@ -188,17 +215,45 @@ impl Analyzer<'_> {
                                 | "-E"
                                 | "--exclude"
                                 | "-j"
+                                | "--base-directory"
+                                | "--search-path"
+                                | "-S"
+                                | "--size"
+                                | "-c"
+                                | "--color"
+                                | "--changed-within"
+                                | "--changed-before"
+                                | "-o"
+                                | "--owner"
                         )
                     );
                 !w.text.starts_with('-') && !value
             })
             .map(|(_, w)| w.clone())
             .collect();
-        let roots: Vec<Word> = if operands.len() > 1 {
+        let mut roots: Vec<Word> = if operands.len() > 1 {
             operands[1..].to_vec()
         } else {
             vec![Word::lit(".")]
         };
+        roots.extend(super::script_opts::values(c, &["--search-path"]));
+        // `--base-directory DIR`: fd moves there first; relative roots
+        // (and `-x`'s files) are below it.
+        if let Some(base) = super::script_opts::values(c, &["--base-directory"]).pop() {
+            roots = roots
+                .into_iter()
+                .map(|r| {
+                    if r.text.starts_with(['/', '~']) || r.text.starts_with(HOME) {
+                        r
+                    } else {
+                        Word {
+                            text: format!("{}/{}", base.text.trim_end_matches('/'), r.text),
+                            ..base.clone()
+                        }
+                    }
+                })
+                .collect();
+        }
         let mut read_only = true;
         for r in &roots {
             read_only &= self.list_path(r, c.cwd());

@@ -230,10 +230,7 @@ impl Analyzer<'_> {
             return;
         }
         // `/home//user`, `/home/./user/`: the same folder.
-        let mut cleaned = src.replace("/./", "/");
-        while cleaned.contains("//") {
-            cleaned = cleaned.replace("//", "/");
-        }
+        let cleaned = paths::squeezed(src);
         let cleaned = cleaned.trim_end_matches("/.");
         let src = if cleaned.len() > 1 {
             cleaned.trim_end_matches('/')
@@ -270,11 +267,38 @@ impl Analyzer<'_> {
         // handed in: a field that prints them, or `env` run inside one.
         // `docker container inspect`, `docker compose exec`: the same verbs.
         let verbs = container_verbs(args);
+        // `docker cp C:/x ~/.bashrc`: a host path on either side is read
+        // (sent in) or written (copied out).
+        if verbs.first() == Some(&"cp") {
+            let ends: Vec<&str> = verbs[1..]
+                .iter()
+                .copied()
+                .filter(|a| !a.starts_with('-'))
+                .collect();
+            if let [src, dst] = ends.as_slice() {
+                let host = |p: &str| !p.contains(':') || p.starts_with('/') || p.starts_with('~');
+                let word = |p: &str| {
+                    c.words
+                        .iter()
+                        .find(|w| w.text == p)
+                        .cloned()
+                        .unwrap_or_else(|| Word::lit(p))
+                };
+                if host(dst) && !host(src) {
+                    self.write_path(&word(dst), c.cwd(), &format!("{} cp", c.base));
+                } else if host(src) && !host(dst) {
+                    self.read_path(&word(src), c.cwd());
+                }
+            }
+        }
         let env_field = verbs.first() == Some(&"inspect")
             && verbs.iter().any(|a| {
                 let t = a.replace(' ', "");
+                let l = t.to_ascii_lowercase();
                 t.contains(".Env")
                     || t.contains("\"Env\"")
+                    // `{{index . "Config"}}`: the whole config, Env in it.
+                    || l.contains("index") && l.contains("config")
                     || t.contains("{{json.}}")
                     || t == "{{.}}"
             });
@@ -434,6 +458,10 @@ impl Analyzer<'_> {
                     ));
                 }
             }
+        }
+        // `--rootfs /`: a host folder as the container's whole filesystem.
+        for w in super::script_opts::values(c, &["--rootfs"]) {
+            self.host_folder_shared(&w.text, c, &format!("a {} container", c.base));
         }
         // Mounts of system folders (the container is root there).
         for (i, a) in args.iter().enumerate() {
@@ -846,7 +874,7 @@ impl Analyzer<'_> {
 
 /// docker's verbs past its global options (`--context X`, `-H host`) and
 /// compose's (`-f F`, `-p NAME`); `container exec` is `exec`.
-fn container_verbs<'a>(args: &'a [&'a str]) -> &'a [&'a str] {
+pub(super) fn container_verbs<'a>(args: &'a [&'a str]) -> &'a [&'a str] {
     let mut i = 0;
     while let Some(a) = args.get(i) {
         match *a {

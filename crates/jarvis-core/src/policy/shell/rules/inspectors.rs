@@ -260,9 +260,14 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
             match *sub {
                 "get" | "describe" | "logs" | "top" | "explain" | "api-resources"
                 | "cluster-info" | "kustomize" => {
+                    // (A kubeconfig's `users[].exec` and kustomize's exec
+                    // plugins are programs run.)
                     !secret
                         && !rest.iter().any(|x| {
                             x.starts_with("--raw")
+                                || x.starts_with("--kubeconfig")
+                                || x.starts_with("--enable-exec")
+                                || x.starts_with("--enable-alpha-plugins")
                                 || *x == "-f"
                                 || *x == "--follow"
                                 || *x == "-w"
@@ -296,7 +301,27 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
             "state" => matches!(rest, ["list", ..]),
             _ => false,
         },
-        ("ansible-inventory", _) => a.contains(&"--graph") && !a.contains(&"--vars"),
+        // An inventory that is a script (`-i ./inv.sh`) is run; only
+        // data files and inline host lists are read.
+        ("ansible-inventory", _) => {
+            a.contains(&"--graph")
+                && !a.contains(&"--vars")
+                && a.iter().enumerate().all(|(k, x)| {
+                    let value = if matches!(*x, "-i" | "--inventory" | "--inventory-file") {
+                        a.get(k + 1).copied()
+                    } else {
+                        x.strip_prefix("--inventory=")
+                    };
+                    value.is_none_or(|v| {
+                        let l = lower(v);
+                        !l.contains('$')
+                            && (l.contains(',')
+                                || [".ini", ".yml", ".yaml", ".json", ".toml", ".cfg"]
+                                    .iter()
+                                    .any(|e| l.ends_with(e)))
+                    })
+                })
+        }
         ("ansible-playbook", _) => a.iter().any(|x| {
             matches!(
                 *x,
@@ -699,20 +724,44 @@ impl Analyzer<'_> {
                     continue;
                 }
                 if w.starts_with('-') {
-                    // A parameter's value follows unless it is a switch.
-                    skip = !matches!(
-                        lower(w).as_str(),
-                        "-recurse"
-                            | "-force"
-                            | "-raw"
-                            | "-name"
-                            | "-file"
-                            | "-directory"
-                            | "-simplematch"
+                    // A parameter's value follows unless it is a switch;
+                    // a path parameter's value is a path read.
+                    let l = lower(w);
+                    let path_param = matches!(
+                        l.as_str(),
+                        "-path" | "-literalpath" | "-lp" | "-pspath" | "-filepath"
                     );
+                    skip = !path_param
+                        && !matches!(
+                            l.as_str(),
+                            "-recurse"
+                                | "-force"
+                                | "-raw"
+                                | "-name"
+                                | "-file"
+                                | "-directory"
+                                | "-simplematch"
+                        );
                     continue;
                 }
                 let p = w.trim_matches(['\'', '"']);
+                // A provider's drive (`env:`, `variable:`, `cert:`, the
+                // registry's) is not a file: `gc env:GITHUB_TOKEN`.
+                let drive = lower(p);
+                if let Some((name, rest)) = drive.split_once(':')
+                    && name.len() > 1
+                    && name.chars().all(|ch| ch.is_ascii_alphanumeric())
+                {
+                    if name == "env"
+                        && super::effects::secret_var(rest.trim_start_matches(['/', '\\']))
+                    {
+                        self.block(format!(
+                            "prints the secret variable {} (PowerShell's env: drive)",
+                            &p[4..]
+                        ));
+                    }
+                    return None;
+                }
                 read_only &= self.read_path(&Word::lit(p), c.cwd());
             }
         }
@@ -726,6 +775,22 @@ impl Analyzer<'_> {
 fn inspect_fields_plain(f: &str) -> bool {
     let l = lower(f);
     if l.contains("env") {
+        return false;
+    }
+    // Each action names one field path (`.State.Status`, `json .Mounts`,
+    // `range .NetworkSettings.Networks` … `end`): not the whole object
+    // (`.`, `json .`) and no function that reaches any field (`index`).
+    let plain_actions = l.split("{{").skip(1).all(|action| {
+        let inner = action.split("}}").next().unwrap_or("");
+        let words: Vec<&str> = inner.trim().trim_matches('-').split_whitespace().collect();
+        let path = |p: &str| p.starts_with('.') && p.len() > 1;
+        match words.as_slice() {
+            ["end"] => true,
+            [p] | ["json" | "range", p] => path(p),
+            _ => false,
+        }
+    });
+    if !plain_actions {
         return false;
     }
     l.match_indices(".config").all(|(i, m)| {

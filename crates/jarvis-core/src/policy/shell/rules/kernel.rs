@@ -106,6 +106,21 @@ impl Analyzer<'_> {
                 if lb == "nmcli" && nmcli_secrets(args) {
                     self.block("reveals stored Wi-Fi and VPN passwords (nmcli)");
                 }
+                // `ip netns exec NAME CMD`, `ip vrf exec NAME CMD`, `ip -all
+                // netns exec CMD`: CMD runs, judged as run here.
+                if lb == "ip"
+                    && let Some(at) = args.iter().position(|x| x == "exec")
+                {
+                    let every = args[..at].iter().any(|x| x == "-all" || x == "-a");
+                    let start = at + if every { 1 } else { 2 };
+                    let words: Vec<Word> = c.words.iter().skip(start + 1).cloned().collect();
+                    if !words.is_empty() {
+                        let mut line = Word::lit(Word::join(&words));
+                        line.dynamic = words.iter().any(|w| w.dynamic);
+                        self.shell_code(&line, &[], c.script, c.depth);
+                    }
+                    self.ask("ip runs a program in another network namespace");
+                }
                 let reads = match lb {
                     "mount" | "umount" => args.is_empty() || v.a("-l"),
                     // `-b F`/`-batch F` runs the commands in F: not a read.
@@ -114,6 +129,7 @@ impl Analyzer<'_> {
                             x.as_str(),
                             "-b" | "-batch"
                                 | "--batch"
+                                | "exec"
                                 | "add"
                                 | "del"
                                 | "delete"

@@ -507,8 +507,7 @@ impl Analyzer<'_> {
         // a command: judged as that command fed the pane's text
         // (`-I`: the command's output is typed into the pane's shell).
         for cmd in commands.iter().filter(|cmd| {
-            let name = cmd[0].trim_end_matches(';');
-            name.len() >= 2 && "pipe-pane".starts_with(name) || name == "pipep"
+            super::pipe_sources::tmux_command(cmd[0].trim_end_matches(';')) == Some("pipe-pane")
         }) {
             let mut k = 1;
             let mut typed = false;
@@ -536,6 +535,38 @@ impl Analyzer<'_> {
                     c.base
                 ));
                 return Some(false);
+            }
+        }
+        for cmd in &commands {
+            let name = super::pipe_sources::tmux_command(cmd[0].trim_end_matches(';'));
+            let operands: Vec<&str> = cmd[1..]
+                .iter()
+                .copied()
+                .filter(|a| !a.starts_with('-'))
+                .collect();
+            match name {
+                // Set in the server's environment, a variable reaches every
+                // pane and window started after: a loader or a command the
+                // shell runs at start is planted in all of them.
+                Some("set-environment") => {
+                    if let Some(var) = operands.first().filter(|v| {
+                        super::effects::INJECT_VARS.contains(v)
+                            || super::effects::LOADER_VARS.contains(v)
+                            || super::effects::COMMAND_VARS.contains(v)
+                    }) {
+                        self.block(format!(
+                            "persistence ({} set-environment {var}: every new pane and window starts with it)",
+                            c.base
+                        ));
+                    }
+                }
+                // A file read into a buffer (and shown or pasted from it).
+                Some("load-buffer") => {
+                    if let Some(f) = operands.last() {
+                        self.read_path(&Word::lit(*f), c.cwd());
+                    }
+                }
+                _ => {}
             }
         }
         let lists = |cmd: &[&str]| {

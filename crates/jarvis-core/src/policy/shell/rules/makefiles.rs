@@ -209,6 +209,79 @@ impl Analyzer<'_> {
         Some(false)
     }
 
+    /// `task clean OUT="$HOME"`, `just OUT=~ clean`, with the task file
+    /// this line wrote: each command a variable of the line fills in is
+    /// judged filled (`rm -rf {{.OUT}}/*` runs as `rm -rf $HOME/*`).
+    pub(super) fn task_vars(&mut self, c: &Cmd<'_>) -> Option<bool> {
+        let named =
+            |n: &str| !n.is_empty() && n.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+        let vars: Vec<(String, String)> = c
+            .words
+            .iter()
+            .skip(1)
+            .filter_map(|w| w.text.split_once('='))
+            .chain(
+                c.src
+                    .assigns
+                    .iter()
+                    .map(|(n, w)| (n.as_str(), w.text.as_str())),
+            )
+            .filter(|(n, _)| named(n))
+            .map(|(n, v)| (n.to_string(), v.replace(HOME, "$HOME")))
+            .collect();
+        if vars.is_empty() {
+            return None;
+        }
+        let just = c.lb == "just";
+        let given = super::script_opts::values(c, &["-f", "--justfile", "-t", "--taskfile"]);
+        let files: Vec<Word> = if given.is_empty() {
+            let names: &[&str] = if just {
+                &["justfile", ".justfile", "Justfile"]
+            } else {
+                &[
+                    "Taskfile.yml",
+                    "Taskfile.yaml",
+                    "taskfile.yml",
+                    "taskfile.yaml",
+                ]
+            };
+            names.iter().map(|n| Word::lit(*n)).collect()
+        } else {
+            given
+        };
+        for f in files {
+            let Some(text) = self.written_text(&f, c.cwd()) else {
+                continue;
+            };
+            let lines: Vec<String> = if just {
+                text.lines()
+                    .filter(|l| l.starts_with([' ', '\t']))
+                    .map(|l| l.trim().trim_start_matches(['@', '-']).to_string())
+                    .collect()
+            } else {
+                super::planted_parse::yaml_steps(&text)
+            };
+            for line in lines.iter().take(64) {
+                let mut filled = line.clone();
+                for (n, v) in &vars {
+                    for spelled in [
+                        format!("{{{{.{n}}}}}"),
+                        format!("{{{{ .{n} }}}}"),
+                        format!("{{{{{n}}}}}"),
+                        format!("{{{{ {n} }}}}"),
+                    ] {
+                        filled = filled.replace(&spelled, v);
+                    }
+                }
+                if filled != *line {
+                    let w = Word::lit(filled);
+                    self.block_only(|a| a.shell_code(&w, &[], c.script, c.depth));
+                }
+            }
+        }
+        None
+    }
+
     /// `make clean DIRS='/home/u/Documents' RM='rm -rf'`: a recipe puts
     /// one variable beside another (`$(RM) $(DIRS)`), so a command given
     /// in one override is judged with the places another names.

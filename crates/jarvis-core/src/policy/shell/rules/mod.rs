@@ -28,11 +28,13 @@ mod devices;
 mod dialects;
 mod dispatch;
 mod dormant;
+mod drops;
 mod effects;
 mod env_runners;
 mod env_wrapper;
 mod exec;
 mod fetched_code;
+mod file_urls;
 mod files;
 mod finders;
 mod flashers;
@@ -190,6 +192,10 @@ pub struct Analyzer<'e> {
     hidden_fns: Vec<String>,
     /// This script's functions' bodies as they are at the command judged.
     bodies_now: Vec<(String, String)>,
+    /// Functions whose bodies are being judged: a call of one from inside
+    /// itself is that same body again (recursion with a base case ends;
+    /// one without is found by the parser as a fork bomb).
+    inlining: Vec<String>,
     /// Files this line writes with known text, and that text.
     written: Vec<(String, String)>,
     /// Judging a command that runs on another machine (`ssh host CMD`).
@@ -242,6 +248,7 @@ impl<'e> Analyzer<'e> {
             machine_listers: Vec::new(),
             hidden_fns: Vec::new(),
             bodies_now: Vec::new(),
+            inlining: Vec::new(),
             written: vec![],
             forge_fetched: vec![],
             remote: false,
@@ -300,9 +307,15 @@ impl<'e> Analyzer<'e> {
         &mut self,
         f: impl FnOnce(&mut Analyzer<'_>),
     ) -> (Analysis, Vec<String>) {
+        self.fresh(true, f)
+    }
+
+    /// A fresh analyser sharing this one's work budget, run through `f`;
+    /// with `every`, it lists every block it finds.
+    fn fresh(&mut self, every: bool, f: impl FnOnce(&mut Analyzer<'_>)) -> (Analysis, Vec<String>) {
         let mut sub = Analyzer::new(self.env);
         sub.work = self.work;
-        sub.every_block = Some(Vec::new());
+        sub.every_block = every.then(Vec::new);
         f(&mut sub);
         self.work = sub.work;
         let all = sub.every_block.take().unwrap_or_default();
@@ -320,11 +333,7 @@ impl<'e> Analyzer<'e> {
     /// What `f` decides on a fresh analyser of its own (sharing this one's
     /// work budget), leaving this one's verdict as it is.
     pub(super) fn apart(&mut self, f: impl FnOnce(&mut Analyzer<'_>)) -> Analysis {
-        let mut sub = Analyzer::new(self.env);
-        sub.work = self.work;
-        f(&mut sub);
-        self.work = sub.work;
-        sub.finish()
+        self.fresh(false, f).0
     }
 
     /// Runs `f` with a fresh verdict and returns what it alone decided,

@@ -8,7 +8,13 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     ("split", &["--filter"]),
     ("sort", &["--compress-program"]),
     // A preprocessor run on every file searched.
-    ("rg", &["--pre"]),
+    ("rg", &["--pre", "--hostname-bin"]),
+    // Pagers (bat's with `--paging=always` even off a terminal, ag's
+    // always) and cloc's archive extractor, run through the shell.
+    ("bat", &["--pager"]),
+    ("batcat", &["--pager"]),
+    ("ag", &["--pager"]),
+    ("cloc", &["--extract-with"]),
     ("scp", &["-S"]),
     ("sftp", &["-S"]),
     ("zip", &["-TT", "--unzip-command"]),

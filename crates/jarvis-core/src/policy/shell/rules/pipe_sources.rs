@@ -63,6 +63,13 @@ pub(super) fn dumps_env(pa: &[Word]) -> bool {
         || pb == "systemctl"
             && pa.iter().any(|w| w.text == "show-environment")
         || pb == "launchctl" && pa.iter().any(|w| w.text == "getenv" || w.text == "export")
+        // Gradle's `properties` task prints every project property, the
+        // signing passwords and keys of `~/.gradle/gradle.properties` too.
+        || matches!(pb.as_str(), "gradle" | "gradlew")
+            && pa
+                .iter()
+                .skip(1)
+                .any(|w| w.text == "properties" || w.text.ends_with(":properties"))
         || matches!(pb.as_str(), "jq" | "yq" | "gojq" | "jaq")
             && pa
                 .iter()

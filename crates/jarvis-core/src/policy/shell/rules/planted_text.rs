@@ -266,13 +266,24 @@ impl Analyzer<'_> {
                 .filter(|l| shell_worth(l))
                 .take(64),
         );
-        // A makefile's recipes are shell lines, `$$` being make's `$`.
+        // A makefile's recipes are shell lines, `$$` being make's `$`; a
+        // justfile's are its indented lines. Either may begin with `@`
+        // (not echoed), `-` (errors ignored) or `+`.
         let base = lower_path.rsplit('/').next().unwrap_or(&lower_path);
-        if matches!(base, "makefile" | "gnumakefile") || base.ends_with(".mk") {
+        let makefile = matches!(base, "makefile" | "gnumakefile") || base.ends_with(".mk");
+        let justfile = matches!(base, "justfile" | ".justfile") || base.ends_with(".just");
+        if makefile || justfile {
             pieces.extend(
                 text.lines()
-                    .filter(|l| l.starts_with('\t'))
-                    .map(|l| l.trim().replace("$$", "$"))
+                    .filter(|l| l.starts_with('\t') || justfile && l.starts_with(' '))
+                    .map(|l| {
+                        let line = l.trim().trim_start_matches(['@', '-', '+']).trim_start();
+                        if makefile {
+                            line.replace("$$", "$")
+                        } else {
+                            line.to_string()
+                        }
+                    })
                     .filter(|l| shell_worth(l))
                     .take(64),
             );

@@ -18,11 +18,10 @@ impl Analyzer<'_> {
                 .iter()
                 .any(|a| a == "--special-files" || short_has(a, 's')),
             "sed" => {
-                let script = c
-                    .value("-e")
-                    .map(|w| w.text.clone())
-                    .or_else(|| c.value("--expression").map(|w| w.text.clone()));
-                let script = script.or_else(|| operands(c).first().map(|w| w.text.clone()));
+                let mut scripts = super::awk_sed::sed_scripts(&c.args);
+                if scripts.is_empty() {
+                    scripts.extend(operands(c).first().map(|w| w.text.clone()));
+                }
                 let mut ok = !c.args.iter().any(|x| {
                     x == "-i"
                         || x.starts_with("-i")
@@ -32,8 +31,8 @@ impl Analyzer<'_> {
                 if has("-f") || has("--file") {
                     ok = false;
                 }
-                if let Some(s) = script {
-                    ok &= self.sed_script(&s, c);
+                for s in &scripts {
+                    ok &= self.sed_script(s, c);
                 }
                 ok
             }

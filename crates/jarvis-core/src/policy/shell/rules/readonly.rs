@@ -444,6 +444,15 @@ pub(super) fn names_only(c: &Command, script: &Script) -> bool {
                 | ["-d", "=", "-f", "1"]
         ),
         ["sed", "s/=.*//"] | ["sed", "-e", "s/=.*//"] => true,
+        // Named variables only (`grep -E '^(CONDA_PREFIX|VIRTUAL_ENV)='`),
+        // none of them a secret's.
+        ["grep" | "egrep", flags @ .., pattern]
+            if flags
+                .iter()
+                .all(|f| matches!(*f, "-E" | "--extended-regexp")) =>
+        {
+            named_variables(pattern)
+        }
         ["awk" | "gawk" | "mawk", "-F=" | "-F", ..] => {
             words
                 .last()
@@ -453,6 +462,26 @@ pub(super) fn names_only(c: &Command, script: &Script) -> bool {
         }
         _ => false,
     }
+}
+
+/// `^NAME=` or `^(A|B)=`: lines of the named variables, none a secret.
+fn named_variables(pattern: &str) -> bool {
+    let Some(body) = pattern.strip_prefix('^').and_then(|p| p.strip_suffix('=')) else {
+        return false;
+    };
+    let body = body
+        .strip_prefix('(')
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(body);
+    body.split('|').all(|name| {
+        name.chars()
+            .next()
+            .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            && !super::effects::secret_var(name)
+    })
 }
 
 /// An inspector's option whose value says what to print (an XPath, a

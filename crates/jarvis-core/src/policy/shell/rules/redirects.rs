@@ -249,6 +249,20 @@ impl Analyzer<'_> {
                 ));
                 continue;
             }
+            // Home moved for a program: it reads its startup files there
+            // (`HOME=. gdb` runs `./.gdbinit`, psql `./.psqlrc`, exiftool
+            // `./.ExifTool_config`), files the line may have written.
+            if matches!(up.as_str(), "HOME" | "XDG_CONFIG_HOME" | "EXIFTOOL_HOME")
+                && !c.argv.is_empty()
+            {
+                let p = self.norm_text(&value.text, c.cwd.as_deref());
+                if value.dynamic || p != "~" {
+                    self.ask(format!(
+                        "{name} moved: the program reads its startup files from {}",
+                        shown(&value.text)
+                    ));
+                }
+            }
             if up == "PERLDB_OPTS" && lower(&value.text).contains("remoteport") {
                 self.block(format!(
                     "{name} connects Perl's debugger to a network port (a remote shell)"

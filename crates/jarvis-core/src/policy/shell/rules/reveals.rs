@@ -229,38 +229,18 @@ impl Analyzer<'_> {
             return;
         }
         let words: Vec<&str> = c.args.iter().map(String::as_str).collect();
-        let at = match c.lb.as_str() {
-            "docker" | "podman" | "nerdctl" | "finch" => {
-                words.iter().position(|w| *w == "compose").map(|i| i + 1)
-            }
-            "docker-compose" | "podman-compose" => Some(0),
-            _ => None,
-        };
-        let Some(at) = at else { return };
-        // Past the file and project options (`-f dev.yml`, `-p app`,
-        // `--ansi never`).
-        let mut i = at;
-        while let Some(w) = words.get(i) {
-            match *w {
-                "-f"
-                | "--file"
-                | "-p"
-                | "--project-name"
-                | "--env-file"
-                | "--profile"
-                | "--project-directory"
-                | "--ansi"
-                | "--progress"
-                | "--parallel" => i += 2,
-                w if w.starts_with('-') => i += 1,
-                _ => break,
-            }
-        }
-        // (`convert` is its older name.)
-        if !matches!(words.get(i), Some(&"config" | &"convert")) {
+        let standalone = matches!(c.lb.as_str(), "docker-compose" | "podman-compose");
+        // (`docker config` alone is Swarm's, not compose's.)
+        if !standalone && !words.contains(&"compose") {
             return;
         }
-        let names_only = words[i + 1..].iter().any(|w| {
+        // Past the global, file and project options (`-f dev.yml`, `-p app`).
+        let verbs = super::infra::container_verbs(&words);
+        // (`convert` is its older name.)
+        if !matches!(verbs.first(), Some(&"config" | &"convert")) {
+            return;
+        }
+        let names_only = verbs[1..].iter().any(|w| {
             matches!(
                 *w,
                 "--services"
@@ -275,7 +255,7 @@ impl Analyzer<'_> {
             )
         });
         if !names_only {
-            let cmd = if at == 0 {
+            let cmd = if standalone {
                 format!("{} config", c.base)
             } else {
                 format!("{} compose config", c.base)

@@ -63,6 +63,17 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
     (&["r", "rscript"], &["-f", "--file"]),
     (&["julia"], &["-L", "--load"]),
     (&["octave", "octave-cli"], &["--eval-file"]),
+    // exiftool's config is Perl run at start; a lesskey source's `#env`
+    // sets LESSOPEN, a command less runs on each file; binutils' and
+    // gawk's plugins are shared objects loaded and run.
+    (&["exiftool"], &["-config"]),
+    (&["less"], &["--lesskey-src", "--lesskey-file", "-k"]),
+    (
+        &[
+            "nm", "ar", "ranlib", "objdump", "readelf", "gcc-nm", "gcc-ar",
+        ],
+        &["--plugin"],
+    ),
 ];
 
 /// (programs, options whose value is code, its language).
@@ -181,11 +192,16 @@ impl Analyzer<'_> {
                     if w.text == "-" || w.text.starts_with("/dev/stdin") {
                         continue;
                     }
+                    // vim's `-u NONE`, `-u NORC`, `-u DEFAULTS`: no file at all.
+                    if matches!(w.text.as_str(), "NONE" | "NORC" | "DEFAULTS") {
+                        continue;
+                    }
                     self.sourced(&w, c);
                     if let (Some(lang), Some(text)) = (language(lb), self.written_text(&w, c.cwd()))
                     {
                         self.code_in(lang, &text, c.cwd(), c.depth);
                     }
+                    self.ask(format!("{} runs the code in {}", c.base, shown(&w.text)));
                 }
             }
         }

@@ -283,7 +283,33 @@ fn secret_runner<'a>(lb: &str, args: &[&'a str]) -> Option<Vec<&'a str>> {
     let verb_at = |verbs: &[&str]| args.iter().position(|a| verbs.contains(a));
     match lb {
         "op" | "doppler" | "infisical" => verb_at(&["run"]).and_then(after_dashes),
-        "chamber" | "berglas" => verb_at(&["exec"]).and_then(after_dashes),
+        "chamber" | "berglas" | "saml2aws" => verb_at(&["exec"]).and_then(after_dashes),
+        "teller" => verb_at(&["run"]).and_then(after_dashes),
+        // `aws-vault exec PROFILE [--] CMD`.
+        "aws-vault" => {
+            let at = verb_at(&["exec"])?;
+            after_dashes(at).or_else(|| {
+                let rest: Vec<&str> = args[at + 1..]
+                    .iter()
+                    .copied()
+                    .skip_while(|a| a.starts_with('-'))
+                    .skip(1)
+                    .collect();
+                (!rest.is_empty()).then_some(rest)
+            })
+        }
+        // `summon [-p PROVIDER] [-f secrets.yml] CMD`.
+        "summon" => after_dashes(0).or_else(|| {
+            let mut k = 0;
+            while let Some(a) = args.get(k) {
+                match *a {
+                    "-p" | "--provider" | "-f" | "-D" | "--up" | "--environment" | "-e" => k += 2,
+                    a if a.starts_with('-') => k += 1,
+                    _ => return Some(args[k..].to_vec()),
+                }
+            }
+            None
+        }),
         "sops" => {
             let at = verb_at(&["exec-env", "exec-file"])?;
             let mut ops = Vec::new();
@@ -401,13 +427,8 @@ impl Analyzer<'_> {
                 });
                 // Shown (`-`, standard output by any name), handed to a
                 // process substitution, or read by a later command.
-                let shown = file.is_none_or(|f| {
-                    let mut f = f.replace("/./", "/");
-                    while f.contains("//") {
-                        f = f.replace("//", "/");
-                    }
-                    super::backups::to_output(&f)
-                }) || c.words.iter().any(|w| w.procsub);
+                let shown = file.is_none_or(|f| super::backups::to_output(&paths::squeezed(f)))
+                    || c.words.iter().any(|w| w.procsub);
                 let read_later = file.is_some_and(|f| {
                     c.script.commands.iter().any(|k| {
                         !std::ptr::eq(k, c.src)

@@ -178,7 +178,8 @@ impl Analyzer<'_> {
             "secret-tool" | "pass" | "gopass" | "op" | "bw" | "lpass" | "keyctl" | "vault"
             | "kwallet-query" | "keepassxc-cli" | "age" | "sops" | "chamber" | "berglas"
             | "envchain" | "1password" | "passage" | "rbw" | "kpcli" | "keyring"
-            | "ansible-vault" | "doppler" | "infisical" => Some(self.secret_manager(c)),
+            | "ansible-vault" | "doppler" | "infisical" | "aws-vault" | "saml2aws" | "teller"
+            | "summon" => Some(self.secret_manager(c)),
             "gpg" | "gpg2" | "gpgsm" => {
                 if args.iter().any(|x| {
                     x.starts_with("--export-secret")

@@ -103,10 +103,7 @@ impl Analyzer<'_> {
             }
             ("pvesh", ["create" | "post", path, ..]) => {
                 // (`access/users/…`, `//access//users/…`: the same path.)
-                let mut path = format!("/{}", path.trim_matches('/'));
-                while path.contains("//") {
-                    path = path.replace("//", "/");
-                }
+                let path = paths::squeezed(&format!("/{}", path.trim_matches('/')));
                 let path = path.as_str();
                 if path.ends_with("/status")
                     && c.args

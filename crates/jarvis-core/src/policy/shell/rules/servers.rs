@@ -114,6 +114,45 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // `import "M" as $c;` (data, `M.json`) and `include "M";` (code,
+        // `M.jq`), looked up in each `-L DIR` (default `~/.jq`): files read.
+        for a in jq_programs(c) {
+            if !(a.contains("import") || a.contains("include")) {
+                continue;
+            }
+            let mut dirs: Vec<String> = super::script_opts::values(c, &["-L"])
+                .into_iter()
+                .map(|w| w.text)
+                .collect();
+            dirs.extend(
+                c.args
+                    .iter()
+                    .filter(|x| x.len() > 2 && x.starts_with("-L"))
+                    .map(|x| x[2..].to_string()),
+            );
+            if dirs.is_empty() {
+                dirs.push("~/.jq".into());
+            }
+            for (at, kw) in a.match_indices("import").chain(a.match_indices("include")) {
+                let Some(name) = super::code::string_literals(&a[at + kw.len()..])
+                    .into_iter()
+                    .next()
+                else {
+                    continue;
+                };
+                clean = false;
+                for dir in &dirs {
+                    for ext in ["", ".json", ".jq"] {
+                        let f = if name.starts_with(['/', '~']) {
+                            format!("{name}{ext}")
+                        } else {
+                            format!("{}/{name}{ext}", dir.trim_end_matches('/'))
+                        };
+                        self.read_path(&Word::lit(f), c.cwd());
+                    }
+                }
+            }
+        }
         for a in jq_programs(c) {
             let u = jq_env(a);
             for n in &u.names {
@@ -246,12 +285,24 @@ impl Analyzer<'_> {
                     .or_else(|| after("-r"))
                     .unwrap_or_else(|| Word::lit(".")),
             ),
-            "ruby" if words.iter().any(|w| w.contains("httpd")) && words.contains(&"-run") => Some(
-                c.operand_words()
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| Word::lit(".")),
-            ),
+            // The folder is the first operand after `httpd` (not `-p`'s port).
+            "ruby" if words.iter().any(|w| w.contains("httpd")) && words.contains(&"-run") => {
+                let at = c.words.iter().position(|w| w.text.ends_with("httpd"));
+                let mut dir = None;
+                let mut k = at.map_or(c.words.len(), |i| i + 1);
+                while let Some(w) = c.words.get(k) {
+                    match w.text.as_str() {
+                        "-p" | "--port" | "-b" | "--bind-address" | "--max-clients"
+                        | "--temp-dir" => k += 2,
+                        t if t.starts_with('-') => k += 1,
+                        _ => {
+                            dir = Some(w.clone());
+                            break;
+                        }
+                    }
+                }
+                Some(dir.unwrap_or_else(|| Word::lit(".")))
+            }
             // `git daemon --base-path=DIR DIR…`: every repository below
             // is fetched (and with receive-pack, pushed) by anyone.
             "git" if words.first() == Some(&"daemon") => Some(

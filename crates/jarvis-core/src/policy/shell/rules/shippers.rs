@@ -24,6 +24,9 @@ const SHIPPERS: &[&str] = &[
     "filebeat",
     "metricbeat",
     "packetbeat",
+    "auditbeat",
+    "heartbeat",
+    "journalbeat",
     "collectd",
 ];
 
@@ -88,7 +91,12 @@ impl Analyzer<'_> {
                 _ => (a.as_str(), c.args.get(i + 1).cloned()),
             };
             let Some(value) = value else { continue };
-            if flag == "-e" && c.lb == "logstash" {
+            // logstash's `-e` is a whole configuration; Beats' `-E` and the
+            // OpenTelemetry collector's `--set` are settings of one.
+            if flag == "-e" && c.lb == "logstash"
+                || flag == "-E" && c.lb.ends_with("beat")
+                || flag == "--set" && c.lb.starts_with("otelcol")
+            {
                 texts.push(value);
                 continue;
             }
@@ -144,6 +152,11 @@ impl Analyzer<'_> {
                 self.block_only(|a| a.script(&cmd, &[], c.depth + 1));
                 self.ask(format!("{} runs commands its configuration names", c.base));
             }
+            // logstash's ruby filter: `code => "…"`, `init => "…"`.
+            for code in ruby_values(line) {
+                self.inline_code("ruby", &code, c.depth);
+                self.ask(format!("{} runs Ruby code its configuration holds", c.base));
+            }
         }
         let pieces = text.split(|ch: char| ch.is_whitespace() || "\"'[],=>{}".contains(ch));
         for piece in pieces.filter(|p| p.starts_with(['/', '~']) || p.starts_with(HOME)) {
@@ -197,6 +210,29 @@ fn command_values(line: &str) -> Vec<String> {
                 .trim();
             if let Some(cmd) = command_text(rest) {
                 out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+/// The Ruby a logstash line holds: `code => "…"`, `init => '…'`.
+fn ruby_values(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["code", "init"] {
+        for (at, _) in line.match_indices(key) {
+            if line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                continue;
+            }
+            let rest = line[at + key.len()..].trim_start();
+            if let Some(v) = rest.strip_prefix("=>").map(str::trim_start)
+                && let Some(code) = command_text(v)
+            {
+                out.push(code);
             }
         }
     }

@@ -83,7 +83,15 @@ impl Analyzer<'_> {
                 .commands
                 .iter()
                 .any(|k| !std::ptr::eq(k, c.src) && finds_self(k));
+        // pkill's patterns (and killall's with `-r`) are regular
+        // expressions matched against each process's name, or with `-f`
+        // its whole command line: `j[a]rvis`, `jarv`, `.` all find Jarvis.
+        let by_pattern = (c.lb == "pkill" || c.lb == "killall" && (a("-r") || a("--regexp")))
+            && targets
+                .iter()
+                .any(|w| !w.dynamic && pattern_finds(&w.text, &self.env.app));
         let aimed = looked_up
+            || by_pattern
             || computed_on_a_hunt
             || c.words[1..].iter().any(|w| self.aims_at_self(w, c.script));
         if aimed {
@@ -258,4 +266,23 @@ fn shares_with_everyone(joined: &str) -> bool {
             })
         })
     })
+}
+
+/// Whether a process-matching regular expression finds the app's process
+/// by its name or a command line of it.
+fn pattern_finds(pattern: &str, app: &str) -> bool {
+    let Ok(re) = regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 16)
+        .build()
+    else {
+        return false;
+    };
+    let app = app.to_ascii_lowercase();
+    [
+        app.clone(),
+        format!("/usr/local/bin/{app}"),
+        format!("{app} chat"),
+    ]
+    .iter()
+    .any(|name| re.is_match(name))
 }

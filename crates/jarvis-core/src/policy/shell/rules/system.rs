@@ -152,7 +152,16 @@ impl Analyzer<'_> {
                 self.ask(format!("{b} -k kills the processes using a file or port"));
                 Some(false)
             }
-            "gdb" | "lldb" | "ptrace" | "gcore" | "pstack" | "eu-stack" | "perf" => {
+            // (Cross and wrapped debuggers: `gdb-multiarch`,
+            // `arm-none-eabi-gdb`, `rust-gdb`, `lldb-18`.)
+            d if matches!(d, "ptrace" | "gcore" | "pstack" | "eu-stack" | "perf")
+                || d == "gdb"
+                || d.starts_with("gdb-")
+                || d.ends_with("-gdb")
+                || d == "lldb"
+                || d.starts_with("lldb-")
+                || d.ends_with("-lldb") =>
+            {
                 if c.words.iter().any(|w| self.aims_at_self(w, c.script)) {
                     self.block(format!("{b} attaches to Jarvis's own process"));
                 }

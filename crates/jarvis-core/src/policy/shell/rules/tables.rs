@@ -27,6 +27,9 @@ pub const INTERPRETERS: &[(&str, &[&str])] = &[
     ("nodejs", &["-e", "--eval", "-p", "--print"]),
     ("deno", &["eval"]),
     ("bun", &["-e", "--eval", "-p", "--print"]),
+    // TypeScript runners: Node with a compiler in front.
+    ("tsx", &["-e", "--eval", "-p", "--print"]),
+    ("ts-node", &["-e", "--eval", "-p", "--print"]),
     ("php", &["-r"]),
     ("lua", &["-e"]),
     ("luajit", &["-e"]),
@@ -126,6 +129,8 @@ pub const WRAPPERS: &[(&str, &str)] = &[
     ("strace", "oepusEIbaXOUPS"),
     ("ltrace", "oepusEnaADFlwx"),
     ("valgrind", ""),
+    // (After its verb: `perf record -e cycles -o out.data -- make`.)
+    ("perf", "eoCcFGjmptu"),
     ("catchsegv", ""),
     ("doit", ""),
     ("xvfb-run", "nslfe"),

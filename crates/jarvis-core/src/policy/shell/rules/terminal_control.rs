@@ -108,6 +108,35 @@ impl Analyzer<'_> {
         self.ask("drives a running terminal (what it runs there is outside the sandbox)");
     }
 
+    /// `zellij [-s SESSION] action write-chars TEXT`, `action write 114 109
+    /// …` (bytes, decimal), `run -- CMD`, `action new-pane -- CMD`: what is
+    /// typed or run in the user's terminal, judged as run here.
+    pub(super) fn zellij(&mut self, c: &Cmd<'_>) {
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let at = |v: &str| args.iter().position(|a| *a == v);
+        if let Some(i) = at("write-chars") {
+            let text = args[i + 1..].join(" ");
+            self.block_only(|a| a.typed_text(&text, c.depth));
+        } else if let Some(i) = at("write") {
+            let bytes: Vec<u8> = args[i + 1..]
+                .iter()
+                .filter_map(|b| b.parse::<u8>().ok())
+                .collect();
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            self.block_only(|a| a.typed_text(&text, c.depth));
+        }
+        let runs = at("run").is_some() || at("new-pane").is_some() || at("edit").is_none();
+        if runs && let Some(i) = at("--") {
+            let line = args[i + 1..]
+                .iter()
+                .map(|w| crate::policy::shell::quote(w))
+                .collect::<Vec<_>>()
+                .join(" ");
+            self.script(&line, &[], c.depth + 1);
+        }
+        self.ask("drives a running terminal (what it runs there is outside the sandbox)");
+    }
+
     /// Text typed into a shell prompt (`send-text`, `send-keys`): each line
     /// is a command it runs.
     pub(super) fn typed_text(&mut self, text: &str, depth: usize) {

@@ -26,6 +26,7 @@ impl Analyzer<'_> {
             "qemu-nbd",
             "multipass",
             "curl",
+            "emulator",
         ];
         let lb = c.lb.as_str();
         if !(lb.starts_with("qemu-system") || TOOLS.contains(&lb)) {
@@ -44,6 +45,12 @@ impl Analyzer<'_> {
             "guestfish" => self.guestfish(c),
             "nbdkit" | "qemu-nbd" => self.nbd_server(c, &args),
             "multipass" => self.multipass(c, &args),
+            // The Android emulator hands the words after `-qemu` to QEMU.
+            "emulator" => {
+                if let Some(at) = args.iter().position(|a| *a == "-qemu") {
+                    self.qemu_args(&args[at + 1..], c);
+                }
+            }
             "curl" if args.iter().any(|a| a.contains("unix-socket")) => self.vm_api_body(&args, c),
             _ => {}
         }
@@ -235,12 +242,11 @@ impl Analyzer<'_> {
         }
         // A disk device in any spelling (`file=`, `filename=`,
         // `file.filename=`, JSON, `\/dev\/sda`).
-        let unescaped = a
-            .replace("\\/", "/")
-            .replace("/proc/self/root", "")
-            .replace("/dev/../dev/", "/dev/")
-            .replace("//", "/")
-            .replace("/./", "/");
+        let unescaped = paths::squeezed(
+            &a.replace("\\/", "/")
+                .replace("/proc/self/root", "")
+                .replace("/dev/../dev/", "/dev/"),
+        );
         if let Some(dev) = unescaped
             .split([',', '=', '"', '\'', ' ', '{', '}', ':'])
             .find(|p| paths::device(p))

@@ -212,6 +212,12 @@ fn lxd_reads(a: &[&str]) -> bool {
     true
 }
 
+/// libguestfs's `-a IMAGE`: a file on this machine, read (a URL is a
+/// remote disk, not judged here).
+fn host_image(f: Option<&&str>) -> Option<Word> {
+    f.filter(|f| !f.contains("://")).map(|f| Word::lit(*f))
+}
+
 /// libguestfs's readers: `-a IMAGE` (the host file read) or `-d DOMAIN`,
 /// and paths inside the image.
 fn guest_reader(rest: &[&str]) -> Option<Vec<Word>> {
@@ -220,11 +226,7 @@ fn guest_reader(rest: &[&str]) -> Option<Vec<Word>> {
     while let Some(x) = rest.get(i) {
         match *x {
             "-a" | "--add" => {
-                let f = rest.get(i + 1)?;
-                if f.contains("://") {
-                    return None;
-                }
-                files.push(Word::lit(*f));
+                files.push(host_image(rest.get(i + 1))?);
                 i += 1;
             }
             "-d" | "--domain" | "--format" => i += 1,
@@ -254,11 +256,7 @@ fn guestfish_reads(rest: &[&str]) -> Option<Vec<Word>> {
     while let Some(x) = rest.get(i) {
         match *x {
             "-a" | "--add" => {
-                let f = rest.get(i + 1)?;
-                if f.contains("://") {
-                    return None;
-                }
-                files.push(Word::lit(*f));
+                files.push(host_image(rest.get(i + 1))?);
                 i += 2;
             }
             "-d" | "--domain" | "--format" => i += 2,

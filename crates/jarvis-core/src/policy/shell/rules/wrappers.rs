@@ -86,6 +86,17 @@ impl Analyzer<'_> {
                 return false;
             }
             "strace" | "ltrace" => self.tracer_options(lb, takes, words, c, script, depth),
+            // `perf record|stat|trace [opts] [--] CMD`: CMD runs; perf's
+            // other verbs read what was recorded.
+            "perf" => {
+                if !words
+                    .first()
+                    .is_some_and(|w| matches!(w.text.as_str(), "record" | "stat" | "trace"))
+                {
+                    return false;
+                }
+                words.remove(0);
+            }
             // `taskset -p [MASK] PID`, `chrt -p [PRIO] PID`: a running
             // process's settings, shown, or changed when a value is given.
             "taskset" | "chrt"

@@ -197,6 +197,10 @@ impl Analyzer<'_> {
             self.block(format!(
                 "recursive delete of {text}: the working directory itself"
             ));
+        } else if recursive && !self.remote && self.repository_history(&p, &dir, w) {
+            self.block(format!(
+                "{what} deletes {text}: the repository's history (.git), not undoable"
+            ));
         } else if self.remote
             && ![&dir, &p]
                 .iter()
@@ -414,4 +418,51 @@ pub(super) fn last_operand<'a>(args: &[&'a str]) -> Option<&'a str> {
         i += 1;
     }
     last
+}
+
+impl Analyzer<'_> {
+    /// The working directory's own `.git`, or what holds its history
+    /// (`.git/objects`, `.git/refs`, `.git/*`), or a pattern in the
+    /// working directory that `.git` matches (`.g*`, `.[g]it`, `.??*`).
+    /// A nested repository's `.git` (a vendored copy's) is not the project's.
+    fn repository_history(&self, p: &str, dir: &str, w: &Word) -> bool {
+        let parent_of = |x: &str| {
+            x.rsplit_once('/')
+                .map(|(d, n)| (d.to_string(), n.to_string()))
+        };
+        if w.glob || paths::has_glob(p) {
+            let pattern = p.rsplit('/').next().unwrap_or(p);
+            // (A quoted or bracketed pattern the parser left as a word:
+            // the folder it lists is its parent.)
+            let dir = if w.glob {
+                dir.to_string()
+            } else {
+                parent_of(p).map_or_else(|| ".".to_string(), |(d, _)| d)
+            };
+            let dir = dir.as_str();
+            let in_git = parent_of(dir).is_some_and(|(d, n)| n == ".git" && self.is_workdir(&d));
+            // (A shell pattern reaches a dot-file only with its leading dot.)
+            return in_git
+                || self.is_workdir(dir)
+                    && pattern.starts_with('.')
+                    && paths::glob_match(pattern, ".git");
+        }
+        let p = p.trim_end_matches('/');
+        // (`.git/objects` as written: below the working directory.)
+        let p = if p.starts_with(".git") {
+            format!("./{p}")
+        } else {
+            p.to_string()
+        };
+        match p.split_once("/.git") {
+            Some((root, rest)) => {
+                self.is_workdir(if root.is_empty() { "." } else { root })
+                    && matches!(
+                        rest.trim_end_matches('/'),
+                        "" | "/objects" | "/refs" | "/refs/heads"
+                    )
+            }
+            None => false,
+        }
+    }
 }
