@@ -14,6 +14,9 @@ impl Analyzer<'_> {
             return;
         }
         for w in &c.words[1..] {
+            if !w.text.contains("://") {
+                continue;
+            }
             let l = lower(&w.text);
             for (i, _) in l.match_indices("file://") {
                 let rest = super::sqlite::percent_decoded(&w.text[i + 7..]);
