@@ -211,6 +211,7 @@ fn main() {
         "blind-dj",
         "blind-dk",
         "blind-dl",
+        "blind-dm",
     ] {
         sets.push((
             f.to_string(),

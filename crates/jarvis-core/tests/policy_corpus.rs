@@ -167,6 +167,7 @@ const REDTEAM: &[&str] = &[
     "blind-dj.jsonl",
     "blind-dk.jsonl",
     "blind-dl.jsonl",
+    "blind-dm.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -279,6 +280,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dj.jsonl", "/home/user/project", "/home/user"),
     ("blind-dk.jsonl", "/home/user/project", "/home/user"),
     ("blind-dl.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dm.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

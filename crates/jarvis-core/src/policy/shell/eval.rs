@@ -249,6 +249,16 @@ pub fn printed(c: &Command) -> Option<String> {
             };
             static_output(&plain).map(|s| s + "\n")
         }
+        // git's own places, as run at the repository's top: its history
+        // (`--git-dir`) or the working tree (`--show-toplevel`).
+        "git" if c.argv.get(1).is_some_and(|w| w.text == "rev-parse") => {
+            let flags: Vec<&str> = c.argv[2..].iter().map(|w| w.text.as_str()).collect();
+            match flags.as_slice() {
+                ["--git-dir" | "--git-common-dir" | "--absolute-git-dir"] => Some(".git\n".into()),
+                ["--show-toplevel"] => Some(".\n".into()),
+                _ => None,
+            }
+        }
         "cat" | "tee" => {
             let body = c
                 .redirects

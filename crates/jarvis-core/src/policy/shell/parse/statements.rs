@@ -687,10 +687,10 @@ fn seq_count(text: &str) -> u64 {
             [first, step, last] => (*first, *step, *last),
             _ => return 0,
         };
-        return if step == 0 {
-            u64::MAX
-        } else {
-            ((last - first) / step + 1).max(0).unsigned_abs()
+        // (Saturating: the numbers are the line's, any size.)
+        return match last.saturating_sub(first).checked_div(step) {
+            None => u64::MAX,
+            Some(n) => n.saturating_add(1).max(0).unsigned_abs(),
         };
     }
     if let Some((a, b)) = text
@@ -706,7 +706,7 @@ fn seq_count(text: &str) -> u64 {
                 .parse::<i64>()
                 .unwrap_or(0),
         );
-        return (b - a).unsigned_abs() + 1;
+        return b.saturating_sub(a).unsigned_abs().saturating_add(1);
     }
     0
 }

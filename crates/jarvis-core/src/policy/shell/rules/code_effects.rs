@@ -165,6 +165,25 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // A framework's secrets read by name and sent (`settings.SECRET_KEY`,
+        // `app.config['API_TOKEN']`, `settings.DATABASES` with their
+        // passwords) in a request that carries data.
+        let sends_data = [".post(", ".put(", ".patch(", "data=", "body:", "json="]
+            .iter()
+            .any(|k| l.contains(k));
+        let framework_secret = text
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .filter(|w| {
+                w.len() > 3
+                    && w.chars().all(|ch| ch.is_ascii_uppercase() || ch == '_')
+                    && (super::effects::secret_var(w) || *w == "DATABASES")
+            })
+            .any(|w| read_from_settings(text, w));
+        if net && sends_data && framework_secret {
+            self.block(format!(
+                "exfiltration ({lang} code sends the secrets it reads by name over the network)"
+            ));
+        }
         if net && whole_environment(l) {
             self.block(format!(
                 "exfiltration ({lang} code sends the whole environment, its tokens with it, over the network)"
@@ -489,4 +508,29 @@ fn writes_files(l: &str) -> bool {
     ]
     .iter()
     .any(|k| l.contains(k))
+}
+
+/// `name` read from an object that is not the environment: an attribute
+/// (`settings.SECRET_KEY`) or a key (`app.config['API_TOKEN']`). (A token
+/// from `os.environ` sent to its own service is judged elsewhere.)
+fn read_from_settings(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].trim_end_matches(['\'', '"']);
+        let owner_end = if let Some(b) = before.strip_suffix('.') {
+            b
+        } else if let Some(b) = before.strip_suffix('[') {
+            b
+        } else {
+            return false;
+        };
+        let owner: String = owner_end
+            .chars()
+            .rev()
+            .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        !owner.is_empty() && !matches!(owner.as_str(), "environ" | "env" | "ENV" | "os")
+    })
 }

@@ -303,6 +303,7 @@ impl Analyzer<'_> {
         self.command_options(c);
         self.public_drop(c);
         self.embedded_file_urls(c);
+        self.forge_access(c);
         if self.settled() {
             return false;
         }

@@ -235,25 +235,29 @@ fn sends_data(c: &Cmd<'_>) -> Option<Sent> {
             if file || uploads {
                 return Some(Sent::File);
             }
+            // httpie's items (`field=value`, `field:=json`) are a body too.
+            let item = !matches!(lb, "curl" | "wget")
+                && a.contains('=')
+                && !a.starts_with('-')
+                && !a.contains("://");
+            let method = matches!(prev, Some("-X" | "--request" | "--method"))
+                && !matches!(a.to_ascii_uppercase().as_str(), "GET" | "HEAD");
             let body = matches!(
                 a.as_str(),
                 "-d" | "-F" | "--form" | "--json" | "--post-data" | "--body-data"
-            ) || a.starts_with("--data")
-                || a.starts_with("--form")
-                || a.starts_with("--json")
-                || a.starts_with("--post-data=")
-                || (matches!(prev, Some("-X" | "--request" | "--method"))
-                    && !matches!(a.to_ascii_uppercase().as_str(), "GET" | "HEAD"))
-                                // httpie's items: `field=value`, `field:=json`.
-                || (!matches!(lb, "curl" | "wget")
-                    && a.contains('=')
-                    && !a.starts_with('-')
-                    && !a.contains("://"));
+            ) || ["--data", "--form", "--json", "--post-data="]
+                .iter()
+                .any(|p| a.starts_with(p))
+                || method
+                || item;
             if body {
                 sent = Some(Sent::Text);
             }
         }
-        return sent.or(fed.then_some(Sent::File));
+        // (curl and wget read their input only when told to, `@-`, `-T -`;
+        // httpie sends what is piped in.)
+        let reads_input = fed && !matches!(lb, "curl" | "wget" | "wget2");
+        return sent.or(reads_input.then_some(Sent::File));
     }
     if matches!(
         lb,

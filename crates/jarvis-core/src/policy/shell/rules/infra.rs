@@ -492,9 +492,15 @@ impl Analyzer<'_> {
                 }
             }
         }
+        // (A project's `.env` given to the image this line built from the
+        // project is the project's own settings at work; a key elsewhere
+        // is handed over whatever the image.)
+        let own_image = built_here(c);
         for w in super::script_opts::values(c, &["--env-file"]) {
             let p = self.norm(&w, c.cwd());
-            if paths::credential_normalized(&p, &w.text).is_some() {
+            if paths::credential_normalized(&p, &w.text).is_some()
+                && !(own_image && self.inside(&p) && !w.dynamic)
+            {
                 self.block(format!("hands the secrets in {} to a container", w.text));
             }
         }
@@ -912,4 +918,26 @@ pub(super) fn container_verbs<'a>(args: &'a [&'a str]) -> &'a [&'a str] {
         }
     }
     args.get(i..).unwrap_or_default()
+}
+
+/// The image this command runs was built by this line (`docker build -t
+/// app:dev . && docker run … app:dev`).
+fn built_here(c: &Cmd<'_>) -> bool {
+    let tags: Vec<&str> = c
+        .script
+        .commands
+        .iter()
+        .filter(|k| !std::ptr::eq(*k, c.src))
+        .filter(|k| {
+            k.argv
+                .iter()
+                .any(|w| matches!(w.text.as_str(), "build" | "bud"))
+        })
+        .flat_map(|k| {
+            k.argv.windows(2).filter_map(|p| {
+                matches!(p[0].text.as_str(), "-t" | "--tag").then_some(p[1].text.as_str())
+            })
+        })
+        .collect();
+    !tags.is_empty() && c.args.iter().any(|a| tags.contains(&a.as_str()))
 }

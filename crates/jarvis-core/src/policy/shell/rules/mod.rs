@@ -38,6 +38,7 @@ mod file_urls;
 mod files;
 mod finders;
 mod flashers;
+mod forge_access;
 mod functions;
 mod git;
 mod git_places;

@@ -389,6 +389,12 @@ impl Analyzer<'_> {
                     };
                     (kind, Some(from_words(&texts)))
                 }
+                // git's own places (`git rev-parse --git-dir`): `.git`, or
+                // the working tree.
+                "git" if super::super::eval::printed(p).is_some() => {
+                    let text = super::super::eval::printed(p).unwrap_or_default();
+                    (kind, Some(from_words(&[Word::lit(text.trim())])))
+                }
                 // `-printf` prints any text it is given, not the names found.
                 "find"
                     if p.argv.iter().any(|w| {

@@ -1,0 +1,111 @@
+//! Who may reach a repository on its forge: made public, a collaborator
+//! or deploy key added, a webhook that sends every push somewhere, a key
+//! added to the account. Each is access for someone else that outlasts
+//! the line (persistence on the forge, or the history handed out).
+
+use super::*;
+
+/// API paths (after `repos/OWNER/REPO/` or at the root) whose writes grant
+/// access or send events out.
+const GRANTS: &[&str] = &[
+    "/collaborators/",
+    "/keys",
+    "/hooks",
+    "/invitations",
+    "user/keys",
+    "user/gpg_keys",
+    "user/ssh_signing_keys",
+    "/memberships/",
+    "/members/",
+    "/outside_collaborators/",
+];
+
+/// git's empty tree: a commit of it holds no file.
+const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+impl Analyzer<'_> {
+    /// `git push -f origin "$(git commit-tree 4b825dc… -m x)":main`: a
+    /// branch replaced by a commit of nothing, its history gone from the
+    /// remote.
+    fn emptied_branch(&mut self, c: &Cmd<'_>) {
+        if !c.args.iter().any(|a| a == "push") {
+            return;
+        }
+        let forced = c.args.iter().any(|a| {
+            matches!(a.as_str(), "-f" | "--force") || a.starts_with('+') || short_has(a, 'f')
+        });
+        // The empty tree by its name, or made here (`git hash-object -t
+        // tree /dev/null`, `git mktree </dev/null`).
+        let has = |k: &Command, w: &str| k.argv.iter().any(|a| a.text == w);
+        let commits = c.script.commands.iter().any(|k| has(k, "commit-tree"));
+        let empty_tree = c.script.commands.iter().any(|k| {
+            has(k, EMPTY_TREE) || has(k, "hash-object") && has(k, "/dev/null") || has(k, "mktree")
+        });
+        let empty_commit = commits && empty_tree;
+        if forced && empty_commit {
+            self.block(
+                "git push replaces a branch with an empty commit: the remote's history is gone (not undoable)",
+            );
+        }
+    }
+
+    pub(super) fn forge_access(&mut self, c: &Cmd<'_>) {
+        if c.lb == "git" {
+            self.emptied_branch(c);
+            return;
+        }
+        if c.lb != "gh" {
+            return;
+        }
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        match args.as_slice() {
+            ["repo", "edit", rest @ ..] => {
+                let public = rest
+                    .windows(2)
+                    .any(|w| w[0] == "--visibility" && w[1] == "public")
+                    || rest.contains(&"--visibility=public");
+                if public {
+                    self.block(
+                        "exfiltration (gh repo edit makes the repository public: its whole history, to everyone)",
+                    );
+                }
+            }
+            ["api", rest @ ..] => {
+                // The method: `-X`/`--method`, else POST when fields are given.
+                let method = rest
+                    .windows(2)
+                    .find(|w| matches!(w[0], "-X" | "--method"))
+                    .map(|w| w[1].to_ascii_uppercase())
+                    .or_else(|| {
+                        rest.iter()
+                            .find_map(|a| a.strip_prefix("--method="))
+                            .map(str::to_ascii_uppercase)
+                    });
+                let fields = rest
+                    .iter()
+                    .any(|a| matches!(*a, "-f" | "-F" | "--field" | "--raw-field" | "--input"));
+                let writes = match method.as_deref() {
+                    Some("GET" | "HEAD") => false,
+                    Some(_) => true,
+                    None => fields,
+                };
+                let path = rest
+                    .iter()
+                    .find(|a| !a.starts_with('-') && (a.contains('/') || a.starts_with("user")))
+                    .map(|p| p.trim_start_matches('/'));
+                let public = rest
+                    .iter()
+                    .any(|a| matches!(*a, "private=false" | "visibility=public"));
+                if let Some(p) = path
+                    && writes
+                    && (GRANTS.iter().any(|g| p.contains(g) || p.starts_with(g)) || public)
+                {
+                    self.block(format!(
+                        "gh api {p}: grants someone else access to the repository or account, or sends its events out (persistence)"
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
