@@ -61,24 +61,14 @@ impl Analyzer<'_> {
             read_only = false;
             // `s = s s`, `s = s "x"`: a string joined to itself.
             let doubles = bare.match_indices('=').any(|(at, _)| {
-                let before = &bare[..at];
-                let name: String = before
-                    .chars()
-                    .rev()
-                    .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
+                let name = super::code_effects::trailing_identifier(&bare[..at]);
                 // (Followed by another value, not `+ 1`: a join, not a sum.)
                 !name.is_empty()
-                    && bare[at + 1..]
-                        .strip_prefix(name.as_str())
-                        .is_some_and(|rest| {
-                            rest.starts_with(|ch: char| {
-                                ch.is_ascii_alphanumeric() || "_\"$".contains(ch)
-                            })
+                    && bare[at + 1..].strip_prefix(name).is_some_and(|rest| {
+                        rest.starts_with(|ch: char| {
+                            ch.is_ascii_alphanumeric() || "_\"$".contains(ch)
                         })
+                    })
             });
             let grows = doubles || bare.contains("++]=") || bare.contains("]=sprintf");
             let grows = grows

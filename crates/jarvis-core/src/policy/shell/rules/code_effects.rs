@@ -523,14 +523,18 @@ fn read_from_settings(text: &str, name: &str) -> bool {
         } else {
             return false;
         };
-        let owner: String = owner_end
-            .chars()
-            .rev()
-            .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        !owner.is_empty() && !matches!(owner.as_str(), "environ" | "env" | "ENV" | "os")
+        let owner = trailing_identifier(owner_end);
+        !owner.is_empty() && !matches!(owner, "environ" | "env" | "ENV" | "os")
     })
+}
+
+/// The identifier (letters, digits, `_`) that `s` ends with.
+pub(super) fn trailing_identifier(s: &str) -> &str {
+    let start = s
+        .char_indices()
+        .rev()
+        .take_while(|(_, ch)| ch.is_ascii_alphanumeric() || *ch == '_')
+        .last()
+        .map_or(s.len(), |(i, _)| i);
+    &s[start..]
 }
