@@ -212,6 +212,7 @@ fn main() {
         "blind-dk",
         "blind-dl",
         "blind-dm",
+        "blind-dn",
     ] {
         sets.push((
             f.to_string(),

@@ -168,6 +168,7 @@ const REDTEAM: &[&str] = &[
     "blind-dk.jsonl",
     "blind-dl.jsonl",
     "blind-dm.jsonl",
+    "blind-dn.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -281,6 +282,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dk.jsonl", "/home/user/project", "/home/user"),
     ("blind-dl.jsonl", "/home/user/project", "/home/user"),
     ("blind-dm.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dn.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -874,6 +876,10 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
     (
         "DL-140",
         "as DJ-081: tracked files shredded inside the project ask",
+    ),
+    (
+        "DN-033",
+        "tracked files posted one by one to a host the guard does not know as a public drop: project data to another host asks, as CO-114",
     ),
 ];
 

@@ -812,6 +812,10 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/containers",
     // Docker's CLI plugins run as `docker NAME` (compose, buildx).
     "~/.docker/cli-plugins",
+    // Conan's hooks, plugins and custom commands are Python it imports
+    // at every run (`~/.conan/hooks` in Conan 1).
+    "~/.conan2/extensions",
+    "~/.conan/hooks",
     // Jupyter's and IPython's settings are Python run at every start.
     "~/.jupyter",
     "~/.ipython",

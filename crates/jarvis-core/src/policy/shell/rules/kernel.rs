@@ -188,6 +188,11 @@ impl Analyzer<'_> {
                         args.len() <= 2 && !v.a("qdisc") || v.a("show")
                     }
                     "chsh" | "chfn" => false,
+                    // `ldconfig -p` prints the linker's cache; any other
+                    // spelling may rebuild it or link a folder's libraries.
+                    "ldconfig" => {
+                        !args.is_empty() && args.iter().all(|x| x == "-p" || x == "--print-cache")
+                    }
                     _ => false,
                 };
                 if reads && lb == "date" {

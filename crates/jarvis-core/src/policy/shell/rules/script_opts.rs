@@ -26,6 +26,8 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
     ),
     (&["lldb"], &["-s", "--source", "-S", "--source-before-file"]),
     (&["cmake"], &["-P", "-C"]),
+    // A CTest dashboard script is CMake code.
+    (&["ctest"], &["-S", "-SP", "-SR"]),
     (&["ninja"], &["-f"]),
     (&["sqlite3", "sqlite"], &["-init"]),
     (&["psql"], &["-f", "--file"]),

@@ -20,10 +20,10 @@ impl Analyzer<'_> {
             "apt-cache" | "apt" | "dpkg" | "dpkg-query" => {
                 Some(packages_inspect(&c.lb, &c.args)).filter(|read_only| *read_only)
             }
-            "gofmt"
-                if c.args.iter().all(|x| {
-                    matches!(x.as_str(), "-l" | "-d" | "-e" | "-s") || !x.starts_with('-')
-                }) =>
+            "gofmt" | "clang-format"
+                if c.args
+                    .iter()
+                    .all(|x| prints_only(&c.lb, x) || !x.starts_with('-')) =>
             {
                 let mut harmless = true;
                 for w in c.operand_words() {
@@ -188,4 +188,34 @@ fn packages_inspect(lb: &str, args: &[String]) -> bool {
         ) || !x.starts_with('-')
     });
     query && plain
+}
+
+/// A formatter's flags that only choose what it prints: without `-w`
+/// (gofmt) or `-i` (clang-format) the files are read, never rewritten.
+/// clang-format's `--style=file:PATH` names another file to read: it asks
+/// rather than be judged as a second kind of operand.
+fn prints_only(program: &str, flag: &str) -> bool {
+    match program {
+        "gofmt" => matches!(flag, "-l" | "-d" | "-e" | "-s"),
+        "clang-format" => {
+            matches!(
+                flag,
+                "-n" | "--dry-run"
+                    | "--Werror"
+                    | "--dump-config"
+                    | "--version"
+                    | "--verbose"
+                    | "--output-replacements-xml"
+                    | "--sort-includes"
+            ) || [
+                "--style=",
+                "--fallback-style=",
+                "--assume-filename=",
+                "--ferror-limit=",
+            ]
+            .iter()
+            .any(|p| flag.starts_with(p) && !flag.contains(':') && !flag.contains('/'))
+        }
+        _ => false,
+    }
 }
