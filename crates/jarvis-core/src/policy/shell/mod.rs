@@ -143,6 +143,15 @@ pub fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
+/// Words joined into a shell line that reads them back as the same words.
+pub fn quoted_line<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
+    words
+        .into_iter()
+        .map(|w| quote(w.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The base commands of a line that need approval (after wrappers), for grants.
 pub fn base_commands(command: &str) -> Vec<String> {
     analyze(command, &ShellEnv::default()).bases

@@ -327,16 +327,13 @@ impl Analyzer<'_> {
             Some(k) => c.words[k + 1..].iter().collect(),
             None => operands.iter().collect(),
         };
-        let rest: Vec<String> = words
-            .iter()
-            .map(|w| crate::policy::shell::quote(&w.text))
-            .collect();
-        if rest.is_empty() {
+        if words.is_empty() {
             return;
         }
+        let rest = crate::policy::shell::quoted_line(words.iter().map(|w| &w.text));
         let line = match repo.as_deref().and_then(repo_host) {
-            Some(host) => format!("{} | curl -sT - https://{host}/", rest.join(" ")),
-            None => rest.join(" "),
+            Some(host) => format!("{rest} | curl -sT - https://{host}/"),
+            None => rest,
         };
         self.script(&line, &[], c.depth + 1);
     }

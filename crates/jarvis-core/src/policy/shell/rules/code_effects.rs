@@ -476,15 +476,9 @@ impl Analyzer<'_> {
             // text, not an obfuscated command.)
             let literals = string_literals(text);
             for s in literals.iter().filter(|s| s.contains(char::is_whitespace)) {
-                let found = self.apart(|a| a.script(s.trim(), &[], depth + 1));
-                if found.verdict == Verdict::Block
-                    && super::planted_text::GRAVE
-                        .iter()
-                        .any(|g| found.reason.contains(g))
-                {
+                if let Some(why) = self.grave_finding(s.trim(), depth) {
                     self.block(format!(
-                        "{lang} code writes out a command line to be run later: {}",
-                        found.reason
+                        "{lang} code writes out a command line to be run later: {why}"
                     ));
                     return;
                 }

@@ -79,12 +79,6 @@ const CHAT_UPLOADS: &[(&str, &str)] = &[
     ("hooks.slack.com", "/"),
 ];
 
-/// Programs that only search text: a drop's name in their pattern is
-/// looked for, not reached.
-const SEARCHERS: &[&str] = &[
-    "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "git",
-];
-
 /// Network programs whose host is a bare word (`nc termbin.com 9999`,
 /// `socat - TCP:host:port`, `dig x.oastify.com`).
 const BARE_HOSTS: &[&str] = &[
@@ -92,7 +86,9 @@ const BARE_HOSTS: &[&str] = &[
     "openssl",
 ];
 
-const FETCHERS: &[&str] = &[
+/// HTTP clients whose operands are URLs (a narrower list than
+/// `tables::FETCHERS`, which also holds nc, ssh, rsync and cloud tools).
+const HTTP_CLIENTS: &[&str] = &[
     "curl", "wget", "wget2", "http", "https", "xh", "xhs", "curlie", "httpie",
 ];
 
@@ -118,13 +114,12 @@ fn url_hosts(text: &str) -> Vec<(String, String)> {
             .find(|ch: char| "/?#\"' ,)]}\\`;|<>".contains(ch))
             .unwrap_or(after.len());
         let authority = &after[..end];
-        let hostport = authority.rsplit('@').next().unwrap_or(authority);
-        let host = hostport.split(':').next().unwrap_or("");
+        let host = super::project_out::address_host(authority);
         let tail = &after[end..];
         let path_end = tail
             .find(|ch: char| ch.is_whitespace() || "\"'?#".contains(ch))
             .unwrap_or(tail.len());
-        out.push((host.to_string(), tail[..path_end].to_string()));
+        out.push((host, tail[..path_end].to_string()));
         rest = tail;
     }
     out
@@ -134,8 +129,9 @@ impl Analyzer<'_> {
     /// Data sent to a public drop, or any request to a request catcher.
     pub(super) fn public_drop(&mut self, c: &Cmd<'_>) {
         let lb = c.lb.as_str();
-        if SEARCHERS.contains(&lb)
-            && (lb != "git" || matches!(c.args.first().map(String::as_str), Some("grep" | "log")))
+        // A drop's name in a search pattern is looked for, not reached.
+        if tables::TEXT_SEARCHERS.contains(&lb)
+            || lb == "git" && matches!(c.args.first().map(String::as_str), Some("grep" | "log"))
         {
             return;
         }
@@ -218,7 +214,7 @@ fn sends_data(c: &Cmd<'_>) -> Option<Sent> {
             .redirects
             .iter()
             .any(|r| matches!(r.op.as_str(), "<" | "<<" | "<<-" | "<<<"));
-    if FETCHERS.contains(&lb) {
+    if HTTP_CLIENTS.contains(&lb) {
         let mut sent = None;
         for (i, a) in c.args.iter().enumerate() {
             let prev = i

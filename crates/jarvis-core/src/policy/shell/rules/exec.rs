@@ -483,11 +483,7 @@ impl Analyzer<'_> {
                     }
                 }
                 if let Some(at) = screen_command {
-                    let line = c.args[at..]
-                        .iter()
-                        .map(|w| crate::policy::shell::quote(w))
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let line = crate::policy::shell::quoted_line(&c.args[at..]);
                     self.block_only(|x| x.script(&line, &[], depth + 1));
                 }
                 let mut value_next = false;

@@ -7,10 +7,7 @@ use super::*;
 impl Analyzer<'_> {
     pub(super) fn embedded_file_urls(&mut self, c: &Cmd<'_>) {
         // (A pattern searched for is text, not a read.)
-        if matches!(
-            c.lb.as_str(),
-            "grep" | "egrep" | "fgrep" | "zgrep" | "rg" | "ag" | "ack" | "ugrep"
-        ) {
+        if tables::TEXT_SEARCHERS.contains(&c.lb.as_str()) {
             return;
         }
         for w in &c.words[1..] {

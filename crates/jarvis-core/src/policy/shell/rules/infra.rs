@@ -673,11 +673,7 @@ impl Analyzer<'_> {
                     .and_then(|r| r.strip_prefix('='))
                 {
                     let words = super::code::string_literals(v);
-                    let line = words
-                        .iter()
-                        .map(|w| crate::policy::shell::quote(w))
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let line = crate::policy::shell::quoted_line(words);
                     self.script(&line, &[], c.depth + 1);
                 }
             }

@@ -67,20 +67,9 @@ impl Analyzer<'_> {
         // A note, a search or a commit message that mentions a hook runs
         // nothing.
         // (echo and cat feed psql: they are not skipped.)
-        if matches!(
-            c.lb.as_str(),
-            "grep"
-                | "egrep"
-                | "fgrep"
-                | "rg"
-                | "ag"
-                | "ack"
-                | "git"
-                | "gh"
-                | "glab"
-                | "zgrep"
-                | "ugrep"
-        ) {
+        if tables::TEXT_SEARCHERS.contains(&c.lb.as_str())
+            || matches!(c.lb.as_str(), "git" | "gh" | "glab")
+        {
             return;
         }
         let texts = c

@@ -497,9 +497,9 @@ impl Analyzer<'_> {
                     .split('@')
                     .next()
                     .unwrap_or(pkg);
-                let mut line = vec![crate::policy::shell::quote(name)];
-                line.extend(words[1..].iter().map(|w| crate::policy::shell::quote(w)));
-                let line = line.join(" ");
+                let line = crate::policy::shell::quoted_line(
+                    std::iter::once(name).chain(words[1..].iter().copied()),
+                );
                 self.block_only(|a| a.script(&line, &[], c.depth + 1));
             }
         }

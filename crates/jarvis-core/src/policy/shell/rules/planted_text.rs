@@ -300,21 +300,7 @@ impl Analyzer<'_> {
             );
         }
         for piece in pieces {
-            // (The first block's reason only: a planted file's every line
-            // is not a line run now, `a lint fixture's curl | sh` asks.)
-            let found = self.apart(|a| a.script(&piece, &[], depth + 1));
-            let blocks: Vec<String> = (found.verdict == Verdict::Block)
-                .then(|| found.reason.clone())
-                .into_iter()
-                .collect();
-            // A secret read where the text also sends something out.
-            let sends = ["curl", "wget", "nc ", "ncat", "socat", "scp ", "http"]
-                .iter()
-                .any(|n| piece.contains(n));
-            let grave = blocks
-                .iter()
-                .find(|r| GRAVE.iter().any(|g| r.contains(g)) || sends && r.contains("credential"));
-            if let Some(why) = grave {
+            if let Some(why) = self.grave_finding(&piece, depth) {
                 self.block(format!(
                     "plants code in {} that a tool runs later: {why}",
                     shown(path)
@@ -322,6 +308,23 @@ impl Analyzer<'_> {
                 return;
             }
         }
+    }
+
+    /// Why a line written now to run later blocks, when its finding is
+    /// grave: only then, since a planted file's every line is not a line
+    /// run now (a lint fixture's `curl | sh` asks). A secret read counts
+    /// where the line also sends something out.
+    pub(super) fn grave_finding(&mut self, line: &str, depth: usize) -> Option<String> {
+        let found = self.apart(|a| a.script(line, &[], depth + 1));
+        if found.verdict != Verdict::Block {
+            return None;
+        }
+        let sends = ["curl", "wget", "nc ", "ncat", "socat", "scp ", "http"]
+            .iter()
+            .any(|n| line.contains(n));
+        (GRAVE.iter().any(|g| found.reason.contains(g))
+            || sends && found.reason.contains("credential"))
+        .then_some(found.reason)
     }
 
     /// Source code a test runner or build imports (`conftest.py`, a

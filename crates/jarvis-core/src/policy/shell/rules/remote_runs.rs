@@ -143,11 +143,7 @@ impl Analyzer<'_> {
 fn joined(words: &[Word], quoted: bool) -> Word {
     Word {
         text: if quoted {
-            words
-                .iter()
-                .map(|w| crate::policy::shell::quote(&w.text))
-                .collect::<Vec<_>>()
-                .join(" ")
+            crate::policy::shell::quoted_line(words.iter().map(|w| &w.text))
         } else {
             Word::join(words)
         },

@@ -398,11 +398,7 @@ impl Analyzer<'_> {
                         let words: Vec<&String> =
                             cmd.iter().take_while(|a| !is_cmake_keyword(a)).collect();
                         if !words.is_empty() {
-                            let line = words
-                                .iter()
-                                .map(|w| crate::policy::shell::quote(w))
-                                .collect::<Vec<_>>()
-                                .join(" ");
+                            let line = crate::policy::shell::quoted_line(words);
                             self.script(&line, &[], depth);
                         }
                     }
@@ -540,11 +536,7 @@ impl Analyzer<'_> {
                     let line = if form == "call-process-shell-command" {
                         lit(0)
                     } else {
-                        words
-                            .iter()
-                            .map(|w| crate::policy::shell::quote(w))
-                            .collect::<Vec<_>>()
-                            .join(" ")
+                        crate::policy::shell::quoted_line(words)
                     };
                     self.script(&line, &[], depth);
                 }

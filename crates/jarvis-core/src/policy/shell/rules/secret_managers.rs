@@ -76,11 +76,7 @@ impl Analyzer<'_> {
             return true;
         }
         if let Some(command) = secret_runner(lb, &args) {
-            let line = command
-                .iter()
-                .map(|w| crate::policy::shell::quote(w))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let line = crate::policy::shell::quoted_line(&command);
             // One string (`sops exec-env F 'cmd …'`) is a shell line.
             let line = match command.as_slice() {
                 [one] if one.contains(' ') => (*one).to_string(),

@@ -252,13 +252,7 @@ fn command_text(rest: &str) -> Option<String> {
             .map(|w| w.trim().trim_matches(['"', '\'']).to_string())
             .filter(|w| !w.is_empty())
             .collect();
-        return Some(
-            words
-                .iter()
-                .map(|w| crate::policy::shell::quote(w))
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
+        return Some(crate::policy::shell::quoted_line(words));
     }
     for q in ['"', '\''] {
         if let Some(r) = rest.strip_prefix(q) {

@@ -201,6 +201,12 @@ pub fn wrapper(base: &str) -> Option<&'static str> {
     BY_NAME.get(base).copied()
 }
 
+/// Programs that search text for a pattern: what the pattern names is
+/// looked for, not reached or run.
+pub const TEXT_SEARCHERS: &[&str] = &[
+    "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep",
+];
+
 /// Programs that talk to the network: their output may be anyone's code.
 pub const FETCHERS: &[&str] = &[
     "curl",

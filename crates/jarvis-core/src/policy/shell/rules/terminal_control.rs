@@ -84,11 +84,7 @@ impl Analyzer<'_> {
             .collect();
         match verb {
             "launch" | "new-window" | "run" if !rest.is_empty() => {
-                let line = rest
-                    .iter()
-                    .map(|w| crate::policy::shell::quote(w))
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let line = crate::policy::shell::quoted_line(rest);
                 // `--stdin-source=@screen_scrollback`: the terminal's text
                 // is the program's input.
                 let fed_screen = words
@@ -127,11 +123,7 @@ impl Analyzer<'_> {
         }
         let runs = at("run").is_some() || at("new-pane").is_some() || at("edit").is_none();
         if runs && let Some(i) = at("--") {
-            let line = args[i + 1..]
-                .iter()
-                .map(|w| crate::policy::shell::quote(w))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let line = crate::policy::shell::quoted_line(&args[i + 1..]);
             self.script(&line, &[], c.depth + 1);
         }
         self.ask("drives a running terminal (what it runs there is outside the sandbox)");

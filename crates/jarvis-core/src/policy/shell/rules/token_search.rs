@@ -69,22 +69,9 @@ const NAMES_ONLY: &[&str] = &[
 
 impl Analyzer<'_> {
     pub(super) fn token_search(&mut self, c: &Cmd<'_>) {
-        if !matches!(
-            c.lb.as_str(),
-            "grep"
-                | "egrep"
-                | "fgrep"
-                | "zgrep"
-                | "rg"
-                | "ag"
-                | "ack"
-                | "ugrep"
-                | "git"
-                | "sed"
-                | "awk"
-                | "gawk"
-                | "mawk"
-        ) || c.lb == "git" && !c.args.iter().any(|a| a == "grep")
+        if !(tables::TEXT_SEARCHERS.contains(&c.lb.as_str())
+            || matches!(c.lb.as_str(), "git" | "sed" | "awk" | "gawk" | "mawk"))
+            || c.lb == "git" && !c.args.iter().any(|a| a == "grep")
         {
             return;
         }

@@ -124,13 +124,7 @@ impl Analyzer<'_> {
                 "download and execute ({tool}: its shell runs what the line feeds it)"
             ));
         }
-        let code = words
-            .get(i..)
-            .unwrap_or_default()
-            .iter()
-            .map(|w| crate::policy::shell::quote(w))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let code = crate::policy::shell::quoted_line(words.get(i..).unwrap_or_default());
         if !code.is_empty() {
             self.guest_command(&code, c, tool);
         }
