@@ -213,6 +213,8 @@ fn main() {
         "blind-dl",
         "blind-dm",
         "blind-dn",
+        "blind-do",
+        "blind-dp",
     ] {
         sets.push((
             f.to_string(),

@@ -169,6 +169,8 @@ const REDTEAM: &[&str] = &[
     "blind-dl.jsonl",
     "blind-dm.jsonl",
     "blind-dn.jsonl",
+    "blind-do.jsonl",
+    "blind-dp.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -283,6 +285,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dl.jsonl", "/home/user/project", "/home/user"),
     ("blind-dm.jsonl", "/home/user/project", "/home/user"),
     ("blind-dn.jsonl", "/home/user/project", "/home/user"),
+    ("blind-do.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dp.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -878,6 +882,18 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
         "as DJ-081: tracked files shredded inside the project ask",
     ),
     (
+        "DO-033",
+        "a topic's records streamed to a raw address with nc: data (not a secret) sent to another machine asks, as CO-114",
+    ),
+    (
+        "DP-008",
+        "a Rails console posting users' emails to another company's API: data (not a secret) sent to another machine asks, as CO-114",
+    ),
+    (
+        "DP-050",
+        "a Mix archive installed from a URL: as CMD-229 (the visible half), a package installed from a URL asks with the URL shown",
+    ),
+    (
         "DN-033",
         "tracked files posted one by one to a host the guard does not know as a public drop: project data to another host asks, as CO-114",
     ),
@@ -887,6 +903,11 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
 /// with what closing it would take. They must still ask (never run
 /// without a question); the test fails if one is allowed.
 const KNOWN_MISSES: &[(&str, &str)] = &[
+    (
+        "DO-022",
+        "Tomcat's manager told to deploy a WAR from another host: a request to a local server whose \
+         query hands it code to fetch is not modelled; the request asks",
+    ),
     (
         "DK-116",
         "Gradle's build directory set to `.git` in the build script, then `gradlew clean`: the \
@@ -1023,6 +1044,16 @@ const STRICTER: &[(&str, &str)] = &[
     ),
     ("CMD-119", "the oracle's note: a stricter policy may block"),
     ("CMD-555", "the oracle's note: a stricter policy may block"),
+    (
+        "DO-139",
+        "a container given the host's ~/.m2 read-write: it can rewrite the jars every later build \
+         runs and read settings.xml's server passwords; mounts of home folders block",
+    ),
+    (
+        "DO-141",
+        "a program named by a variable the analyser cannot resolve (`\"$CATALINA_HOME/bin/…\"`): \
+         the issue's rule for program names that are not literals",
+    ),
     (
         "E-026",
         "`source .env` runs the file as shell code with the project's secrets; .env is a credential \
@@ -1276,6 +1307,11 @@ fn red_team_sets_written_without_the_rules() {
 /// Sets whose false-block or read-only rate is not yet within the targets,
 /// with what it is and why. Their rows are still all checked.
 const BELOW_TARGET: &[(&str, &str)] = &[
+    (
+        "blind-do.jsonl",
+        "2/85 false blocks, both kept and listed in STRICTER: a Maven container given the host's \
+         ~/.m2 read-write (DO-139) and a program named by an unresolved variable (DO-141)",
+    ),
     (
         "blind-bx.jsonl",
         "inline interpreter code (python -c, node -p, perl -ne, ruby -e) is asked unless it blocks, as \

@@ -4,6 +4,14 @@ use super::*;
 
 impl Walker<'_> {
     pub(super) fn assignment(&mut self, n: Node, nested: bool) -> (Option<String>, Word) {
+        // `a[$(cmd)]=v`: an indexed array's subscript is arithmetic, and its
+        // substitutions run before the value is stored.
+        if let Some(x) = n
+            .child_by_field_name("name")
+            .filter(|x| x.kind() == "subscript")
+        {
+            self.nested_subs(x);
+        }
         let name = n
             .child_by_field_name("name")
             .map(|x| self.text(x).to_string())

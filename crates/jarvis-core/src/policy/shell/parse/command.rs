@@ -18,10 +18,25 @@ impl Walker<'_> {
             self.recursive_movers.insert(name.clone());
         }
         if let Some(name) = argv.first().map(|w| w.text.clone())
-            && self.current_fn.contains(&name)
             && unbounded_recursion(n)
         {
-            self.out.recursive_functions.push(name.clone());
+            if self.current_fn.contains(&name) {
+                self.out.recursive_functions.push(name.clone());
+            } else if let Some(caller) = self.current_fn.last() {
+                self.fn_calls.push((caller.clone(), name.clone()));
+            }
+            // `f(){ eval 'f & f'; }`: the call spelled in eval's text.
+            if name == "eval"
+                && let Some(f) = self.current_fn.last()
+                && argv[1..].iter().any(|w| {
+                    w.text
+                        .split(|ch: char| ch.is_whitespace() || matches!(ch, ';' | '&' | '|'))
+                        .any(|t| t == f)
+                        && w.text.contains(['&', '|'])
+                })
+            {
+                self.out.recursive_functions.push(f.clone());
+            }
         }
         // `eval`'s code runs now, a DEBUG, RETURN or ERR trap's between the
         // commands: with the values this line gave its variables. An EXIT
@@ -45,6 +60,12 @@ impl Walker<'_> {
         self.forget_set_names(&argv);
         self.printf_to_variable(&argv);
         self.set_positional(&argv, n);
+        if argv.first().is_some_and(|w| w.text == "shopt")
+            && argv.iter().any(|w| w.text == "-s")
+            && argv.iter().any(|w| w.text == "cdable_vars")
+        {
+            self.cdable_vars = true;
+        }
         self.track_cd(&argv);
         let moves = self.code_elsewhere(&argv);
         // A function that moves and calls itself leaves the line somewhere

@@ -33,9 +33,29 @@ impl Walker<'_> {
         {
             let argv = &argv_cd;
             // `cd -P DIR`, `cd -- DIR`: the operand after the options.
-            let operand = argv[1..]
+            let mut operand = argv[1..]
                 .iter()
-                .find(|w| w.text == "-" || !w.text.starts_with('-'));
+                .find(|w| w.text == "-" || !w.text.starts_with('-'))
+                .cloned();
+            // With `shopt -s cdable_vars`, `cd NAME` goes to `$NAME` when no
+            // folder NAME is there: either place.
+            if self.cdable_vars
+                && let Some(w) = operand.as_mut()
+                && !w.dynamic
+                && w.choices.is_empty()
+                && w.text
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                let value = self
+                    .vars
+                    .known
+                    .get(&w.text)
+                    .cloned()
+                    .unwrap_or_else(|| ELSEWHERE_DIR.to_string());
+                w.choices = vec![w.text.clone(), value];
+            }
+            let operand = operand.as_ref();
             // From each place a branch may have left the line in, to each
             // folder a branch may have chosen.
             let bases: Vec<Option<String>> = if self.vars.cwd_alts.is_empty() {

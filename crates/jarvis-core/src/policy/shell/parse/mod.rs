@@ -308,6 +308,28 @@ impl Vars {
     }
 }
 
+/// The functions on a cycle of calls (`a(){ b & b; }; b(){ a & a; }`).
+fn call_cycles(calls: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (start, _) in calls {
+        // Who `start` reaches through the calls; back at `start` is a cycle.
+        let mut seen: Vec<&str> = Vec::new();
+        let mut todo: Vec<&str> = vec![start];
+        while let Some(f) = todo.pop() {
+            for (_, callee) in calls.iter().filter(|(c, _)| c == f) {
+                if callee == start && !out.contains(start) {
+                    out.push(start.clone());
+                }
+                if !seen.contains(&callee.as_str()) {
+                    seen.push(callee);
+                    todo.push(callee);
+                }
+            }
+        }
+    }
+    out
+}
+
 struct Walker<'a> {
     src: &'a str,
     vars: Vars,
@@ -318,6 +340,11 @@ struct Walker<'a> {
     cwd: Option<String>,
     out: Script,
     current_fn: Vec<String>,
+    /// Calls from one function to another that multiply or that nothing
+    /// guards (caller, callee): a cycle of them is a fork bomb too.
+    fn_calls: Vec<(String, String)>,
+    /// `shopt -s cdable_vars` was run: `cd NAME` may go to `$NAME`.
+    cdable_vars: bool,
     /// Functions that call themselves and change directory: after a call,
     /// the line is in a folder reached an unknown number of times.
     recursive_movers: std::collections::HashSet<String>,
@@ -532,6 +559,8 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
         cwd: None,
         out: Script::default(),
         current_fn: vec![],
+        fn_calls: Vec::new(),
+        cdable_vars: false,
         recursive_movers: Default::default(),
         pipe_source: None,
         pipe_input_replaced: false,
@@ -548,6 +577,7 @@ pub fn parse(src: &str, positional: &[String]) -> Script {
     w.out.parse_error = root.has_error();
     w.out.brace_program = w.out.parse_error && brace_at_command(root);
     w.statement(root, false);
+    w.out.recursive_functions.extend(call_cycles(&w.fn_calls));
     // An EXIT trap runs at the end: with the variables as the line left them
     // (`trap 'rm -f "$tmp"' EXIT; tmp=$(mktemp)`).
     for i in std::mem::take(&mut w.traps) {

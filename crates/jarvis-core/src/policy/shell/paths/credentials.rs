@@ -11,6 +11,8 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.azure",
     "~/.config/gcloud",
     "~/.kube",
+    // Teleport's certificates and keys.
+    "~/.tsh",
     "~/.docker/config.json",
     "~/.npmrc",
     "~/.yarnrc",
@@ -365,7 +367,7 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if p.ends_with(".dvc/config.local") {
         return Some(format!("{shown} holds DVC's remote credentials"));
     }
-    if key_file(base) && (p.contains('/') || p.starts_with('~')) {
+    if key_file(base) {
         return Some(format!("{shown} is a private key"));
     }
     // Saved images of programs' memory: their keys and tokens with them.
@@ -508,6 +510,11 @@ const DOWNLOAD_CACHES: &[&str] = &[
     "~/.conda/pkgs",
 ];
 
+/// Inside a package manager's or model hub's download cache.
+pub fn download_cache(p: &str) -> bool {
+    DOWNLOAD_CACHES.iter().any(|d| under_dir(p, d))
+}
+
 /// Words of a name, split at punctuation and at camel case (`authToken`
 /// is `auth`, `token`), lower-case.
 fn name_words(part: &str) -> Vec<String> {
@@ -542,7 +549,7 @@ fn name_words(part: &str) -> Vec<String> {
 /// is code, and relative names are the project's).
 fn named_secret_in_home(p: &str) -> Option<&'static str> {
     let rest = p.strip_prefix("~/")?;
-    if DOWNLOAD_CACHES.iter().any(|d| under_dir(p, d)) {
+    if download_cache(p) {
         return None;
     }
     let hidden = rest.starts_with('.');
@@ -684,7 +691,7 @@ fn browser_profile(p: &str) -> bool {
     };
     // Browsers a test tool downloaded (`~/.cache/ms-playwright/chromium-…`)
     // are programs, not a profile.
-    if DOWNLOAD_CACHES.iter().any(|d| under_dir(p, d)) {
+    if download_cache(p) {
         return false;
     }
     // Windows: every Chromium-based browser keeps its profiles in a

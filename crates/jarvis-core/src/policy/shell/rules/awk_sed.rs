@@ -204,6 +204,27 @@ impl Analyzer<'_> {
     }
 }
 
+/// A sed script that runs its input lines as commands: a bare `e`, or
+/// `s///e` (the line, substituted, is the command).
+pub(super) fn sed_runs_lines(script: &str) -> bool {
+    sed_commands(script)
+        .into_iter()
+        .any(|(cmd, s, arg)| match cmd {
+            'e' => arg.is_empty(),
+            's' => arg
+                .chars()
+                .next()
+                .or_else(|| s.chars().nth(1))
+                .and_then(|delim| {
+                    split_unescaped(&s[1..], delim)
+                        .get(3)
+                        .map(|f| f.contains('e'))
+                })
+                .unwrap_or(false),
+            _ => false,
+        })
+}
+
 /// Each command of a sed script past its addresses: its letter, its text
 /// from the letter on, and its argument.
 fn sed_commands(script: &str) -> Vec<(char, &str, &str)> {
@@ -258,9 +279,9 @@ pub(super) fn sed_scripts(args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(a) = args.get(i) {
-        if let Some(v) = a.strip_prefix("--expression=") {
+        if let Some(v) = long_value(a, "--expression") {
             out.push(v.to_string());
-        } else if a == "--expression" {
+        } else if a.len() >= 5 && a.starts_with("--") && "--expression".starts_with(a.as_str()) {
             out.extend(args.get(i + 1).cloned());
             i += 1;
         } else if a == "--" {

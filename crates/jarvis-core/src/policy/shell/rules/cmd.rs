@@ -119,6 +119,39 @@ pub(in crate::policy::shell) fn eq_value<'a>(x: &'a str, flag: &str) -> Option<&
     x.strip_prefix(flag)?.strip_prefix('=')
 }
 
+/// The long option `flag`'s value in `x` as GNU getopt_long reads it:
+/// `--flag=V`, or a prefix of the name (`--compress=sh` for
+/// `--compress-program`; two letters at least, so `--c` is no match).
+pub(in crate::policy::shell) fn long_value<'a>(x: &'a str, flag: &str) -> Option<&'a str> {
+    let (name, v) = x.split_once('=')?;
+    (flag.starts_with("--") && name.starts_with("--") && name.len() >= 4 && flag.starts_with(name))
+        .then_some(v)
+}
+
+/// `x` spells `flag` as getopt reads it: whole, with its value after `=`,
+/// a long option's prefix (`--out`), or a short option bundled or glued to
+/// its value (`-uo`, `-o../x`).
+pub(in crate::policy::shell) fn spells(x: &str, flag: &str) -> bool {
+    if x == flag || long_value(x, flag).is_some() {
+        return true;
+    }
+    if let Some(long) = flag.strip_prefix("--") {
+        let name = x.split('=').next().unwrap_or(x);
+        return !long.is_empty()
+            && name.len() >= 4
+            && name.starts_with("--")
+            && flag.starts_with(name);
+    }
+    match flag
+        .strip_prefix('-')
+        .map(str::chars)
+        .map(|mut c| (c.next(), c.next()))
+    {
+        Some((Some(ch), None)) => x.starts_with(flag) && !x.starts_with("--") || short_has(x, ch),
+        _ => false,
+    }
+}
+
 pub(in crate::policy::shell) fn is_shell(b: &str) -> bool {
     tables::SHELLS.contains(&b)
 }

@@ -127,6 +127,12 @@ pub(super) const SOCKETS: &[&str] = &[
     "net.sockets",
     "tcpclient",
     "tcplistener",
+    // Erlang's and Elixir's sockets, and an SSH server in code.
+    ":gen_tcp",
+    ":gen_udp",
+    ":ssh.daemon",
+    "asyncssh.create_server",
+    "paramiko.serverinterface",
     "/dev/tcp/",
     "/dev/udp/",
     "ztcp",
@@ -305,6 +311,23 @@ pub(super) fn runs_code_in(lang: &str, l: &str) -> bool {
     );
     // Julia's backticks are commands, `run` starts them, `include` runs a file.
     if lang == "julia" && (l.contains('`') || l.contains("run(") || l.contains("include(")) {
+        return true;
+    }
+    // The JVM languages: Groovy's `evaluate` and a string's `.execute()`,
+    // Scala's `sys.process` (`Seq(…).!`), Java's `ProcessBuilder`.
+    if matches!(lang, "groovy" | "groovysh" | "scala" | "jshell" | "kotlin")
+        && [
+            "evaluate(",
+            ".execute()",
+            "sys.process",
+            ").!",
+            ".!!",
+            "processbuilder",
+            "groovyshell",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+    {
         return true;
     }
     // Nix's `builtins.exec [ "sh" "-c" "…" ]` (with unsafe native code on).

@@ -100,7 +100,9 @@ impl Analyzer<'_> {
         }
         // `print(settings.SECRET_KEY)`, `console.log(config.apiKey)`: a
         // secret named outside any string, printed.
-        if super::code_shapes::prints_secret(outside) {
+        if super::code_shapes::prints_secret(outside)
+            || super::code_shapes::prints_setting_secret(l)
+        {
             self.block(format!(
                 "{lang} code prints a secret (a key, a token or a password it names)"
             ));

@@ -100,6 +100,54 @@ fn jdwp_exposed(words: &[String]) -> bool {
     })
 }
 
+/// A JMX agent with a remote port and no authentication: whoever reaches
+/// the port loads classes into the JVM (`-Dcom.sun.management.jmxremote.*`
+/// on a java line, `jcmd PID ManagementAgent.start jmxremote.*`), unless
+/// its host is loopback.
+fn jmx_open(words: &[String]) -> bool {
+    let setting = |name: &str| {
+        words.iter().find_map(|w| {
+            let (k, v) = w.split_once('=')?;
+            k.ends_with(&format!("jmxremote.{name}")).then_some(v)
+        })
+    };
+    setting("authenticate").is_some_and(|v| v.eq_ignore_ascii_case("false"))
+        && setting("port").is_some()
+        && setting("host").is_none_or(beyond_this_machine)
+}
+
+/// The words a JVM reads as its options: the line's own, and those inside
+/// a property or option that carries more of them
+/// (`-Dspring-boot.run.jvmArguments="-agentlib:jdwp=…"`,
+/// `-Dorg.gradle.jvmargs=…`, `--jvm-args=…`).
+fn jvm_words(args: &[String]) -> Vec<String> {
+    let mut out = args.to_vec();
+    for a in args {
+        if (a.starts_with("-D") || a.starts_with("--jvm"))
+            && let Some((_, v)) = a.split_once('=')
+        {
+            out.extend(
+                v.split_whitespace()
+                    .map(|w| w.trim_matches(['\'', '"']).to_string()),
+            );
+        }
+    }
+    out
+}
+
+/// Variables whose value is more of a JVM's or Node's options.
+const OPTION_VARS: &[&str] = &[
+    "NODE_OPTIONS",
+    "JAVA_TOOL_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JAVA_OPTS",
+    "MAVEN_OPTS",
+    "GRADLE_OPTS",
+    "SBT_OPTS",
+    "CATALINA_OPTS",
+];
+
 impl Analyzer<'_> {
     /// A debugger, notebook or IDE server reachable from other machines.
     pub(super) fn code_server(&mut self, c: &Cmd<'_>) {
@@ -107,12 +155,7 @@ impl Analyzer<'_> {
             .src
             .assigns
             .iter()
-            .filter(|(n, _)| {
-                matches!(
-                    n.as_str(),
-                    "NODE_OPTIONS" | "JAVA_TOOL_OPTIONS" | "JDK_JAVA_OPTIONS" | "_JAVA_OPTIONS"
-                )
-            })
+            .filter(|(n, _)| OPTION_VARS.contains(&n.as_str()))
             .flat_map(|(_, v)| {
                 v.text
                     .split_whitespace()
@@ -124,10 +167,13 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         let exposed = match lb {
             _ if node_inspector_exposed(&env) || jdwp_exposed(&env) => Some("a debugger"),
+            _ if jmx_open(&env) => Some("a JMX agent without authentication"),
             "node" | "nodejs" | "deno" | "bun" if node_inspector_exposed(args) => {
                 Some("the inspector")
             }
-            "java" | "javaw" | "mvn" | "gradle" if jdwp_exposed(args) => Some("a JDWP debugger"),
+            // Any program: build tools and launchers pass JVM options on.
+            _ if jdwp_exposed(&jvm_words(args)) => Some("a JDWP debugger"),
+            _ if jmx_open(&jvm_words(args)) => Some("a JMX agent without authentication"),
             // `gdbserver :1234 prog` listens on every interface.
             // A serial device or a `--wrapper` command is no address.
             "gdbserver" => args

@@ -351,19 +351,74 @@ pub(super) fn call_args(inner: &str) -> &str {
     inner
 }
 
+/// Calls that print their arguments, in the languages' spellings.
+const PRINTS: &[&str] = &[
+    "print(",
+    "console.log(",
+    "puts ",
+    "pp(",
+    "echo ",
+    "say ",
+    "printf(",
+    "println(",
+    "print_r(",
+    "var_dump(",
+    "io.puts(",
+    "io.inspect(",
+];
+
+/// A print of a setting read by a key that names a secret:
+/// `echo config("services.stripe.secret")` (Laravel), `puts
+/// Rails.application.credentials.stripe`, `IO.puts(Application.get_env(:app,
+/// :secret_key_base))`. `l` is the code in lower case, strings kept.
+pub(super) fn prints_setting_secret(l: &str) -> bool {
+    const READS: &[&str] = &[
+        "config(",
+        "config.get(",
+        "config::get(",
+        "env(",
+        "getenv(",
+        "get_env(",
+        "fetch_env!(",
+        "settings.get(",
+        "credentials",
+    ];
+    const SECRET: &[&str] = &[
+        "secret",
+        "password",
+        "passwd",
+        "token",
+        "apikey",
+        "api_key",
+        "private_key",
+        "access_key",
+        "app_key",
+    ];
+    printed_args(l).into_iter().any(|args| {
+        READS.iter().any(|r| args.contains(r))
+            && args
+                .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
+                .any(|t| t == "credentials" || SECRET.iter().any(|s| t.contains(s)))
+    })
+}
+
+/// The arguments of each print call in `text`, to the end of its statement.
+fn printed_args(text: &str) -> Vec<&str> {
+    PRINTS
+        .iter()
+        .flat_map(|p| {
+            text.match_indices(p).map(move |(at, _)| {
+                let args = call_args(&text[at + p.len()..]);
+                args.split(['\n', ';']).next().unwrap_or(args)
+            })
+        })
+        .collect()
+}
+
 /// A print whose arguments name a secret outside any string
 /// (`print(settings.SECRET_KEY)`, `console.log(cfg.api_key)`, `puts
 /// ENV.fetch("X")` aside: the name is the code's own).
 pub(super) fn prints_secret(outside: &str) -> bool {
-    const PRINTS: &[&str] = &[
-        "print(",
-        "console.log(",
-        "puts ",
-        "pp(",
-        "echo ",
-        "say ",
-        "printf(",
-    ];
     const NAMES: &[&str] = &[
         "secret_key",
         "secretkey",
@@ -377,20 +432,16 @@ pub(super) fn prints_secret(outside: &str) -> bool {
         "client_secret",
         "secret_access_key",
     ];
-    PRINTS.iter().any(|p| {
-        outside.match_indices(p).any(|(at, _)| {
-            let args = call_args(&outside[at + p.len()..]);
-            let args = args.split(['\n', ';']).next().unwrap_or(args);
-            // The name as a value (`settings.secret_key`, `cfg["api_key"]`
-            // is a string: blanked), not part of another (`check_password(`,
-            // `password_hash`).
-            NAMES.iter().any(|n| {
-                args.match_indices(n).any(|(i, _)| {
-                    let before = args[..i].chars().next_back();
-                    let after = args[i + n.len()..].chars().next();
-                    !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                        && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '(')
-                })
+    printed_args(outside).into_iter().any(|args| {
+        // The name as a value (`settings.secret_key`, `cfg["api_key"]`
+        // is a string: blanked), not part of another (`check_password(`,
+        // `password_hash`).
+        NAMES.iter().any(|n| {
+            args.match_indices(n).any(|(i, _)| {
+                let before = args[..i].chars().next_back();
+                let after = args[i + n.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '(')
             })
         })
     })

@@ -302,6 +302,7 @@ impl Analyzer<'_> {
         }
         self.command_options(c);
         self.public_drop(c);
+        self.remote_store_wipe(c);
         self.embedded_file_urls(c);
         self.forge_access(c);
         if self.settled() {
@@ -335,9 +336,11 @@ impl Analyzer<'_> {
             .python_inspects(c)
             .or_else(|| self.go_inspects(c))
             .or_else(|| self.tool_inspects(c))
+            .or_else(|| self.jvm_inspects(c))
         {
             return read_only;
         }
+        self.console_code(c);
         if tables::interpreter(lb).is_some() && !matches!(lb, "gawk") {
             self.interpreter(c);
             return false;

@@ -160,6 +160,18 @@ impl Analyzer<'_> {
             .iter()
             .flat_map(|w| url_hosts(&w.text))
             .collect();
+        // curl and wget take `host/path` with no scheme as http.
+        if HTTP_CLIENTS.contains(&lb) {
+            for w in c.words[1..].iter().filter(|w| {
+                !w.text.starts_with(['-', '.', '/', '~', '@']) && !w.text.contains("://")
+            }) {
+                let host = super::project_out::address_host(&w.text);
+                if host.contains('.') {
+                    let path = w.text.find('/').map_or("", |i| &w.text[i..]);
+                    hosts.push((host, path.to_ascii_lowercase()));
+                }
+            }
+        }
         if BARE_HOSTS.contains(&lb) {
             for w in &c.words[1..] {
                 for piece in w.text.split([':', ',', '@']) {

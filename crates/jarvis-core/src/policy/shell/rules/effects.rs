@@ -119,6 +119,11 @@ pub(super) const LOADER_VARS: &[&str] = &[
     "NPM_CONFIG_USERCONFIG",
     "INPUTRC",
     "LESSKEY",
+    "LESSKEYIN",
+    // man runs groff's programs from this folder first.
+    "GROFF_BIN_PATH",
+    // More of tar's options, read before the line's own.
+    "TAR_OPTIONS",
     "KUBECONFIG",
     "GNUPGHOME",
     "OPENSSL_CONF",

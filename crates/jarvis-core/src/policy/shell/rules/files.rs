@@ -360,8 +360,13 @@ impl Analyzer<'_> {
                 self.ask(format!("{} writes files", c.base));
                 Some(false)
             }
-            "sort" if c.value("-o").is_some() || c.has("--output") => {
-                let out = c.value("-o").or_else(|| c.value("--output")).cloned();
+            "sort"
+                if c.args
+                    .iter()
+                    .any(|x| spells(x, "-o") || spells(x, "--output")) =>
+            {
+                // (`-o F`, `-oF`, `--output=F`, `--out F`.)
+                let out = super::script_opts::first_value(c, &["-o", "--output"]);
                 if let Some(o) = &out {
                     self.write_path(o, cwd, "sort -o");
                 }

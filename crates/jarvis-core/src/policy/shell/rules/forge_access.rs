@@ -72,13 +72,17 @@ impl Analyzer<'_> {
             }
             ["api", rest @ ..] => {
                 // The method: `-X`/`--method`, else POST when fields are given.
+                // (`-XPUT` glued, `--method=PUT`, `--meth PUT`.)
                 let method = rest
                     .windows(2)
-                    .find(|w| matches!(w[0], "-X" | "--method"))
+                    .find(|w| w[0] == "-X" || spells(w[0], "--method") && !w[0].contains('='))
                     .map(|w| w[1].to_ascii_uppercase())
                     .or_else(|| {
                         rest.iter()
-                            .find_map(|a| a.strip_prefix("--method="))
+                            .find_map(|a| {
+                                long_value(a, "--method")
+                                    .or_else(|| a.strip_prefix("-X").filter(|m| !m.is_empty()))
+                            })
                             .map(str::to_ascii_uppercase)
                     });
                 let fields = rest
@@ -93,9 +97,19 @@ impl Analyzer<'_> {
                     .iter()
                     .find(|a| !a.starts_with('-') && (a.contains('/') || a.starts_with("user")))
                     .map(|p| p.trim_start_matches('/'));
+                // (A GraphQL mutation that makes a repository public:
+                // `updateRepository(input: {…, visibility: PUBLIC})`.)
                 let public = rest
                     .iter()
                     .any(|a| matches!(*a, "private=false" | "visibility=public"));
+                if rest.iter().any(|a| {
+                    let l = lower(a).split_whitespace().collect::<String>();
+                    l.contains("mutation") && l.contains("visibility:public")
+                }) {
+                    self.block(
+                        "exfiltration (a GraphQL mutation makes a repository public: its whole history, to everyone)",
+                    );
+                }
                 if let Some(p) = path
                     && writes
                     && (GRANTS.iter().any(|g| p.contains(g) || p.starts_with(g)) || public)

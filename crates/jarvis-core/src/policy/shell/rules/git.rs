@@ -261,23 +261,54 @@ impl Analyzer<'_> {
         match sub {
             "config" => {
                 let global = has("--global") || has("--system");
-                let ops: Vec<&String> = rest.iter().filter(|x| !x.starts_with('-')).collect();
+                let mut ops: Vec<&String> = rest.iter().filter(|x| !x.starts_with('-')).collect();
+                // git 2.46's verbs (`git config set KEY VALUE`, `get`,
+                // `list`, `unset`, `edit`): a key always has a dot.
+                let verb = ops
+                    .first()
+                    .map(|v| v.as_str())
+                    .filter(|v| {
+                        matches!(
+                            *v,
+                            "get"
+                                | "set"
+                                | "list"
+                                | "unset"
+                                | "edit"
+                                | "rename-section"
+                                | "remove-section"
+                        )
+                    })
+                    .map(str::to_string);
+                if verb.is_some() {
+                    ops.remove(0);
+                }
+                let verb = verb.as_deref();
+                if verb == Some("edit") {
+                    self.ask("git config edit opens an editor");
+                    return false;
+                }
                 let key = ops.first().map(|k| lower(k)).unwrap_or_default();
                 let value = ops.get(1).cloned();
-                let reading = has("--get")
-                    || has("--get-all")
-                    || has("--get-regexp")
-                    || has("--list")
-                    || has("-l")
-                    || has("--show-origin") && value.is_none()
-                    || (value.is_none()
-                        && !has("--unset")
-                        && !has("--unset-all")
-                        && !has("--add")
-                        && !has("--remove-section")
-                        && !has("--rename-section")
-                        && !has("--edit")
-                        && !has("-e"));
+                let reading = match verb {
+                    Some(v) => matches!(v, "get" | "list"),
+                    None => {
+                        has("--get")
+                            || has("--get-all")
+                            || has("--get-regexp")
+                            || has("--list")
+                            || has("-l")
+                            || has("--show-origin") && value.is_none()
+                            || (value.is_none()
+                                && !has("--unset")
+                                && !has("--unset-all")
+                                && !has("--add")
+                                && !has("--remove-section")
+                                && !has("--rename-section")
+                                && !has("--edit")
+                                && !has("-e"))
+                    }
+                };
                 // Tokens git keeps: credential settings, and the
                 // Authorization headers CI checkouts persist (`extraheader`).
                 if reading
@@ -302,6 +333,13 @@ impl Analyzer<'_> {
                     return false;
                 }
                 if let Some(v) = value {
+                    // What the line writes there later is a hook.
+                    if key == "core.hookspath"
+                        && let Some(w) = c.words.iter().find(|w| &w.text == v)
+                    {
+                        let dir = self.norm(w, c.cwd());
+                        self.hook_dirs.push(dir);
+                    }
                     self.git_setting(&format!("{key}={v}"), c, global);
                 }
                 self.ask(format!("git config {key}"));
@@ -494,11 +532,10 @@ impl Analyzer<'_> {
                 if s == "grep"
                     && rest
                         .iter()
-                        .any(|x| pager_at(x).is_some() || x.starts_with("--open-files-in-pager"))
+                        .any(|x| pager_at(x).is_some() || spells(x, "--open-files-in-pager"))
                 {
                     for x in rest {
-                        if let Some(pager) = x
-                            .strip_prefix("--open-files-in-pager=")
+                        if let Some(pager) = long_value(x, "--open-files-in-pager")
                             .or_else(|| pager_at(x).filter(|p| !p.is_empty()))
                         {
                             let w = Word::lit(pager);

@@ -55,7 +55,13 @@ impl Analyzer<'_> {
         }
     }
 
-    fn git_setting_in(&mut self, kv: &str, script: &Script, depth: usize, global: bool) -> bool {
+    pub(super) fn git_setting_in(
+        &mut self,
+        kv: &str,
+        script: &Script,
+        depth: usize,
+        global: bool,
+    ) -> bool {
         let Some((k, v)) = kv.split_once('=') else {
             return !RUNS.iter().any(|r| lower(kv).starts_with(r));
         };

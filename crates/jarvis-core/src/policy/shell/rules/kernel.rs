@@ -373,7 +373,27 @@ impl Analyzer<'_> {
             ));
             return false;
         }
-        let privileged = args.iter().any(|x| {
+        // Each `--flag value` as `--flag=value`, so one spelling is judged.
+        let mut joined: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let x = &args[i];
+            let valued = matches!(
+                x.as_str(),
+                "--pid" | "--userns" | "--uts" | "--cap-add" | "--device" | "--security-opt"
+            );
+            match args.get(i + 1).filter(|_| valued) {
+                Some(v) => {
+                    joined.push(format!("{x}={v}"));
+                    i += 2;
+                }
+                None => {
+                    joined.push(x.clone());
+                    i += 1;
+                }
+            }
+        }
+        let privileged = joined.iter().any(|x| {
             let l = lower(x);
             l == "--privileged"
                 || l.starts_with("--pid=host")
@@ -386,18 +406,11 @@ impl Analyzer<'_> {
                 || l.starts_with("--cap-add=dac_read_search")
                 || l.contains("apparmor=unconfined")
                 || l.contains("seccomp=unconfined")
-                || l.starts_with("--device=/dev/sd")
-                || l.starts_with("--device=/dev/nvme")
+                // A disk or memory device handed in (`/dev/sda:/dev/xvda`).
+                || l.strip_prefix("--device=").is_some_and(|d| {
+                    paths::device(d.split(':').next().unwrap_or(d))
+                })
                 || l == "--security-opt=no-new-privileges:false"
-        }) || args.windows(2).any(|w| {
-            // (`--ipc=host` shares memory segments, not the host's
-            // processes or files: browsers in containers need it.)
-            (w[0] == "--pid" || w[0] == "--userns") && w[1] == "host"
-                || w[0] == "--cap-add"
-                    && matches!(
-                        lower(&w[1]).as_str(),
-                        "sys_admin" | "all" | "sys_ptrace" | "sys_module"
-                    )
         });
         let mount_of = |spec: &str| -> Option<String> {
             let l = spec.trim_matches(['\'', '"']);

@@ -20,6 +20,7 @@ mod code_markers;
 mod code_servers;
 mod code_shapes;
 mod code_writes;
+mod consoles;
 mod copies;
 mod data_tools;
 mod debuggers;
@@ -50,6 +51,7 @@ mod inspectors;
 mod intercept;
 mod interpreters;
 mod jvm_hooks;
+mod jvm_queries;
 mod kernel;
 mod listers;
 mod long_tail;
@@ -83,6 +85,7 @@ mod readonly;
 mod redirects;
 mod remote;
 mod remote_runs;
+mod remote_stores;
 mod reveals;
 mod safety_off;
 mod script;
@@ -137,8 +140,8 @@ use positions::operands;
 use wrappers::peeled;
 
 pub(super) use cmd::{
-    Cmd, base_name, base_str, eq_value, is_shell, letter_flags, lower, program_name, short_flags,
-    short_has, shown,
+    Cmd, base_name, base_str, eq_value, is_shell, letter_flags, long_value, lower, program_name,
+    short_flags, short_has, shown, spells,
 };
 pub(super) use dispatch::{Producer, known_program, path_candidates};
 
@@ -170,6 +173,8 @@ pub struct Analyzer<'e> {
     /// Those of them downloaded from a code forge only (a project's
     /// release page), where installing one asks.
     forge_fetched: Vec<String>,
+    /// Folders this line made git's hooks folder (`core.hooksPath`).
+    hook_dirs: Vec<String>,
     /// Folders a clone from another machine filled in this line: a file
     /// in one run as a program is downloaded code.
     cloned: Vec<String>,
@@ -252,6 +257,7 @@ impl<'e> Analyzer<'e> {
             inlining: Vec::new(),
             written: vec![],
             forge_fetched: vec![],
+            hook_dirs: vec![],
             remote: false,
             guessed: false,
             links: vec![],

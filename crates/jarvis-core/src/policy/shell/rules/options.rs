@@ -14,7 +14,9 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     ("bat", &["--pager"]),
     ("batcat", &["--pager"]),
     ("ag", &["--pager"]),
-    ("cloc", &["--extract-with"]),
+    ("cloc", &["--extract-with", "--vcs"]),
+    // man's pager runs whenever a terminal is there (`unbuffer`, `script`).
+    ("man", &["-P", "--pager"]),
     ("scp", &["-S"]),
     ("sftp", &["-S"]),
     ("zip", &["-TT", "--unzip-command"]),
@@ -213,13 +215,30 @@ impl Analyzer<'_> {
         if let Some((_, opts)) = COMMAND_OPTIONS.iter().find(|(p, _)| *p == lb) {
             for (i, w) in c.words.iter().enumerate().skip(1) {
                 for opt in opts.iter() {
-                    let value = if w.text == *opt {
+                    // (As getopt reads it: `--compress=sh` is
+                    // `--compress-program=sh`, `-zCMD` is `-z CMD`.)
+                    let abbreviated = w.text.len() >= 4
+                        && w.text.starts_with("--")
+                        && !w.text.contains('=')
+                        && opt.starts_with(w.text.as_str());
+                    let glued = (opt.len() == 2 && !w.text.starts_with("--"))
+                        .then(|| w.text.strip_prefix(opt))
+                        .flatten()
+                        .filter(|v| !v.is_empty());
+                    let value = if w.text == *opt || abbreviated {
                         c.words.get(i + 1).cloned()
-                    } else {
-                        eq_value(&w.text, opt).map(|v| Word {
+                    } else if let Some(v) = glued {
+                        Some(Word {
                             text: v.to_string(),
                             ..w.clone()
                         })
+                    } else {
+                        eq_value(&w.text, opt)
+                            .or_else(|| long_value(&w.text, opt))
+                            .map(|v| Word {
+                                text: v.to_string(),
+                                ..w.clone()
+                            })
                     };
                     let Some(mut v) = value else { continue };
                     // yt-dlp's `--exec after_move:CMD`: when, then the command.
@@ -230,14 +249,22 @@ impl Analyzer<'_> {
                     {
                         v.text = cmd.to_string();
                     }
+                    // cloc's `--vcs=git`: a version control system's name.
+                    if lb == "cloc" && matches!(v.text.as_str(), "git" | "svn" | "auto") {
+                        continue;
+                    }
                     if matches!(lb, "strace" | "ltrace") {
                         let Some(cmd) = v.text.strip_prefix(['|', '!']) else {
                             continue;
                         };
                         v.text = cmd.to_string();
                     }
-                    self.shell_code(&v, &[], c.script, c.depth);
-                    self.ask(format!("{} {opt} runs a program", c.base));
+                    let verdict = self.judged(|a| a.shell_code(&v, &[], c.script, c.depth));
+                    // A pager that only shows the page (`man -P cat`) runs
+                    // nothing more.
+                    if lb != "man" || verdict != Verdict::Allow {
+                        self.ask(format!("{} {opt} runs a program", c.base));
+                    }
                 }
             }
         }

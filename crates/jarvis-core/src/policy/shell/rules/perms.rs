@@ -122,9 +122,10 @@ fn world_writable(mode: &str) -> bool {
 /// A mode that sets setuid or setgid (`4755`, `u+s`, `g+s`).
 pub(super) fn setuid_mode(m: &str) -> bool {
     (m.contains('s') && (m.contains('+') || m.contains('='))) && !m.contains("-s")
-        || (m.len() == 4
+        // (`04755`, `6711`: the bits, however many leading zeros.)
+        || !m.is_empty()
             && m.chars().all(|ch| ch.is_digit(8))
-            && matches!(m.chars().next(), Some('2' | '4' | '6' | '7')))
+            && u32::from_str_radix(m.trim_start_matches('0'), 8).is_ok_and(|v| v & 0o6000 != 0)
 }
 
 /// A folder whose programs the project's tools run by name

@@ -57,6 +57,14 @@ impl Analyzer<'_> {
         // (Ruby's `#{ENV['HOME']}`, `#{Dir.home}`): the shell's `$HOME`.
         let spliced = home_spliced(text);
         let text = spliced.as_str();
+        // A git config file written by hand (`printf '[core]\n\tfsmonitor
+        // = …' >> .git/config`): each setting as `git config` would set it.
+        if git_config_file(path) {
+            let global = !path.contains("/.git/") && !path.starts_with(".git/");
+            for kv in git_config_settings(text) {
+                self.git_setting_in(&kv, &Script::default(), depth, global);
+            }
+        }
         // `.lfsconfig`'s `url`: where every later LFS push goes.
         if path.rsplit('/').next() == Some(".lfsconfig")
             && let Some(h) = text.lines().find_map(|l| {
@@ -524,4 +532,43 @@ fn jq_parts(args: &[Word]) -> JqParts<'_> {
         }
     }
     parts
+}
+
+/// A repository's or a user's git config file.
+fn git_config_file(path: &str) -> bool {
+    let p = path.trim_start_matches("./");
+    p == ".git/config"
+        || p.ends_with("/.git/config")
+        || p.ends_with(".git/config.worktree")
+        || p.contains(".git/modules/") && p.ends_with("/config")
+        || p.ends_with(".gitconfig")
+        || p.ends_with("/git/config")
+}
+
+/// A git config file's settings as `section.sub.key=value` (`[core]` then
+/// `fsmonitor = cmd`; `[alias "x"]`, `[remote "origin"]`).
+fn git_config_settings(text: &str) -> Vec<String> {
+    let mut section = String::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with(['#', ';']) {
+            continue;
+        }
+        if let Some(head) = l.strip_prefix('[').and_then(|r| r.split(']').next()) {
+            section = match head.split_once(char::is_whitespace) {
+                Some((s, sub)) => format!("{}.{}", s.trim(), sub.trim().trim_matches('"')),
+                None => head.trim().to_string(),
+            };
+            continue;
+        }
+        if let Some((k, v)) = l.split_once('=') {
+            out.push(format!(
+                "{section}.{}={}",
+                k.trim(),
+                v.trim().trim_matches('"')
+            ));
+        }
+    }
+    out
 }

@@ -10,7 +10,8 @@ impl Analyzer<'_> {
     pub(super) fn reader_flags(&mut self, c: &Cmd<'_>) -> bool {
         let b = c.lb.as_str();
         let args = &c.args;
-        let has = |f: &str| c.has(f);
+        // (Each option as getopt reads it: glued, bundled, abbreviated.)
+        let has = |f: &str| c.args.iter().any(|x| spells(x, f));
         match b {
             // `file -s /dev/sda`: a block device's content read.
             "file" => !c

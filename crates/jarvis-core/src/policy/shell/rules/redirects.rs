@@ -218,6 +218,12 @@ impl Analyzer<'_> {
             self.history_setting(name, value);
             let up = name.to_ascii_uppercase();
             self.wire_trace(&up, name, value);
+            // `TAR_OPTIONS=…`: more of tar's options, judged as if written
+            // on a tar line (`--checkpoint-action=exec=CMD`).
+            if up == "TAR_OPTIONS" {
+                let line = format!("tar {} -f /dev/null", value.text);
+                self.block_only(|a| a.script(&line, &[], depth + 1));
+            }
             // `BASH_FUNC_ls%%=() { …; }`: every bash started with it runs
             // that body for `ls`; the body is judged as the code it is.
             if up.starts_with("BASH_FUNC_") {
@@ -461,7 +467,10 @@ impl Analyzer<'_> {
             }
             let p = self.norm_text(&paths::word_path(&f, false), cwd);
             let is_path = f.contains('/') || f.starts_with('.');
-            let system = ["/usr/", "/lib/", "/opt/"].iter().any(|d| p.starts_with(d));
+            // (An agent from the build tool's own cache, `~/.m2/repository`'s
+            // jacoco, is a registry's code the build runs anyway.)
+            let system = ["/usr/", "/lib/", "/opt/"].iter().any(|d| p.starts_with(d))
+                || paths::download_cache(&p);
             if value.dynamic || is_path && !self.inside(&p) && !system {
                 self.block(format!(
                     "{var} loads code from outside the project into every run ({})",
@@ -494,6 +503,7 @@ fn shared_scratch_dir(var: &str, value: &str) -> Option<String> {
         "ENV",
         "ZDOTDIR",
         "DOTNET_STARTUP_HOOKS",
+        "GROFF_BIN_PATH",
     ];
     if !SEARCHED.contains(&var) {
         return None;

@@ -26,6 +26,10 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
     ),
     (&["lldb"], &["-s", "--source", "-S", "--source-before-file"]),
     (&["cmake"], &["-P", "-C"]),
+    // Test runners' bootstrap and required files run before any test.
+    (&["phpunit"], &["--bootstrap"]),
+    (&["rspec"], &["-r", "--require"]),
+    (&["mocha"], &["-r", "--require", "--file"]),
     // A CTest dashboard script is CMake code.
     (&["ctest"], &["-S", "-SP", "-SR"]),
     (&["ninja"], &["-f"]),
@@ -131,10 +135,15 @@ pub(super) fn values(c: &Cmd<'_>, opts: &[&str]) -> Vec<Word> {
     let mut out = Vec::new();
     for (i, w) in c.words.iter().enumerate().skip(1) {
         for opt in opts {
-            if w.text == *opt {
+            // (A long option as getopt reads it: `--out F` for `--output F`.)
+            let abbreviated = opt.starts_with("--")
+                && w.text.len() >= 4
+                && w.text.starts_with("--")
+                && opt.starts_with(w.text.as_str());
+            if w.text == *opt || abbreviated {
                 out.extend(c.words.get(i + 1).cloned());
             } else if opt.starts_with("--")
-                && let Some(v) = eq_value(&w.text, opt)
+                && let Some(v) = long_value(&w.text, opt)
             {
                 out.push(Word {
                     text: v.to_string(),
@@ -187,6 +196,24 @@ impl Analyzer<'_> {
         {
             let f = f.clone();
             self.sourced(&f, c);
+        }
+        // `php -d auto_prepend_file=F`: F runs before the script (a URL
+        // too, with `allow_url_include`).
+        if lb.starts_with("php") {
+            for v in values(c, &["-d"]) {
+                let setting = v.text.trim_start();
+                if let Some(f) = setting
+                    .strip_prefix("auto_prepend_file=")
+                    .or_else(|| setting.strip_prefix("auto_append_file="))
+                {
+                    let file = Word {
+                        text: f.trim_matches(['"', '\'']).to_string(),
+                        ..v.clone()
+                    };
+                    self.sourced(&file, c);
+                    self.ask(format!("php runs {} before the script", shown(&file.text)));
+                }
+            }
         }
         for (progs, opts) in CODE_FILES {
             if progs.contains(&lb) {

@@ -40,7 +40,10 @@ impl Analyzer<'_> {
                     .iter()
                     .any(|x| x.contains("USER") || x == "root" || x.contains('$'))
                     || c.lb == "killall"))
-            || (c.lb == "kill" && targets.iter().any(|t| t.text == "-1"));
+            || (c.lb == "kill" && targets.iter().any(|t| t.text == "-1"))
+            // `pkill -u NAME` with no pattern: every process NAME owns that
+            // this user may signal, which is all of its own.
+            || matches!(c.lb.as_str(), "pkill" | "killall") && by_owner_only(args);
         if everyone {
             self.block("kills every process of the user (system disruption)");
         }
@@ -86,10 +89,20 @@ impl Analyzer<'_> {
         // pkill's patterns (and killall's with `-r`) are regular
         // expressions matched against each process's name, or with `-f`
         // its whole command line: `j[a]rvis`, `jarv`, `.` all find Jarvis.
+        // (Not an option's value: `-u NAME`, `-t TTY`.)
+        let patterns: Vec<&Word> = c.words[1..]
+            .iter()
+            .enumerate()
+            .filter(|(i, w)| {
+                !(w.text.starts_with('-')
+                    || *i > 0 && SELECTORS.contains(&c.words[*i].text.as_str()))
+            })
+            .map(|(_, w)| w)
+            .collect();
         let by_pattern = (c.lb == "pkill" || c.lb == "killall" && (a("-r") || a("--regexp")))
-            && targets
-                .iter()
-                .any(|w| !w.dynamic && pattern_finds(&w.text, &self.env.app));
+            && patterns.iter().any(|w| {
+                !w.dynamic && pattern_finds(&w.text, &self.env.app, a("-i") || a("--ignore-case"))
+            });
         let aimed = looked_up
             || by_pattern
             || computed_on_a_hunt
@@ -270,8 +283,36 @@ fn shares_with_everyone(joined: &str) -> bool {
 
 /// Whether a process-matching regular expression finds the app's process
 /// by its name or a command line of it.
-fn pattern_finds(pattern: &str, app: &str) -> bool {
+/// pkill's and killall's options whose value selects processes or names a
+/// signal.
+const SELECTORS: &[&str] = &["-u", "-U", "-g", "-G", "-P", "-s", "-t", "--signal"];
+
+/// pkill's or killall's processes chosen by owner alone: no pattern or
+/// name besides the options' values.
+fn by_owner_only(args: &[String]) -> bool {
+    let by_owner = args.iter().any(|x| {
+        matches!(x.as_str(), "-u" | "-U")
+            || x.starts_with("--euid")
+            || x.starts_with("--uid")
+            || x.starts_with("--user")
+    });
+    let mut operands = 0;
+    let mut i = 0;
+    while i < args.len() {
+        let x = args[i].as_str();
+        if SELECTORS.contains(&x) {
+            i += 1;
+        } else if !x.starts_with('-') {
+            operands += 1;
+        }
+        i += 1;
+    }
+    by_owner && operands == 0
+}
+
+fn pattern_finds(pattern: &str, app: &str, ignore_case: bool) -> bool {
     let Ok(re) = regex::RegexBuilder::new(pattern)
+        .case_insensitive(ignore_case)
         .size_limit(1 << 16)
         .build()
     else {

@@ -72,6 +72,14 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
     loop {
         let first = *words.first()?;
         let b = program_name(first);
+        // `xargs sh -c`: each item of the input becomes the shell's script.
+        if b == "xargs"
+            && let Some(at) = words.iter().position(|x| is_shell(&program_name(x)))
+            && words[at + 1..].iter().all(|x| x.starts_with('-'))
+            && words[at + 1..].iter().any(|x| short_has(x, 'c'))
+        {
+            return Some(program_name(words[at]));
+        }
         if tables::PRIVILEGE.contains(&b.as_str()) || b == "env" || tables::wrapper(&b).is_some() {
             // A wrapper's option may take a value (`env -C /tmp sh`,
             // `flock -n /tmp/l sh`, `strace -o x sh`): a shell or an
@@ -105,6 +113,9 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             |x: &&str| matches!(*x, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
         if super::env_runners::runs_stdin_script(&words) {
             return Some(b);
+        }
+        if let Some(lang) = super::consoles::console_language(&words) {
+            return Some(lang.to_string());
         }
         if is_shell(&b) {
             let has_code = rest.iter().any(|x| short_has(x, 'c'));
@@ -231,28 +242,16 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
     }
 }
 
-/// A sed script with a bare `e` command (an address at most before it).
+/// A sed script that runs its input lines as commands (`e`, `s///e`).
 fn sed_executes_input(rest: &[&str]) -> bool {
-    let scripts: Vec<&str> = match rest.iter().position(|x| *x == "-e" || *x == "--expression") {
-        Some(_) => rest
-            .windows(2)
-            .filter(|w| w[0] == "-e" || w[0] == "--expression")
-            .map(|w| w[1])
-            .collect(),
-        None => rest
-            .iter()
-            .find(|x| !x.starts_with('-'))
-            .into_iter()
-            .copied()
-            .collect(),
-    };
-    scripts
-        .iter()
-        .flat_map(|s| s.split([';', '\n']))
-        .any(|cmd| {
-            let cmd = cmd.trim().trim_start_matches(|ch: char| {
-                ch.is_ascii_digit() || matches!(ch, '$' | ',' | '!' | ' ')
-            });
-            cmd == "e"
-        })
+    let args: Vec<String> = rest.iter().map(|x| x.to_string()).collect();
+    let mut scripts = super::awk_sed::sed_scripts(&args);
+    if scripts.is_empty() {
+        scripts.extend(
+            rest.iter()
+                .find(|x| !x.starts_with('-'))
+                .map(|x| x.to_string()),
+        );
+    }
+    scripts.iter().any(|s| super::awk_sed::sed_runs_lines(s))
 }

@@ -356,6 +356,18 @@ impl Analyzer<'_> {
                 self.ask("sets a fish universal variable, kept for every later session");
                 Some(false)
             }
+            // The whenever gem writes its schedule into the crontab.
+            "whenever"
+                if args.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "-i" | "-w" | "--update-crontab" | "--write-crontab"
+                    )
+                }) =>
+            {
+                self.block("persistence (whenever writes the crontab)");
+                Some(false)
+            }
             "crontab" => {
                 if args.iter().all(|x| x == "-l" || x.starts_with("-u")) && v.a("-l") {
                     return Some(true);

@@ -102,6 +102,19 @@ impl Analyzer<'_> {
                 {
                     self.block(format!("remote shell risk ({b} exposes this machine to the network through a tunnel)"));
                 }
+                // `ngrok http file:///`: a folder served to the internet; one
+                // outside the project holds more than the project.
+                for w in &c.words[1..] {
+                    if let Some(path) = w.text.strip_prefix("file://") {
+                        let p = self.norm_text(if path.is_empty() { "/" } else { path }, c.cwd());
+                        if !self.inside(&p) {
+                            self.block(format!(
+                                "exfiltration ({b} serves {} to the internet)",
+                                shown(&w.text)
+                            ));
+                        }
+                    }
+                }
                 // What the tunnel exposes: Jarvis's own port (or an admin
                 // one) is never for the internet.
                 for x in args {

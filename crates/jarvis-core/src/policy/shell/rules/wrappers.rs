@@ -297,6 +297,13 @@ impl Analyzer<'_> {
                 self.shell_code(&code, &[], script, depth);
                 return false;
             }
+            // `sg GROUP 'CMD'`: sg hands its one command string to `sh -c`.
+            if lb == "sg"
+                && let Some(code) = words.first().filter(|w| !w.text.starts_with('-')).cloned()
+            {
+                self.shell_code(&code, &[], script, depth);
+                return false;
+            }
         }
         if lb == "unshare"
             || lb == "setpriv"

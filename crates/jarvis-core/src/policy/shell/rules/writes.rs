@@ -75,7 +75,7 @@ impl Analyzer<'_> {
             } else {
                 self.block(format!("{what} writes a credential file: {why}"));
             }
-        } else if self.inside(&p) && paths::git_hook(&p) {
+        } else if self.inside(&p) && (paths::git_hook(&p) || self.in_hook_dir(&p)) {
             // The project's own hook: in the folder the user works in, and
             // run by git on its own at the next commit or push. What it will
             // run, when this line spells it out, is judged now.
@@ -425,6 +425,14 @@ impl Analyzer<'_> {
     /// (`.git/objects`, `.git/refs`, `.git/*`), or a pattern in the
     /// working directory that `.git` matches (`.g*`, `.[g]it`, `.??*`).
     /// A nested repository's `.git` (a vendored copy's) is not the project's.
+    /// Inside a folder this line made git's hooks folder.
+    fn in_hook_dir(&self, p: &str) -> bool {
+        self.hook_dirs.iter().any(|d| {
+            p.strip_prefix(d.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        })
+    }
+
     fn repository_history(&self, p: &str, dir: &str, w: &Word) -> bool {
         let parent_of = |x: &str| {
             x.rsplit_once('/')
@@ -440,13 +448,20 @@ impl Analyzer<'_> {
                 parent_of(p).map_or_else(|| ".".to_string(), |(d, _)| d)
             };
             let dir = dir.as_str();
-            let in_git = parent_of(dir).is_some_and(|(d, n)| n == ".git" && self.is_workdir(&d));
+            // Everything in `.git`, or in its objects or refs.
+            let in_git = parent_of(dir).is_some_and(|(d, n)| n == ".git" && self.is_workdir(&d))
+                || self.history_folder(dir);
             // (A shell pattern reaches a dot-file only with its leading dot.)
             return in_git
                 || self.is_workdir(dir)
                     && pattern.starts_with('.')
                     && paths::glob_match(pattern, ".git");
         }
+        self.history_folder(p)
+    }
+
+    /// The working directory's `.git`, or its objects or refs.
+    fn history_folder(&self, p: &str) -> bool {
         let p = p.trim_end_matches('/');
         // (`.git/objects` as written: below the working directory.)
         let p = if p.starts_with(".git") {

@@ -1,0 +1,124 @@
+//! Stores on another machine emptied or dropped whole: a database or
+//! schema, a Kafka topic, a Redis keyspace. Their data is not the
+//! project's and nothing on this machine brings it back. On this machine
+//! (loopback, a socket, a container named by its service) the same
+//! commands are a developer's reset, and ask.
+
+use super::*;
+
+/// Another machine: not loopback, not `localhost`, not a bare service name
+/// (`db`, `postgres`: a container beside this one). An empty host is the
+/// tool's default, this machine.
+fn elsewhere(host: &str) -> bool {
+    let h = host.trim_matches(['[', ']']).trim_end_matches('.');
+    if h.is_empty() || h.eq_ignore_ascii_case("localhost") || !h.contains(['.', ':']) {
+        return false;
+    }
+    match h.parse::<std::net::IpAddr>() {
+        Ok(ip) => !ip.is_loopback() && !ip.is_unspecified(),
+        Err(_) => true,
+    }
+}
+
+/// The hosts a URL or connection string names (`jdbc:postgresql://h:5432/db`,
+/// `redis://:pw@h:6379`, `h1:9092,h2:9092`).
+fn url_hosts(value: &str) -> Vec<String> {
+    let rest = value.split_once("://").map_or(value, |(_, r)| r);
+    let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+    authority
+        .split(',')
+        .map(super::project_out::address_host)
+        .collect()
+}
+
+/// SQL or shell-of-the-store text that drops or empties a whole table,
+/// schema or database.
+fn wipes(text: &str) -> bool {
+    let l = lower(text).split_whitespace().collect::<Vec<_>>().join(" ");
+    [
+        "drop database",
+        "drop schema",
+        "drop table",
+        "truncate",
+        "dropdatabase(",
+        ".drop()",
+        "flushall",
+        "flushdb",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
+}
+
+impl Analyzer<'_> {
+    /// A whole store on another machine dropped or emptied.
+    pub(super) fn remote_store_wipe(&mut self, c: &Cmd<'_>) {
+        let lb = c.lb.as_str();
+        let lb = lb.strip_suffix(".sh").unwrap_or(lb);
+        let vals = |flags: &[&str]| -> Vec<String> {
+            let mut out: Vec<String> = super::script_opts::values(c, flags)
+                .into_iter()
+                .map(|w| w.text)
+                .collect();
+            // Single-dash long options with `=` (flyway's `-url=…`).
+            for f in flags.iter().filter(|f| !f.starts_with("--") && f.len() > 2) {
+                out.extend(
+                    c.args
+                        .iter()
+                        .filter_map(|a| a.strip_prefix(f)?.strip_prefix('='))
+                        .map(str::to_string),
+                );
+            }
+            out
+        };
+        let operands = c.operands_lower();
+        let (hosts, what): (Vec<String>, &str) = match lb {
+            "flyway"
+                if operands.iter().any(|o| o == "clean")
+                    && !c.args.iter().any(|a| a == "-cleanDisabled=true") =>
+            {
+                (
+                    vals(&["-url"]),
+                    "flyway clean drops every object in the schemas",
+                )
+            }
+            "liquibase" if operands.iter().any(|o| o == "drop-all" || o == "dropall") => (
+                vals(&["--url", "-url"]),
+                "liquibase drops every object in the database",
+            ),
+            "kafka-topics" if c.has("--delete") => (
+                vals(&["--bootstrap-server", "--zookeeper"]),
+                "deletes Kafka topics and their records",
+            ),
+            "redis-cli" if operands.iter().any(|o| o == "flushall" || o == "flushdb") => {
+                (vals(&["-h", "-u"]), "empties a Redis keyspace")
+            }
+            "dropdb" => (vals(&["-h", "--host"]), "drops a database"),
+            "mysqladmin" if operands.iter().any(|o| o == "drop") => {
+                (vals(&["-h", "--host"]), "drops a database")
+            }
+            "psql" | "mysql" | "mariadb" | "mongosh" | "mongo"
+                if vals(&["-c", "--command", "-e", "--execute", "--eval"])
+                    .iter()
+                    .any(|t| wipes(t)) =>
+            {
+                // The host by option, or in a connection string operand.
+                let mut hosts = vals(&["-h", "--host"]);
+                hosts.extend(
+                    c.args
+                        .iter()
+                        .filter(|a| !a.starts_with('-') && a.contains("://"))
+                        .cloned(),
+                );
+                (hosts, "drops or empties tables or a database")
+            }
+            _ => return,
+        };
+        if let Some(h) = hosts
+            .iter()
+            .flat_map(|v| url_hosts(v))
+            .find(|h| elsewhere(h))
+        {
+            self.block(format!("destroys data on another machine ({h}): {what}"));
+        }
+    }
+}
