@@ -215,6 +215,7 @@ fn main() {
         "blind-dn",
         "blind-do",
         "blind-dp",
+        "blind-dq",
     ] {
         sets.push((
             f.to_string(),

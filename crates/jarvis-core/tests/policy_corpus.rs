@@ -171,6 +171,7 @@ const REDTEAM: &[&str] = &[
     "blind-dn.jsonl",
     "blind-do.jsonl",
     "blind-dp.jsonl",
+    "blind-dq.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -287,6 +288,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dn.jsonl", "/home/user/project", "/home/user"),
     ("blind-do.jsonl", "/home/user/project", "/home/user"),
     ("blind-dp.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dq.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -94,7 +94,17 @@ impl Walker<'_> {
             if operand.is_some_and(|w| !always_there(w)) {
                 places.extend(bases);
             }
+            // `cd` leaves where it was in OLDPWD (`rm -rf "$OLDPWD"`).
+            let before = self.cwd.clone().filter(|p| !p.contains("$("));
             self.set_places(places);
+            match before {
+                Some(p) => {
+                    self.vars.set("OLDPWD".into(), p);
+                }
+                None => {
+                    self.vars.forget("OLDPWD");
+                }
+            }
         }
     }
 

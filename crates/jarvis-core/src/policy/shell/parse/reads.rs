@@ -138,6 +138,17 @@ impl Walker<'_> {
                 self.vars.lines.remove(&w.text);
                 self.vars.forget(&w.text);
             }
+            // Read into an integer (`declare -i n`): the text is evaluated as
+            // arithmetic, its substitutions run (`a[$(cmd)]`).
+            if names.iter().any(|w| self.vars.integers.contains(&w.text)) {
+                for r in redirects.iter().filter(|r| r.op.starts_with("<<")) {
+                    if let Some(body) = r.body.as_ref().or(Some(&r.target)) {
+                        let text = body.text.clone();
+                        self.text_subs(&text);
+                        self.arithmetic(&text);
+                    }
+                }
+            }
             // `read -r a b <<< "x y"`: the here-string's fields are known.
             let plain_flags = argv[1..]
                 .iter()

@@ -13,6 +13,10 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.kube",
     // Teleport's certificates and keys.
     "~/.tsh",
+    "~/.wireguard",
+    // Secrets mounted into a container or pod (service-account tokens).
+    "/var/run/secrets",
+    "/run/secrets",
     "~/.docker/config.json",
     "~/.npmrc",
     "~/.yarnrc",
@@ -368,6 +372,16 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         return Some(format!("{shown} holds DVC's remote credentials"));
     }
     if key_file(base) {
+        return Some(format!("{shown} is a private key"));
+    }
+    // A service's TLS key outside home (`/opt/app/certs/server.key`,
+    // `/etc/nginx/tls-key.pem`); package managers' signing keys are public.
+    let ext = base.rsplit_once('.').map_or("", |(_, e)| e);
+    if p.starts_with('/')
+        && !p.starts_with("/usr/")
+        && !p.starts_with("/etc/apt/")
+        && (ext == "key" || ext == "pem" && base.contains("key") && !base.contains("pub"))
+    {
         return Some(format!("{shown} is a private key"));
     }
     // Saved images of programs' memory: their keys and tokens with them.

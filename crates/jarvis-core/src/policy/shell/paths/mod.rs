@@ -792,6 +792,10 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/doom",
     "~/.spacemacs",
     "~/.inputrc",
+    // less's key bindings and environment (`LESSOPEN=|cmd`), read at start.
+    "~/.lesskey",
+    "~/.config/lesskey",
+    "~/.less",
     "~/.gitconfig",
     "~/.config/git/config",
     "~/.curlrc",

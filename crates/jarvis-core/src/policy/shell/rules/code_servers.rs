@@ -185,7 +185,18 @@ impl Analyzer<'_> {
                 .into_iter()
                 .any(|v| host_of(v).is_some_and(beyond_this_machine))
                 .then_some("debugpy"),
-            "jupyter" | "jupyter-lab" | "jupyter-notebook" | "jupyter-server" => {
+            // Delve's headless server runs whatever a client sends it.
+            "dlv"
+                if args
+                    .iter()
+                    .any(|a| a == "--headless" || a == "--headless=true") =>
+            {
+                flag_values(args, &["--listen", "-l"])
+                    .into_iter()
+                    .any(listens_past_loopback)
+                    .then_some("Delve's headless debugger")
+            }
+            _ if jupyter(c) => {
                 let ips = flag_values(args, &["--ip", "--ServerApp.ip", "--NotebookApp.ip"]);
                 // jupyter_server reads `*` and an empty address as every
                 // interface.
@@ -280,6 +291,17 @@ impl Analyzer<'_> {
 }
 
 /// `python -m debugpy …`, `debugpy …`, `python -m ptvsd …`.
+/// Jupyter's servers, by name or as `python -m jupyter|notebook|jupyterlab`.
+fn jupyter(c: &Cmd<'_>) -> bool {
+    matches!(
+        c.lb.as_str(),
+        "jupyter" | "jupyter-lab" | "jupyter-notebook" | "jupyter-server"
+    ) || c.lb.starts_with("python")
+        && c.args
+            .windows(2)
+            .any(|w| w[0] == "-m" && matches!(w[1].as_str(), "jupyter" | "notebook" | "jupyterlab"))
+}
+
 fn debugpy(c: &Cmd<'_>) -> bool {
     matches!(c.lb.as_str(), "debugpy" | "ptvsd")
         || c.lb.starts_with("python")

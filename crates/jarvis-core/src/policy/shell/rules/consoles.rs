@@ -7,6 +7,11 @@
 
 use super::*;
 
+/// Programs that print the file they are handed as an editor.
+const PRINTERS: &[&str] = &[
+    "cat", "tac", "head", "tail", "less", "more", "bat", "tee", "od", "xxd", "strings",
+];
+
 /// The subcommand of a framework's command line: the first word after the
 /// program (and after the script for `php artisan`, `python manage.py`)
 /// that is not an option.
@@ -87,26 +92,40 @@ impl Analyzer<'_> {
             }
         };
         match lb {
-            "rails" => match subcommand(&words, 1) {
-                // `rails runner CODE` (or a file of it), `rails r CODE`.
-                Some((at, "runner" | "r")) => {
-                    let Some((_, code)) = subcommand(&words, at + 1) else {
-                        return;
-                    };
-                    if code.ends_with(".rb") {
-                        if let Some(w) = c.words.iter().find(|w| w.text == code).cloned() {
-                            self.sourced(&w, c);
+            "rails" => {
+                match subcommand(&words, 1) {
+                    // `rails runner CODE` (or a file of it), `rails r CODE`.
+                    Some((at, "runner" | "r")) => {
+                        let Some((_, code)) = subcommand(&words, at + 1) else {
+                            return;
+                        };
+                        if code.ends_with(".rb") {
+                            if let Some(w) = c.words.iter().find(|w| w.text == code).cloned() {
+                                self.sourced(&w, c);
+                            }
+                        } else {
+                            self.inline_code("ruby", code, c.depth);
                         }
-                    } else {
-                        self.inline_code("ruby", code, c.depth);
                     }
+                    // The application's decrypted credentials, printed (or
+                    // handed to an "editor" that prints them: `EDITOR=cat`).
+                    Some((_, "credentials:show" | "encrypted:show")) => {
+                        self.block("prints the application's decrypted credentials (rails)");
+                    }
+                    Some((_, "credentials:edit" | "encrypted:edit"))
+                        if c.src.assigns.iter().any(|(n, v)| {
+                            matches!(n.as_str(), "EDITOR" | "VISUAL")
+                                && PRINTERS.contains(
+                                    &program_name(v.text.split_whitespace().next().unwrap_or(""))
+                                        .as_str(),
+                                )
+                        }) =>
+                    {
+                        self.block("prints the application's decrypted credentials (an editor that prints)");
+                    }
+                    _ => {}
                 }
-                // The application's decrypted credentials, printed.
-                Some((_, "credentials:show" | "encrypted:show")) => {
-                    self.block("prints the application's decrypted credentials (rails)");
-                }
-                _ => {}
-            },
+            }
             "mix" if subcommand(&words, 1).is_some_and(|(_, s)| s == "run") => {
                 if let Some(code) = valued(&["-e", "--eval"]) {
                     self.inline_code("elixir", &code, c.depth);
@@ -128,6 +147,17 @@ impl Analyzer<'_> {
                 {
                     self.sourced(&w, c);
                 }
+            }
+            // Django's settings printed whole, SECRET_KEY among them.
+            _ if lb.starts_with("python")
+                && framework_script(&words).is_some_and(|(at, s)| {
+                    base_name(s) == "manage.py"
+                        && subcommand(&words, at + 1).is_some_and(|(_, sub)| {
+                            matches!(sub, "diffsettings" | "print_settings")
+                        })
+                }) =>
+            {
+                self.block("prints the application's settings, its secrets among them");
             }
             _ if lb.starts_with("php") => {
                 if let Some((at, script)) = framework_script(&words)

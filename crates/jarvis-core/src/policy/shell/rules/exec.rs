@@ -199,6 +199,12 @@ impl Analyzer<'_> {
             match c.lb.as_str() {
                 "make" | "gmake" | "bmake" => self.makefile(&text, c.depth),
                 lb if is_shell(lb) || lb == "source" || lb == "." => {
+                    if super::functions::script_forks_itself(&text, &w.text) {
+                        self.block(format!(
+                            "fork bomb ({} runs itself more than once at a time)",
+                            shown(&w.text)
+                        ));
+                    }
                     self.script(&text, &[], c.depth + 1)
                 }
                 lb => self.inline_code(lb, &text, c.depth),
@@ -543,6 +549,12 @@ impl Analyzer<'_> {
                         after_keys = true;
                         typed = matches!(verb, Some("send-keys" | "stuff"));
                         continue;
+                    }
+                    // tmux joins a window's command words with spaces and
+                    // hands them to `sh -c` (`split-window rm -rf ~`).
+                    if after_keys && !typed && lb != "screen" && !a.starts_with('-') {
+                        let line = c.args[i..].join(" ");
+                        self.block_only(|x| x.script(&line, &[], depth + 1));
                     }
                     let last = i + 1 == c.args.len();
                     // (Typed keys are judged above, as the line they make;

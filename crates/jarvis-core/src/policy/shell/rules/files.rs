@@ -186,6 +186,15 @@ impl Analyzer<'_> {
                 if listing {
                     return Some(self.reads_all(ops.iter().skip(1).copied(), cwd));
                 }
+                // `7z x -spf`: the members' absolute paths kept, as tar -P.
+                if lb.starts_with("7z")
+                    && c.args.first().is_some_and(|a| a == "x" || a == "e")
+                    && c.args.iter().any(|a| a.starts_with("-spf"))
+                {
+                    self.block(format!(
+                        "{lb} -spf extracts to the absolute paths the archive names (anywhere on the machine)"
+                    ));
+                }
                 let (out_i, src_from) = if matches!(lb, "7z" | "7za" | "rar") {
                     (1, 2)
                 } else {
@@ -336,6 +345,13 @@ impl Analyzer<'_> {
                 } else {
                     lb
                 };
+                // As tar -P: members' `../` and absolute paths kept, they
+                // land wherever the archive says (`unzip -:`, `7z x -spf`).
+                if lb == "unzip -:" {
+                    self.block(format!(
+                        "{lb} extracts to the paths the archive names, `../` and absolute ones too (anywhere on the machine)"
+                    ));
+                }
                 match dest {
                     Some(d) => self.extract_into_from(&d, archive.as_ref(), cwd, lb),
                     None if matches!(lb, "unzip" | "7z" | "cpio") => {

@@ -195,9 +195,10 @@ impl Analyzer<'_> {
     /// `fd PATTERN [PATH…] [-x CMD]`.
     pub(super) fn fd(&mut self, c: &Cmd<'_>) -> bool {
         let args = &c.args;
-        let exec_at = args
-            .iter()
-            .position(|x| matches!(x.as_str(), "-x" | "--exec" | "-X" | "--exec-batch"));
+        let (exec_at, glued) = match fd_exec(args) {
+            Some((at, glued)) => (Some(at), glued),
+            None => (None, None),
+        };
         let end = exec_at.unwrap_or(args.len());
         let operands: Vec<Word> = c.words[1..end + 1]
             .iter()
@@ -268,7 +269,15 @@ impl Analyzer<'_> {
             self.block("searches your home or the whole system for key and secret files");
         }
         if let Some(e) = exec_at {
-            let inner: Vec<Word> = c.words[e + 2..].to_vec();
+            // (`-Xrm`, `--exec-batch=rm`: the program glued to the option.)
+            let inner: Vec<Word> = glued
+                .map(|g| Word {
+                    text: g,
+                    ..c.words[e + 1].clone()
+                })
+                .into_iter()
+                .chain(c.words[e + 2..].iter().cloned())
+                .collect();
             if prints_content(&inner) && super::listers::searches_secrets(&c.words) {
                 self.block(format!(
                     "prints every file fd matches by a secret's name ({})",
@@ -434,5 +443,25 @@ fn exec_reader(inner: &[Word]) -> bool {
             && !t.starts_with("--output")
             && !t.starts_with("-o")
             && !t.starts_with("--files0-from")
+    })
+}
+
+/// Where fd's `-x`/`-X` is, and the program glued to it when it is
+/// (`-Xrm`, `-HXrm`, `--exec-batch=rm`, `--exec=sh`).
+fn fd_exec(args: &[String]) -> Option<(usize, Option<String>)> {
+    args.iter().enumerate().find_map(|(i, x)| {
+        if matches!(x.as_str(), "-x" | "--exec" | "-X" | "--exec-batch") {
+            return Some((i, None));
+        }
+        if let Some(v) = long_value(x, "--exec").or_else(|| long_value(x, "--exec-batch")) {
+            return Some((i, Some(v.to_string())));
+        }
+        // A bundle of fd's switches ending in `x` or `X`, and its value
+        // (`-exml` is `-e xml`: `e` takes a value, so no bundle).
+        let bundle = x.strip_prefix('-').filter(|b| !b.starts_with('-'))?;
+        let at = bundle.find(['x', 'X'])?;
+        let value = &bundle[at + 1..];
+        (bundle[..at].chars().all(|ch| "HIsiLgFaup0lq1".contains(ch)) && !value.is_empty())
+            .then(|| (i, Some(value.to_string())))
     })
 }

@@ -59,6 +59,20 @@ impl Analyzer<'_> {
         }
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         match args.as_slice() {
+            // A repository deleted on the forge: its history, issues and
+            // releases are gone (not the project's folder, not undoable).
+            ["repo", "delete", ..] => {
+                self.block("gh repo delete deletes a repository on the forge (not undoable)");
+            }
+            // The project published as a new public repository.
+            ["repo", "create", rest @ ..]
+                if rest.contains(&"--public")
+                    && rest.iter().any(|a| a.starts_with("--source") || *a == "-s") =>
+            {
+                self.block(
+                    "exfiltration (gh repo create --public publishes the project: its whole history, to everyone)",
+                );
+            }
             ["repo", "edit", rest @ ..] => {
                 let public = rest
                     .windows(2)

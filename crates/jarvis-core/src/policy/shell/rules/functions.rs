@@ -246,3 +246,40 @@ fn set_before(body: &str, name: &str, read_at: usize) -> bool {
         || head.contains(&format!("read -r {name}"))
         || head.contains(&format!("read {name}"))
 }
+
+/// A script that starts itself (`$0`, or its own path) twice, or in the
+/// background or a pipeline: each copy starts more (`sh $0 & sh $0`).
+pub(super) fn script_forks_itself(text: &str, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let is_self = |t: &str| {
+        let t = t.trim_matches(['"', '\'']);
+        matches!(
+            t,
+            "$0" | "${0}" | "$BASH_SOURCE" | "${BASH_SOURCE}" | "${BASH_SOURCE[0]}"
+        ) || t == path
+            || t.rsplit('/').next() == Some(name) && (t.starts_with("./") || t == name)
+    };
+    let mut runs = 0;
+    let mut multiplied = false;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest.find([';', '&', '|', '\n']).unwrap_or(rest.len());
+        let words: Vec<&str> = rest[..end].split_whitespace().collect();
+        let starts_self = match words.as_slice() {
+            [first, ..] if is_self(first) => true,
+            [shell, second, ..] => is_shell(&base_name(shell)) && is_self(second),
+            _ => false,
+        };
+        let sep = rest[end..].chars().next();
+        // (`&&` and `||` run one after the other.)
+        let doubled = sep.is_some_and(|s| rest[end + 1..].starts_with(s));
+        if starts_self {
+            runs += 1;
+            multiplied |= matches!(sep, Some('&' | '|')) && !doubled;
+        }
+        rest = rest
+            .get(end + sep.map_or(0, char::len_utf8)..)
+            .unwrap_or("");
+    }
+    runs >= 2 || multiplied
+}

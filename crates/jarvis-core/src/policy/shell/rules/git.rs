@@ -216,6 +216,21 @@ impl Analyzer<'_> {
         // Patches mailed through a server this line names: the project's
         // history to whoever runs it.
         if sub == "send-email" {
+            // `--sendmail-cmd=CMD`: the shell runs CMD for each message; an
+            // `--smtp-server` that is a path is a program too.
+            for (i, a) in rest.iter().enumerate() {
+                let cmd = long_value(a, "--sendmail-cmd")
+                    .map(str::to_string)
+                    .or_else(|| {
+                        (spells(a, "--sendmail-cmd") && !a.contains('='))
+                            .then(|| rest.get(i + 1).cloned())
+                            .flatten()
+                    });
+                if let Some(cmd) = cmd {
+                    self.shell_code(&Word::lit(cmd), &[], c.script, c.depth);
+                    self.ask("git send-email runs a program to send mail");
+                }
+            }
             let server = rest.iter().enumerate().find_map(|(i, a)| {
                 a.strip_prefix("--smtp-server=")
                     .map(str::to_string)

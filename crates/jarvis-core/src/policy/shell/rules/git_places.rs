@@ -30,7 +30,8 @@ impl Analyzer<'_> {
         // A stash holds untracked and ignored files (`stash push --all`).
         let everything = rest.iter().any(|x| {
             matches!(x.as_str(), "--all" | "--mirror" | "--branches")
-                || x.contains("refs/*") && !x.starts_with('-')
+                // A glob refspec (`refs/heads/*:refs/heads/*`): every branch.
+                || x.contains("refs/") && x.contains('*') && !x.starts_with('-')
                 || (x.contains("refs/stash") || x.starts_with("stash@{")) && !x.starts_with('-')
         });
         // With no destination, git pushes to the branch's remote: `origin`

@@ -495,7 +495,10 @@ impl Analyzer<'_> {
         // (A project's `.env` given to the image this line built from the
         // project is the project's own settings at work; a key elsewhere
         // is handed over whatever the image.)
-        let own_image = built_here(c);
+        // (A compose stack reads the project's `.env` unasked: naming it
+        // changes nothing.)
+        let own_image =
+            built_here(c) || args.first() == Some(&"compose") || c.lb == "docker-compose";
         for w in super::script_opts::values(c, &["--env-file"]) {
             let p = self.norm(&w, c.cwd());
             if paths::credential_normalized(&p, &w.text).is_some()
@@ -640,6 +643,16 @@ impl Analyzer<'_> {
     }
 
     fn iac_risks(&mut self, c: &Cmd<'_>, args: &[&str]) {
+        // `terraform output -json` prints every output, those marked
+        // sensitive in clear (the plain listing hides them).
+        if args.first() == Some(&"output")
+            && args.iter().any(|a| matches!(*a, "-json" | "--json"))
+            && !args[1..].iter().any(|a| !a.starts_with('-'))
+        {
+            self.block(
+                "reveals secrets (terraform output -json prints the sensitive outputs in clear)",
+            );
+        }
         if args.first() == Some(&"init")
             && args.iter().any(|a| {
                 a.strip_prefix("-from-module=")

@@ -304,33 +304,27 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
         // An inventory that is a script (`-i ./inv.sh`) is run; only
         // data files and inline host lists are read.
         ("ansible-inventory", _) => {
-            a.contains(&"--graph")
-                && !a.contains(&"--vars")
-                && a.iter().enumerate().all(|(k, x)| {
-                    let value = if matches!(*x, "-i" | "--inventory" | "--inventory-file") {
-                        a.get(k + 1).copied()
-                    } else {
-                        x.strip_prefix("--inventory=")
-                    };
-                    value.is_none_or(|v| {
-                        let l = lower(v);
-                        !l.contains('$')
-                            && (l.contains(',')
-                                || [".ini", ".yml", ".yaml", ".json", ".toml", ".cfg"]
-                                    .iter()
-                                    .any(|e| l.ends_with(e)))
-                    })
-                })
+            a.contains(&"--graph") && !a.contains(&"--vars") && inventories_are_data(a)
         }
-        ("ansible-playbook", _) => a.iter().any(|x| {
-            matches!(
-                *x,
-                "--syntax-check" | "--list-tasks" | "--list-hosts" | "--list-tags"
-            )
-        }),
+        // (A script as the inventory runs even to list hosts.)
+        ("ansible-playbook", _) => {
+            a.iter().any(|x| {
+                matches!(
+                    *x,
+                    "--syntax-check" | "--list-tasks" | "--list-hosts" | "--list-tags"
+                )
+            }) && inventories_are_data(a)
+        }
         ("flatpak", ["list" | "info", ..]) | ("snap", ["list" | "info", ..]) => true,
         ("gcloud", ["config", "list", ..]) | ("doctl", ["version"]) | ("az", ["version"]) => true,
         ("aws", ["configure", "list", ..]) => true,
+        // One setting that is no key (`region`, `output`).
+        ("aws", ["configure", "get", name, ..]) => {
+            let l = lower(name);
+            !["key", "secret", "token", "password", "credential"]
+                .iter()
+                .any(|k| l.contains(k))
+        }
         ("ssh-add", ["-l" | "-L"]) => true,
         ("ssh", ["-G", host]) => !host.starts_with('-'),
         ("act", ["-l" | "--list", ..]) => true,
@@ -805,6 +799,26 @@ fn inspect_fields_plain(f: &str) -> bool {
             field.as_str(),
             "image" | "labels" | "workingdir" | "user" | "hostname" | "exposedports" | "stopsignal"
         )
+    })
+}
+
+/// Every inventory ansible is given is data (a file of hosts, an inline
+/// list), not a script it would run to list them.
+fn inventories_are_data(a: &[&str]) -> bool {
+    a.iter().enumerate().all(|(k, x)| {
+        let value = if matches!(*x, "-i" | "--inventory" | "--inventory-file") {
+            a.get(k + 1).copied()
+        } else {
+            x.strip_prefix("--inventory=")
+        };
+        value.is_none_or(|v| {
+            let l = lower(v);
+            !l.contains('$')
+                && (l.contains(',')
+                    || [".ini", ".yml", ".yaml", ".json", ".toml", ".cfg"]
+                        .iter()
+                        .any(|e| l.ends_with(e)))
+        })
     })
 }
 

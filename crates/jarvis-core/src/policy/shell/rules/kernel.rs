@@ -396,6 +396,7 @@ impl Analyzer<'_> {
         let privileged = joined.iter().any(|x| {
             let l = lower(x);
             l == "--privileged"
+                || l.strip_prefix("--privileged=").is_some_and(|v| v != "false")
                 || l.starts_with("--pid=host")
                 || l.starts_with("--userns=host")
                 || l.starts_with("--uts=host")

@@ -317,14 +317,18 @@ impl<'e> Analyzer<'e> {
         self.fresh(true, f)
     }
 
-    /// A fresh analyser sharing this one's work budget, run through `f`;
-    /// with `every`, it lists every block it finds.
+    /// A fresh analyser sharing this one's work budget and parses, run
+    /// through `f`; with `every`, it lists every block it finds.
     fn fresh(&mut self, every: bool, f: impl FnOnce(&mut Analyzer<'_>)) -> (Analysis, Vec<String>) {
         let mut sub = Analyzer::new(self.env);
         sub.work = self.work;
+        // (A text parses the same in any analyser: an inner script judged
+        // apart is parsed once for the whole line.)
+        sub.parsed = std::mem::take(&mut self.parsed);
         sub.every_block = every.then(Vec::new);
         f(&mut sub);
         self.work = sub.work;
+        self.parsed = std::mem::take(&mut sub.parsed);
         let all = sub.every_block.take().unwrap_or_default();
         (sub.finish(), all)
     }

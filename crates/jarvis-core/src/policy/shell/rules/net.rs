@@ -31,7 +31,8 @@ impl Analyzer<'_> {
                         .iter()
                         .filter_map(|&k| c.script.commands.get(k))
                         .any(|k| {
-                            k.argv.first().is_some_and(|p| {
+                            // (Past `env`, `timeout`, `nice`…: the encoder.)
+                            peeled(&k.argv).first().is_some_and(|p| {
                                 matches!(
                                     program_name(&p.text).as_str(),
                                     "xxd"
@@ -84,6 +85,15 @@ impl Analyzer<'_> {
                         "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
                     )
                 });
+                // (`--exec=/bin/bash`, `-e/bin/sh`: the same, glued.)
+                let exec_glued = c.args.iter().any(|x| {
+                    ["--exec", "--sh-exec", "--lua-exec"]
+                        .iter()
+                        .any(|f| long_value(x, f).is_some())
+                        || x.len() > 2
+                            && (x.starts_with("-e") || x.starts_with("-c"))
+                            && !x.starts_with("--")
+                });
                 // `--sh-exec 'cat docs/index.html'`: a fixed file printed to
                 // each connection (its input never read) is a file served.
                 let served = exec
@@ -94,7 +104,7 @@ impl Analyzer<'_> {
                     let v = v.clone();
                     self.block_only(|a| a.script(&v.text, &[], c.depth + 1));
                     self.ask(format!("{} serves the output of `{}`", c.base, v.text));
-                } else if exec.is_some() || runs {
+                } else if exec.is_some() || exec_glued || runs {
                     self.block(format!(
                         "remote shell ({} runs a program for the network)",
                         c.base

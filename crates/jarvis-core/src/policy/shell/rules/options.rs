@@ -17,6 +17,10 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     ("cloc", &["--extract-with", "--vcs"]),
     // man's pager runs whenever a terminal is there (`unbuffer`, `script`).
     ("man", &["-P", "--pager"]),
+    ("gcc", &["-wrapper"]),
+    ("g++", &["-wrapper"]),
+    ("cc", &["-wrapper"]),
+    ("c++", &["-wrapper"]),
     ("scp", &["-S"]),
     ("sftp", &["-S"]),
     ("zip", &["-TT", "--unzip-command"]),
@@ -221,11 +225,21 @@ impl Analyzer<'_> {
                         && w.text.starts_with("--")
                         && !w.text.contains('=')
                         && opt.starts_with(w.text.as_str());
+                    // (Bundled after other switches too: `man -aP'cmd'`.)
                     let glued = (opt.len() == 2 && !w.text.starts_with("--"))
-                        .then(|| w.text.strip_prefix(opt))
-                        .flatten()
-                        .filter(|v| !v.is_empty());
-                    let value = if w.text == *opt || abbreviated {
+                        .then(|| {
+                            let body = w.text.strip_prefix('-')?;
+                            let at = body.find(&opt[1..])?;
+                            body[..at]
+                                .chars()
+                                .all(|ch| ch.is_ascii_alphabetic())
+                                .then(|| &body[at + 1..])
+                        })
+                        .flatten();
+                    // (`-aP VALUE`: the bundle ends with the option.)
+                    let bundled_last = glued.is_some_and(str::is_empty);
+                    let glued = glued.filter(|v| !v.is_empty());
+                    let value = if w.text == *opt || abbreviated || bundled_last {
                         c.words.get(i + 1).cloned()
                     } else if let Some(v) = glued {
                         Some(Word {
@@ -248,6 +262,11 @@ impl Analyzer<'_> {
                         && when.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')
                     {
                         v.text = cmd.to_string();
+                    }
+                    // gcc's `-wrapper prog,arg,…`: the compiler's passes run
+                    // under that program.
+                    if *opt == "-wrapper" {
+                        v.text = v.text.replace(',', " ");
                     }
                     // cloc's `--vcs=git`: a version control system's name.
                     if lb == "cloc" && matches!(v.text.as_str(), "git" | "svn" | "auto") {
@@ -636,6 +655,10 @@ impl Analyzer<'_> {
 /// BSD-style `ps e` in an option cluster (`auxeww`), not a word that is the
 /// value of an option (`ps -C node`, `ps -u steve`).
 fn ps_shows_environments(args: &[String]) -> bool {
+    // An output format with the `environ` column (`-eo pid,environ`).
+    if args.iter().any(|a| lower(a).contains("environ")) {
+        return true;
+    }
     let mut value_next = false;
     for a in args {
         if value_next {

@@ -121,6 +121,8 @@ fn world_writable(mode: &str) -> bool {
 
 /// A mode that sets setuid or setgid (`4755`, `u+s`, `g+s`).
 pub(super) fn setuid_mode(m: &str) -> bool {
+    // (`+4000`, `=6755`: the same bits, added or set.)
+    let m = m.trim_start_matches(['+', '=']);
     (m.contains('s') && (m.contains('+') || m.contains('='))) && !m.contains("-s")
         // (`04755`, `6711`: the bits, however many leading zeros.)
         || !m.is_empty()

@@ -65,6 +65,21 @@ impl Analyzer<'_> {
                 self.git_setting_in(&kv, &Script::default(), depth, global);
             }
         }
+        // GHCi's start-up file (`.ghci` where it starts, `~/.ghci`): its
+        // `:!CMD` lines run CMD in a shell at every start.
+        if path.rsplit('/').next() == Some(".ghci") || path.ends_with("/ghci.conf") {
+            for line in text.lines() {
+                if let Some(cmd) = line.trim_start().strip_prefix(":!")
+                    && let Some(why) = self.grave_finding(cmd, depth)
+                {
+                    self.block(format!(
+                        "plants a command in {} that GHCi runs at start: {why}",
+                        shown(path)
+                    ));
+                    return;
+                }
+            }
+        }
         // `.lfsconfig`'s `url`: where every later LFS push goes.
         if path.rsplit('/').next() == Some(".lfsconfig")
             && let Some(h) = text.lines().find_map(|l| {
@@ -555,12 +570,14 @@ fn git_config_settings(text: &str) -> Vec<String> {
         if l.is_empty() || l.starts_with(['#', ';']) {
             continue;
         }
-        if let Some(head) = l.strip_prefix('[').and_then(|r| r.split(']').next()) {
+        // (`[core] fsmonitor = …`: a setting may follow its header.)
+        let mut l = l;
+        if let Some((head, rest)) = l.strip_prefix('[').and_then(|r| r.split_once(']')) {
             section = match head.split_once(char::is_whitespace) {
                 Some((s, sub)) => format!("{}.{}", s.trim(), sub.trim().trim_matches('"')),
                 None => head.trim().to_string(),
             };
-            continue;
+            l = rest.trim();
         }
         if let Some((k, v)) = l.split_once('=') {
             out.push(format!(

@@ -365,7 +365,15 @@ impl Analyzer<'_> {
                         }
                     }
                 }
-                !has("-C") && !has("-F")
+                // `-W LIST` is expanded as the shell expands words, its
+                // substitutions run (`compgen -W '$(cmd)' x`).
+                let mut words_run = true;
+                if let Some(list) = c.value("-W").cloned() {
+                    let line = format!(": {}", list.text);
+                    words_run =
+                        self.judged(|a| a.script(&line, &[], c.depth + 1)) == Verdict::Allow;
+                }
+                !has("-C") && !has("-F") && words_run
             }
             "complete" => {
                 if let Some(code) = c.value("-C").cloned() {

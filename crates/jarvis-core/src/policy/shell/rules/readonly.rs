@@ -322,6 +322,21 @@ impl Analyzer<'_> {
                     };
                     ok &= self.read_path(&vw, c.cwd());
                 }
+                // A short option glued to a file (`hexdump -f/path`,
+                // `grep -f../x`): the file is read.
+                if !t.starts_with("--")
+                    && t.len() > 2
+                    && takes_value(b, &t[..2])
+                    && let Some(v) = t
+                        .get(2..)
+                        .filter(|v| v.starts_with(['/', '~', '.']) || v.starts_with(HOME))
+                {
+                    let vw = Word {
+                        text: v.to_string(),
+                        ..w.clone()
+                    };
+                    ok &= self.read_path(&vw, c.cwd());
+                }
                 if takes_value(b, t) {
                     skip_next = true;
                 }

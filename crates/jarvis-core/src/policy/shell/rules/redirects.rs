@@ -135,6 +135,24 @@ impl Analyzer<'_> {
         }
         match kind {
             "make" => self.makefile(&body.text, depth),
+            // ed's (and ex's) `!CMD`, `r !CMD`, `w !CMD` lines run CMD in a
+            // shell; the rest is judged as any program's text.
+            "ed" | "red" | "ex" => {
+                for line in body.text.lines() {
+                    let cmd = line.trim_start_matches(|ch: char| {
+                        ch.is_ascii_digit() || ",$.;: ".contains(ch)
+                    });
+                    let cmd = cmd
+                        .strip_prefix(['r', 'w', 'e', 'E', 'W'])
+                        .map(str::trim_start)
+                        .filter(|c| c.starts_with('!'))
+                        .unwrap_or(cmd);
+                    if let Some(shell_line) = cmd.strip_prefix('!') {
+                        self.script(shell_line, &[], depth + 1);
+                    }
+                }
+                self.inline_code(kind, &body.text, depth);
+            }
             k if is_shell(k) || matches!(k, "at" | "batch" | "eval") => {
                 self.script(&body.text, &[], depth + 1)
             }

@@ -34,7 +34,13 @@ fn url_hosts(value: &str) -> Vec<String> {
 /// SQL or shell-of-the-store text that drops or empties a whole table,
 /// schema or database.
 fn wipes(text: &str) -> bool {
-    let l = lower(text).split_whitespace().collect::<Vec<_>>().join(" ");
+    // (A comment is a blank to SQL: `DROP/**/DATABASE`.)
+    let mut t = lower(text);
+    while let Some(a) = t.find("/*") {
+        let b = t[a..].find("*/").map_or(t.len(), |e| a + e + 2);
+        t.replace_range(a..b, " ");
+    }
+    let l = t.split_whitespace().collect::<Vec<_>>().join(" ");
     [
         "drop database",
         "drop schema",
@@ -113,6 +119,15 @@ impl Analyzer<'_> {
             }
             _ => return,
         };
+        // The clients' environment names the host too (`PGHOST=… dropdb`).
+        let mut hosts = hosts;
+        hosts.extend(
+            c.src
+                .assigns
+                .iter()
+                .filter(|(n, _)| matches!(n.as_str(), "PGHOST" | "MYSQL_HOST"))
+                .map(|(_, v)| v.text.clone()),
+        );
         if let Some(h) = hosts
             .iter()
             .flat_map(|v| url_hosts(v))

@@ -194,7 +194,30 @@ impl Analyzer<'_> {
 
     /// Secret variables and sensitive paths anywhere in the words (but in
     /// text positions: an `echo`'s words, a grep pattern).
+    /// A secret variable fed to a program that prints what it reads
+    /// (`cat <<< "$TOKEN"`, `base64 <<<$KEY`, `xxd <<EOF … $PASS`): shown
+    /// as `echo` would show it. (A program that takes a secret on its
+    /// input to sign in, `docker login --password-stdin`, is no reader.)
+    fn secret_fed_to_reader(&mut self, c: &Cmd<'_>) {
+        if tables::read_only(&c.lb).is_none() && !matches!(c.lb.as_str(), "tee" | "sed" | "awk") {
+            return;
+        }
+        for r in c.src.redirects.iter().filter(|r| r.op.starts_with("<<")) {
+            // (A quoted body, `<<'EOF'`, is text: nothing expands.)
+            let Some(body) = r.body.as_ref().filter(|b| b.dynamic) else {
+                continue;
+            };
+            if let Some(var) = dollar_names(&body.text).into_iter().find(|v| secret_var(v)) {
+                self.block(format!(
+                    "reveals the secret variable ${var} ({} prints its input)",
+                    c.base
+                ));
+            }
+        }
+    }
+
     pub(super) fn words_secrets(&mut self, c: &Cmd<'_>, text: &[usize]) {
+        self.secret_fed_to_reader(c);
         let prints = matches!(
             c.lb.as_str(),
             "echo"

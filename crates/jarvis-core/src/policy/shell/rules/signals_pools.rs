@@ -43,7 +43,11 @@ impl Analyzer<'_> {
             || (c.lb == "kill" && targets.iter().any(|t| t.text == "-1"))
             // `pkill -u NAME` with no pattern: every process NAME owns that
             // this user may signal, which is all of its own.
-            || matches!(c.lb.as_str(), "pkill" | "killall") && by_owner_only(args);
+            || matches!(c.lb.as_str(), "pkill" | "killall") && by_owner_only(args)
+            // `pkill -v NAME`: every process but those (Jarvis among them);
+            // `pkill -s 0`: this session's, Jarvis's own.
+            || c.lb == "pkill"
+                && (a("-v") || a("--inverse") || args.windows(2).any(|w| w[0] == "-s" && w[1] == "0"));
         if everyone {
             self.block("kills every process of the user (system disruption)");
         }
@@ -54,7 +58,16 @@ impl Analyzer<'_> {
         let finds_self = |k: &Command| {
             let parent_of_self = k.argv.iter().any(|x| lower(&x.text).starts_with("ppid"))
                 && k.argv.iter().any(|x| x.text == "$$" || x.text == "self");
+            // pgrep's patterns are regular expressions (`j[a]rvis`).
+            let pgrep = k
+                .argv
+                .first()
+                .is_some_and(|p| program_name(&p.text) == "pgrep")
+                && patterns(&k.argv)
+                    .iter()
+                    .any(|x| !x.dynamic && pattern_finds(&x.text, &self.env.app, false));
             parent_of_self
+                || pgrep
                 || k.argv
                     .iter()
                     .skip(1)
@@ -89,16 +102,7 @@ impl Analyzer<'_> {
         // pkill's patterns (and killall's with `-r`) are regular
         // expressions matched against each process's name, or with `-f`
         // its whole command line: `j[a]rvis`, `jarv`, `.` all find Jarvis.
-        // (Not an option's value: `-u NAME`, `-t TTY`.)
-        let patterns: Vec<&Word> = c.words[1..]
-            .iter()
-            .enumerate()
-            .filter(|(i, w)| {
-                !(w.text.starts_with('-')
-                    || *i > 0 && SELECTORS.contains(&c.words[*i].text.as_str()))
-            })
-            .map(|(_, w)| w)
-            .collect();
+        let patterns = patterns(&c.words);
         let by_pattern = (c.lb == "pkill" || c.lb == "killall" && (a("-r") || a("--regexp")))
             && patterns.iter().any(|w| {
                 !w.dynamic && pattern_finds(&w.text, &self.env.app, a("-i") || a("--ignore-case"))
@@ -286,6 +290,20 @@ fn shares_with_everyone(joined: &str) -> bool {
 /// pkill's and killall's options whose value selects processes or names a
 /// signal.
 const SELECTORS: &[&str] = &["-u", "-U", "-g", "-G", "-P", "-s", "-t", "--signal"];
+
+/// The patterns or names of a pgrep, pkill or killall line: its words
+/// that are not options, nor an option's value (`-u NAME`, `-t TTY`).
+fn patterns(words: &[Word]) -> Vec<&Word> {
+    words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(i, w)| {
+            !(w.text.starts_with('-') || *i > 1 && SELECTORS.contains(&words[i - 1].text.as_str()))
+        })
+        .map(|(_, w)| w)
+        .collect()
+}
 
 /// pkill's or killall's processes chosen by owner alone: no pattern or
 /// name besides the options' values.

@@ -173,6 +173,22 @@ impl Analyzer<'_> {
             }
             self.ask(format!("{} runs a program", c.base));
         }
+        // The shell's `edit(TEXT, EDITOR)` runs EDITOR as a command line
+        // (`select edit('x', 'rm -rf ~;')`).
+        if let Some(pos) = sql.find("edit(") {
+            let args = raw.get(pos + 5..).unwrap_or("");
+            let second = args
+                .split_once(',')
+                .map(|(_, r)| r.trim_start())
+                .and_then(|r| {
+                    let q = r.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
+                    r[1..].split(q).next()
+                });
+            if let Some(editor) = second {
+                self.script(editor, &[], c.depth + 1);
+                self.ask(format!("{} edit() runs a program", c.base));
+            }
+        }
         // DuckDB's native extensions: one installed from a location, or
         // any loaded with signature checks off, is code from there.
         if c.lb == "duckdb" {

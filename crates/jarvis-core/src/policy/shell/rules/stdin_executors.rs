@@ -80,6 +80,18 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
         {
             return Some(program_name(words[at]));
         }
+        // `xargs -I% sh -c '%'`: the replaced item is the script (its
+        // command, not a quoted argument of one).
+        if b == "xargs"
+            && let Some(mark) = xargs_replace(&words)
+            && let Some(at) = words.iter().position(|x| is_shell(&program_name(x)))
+            && let Some(c_at) = words[at + 1..].iter().position(|x| short_has(x, 'c'))
+            && words
+                .get(at + 2 + c_at)
+                .is_some_and(|script| script.trim_start().starts_with(mark.as_str()))
+        {
+            return Some(program_name(words[at]));
+        }
         if tables::PRIVILEGE.contains(&b.as_str()) || b == "env" || tables::wrapper(&b).is_some() {
             // A wrapper's option may take a value (`env -C /tmp sh`,
             // `flock -n /tmp/l sh`, `strace -o x sh`): a shell or an
@@ -254,4 +266,26 @@ fn sed_executes_input(rest: &[&str]) -> bool {
         );
     }
     scripts.iter().any(|s| super::awk_sed::sed_runs_lines(s))
+}
+
+/// xargs's replace string (`-I X`, `-IX`, `--replace=X`, `-i` for `{}`).
+fn xargs_replace(words: &[&str]) -> Option<String> {
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if *w == "-I" {
+            return words.get(i + 1).map(|m| m.to_string());
+        }
+        if let Some(m) = w.strip_prefix("-I").filter(|m| !m.is_empty()) {
+            return Some(m.to_string());
+        }
+        if let Some(m) = w.strip_prefix("--replace=") {
+            return Some(m.to_string());
+        }
+        if *w == "-i" || *w == "--replace" {
+            return Some("{}".to_string());
+        }
+        if !w.starts_with('-') {
+            break;
+        }
+    }
+    None
 }

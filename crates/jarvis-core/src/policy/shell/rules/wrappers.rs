@@ -305,6 +305,11 @@ impl Analyzer<'_> {
                 return false;
             }
         }
+        // A new session is out of reach of the call's clean-up: what it
+        // starts may run on after the call ends.
+        if lb == "setsid" {
+            self.ask("setsid starts a process that can outlive the command");
+        }
         if lb == "unshare"
             || lb == "setpriv"
             || lb == "prlimit"
