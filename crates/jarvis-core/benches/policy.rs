@@ -216,6 +216,7 @@ fn main() {
         "blind-do",
         "blind-dp",
         "blind-dq",
+        "blind-dr",
     ] {
         sets.push((
             f.to_string(),

@@ -172,6 +172,7 @@ const REDTEAM: &[&str] = &[
     "blind-do.jsonl",
     "blind-dp.jsonl",
     "blind-dq.jsonl",
+    "blind-dr.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -289,6 +290,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-do.jsonl", "/home/user/project", "/home/user"),
     ("blind-dp.jsonl", "/home/user/project", "/home/user"),
     ("blind-dq.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dr.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -905,6 +907,16 @@ const DISAGREEMENTS: &[(&str, &str)] = &[
 /// with what closing it would take. They must still ask (never run
 /// without a question); the test fails if one is allowed.
 const KNOWN_MISSES: &[(&str, &str)] = &[
+    (
+        "DR-113",
+        "every remote branch deleted one by one (`for-each-ref … | xargs -n1 git push origin --delete`): \
+         a listing's every item fed to a delete on the forge is not modelled; each push asks",
+    ),
+    (
+        "DR-140",
+        "every namespace deleted in a loop over `kubectl get ns`: the loop's items are not known to be \
+         all of them, as `--all` is; the deletes ask",
+    ),
     (
         "DO-022",
         "Tomcat's manager told to deploy a WAR from another host: a request to a local server whose \

@@ -337,3 +337,30 @@ fn the_twenty_seventh_review_s_bypasses_are_closed() {
         Verdict::Block,
     );
 }
+
+#[test]
+fn cloud_owner_grants_runner_registrations_and_emptied_collections() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "gcloud projects add-iam-policy-binding p --member=user:x@example.com --role=roles/owner",
+            "gcloud organizations add-iam-policy-binding 123 --member user:x@example.com --role roles/resourcemanager.organizationAdmin",
+            "az role assignment create --assignee x@example.com --role Owner --scope /subscriptions/1",
+            "aws iam attach-user-policy --user-name helper --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+            "gitlab-runner register --non-interactive --url https://ci.example.org/ --registration-token t --executor shell",
+            "mongosh mongodb://db.example.net/app --eval 'db.users.deleteMany({})'",
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "gcloud projects add-iam-policy-binding p --member=serviceAccount:ci@p.iam.gserviceaccount.com --role=roles/storage.objectViewer",
+            "aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess",
+            "gitlab-runner register --non-interactive --url https://gitlab.com/ --registration-token t --executor docker --docker-image alpine",
+            "mongosh mongodb://localhost/app_test --eval 'db.users.deleteMany({})'",
+        ],
+        Verdict::Block,
+    );
+}

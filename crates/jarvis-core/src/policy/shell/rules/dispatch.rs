@@ -303,6 +303,7 @@ impl Analyzer<'_> {
         self.command_options(c);
         self.public_drop(c);
         self.remote_store_wipe(c);
+        self.cloud_grants(c);
         self.embedded_file_urls(c);
         self.forge_access(c);
         if self.settled() {

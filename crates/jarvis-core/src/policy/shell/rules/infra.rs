@@ -103,6 +103,16 @@ impl Analyzer<'_> {
                 }
             }
             "gitlab-runner" => {
+                // Registered with the shell executor, this machine runs in a
+                // shell whatever jobs the server hands out: a remote shell.
+                let shell_executor = super::script_opts::values(c, &["--executor"])
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "shell" | "ssh"));
+                if c.args.first().is_some_and(|a| a == "register") && shell_executor {
+                    self.block(
+                        "remote shell (gitlab-runner registers this machine to run a server's jobs in its shell)",
+                    );
+                }
                 if j.contains("--docker-privileged") || j.contains("docker.sock") {
                     self.block(
                         "gitlab-runner runs a job with host access (privileged, the Docker socket)",

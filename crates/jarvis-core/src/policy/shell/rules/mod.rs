@@ -11,6 +11,7 @@ mod backups;
 mod build_hooks;
 mod captures;
 mod choices;
+mod cloud_grants;
 mod cluster_jobs;
 mod cmd;
 mod code;

@@ -48,6 +48,9 @@ fn wipes(text: &str) -> bool {
         "truncate",
         "dropdatabase(",
         ".drop()",
+        // Every document of a collection (an empty filter).
+        "deletemany({})",
+        ".remove({})",
         "flushall",
         "flushdb",
     ]
