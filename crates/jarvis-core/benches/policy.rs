@@ -217,6 +217,8 @@ fn main() {
         "blind-dp",
         "blind-dq",
         "blind-dr",
+        "blind-ds",
+        "blind-dt",
     ] {
         sets.push((
             f.to_string(),

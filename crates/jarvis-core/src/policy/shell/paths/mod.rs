@@ -823,6 +823,15 @@ const STARTUP_PLACES: &[&str] = &[
     // Jupyter's and IPython's settings are Python run at every start.
     "~/.jupyter",
     "~/.ipython",
+    // Airflow's scheduler runs every DAG file in its folder (AIRFLOW_HOME
+    // is `~/airflow` unless set), and imports its plugins at start.
+    "~/airflow/dags",
+    "~/airflow/plugins",
+    // GNOME Shell's and Plasma's extensions are code loaded into the
+    // desktop shell at every login.
+    "~/.local/share/gnome-shell/extensions",
+    "~/.local/share/plasma/plasmoids",
+    "~/.local/share/kwin/scripts",
     // Where nix, conda, yarn and the version managers get code, and
     // the hooks they run in every shell.
     "~/.config/nix",

@@ -5,17 +5,13 @@
 //! command word; ledger has `python` and `server`, and with no command
 //! reads commands from its input, so only a listed report counts.
 
+use super::option_walk::{Options, Part, walk};
 use super::*;
 
 /// One tool's reports and options.
 struct Tool {
     reports: &'static [&'static str],
-    /// Options whose value is the next word (or glued on with `=`).
-    valued: &'static [&'static str],
-    /// Options that take no value.
-    bare: &'static [&'static str],
-    /// Options whose value may only be glued on (`--color=never`).
-    glued_only: &'static [&'static str],
+    options: Options,
 }
 
 const HLEDGER: Tool = Tool {
@@ -53,96 +49,99 @@ const HLEDGER: Tool = Tool {
         "roi",
         "codes",
     ],
-    valued: &[
-        "-f",
-        "--file",
-        "--rules-file",
-        "-b",
-        "--begin",
-        "-e",
-        "--end",
-        "-p",
-        "--period",
-        "--depth",
-        "-O",
-        "--output-format",
-        "-X",
-        "--exchange",
-        "--alias",
-        "--pivot",
-        "--width",
-        "-w",
-        "--layout",
-        "--today",
-        "--drop",
-        "--separator",
-    ],
-    bare: &[
-        "-D",
-        "-W",
-        "-M",
-        "-Q",
-        "-Y",
-        "--daily",
-        "--weekly",
-        "--monthly",
-        "--quarterly",
-        "--yearly",
-        "-U",
-        "-P",
-        "-C",
-        "-R",
-        "-E",
-        "-B",
-        "-V",
-        "-N",
-        "-T",
-        "-A",
-        "-H",
-        "-I",
-        "-s",
-        "-S",
-        "-t",
-        "-l",
-        "-%",
-        "--unmarked",
-        "--pending",
-        "--cleared",
-        "--real",
-        "--empty",
-        "--cost",
-        "--market",
-        "--no-total",
-        "--row-total",
-        "--average",
-        "--sort-amount",
-        "--tree",
-        "--flat",
-        "--declared",
-        "--used",
-        "--transpose",
-        "--historical",
-        "--cumulative",
-        "--change",
-        "--invert",
-        "--related",
-        "--no-elide",
-        "--budget",
-        "--strict",
-        "--ignore-assertions",
-        "--auto",
-        "--infer-market-prices",
-        "--infer-equity",
-        "--date2",
-        "--pretty",
-        "--percent",
-        "--summary-only",
-        "--version",
-        "--help",
-        "-h",
-        "--quiet",
-    ],
-    glued_only: &["--color", "--value", "--forecast", "--format"],
+    options: Options {
+        valued: &[
+            "-f",
+            "--file",
+            "--rules-file",
+            "-b",
+            "--begin",
+            "-e",
+            "--end",
+            "-p",
+            "--period",
+            "--depth",
+            "-O",
+            "--output-format",
+            "-X",
+            "--exchange",
+            "--alias",
+            "--pivot",
+            "--width",
+            "-w",
+            "--layout",
+            "--today",
+            "--drop",
+            "--separator",
+        ],
+        bare: &[
+            "-D",
+            "-W",
+            "-M",
+            "-Q",
+            "-Y",
+            "--daily",
+            "--weekly",
+            "--monthly",
+            "--quarterly",
+            "--yearly",
+            "-U",
+            "-P",
+            "-C",
+            "-R",
+            "-E",
+            "-B",
+            "-V",
+            "-N",
+            "-T",
+            "-A",
+            "-H",
+            "-I",
+            "-s",
+            "-S",
+            "-t",
+            "-l",
+            "-%",
+            "--unmarked",
+            "--pending",
+            "--cleared",
+            "--real",
+            "--empty",
+            "--cost",
+            "--market",
+            "--no-total",
+            "--row-total",
+            "--average",
+            "--sort-amount",
+            "--tree",
+            "--flat",
+            "--declared",
+            "--used",
+            "--transpose",
+            "--historical",
+            "--cumulative",
+            "--change",
+            "--invert",
+            "--related",
+            "--no-elide",
+            "--budget",
+            "--strict",
+            "--ignore-assertions",
+            "--auto",
+            "--infer-market-prices",
+            "--infer-equity",
+            "--date2",
+            "--pretty",
+            "--percent",
+            "--summary-only",
+            "--version",
+            "--help",
+            "-h",
+            "--quiet",
+        ],
+        glued_only: &["--color", "--value", "--forecast", "--format"],
+        glued_short: &["-f"],
+    },
 };
 
 const LEDGER: Tool = Tool {
@@ -171,86 +170,89 @@ const LEDGER: Tool = Tool {
         "xact",
         "entry",
     ],
-    valued: &[
-        "-f",
-        "--file",
-        "--price-db",
-        "-b",
-        "--begin",
-        "-e",
-        "--end",
-        "-p",
-        "--period",
-        "--depth",
-        "-X",
-        "--exchange",
-        "--format",
-        "-F",
-        "--limit",
-        "-l",
-        "--display",
-        "-d",
-        "--columns",
-        "--head",
-        "--tail",
-        "--sort",
-        "-S",
-        "--now",
-    ],
-    bare: &[
-        "-D",
-        "-W",
-        "-M",
-        "-Y",
-        "--daily",
-        "--weekly",
-        "--monthly",
-        "--quarterly",
-        "--yearly",
-        "-U",
-        "-C",
-        "-R",
-        "-E",
-        "-B",
-        "-V",
-        "-n",
-        "-c",
-        "-L",
-        "-s",
-        "-A",
-        "-H",
-        "-w",
-        "--uncleared",
-        "--cleared",
-        "--real",
-        "--empty",
-        "--basis",
-        "--market",
-        "--no-total",
-        "--average",
-        "--flat",
-        "--historical",
-        "--invert",
-        "--related",
-        "-r",
-        "--budget",
-        "--strict",
-        "--pedantic",
-        "--explicit",
-        "--effective",
-        "--actual",
-        "--collapse",
-        "--subtotal",
-        "--current",
-        "--count",
-        "--dc",
-        "--no-color",
-        "--wide",
-        "--version",
-        "--help",
-        "-h",
-    ],
-    glued_only: &[],
+    options: Options {
+        valued: &[
+            "-f",
+            "--file",
+            "--price-db",
+            "-b",
+            "--begin",
+            "-e",
+            "--end",
+            "-p",
+            "--period",
+            "--depth",
+            "-X",
+            "--exchange",
+            "--format",
+            "-F",
+            "--limit",
+            "-l",
+            "--display",
+            "-d",
+            "--columns",
+            "--head",
+            "--tail",
+            "--sort",
+            "-S",
+            "--now",
+        ],
+        bare: &[
+            "-D",
+            "-W",
+            "-M",
+            "-Y",
+            "--daily",
+            "--weekly",
+            "--monthly",
+            "--quarterly",
+            "--yearly",
+            "-U",
+            "-C",
+            "-R",
+            "-E",
+            "-B",
+            "-V",
+            "-n",
+            "-c",
+            "-L",
+            "-s",
+            "-A",
+            "-H",
+            "-w",
+            "--uncleared",
+            "--cleared",
+            "--real",
+            "--empty",
+            "--basis",
+            "--market",
+            "--no-total",
+            "--average",
+            "--flat",
+            "--historical",
+            "--invert",
+            "--related",
+            "-r",
+            "--budget",
+            "--strict",
+            "--pedantic",
+            "--explicit",
+            "--effective",
+            "--actual",
+            "--collapse",
+            "--subtotal",
+            "--current",
+            "--count",
+            "--dc",
+            "--no-color",
+            "--wide",
+            "--version",
+            "--help",
+            "-h",
+        ],
+        glued_only: &[],
+        glued_short: &["-f"],
+    },
 };
 
 /// The files a report reads, when `c` is a read-only report.
@@ -258,55 +260,26 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
     let tool = if c.lb == "hledger" { &HLEDGER } else { &LEDGER };
     let mut files = Vec::new();
     let mut report = None;
-    let mut i = 1;
-    while let Some(w) = c.words.get(i) {
-        let t = w.text.as_str();
-        let (flag, glued) = match t.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (t, None),
-        };
-        if tool.valued.contains(&flag) || glued.is_some() && tool.glued_only.contains(&flag) {
-            let value = match glued {
-                Some(v) => Word {
-                    text: v.to_string(),
-                    ..w.clone()
-                },
-                None => {
-                    i += 1;
-                    c.words.get(i)?.clone()
+    for part in walk(c, 1, &tool.options)? {
+        match part {
+            Part::Value(flag, value) => {
+                // A rules file's `source … | CMD` runs a command.
+                if rules_file(&value.text) || flag == "--rules-file" {
+                    return None;
                 }
-            };
-            // A rules file's `source … | CMD` runs a command.
-            if rules_file(&value.text) || flag == "--rules-file" {
-                return None;
+                if matches!(flag, "-f" | "--file" | "--rules-file" | "--price-db") {
+                    files.extend(journal(value));
+                }
             }
-            if matches!(flag, "-f" | "--file" | "--rules-file" | "--price-db") {
-                files.extend(journal(value));
+            Part::Operand(w) => {
+                report.get_or_insert(w.text);
             }
-        } else if let Some(v) = t
-            .strip_prefix("-f")
-            .filter(|v| !v.is_empty() && !t.starts_with("--"))
-        {
-            if rules_file(v) {
-                return None;
-            }
-            files.extend(journal(Word {
-                text: v.to_string(),
-                ..w.clone()
-            }));
-        } else if t.starts_with('-') && t.len() > 1 {
-            if !tool.bare.contains(&t) {
-                return None;
-            }
-        } else if report.is_none() {
-            report = Some(t);
         }
-        i += 1;
     }
     // A report must be named: hledger runs add-ons for other words,
     // ledger reads commands from its input without one.
     report
-        .is_some_and(|r| tool.reports.contains(&r))
+        .is_some_and(|r| tool.reports.contains(&r.as_str()))
         .then_some(files)
 }
 

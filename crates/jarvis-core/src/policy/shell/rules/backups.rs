@@ -184,8 +184,7 @@ impl Analyzer<'_> {
         let word = |k: usize| plain.get(k).and_then(|&i| c.words.get(i));
         let verb = word(0).map(|w| w.text.as_str()).unwrap_or("");
         let env = |name: &str| {
-            c.src
-                .assigns
+            c.assigns
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.text.clone())

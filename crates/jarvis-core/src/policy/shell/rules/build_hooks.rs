@@ -45,7 +45,7 @@ impl Analyzer<'_> {
         for v in super::script_opts::values(c, &["--toolchain"]) {
             defs.push(("CMAKE_TOOLCHAIN_FILE".to_string(), v));
         }
-        defs.extend(c.src.assigns.iter().cloned());
+        defs.extend(c.assigns.iter().cloned());
         for (name, value) in &defs {
             // `CMAKE_PROJECT_<name>_INCLUDE` names one per project.
             let project_include = name.starts_with("CMAKE_PROJECT_")
@@ -80,7 +80,7 @@ impl Analyzer<'_> {
                 settings.push((n.to_string(), v.clone()));
             }
         }
-        for (n, v) in &c.src.assigns {
+        for (n, v) in c.assigns.iter() {
             if n == "NIX_CONFIG" {
                 for line in v.text.lines() {
                     if let Some((k, val)) = line.split_once('=') {

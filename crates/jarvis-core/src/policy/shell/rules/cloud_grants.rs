@@ -16,12 +16,13 @@ fn grants_control(role: &str) -> bool {
         last,
         "owner" | "editor" | "contributor" | "administratoraccess" | "iamfullaccess"
     ) || last.contains("admin")
-        || l.contains("user access administrator")
-        || l.contains("securityadmin")
 }
 
 impl Analyzer<'_> {
     pub(super) fn cloud_grants(&mut self, c: &Cmd<'_>) {
+        if !matches!(c.lb.as_str(), "gcloud" | "az" | "aws") {
+            return;
+        }
         let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
         let values = |flags: &[&str]| -> Vec<String> {
             super::script_opts::values(c, flags)

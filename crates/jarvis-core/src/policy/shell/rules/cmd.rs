@@ -12,6 +12,9 @@ pub(in crate::policy::shell) struct Cmd<'a> {
     pub words: Vec<Word>,
     pub args: Vec<String>,
     pub src: &'a Command,
+    /// The assignments in force for the program: the command's own
+    /// prefix (`X=1 cmd`) and those `env X=1 cmd` gave it.
+    pub assigns: std::borrow::Cow<'a, [(String, Word)]>,
     pub script: &'a Script,
     pub depth: usize,
 }

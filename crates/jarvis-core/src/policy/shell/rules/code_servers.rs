@@ -152,7 +152,6 @@ impl Analyzer<'_> {
     /// A debugger, notebook or IDE server reachable from other machines.
     pub(super) fn code_server(&mut self, c: &Cmd<'_>) {
         let env: Vec<String> = c
-            .src
             .assigns
             .iter()
             .filter(|(n, _)| OPTION_VARS.contains(&n.as_str()))
@@ -273,7 +272,6 @@ impl Analyzer<'_> {
             // `OLLAMA_HOST=0.0.0.0 ollama serve`: a model server that pulls,
             // builds and deletes models for whoever asks.
             "ollama" if args.first().is_some_and(|a| a == "serve") => c
-                .src
                 .assigns
                 .iter()
                 .chain(c.script.commands.iter().flat_map(|k| k.assigns.iter()))

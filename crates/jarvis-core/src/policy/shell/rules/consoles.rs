@@ -80,8 +80,15 @@ pub(super) fn console_language(words: &[&str]) -> Option<&'static str> {
 impl Analyzer<'_> {
     /// Code handed to a framework's runner on the command line.
     pub(super) fn console_code(&mut self, c: &Cmd<'_>) {
-        let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
         let lb = c.lb.as_str();
+        // Every command passes here: the word list is built only for ours.
+        if !(matches!(lb, "rails" | "mix" | "iex" | "jbang")
+            || lb.starts_with("python")
+            || lb.starts_with("php"))
+        {
+            return;
+        }
+        let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
         let valued = |flags: &[&str]| -> Option<String> {
             let i = c.args.iter().position(|x| {
                 flags.contains(&x.as_str()) || flags.iter().any(|f| eq_value(x, f).is_some())
@@ -113,7 +120,7 @@ impl Analyzer<'_> {
                         self.block("prints the application's decrypted credentials (rails)");
                     }
                     Some((_, "credentials:edit" | "encrypted:edit"))
-                        if c.src.assigns.iter().any(|(n, v)| {
+                        if c.assigns.iter().any(|(n, v)| {
                             matches!(n.as_str(), "EDITOR" | "VISUAL")
                                 && PRINTERS.contains(
                                     &program_name(v.text.split_whitespace().next().unwrap_or(""))

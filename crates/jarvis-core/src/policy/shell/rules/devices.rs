@@ -33,7 +33,7 @@ impl Analyzer<'_> {
     pub(super) fn device_tools(&mut self, c: &Cmd<'_>, v: &Verb<'_>) -> Option<bool> {
         // (An environment set for it may point it elsewhere: its server,
         // its settings.)
-        if device_listing(v.lb, v.args) && c.src.assigns.is_empty() {
+        if device_listing(v.lb, v.args) && c.assigns.is_empty() {
             return Some(true);
         }
         match v.lb {

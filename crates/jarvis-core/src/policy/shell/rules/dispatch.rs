@@ -98,8 +98,21 @@ impl Analyzer<'_> {
         script: &Script,
         depth: usize,
     ) {
+        // `env X=1` before the program gives it X; the wrapper's
+        // assignments end with this command.
+        let given = self.env_given.len();
         if self.peel_to_program(&mut words, c, script, depth) {
             self.judge_program(words, c, script, depth);
+        }
+        self.env_given.truncate(given);
+    }
+
+    /// The assignments in force for `c`'s program: its prefix and env's.
+    fn assigns_for<'a>(&self, c: &'a Command) -> std::borrow::Cow<'a, [(String, Word)]> {
+        if self.env_given.is_empty() {
+            std::borrow::Cow::Borrowed(&c.assigns)
+        } else {
+            std::borrow::Cow::Owned(c.assigns.iter().chain(&self.env_given).cloned().collect())
         }
     }
 
@@ -258,6 +271,7 @@ impl Analyzer<'_> {
                 base: base.clone(),
                 args: vec![],
                 words: vec![words[0].clone()],
+                assigns: self.assigns_for(c),
                 src: c,
                 script,
                 depth,
@@ -275,6 +289,7 @@ impl Analyzer<'_> {
             base: base.clone(),
             args: words[1..].iter().map(|w| w.text.clone()).collect(),
             words,
+            assigns: self.assigns_for(c),
             src: c,
             script,
             depth,

@@ -216,6 +216,36 @@ fn nix_run_line(argv: &[&str]) -> Option<Vec<String>> {
     Some(line)
 }
 
+/// `flatpak run --command=sh APP -c …` and `snap run --shell SNAP -c …`:
+/// the program the sandboxed app's environment runs instead of the app,
+/// with the arguments after the app's name. (The app's own program is
+/// not known here: that line asks as the runner does.)
+fn app_run_line(argv: &[&str]) -> Option<Vec<String>> {
+    let b = program_name(argv.first()?);
+    // (`flatpak --user run`: its global options take no separate value.)
+    let run = 1 + argv.iter().skip(1).position(|a| !a.starts_with('-'))?;
+    if !matches!(b.as_str(), "flatpak" | "snap") || argv[run] != "run" {
+        return None;
+    }
+    let mut program = None;
+    let mut i = run + 1;
+    while let Some(a) = argv.get(i).filter(|a| a.starts_with('-')) {
+        match a.split_once('=') {
+            Some(("--command", v)) => program = Some(v.to_string()),
+            _ if *a == "--command" => {
+                i += 1;
+                program = argv.get(i).map(|v| v.to_string());
+            }
+            _ if *a == "--shell" && b == "snap" => program = Some("sh".to_string()),
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut line = vec![program?];
+    line.extend(argv.get(i + 1..)?.iter().map(|a| a.to_string()));
+    Some(line)
+}
+
 /// `deno run -A jsr:@std/http/file-server / --port 80`: a registry's
 /// module with its arguments, judged as the program it is named for.
 fn deno_run_line(argv: &[&str]) -> Option<Vec<String>> {
@@ -247,7 +277,9 @@ pub(super) fn runner_line(argv: &[Word]) -> Option<String> {
         Some((at, env)) => (env, words[at..].iter().map(|w| w.to_string()).collect()),
         None => (
             Vec::new(),
-            nix_run_line(&words).or_else(|| deno_run_line(&words))?,
+            nix_run_line(&words)
+                .or_else(|| deno_run_line(&words))
+                .or_else(|| app_run_line(&words))?,
         ),
     };
     let quoted: Vec<String> = env

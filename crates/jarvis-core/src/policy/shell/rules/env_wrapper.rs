@@ -66,20 +66,9 @@ impl Analyzer<'_> {
             }
             return None;
         }
-        // The program is judged as if env's assignments prefixed it, so the
-        // rules that read `JAVA_TOOL_OPTIONS` or `NODE_OPTIONS` see them; only
-        // a block is taken from that reading (the line's own judgement goes
-        // on below, where the rules find the command in its script).
-        if !assigns.is_empty() {
-            let mut prefixed = c.assigns.clone();
-            prefixed.extend(assigns);
-            let with = Command {
-                assigns: prefixed,
-                ..c.clone()
-            };
-            let inner = words.clone();
-            self.block_only(|a| a.run_words(inner, &with, script, depth));
-        }
+        // The program is judged with env's assignments in force, so the
+        // rules that read `JAVA_TOOL_OPTIONS` or `NODE_OPTIONS` see them.
+        self.env_given.extend(assigns);
         if let Some(dir) = chdir {
             let moved = Command {
                 cwd: Some(if dir.dynamic {

@@ -40,7 +40,7 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn runs_fetched_code(&mut self, c: &Cmd<'_>) {
-        for (name, value) in &c.src.assigns {
+        for (name, value) in c.assigns.iter() {
             if !load_path(name) || value.dynamic {
                 continue;
             }

@@ -53,7 +53,7 @@ impl Analyzer<'_> {
         // Where the work tree is: `-C` and `--work-tree` move it; `None`
         // when a move cannot be read.
         let mut tree: Option<String> = Some(self.norm_text(".", c.cwd()));
-        for (name, w) in &c.src.assigns {
+        for (name, w) in c.assigns.iter() {
             if name == "GIT_WORK_TREE" || name == "GIT_DIR" {
                 tree = (!w.dynamic).then(|| self.norm(w, c.cwd()));
             } else if !super::git_places::display_setting(name, &w.text) {

@@ -357,7 +357,7 @@ impl Analyzer<'_> {
                 settings.push((lower(k), lower(v.trim_matches(['\'', '"']))));
             }
         }
-        for (n, v) in &c.src.assigns {
+        for (n, v) in c.assigns.iter() {
             settings.push((format!("env.{}", lower(n)), lower(&v.text)));
         }
         // Verification off (an empty value is false), or another CA trusted.
@@ -396,7 +396,7 @@ pub(super) fn config_from_env(kv: &str, c: &Cmd<'_>) -> String {
     let Some((key, var)) = kv.split_once('=') else {
         return kv.to_string();
     };
-    match c.src.assigns.iter().rev().find(|(n, _)| n == var) {
+    match c.assigns.iter().rev().find(|(n, _)| n == var) {
         Some((_, w)) if !w.dynamic => format!("{key}={}", w.text),
         _ => format!("{key}=${{{var}}}"),
     }

@@ -184,7 +184,7 @@ impl Analyzer<'_> {
             _ => {}
         }
         // Another session's agent, picked up from where it lies.
-        for (name, value) in &c.src.assigns {
+        for (name, value) in c.assigns.iter() {
             let elsewhere = |w: &Word| w.text.contains("/tmp/ssh-") || w.text.contains("/agent.");
             if name == "SSH_AUTH_SOCK"
                 && super::effects::in_word_or_subs(value, c.script, elsewhere)

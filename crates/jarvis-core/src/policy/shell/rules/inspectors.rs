@@ -380,7 +380,7 @@ impl Analyzer<'_> {
             // Formatters and linters that report, not rewrite.
             // (ruff: no cache written, no fix a setting could turn on.)
             // (Settings before them, `RUFF_OUTPUT_FILE=…`, may write.)
-            ("rustfmt", [..]) if a.contains(&"--check") && c.src.assigns.is_empty() => {
+            ("rustfmt", [..]) if a.contains(&"--check") && c.assigns.is_empty() => {
                 let mut files = Vec::new();
                 let mut i = 0;
                 while i < a.len() {
@@ -396,7 +396,7 @@ impl Analyzer<'_> {
                 files
             }
             ("ruff", ["check", rest @ ..])
-                if c.src.assigns.is_empty()
+                if c.assigns.is_empty()
                     && rest.contains(&"--no-cache")
                     && rest.contains(&"--no-fix")
                     && rest.iter().all(|x| {
@@ -417,7 +417,7 @@ impl Analyzer<'_> {
             }
             // A binary's build information (`-m`), or the toolchain's.
             ("go", ["version", rest @ ..])
-                if c.src.assigns.is_empty()
+                if c.assigns.is_empty()
                     && rest
                         .iter()
                         .all(|x| !x.starts_with('-') || matches!(*x, "-m" | "-v")) =>
@@ -500,7 +500,7 @@ impl Analyzer<'_> {
             }
             ("pwsh" | "powershell", _) => return self.pwsh_reads(c),
             // (`LEDGER_FILE=…`, `HOME=…` before them choose what they read.)
-            ("ledger" | "hledger", _) if c.src.assigns.is_empty() => {
+            ("ledger" | "hledger", _) if c.assigns.is_empty() => {
                 match super::accounting::ledger_reads(c) {
                     Some(files) => files,
                     None => {
@@ -542,11 +542,11 @@ impl Analyzer<'_> {
             // Saved captures read back (`-r`): filters, statistics and
             // fields chosen; no live interface, no `-w`, no Lua (`-X`), no
             // preferences (`-o`).
-            ("tshark", _) if a.contains(&"-r") && c.src.assigns.is_empty() => {
+            ("tshark", _) if a.contains(&"-r") && c.assigns.is_empty() => {
                 super::packet_reads::tshark_reads(c)?
             }
             ("capinfos", rest)
-                if c.src.assigns.is_empty()
+                if c.assigns.is_empty()
                     && rest
                         .iter()
                         .all(|x| x.len() == 2 && x.starts_with('-') || !x.starts_with('-')) =>
@@ -563,9 +563,9 @@ impl Analyzer<'_> {
             }
             (lb, _) if infra_reads(lb, &a) => vec![],
             // Settings before them (`PYENV_HOOK_PATH=…`) change what they run.
-            (lb, _) if c.src.assigns.is_empty() && super::toolchain_lists::lists(lb, &a) => vec![],
-            (lb, _) if c.src.assigns.is_empty() && super::system_queries::queries(lb, &a) => vec![],
-            (lb, _) if c.src.assigns.is_empty() && super::terminal_queries::queries(lb, &a) => {
+            (lb, _) if c.assigns.is_empty() && super::toolchain_lists::lists(lb, &a) => vec![],
+            (lb, _) if c.assigns.is_empty() && super::system_queries::queries(lb, &a) => vec![],
+            (lb, _) if c.assigns.is_empty() && super::terminal_queries::queries(lb, &a) => {
                 vec![]
             }
             ("hadolint" | "shellcheck" | "yamllint" | "actionlint", _)
@@ -632,8 +632,7 @@ impl Analyzer<'_> {
             _ => super::media_tools::media_reads(c)
                 .or_else(|| super::data_tools::data_reads(c))
                 .or_else(|| {
-                    c.src
-                        .assigns
+                    c.assigns
                         .is_empty()
                         .then(|| super::virt_queries::vm_reads(c))
                         .flatten()

@@ -123,7 +123,7 @@ impl Analyzer<'_> {
                 || short_flags(t).is_some_and(|f| f.contains('x'))
         };
         if !c.src.argv.iter().any(|w| hint(&w.text))
-            && !c.src.assigns.iter().any(|(n, _)| hint(n))
+            && !c.assigns.iter().any(|(n, _)| hint(n))
             && !c
                 .script
                 .commands
@@ -133,7 +133,6 @@ impl Analyzer<'_> {
             return;
         }
         let mut settings: Vec<(String, String)> = c
-            .src
             .assigns
             .iter()
             .chain(

@@ -76,7 +76,7 @@ impl Analyzer<'_> {
             .words
             .iter()
             .map(|w| w.text.as_str())
-            .chain(c.src.assigns.iter().map(|(_, v)| v.text.as_str()))
+            .chain(c.assigns.iter().map(|(_, v)| v.text.as_str()))
             .chain(
                 c.src
                     .redirects

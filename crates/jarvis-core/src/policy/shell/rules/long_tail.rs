@@ -33,8 +33,7 @@ impl Analyzer<'_> {
             .position(|a| a == "-display" || a == "--display")
             .and_then(|i| args.get(i + 1))
             .or_else(|| {
-                c.src
-                    .assigns
+                c.assigns
                     .iter()
                     .find(|(n, _)| n == "DISPLAY")
                     .map(|(_, v)| &v.text)
@@ -61,7 +60,7 @@ impl Analyzer<'_> {
             // settings, another model server or a debugging port, or one of
             // its inner programs run by hand, it is Jarvis turned.
             let upper = format!("{}_", app.to_ascii_uppercase());
-            let rerouted = c.src.assigns.iter().any(|(n, _)| n.starts_with(&upper))
+            let rerouted = c.assigns.iter().any(|(n, _)| n.starts_with(&upper))
                 || args.iter().any(|a| {
                     let l = lower(a);
                     l.starts_with("--")

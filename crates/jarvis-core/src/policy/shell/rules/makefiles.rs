@@ -220,12 +220,7 @@ impl Analyzer<'_> {
             .iter()
             .skip(1)
             .filter_map(|w| w.text.split_once('='))
-            .chain(
-                c.src
-                    .assigns
-                    .iter()
-                    .map(|(n, w)| (n.as_str(), w.text.as_str())),
-            )
+            .chain(c.assigns.iter().map(|(n, w)| (n.as_str(), w.text.as_str())))
             .filter(|(n, _)| named(n))
             .map(|(n, v)| (n.to_string(), v.replace(HOME, "$HOME")))
             .collect();
@@ -294,11 +289,7 @@ impl Analyzer<'_> {
             .skip(1)
             .filter_map(|w| w.text.split_once('='))
             .map(|(n, v)| (n.to_string(), v.to_string()));
-        let env = c
-            .src
-            .assigns
-            .iter()
-            .map(|(n, w)| (n.clone(), w.text.clone()));
+        let env = c.assigns.iter().map(|(n, w)| (n.clone(), w.text.clone()));
         // `--eval='RM = rm -rf'`: an assignment in make's own text.
         let evals = c.args.iter().enumerate().filter_map(|(i, a)| {
             let text = a.strip_prefix("--eval=").or_else(|| {

@@ -290,7 +290,6 @@ impl Analyzer<'_> {
             let a = a.trim_start_matches('-');
             a == "shell-escape" || a == "enable-write18" || a == "shell-escape=t"
         }) || c
-            .src
             .assigns
             .iter()
             .any(|(n, v)| n == "shell_escape" && v.text.starts_with(['t', 'y', '1', 'T', 'Y']))

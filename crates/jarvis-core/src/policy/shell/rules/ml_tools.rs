@@ -72,7 +72,6 @@ impl Analyzer<'_> {
                 continue;
             }
             let values = c
-                .src
                 .assigns
                 .iter()
                 .chain(c.script.commands.iter().flat_map(|k| k.assigns.iter()))

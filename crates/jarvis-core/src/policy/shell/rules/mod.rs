@@ -66,6 +66,7 @@ mod modules;
 mod net;
 mod openers;
 mod openssl;
+mod option_walk;
 mod options;
 mod package_trust;
 mod packages;
@@ -171,6 +172,8 @@ pub struct Analyzer<'e> {
     /// The line sets environment variables for what it runs (`export X=…`,
     /// `env X=… cmd`): a tool's read-only form may then read elsewhere.
     env_changed: bool,
+    /// Assignments `env` gave the program being judged.
+    env_given: Vec<(String, Word)>,
     /// Those of them downloaded from a code forge only (a project's
     /// release page), where installing one asks.
     forge_fetched: Vec<String>,
@@ -243,6 +246,7 @@ impl<'e> Analyzer<'e> {
             decodes: false,
             tainted: vec![],
             env_changed: false,
+            env_given: Vec::new(),
             cloned: vec![],
             renamed: vec![],
             aliases: vec![],

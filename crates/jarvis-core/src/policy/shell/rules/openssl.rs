@@ -56,7 +56,7 @@ impl Analyzer<'_> {
                     | "-config"
                     | "-propquery"
             )
-        }) || c.src.assigns.iter().any(|(n, _)| n.starts_with("OPENSSL_"));
+        }) || c.assigns.iter().any(|(n, _)| n.starts_with("OPENSSL_"));
         // What it writes is judged as any write (`-writerand ~/.bashrc`).
         for (i, x) in c.args.iter().enumerate() {
             if matches!(x.as_str(), "-out" | "-writerand" | "-keyout")

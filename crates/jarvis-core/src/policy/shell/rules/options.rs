@@ -318,7 +318,7 @@ impl Analyzer<'_> {
         }
         // `GOFLAGS=-toolexec=/tmp/x go test`: go reads options from there too.
         if lb == "go"
-            && let Some((_, flags)) = c.src.assigns.iter().find(|(n, _)| n == "GOFLAGS")
+            && let Some((_, flags)) = c.assigns.iter().find(|(n, _)| n == "GOFLAGS")
             && let Some((_, opts)) = COMMAND_OPTIONS.iter().find(|(p, _)| *p == "go")
         {
             for flag in flags.text.split_whitespace() {
@@ -463,7 +463,7 @@ impl Analyzer<'_> {
                 ));
             }
         }
-        for (name, v) in &c.src.assigns {
+        for (name, v) in c.assigns.iter() {
             if name.starts_with("CARGO_") || name.starts_with("RUSTC_") || name == "RUSTC" {
                 settings.push((name.clone(), v.clone()));
             }
@@ -607,14 +607,7 @@ impl Analyzer<'_> {
             .iter()
             .flat_map(|k| k.assigns.iter())
             .cloned();
-        for (n, v) in c
-            .src
-            .assigns
-            .iter()
-            .cloned()
-            .chain(exported)
-            .chain(env_words)
-        {
+        for (n, v) in c.assigns.iter().cloned().chain(exported).chain(env_words) {
             if n == "PYTEST_ADDOPTS" {
                 texts.extend(v.text.split_whitespace().map(|t| Word {
                     text: t.to_string(),

@@ -93,7 +93,7 @@ impl Analyzer<'_> {
                     .replace(' ', "")
                     .split_once("require-sigs=")
                     .is_some_and(|(_, v)| off(v.split([',', ';', '\n']).next().unwrap_or(v)))
-        }) || c.src.assigns.iter().any(|(n, v)| {
+        }) || c.assigns.iter().any(|(n, v)| {
             n == "NIX_CONFIG" && v.text.replace(' ', "").contains("require-sigs=false")
         });
         if !unsigned {
@@ -117,7 +117,7 @@ impl Analyzer<'_> {
     /// else.
     pub(super) fn rpm_query(&mut self, c: &Cmd<'_>) -> Option<bool> {
         // `RPM_CONFIGDIR=… rpm -q`, `HOME=…`: macros from elsewhere run.
-        if !c.src.assigns.is_empty() {
+        if !c.assigns.is_empty() {
             return None;
         }
         let first = c.args.first()?;

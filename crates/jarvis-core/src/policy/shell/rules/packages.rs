@@ -98,7 +98,6 @@ impl Analyzer<'_> {
             return;
         }
         let set: Vec<(&String, &Word)> = c
-            .src
             .assigns
             .iter()
             .chain(c.script.commands.iter().flat_map(|k| k.assigns.iter()))
@@ -192,38 +191,12 @@ impl Analyzer<'_> {
                 || !rest.contains('.')
                 || super::project_out::far_host(rest).is_some()
         };
-        let extensions: Vec<&Word> = if matches!(
-            c.lb.as_str(),
-            "code"
-                | "codium"
-                | "code-insiders"
-                | "code-oss"
-                | "code-server"
-                | "cursor"
-                | "windsurf"
-        ) {
-            c.words
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter_map(|(i, w)| {
-                    if w.text == "--install-extension" {
-                        c.words.get(i + 1)
-                    } else {
-                        w.text.strip_prefix("--install-extension=").map(|_| w)
-                    }
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let extensions = installed_extensions(c);
         for w in &extensions {
-            // An editor's extension runs with the user's rights at every
-            // start: one this line downloaded is downloaded code, run.
-            let file = w
-                .text
-                .strip_prefix("--install-extension=")
-                .unwrap_or(&w.text);
+            // An editor's or a desktop shell's extension runs with the
+            // user's rights at every start: one this line downloaded is
+            // downloaded code, run.
+            let file = extension_file(w);
             if self.fetched_elsewhere(&Word::lit(file), c.cwd()) {
                 self.block(format!(
                     "download and execute ({} installs an extension this line downloaded: {})",
@@ -235,10 +208,7 @@ impl Analyzer<'_> {
         let fetched = match c.lb.as_str() {
             // Extensions from a URL, as downloaded above.
             _ if !extensions.is_empty() => extensions.iter().any(|w| {
-                let file = w
-                    .text
-                    .strip_prefix("--install-extension=")
-                    .unwrap_or(&w.text);
+                let file = extension_file(w);
                 located(file) && far(file)
             }),
             // `brew tap NAME URL`: formulae (and look-alike commands on
@@ -333,7 +303,7 @@ impl Analyzer<'_> {
                         "--user" | "--break-system-packages" | "--prefix"
                     )
                 }) || c.args.iter().any(|x| x.starts_with("--prefix="))
-                    || c.src.assigns.iter().any(|(n, v)| {
+                    || c.assigns.iter().any(|(n, v)| {
                         matches!(
                             n.as_str(),
                             "PIP_USER" | "PIP_BREAK_SYSTEM_PACKAGES" | "PIP_PREFIX"
@@ -415,7 +385,7 @@ impl Analyzer<'_> {
                     .windows(2)
                     .any(|w| w[0] == "--location" && w[1] == "global")
                     || c.lb == "yarn" && ops.first() == Some(&"global")
-                    || c.src.assigns.iter().any(|(n, v)| {
+                    || c.assigns.iter().any(|(n, v)| {
                         n.eq_ignore_ascii_case("npm_config_global") && lower(&v.text) != "false"
                     });
                 // `user/repo`: a GitHub repository, not the registry's `@scope/pkg`.
@@ -544,3 +514,46 @@ const INSTALLS: &[&str] = &[
     "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall",
     "add",
 ];
+
+/// The extension files an editor or a desktop shell is told to install
+/// (`code --install-extension F`, `gnome-extensions install F`,
+/// `kpackagetool6 -i F`): each runs with the user's rights at every start.
+fn installed_extensions<'c>(c: &'c Cmd<'_>) -> Vec<&'c Word> {
+    let after = |flags: &[&str]| -> Vec<&'c Word> {
+        c.words
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter_map(|(i, w)| {
+                if flags.contains(&w.text.as_str()) {
+                    c.words.get(i + 1)
+                } else {
+                    flags
+                        .iter()
+                        .any(|f| f.starts_with("--") && eq_value(&w.text, f).is_some())
+                        .then_some(w)
+                }
+            })
+            .collect()
+    };
+    match c.lb.as_str() {
+        "code" | "codium" | "code-insiders" | "code-oss" | "code-server" | "cursor"
+        | "windsurf" => after(&["--install-extension"]),
+        "gnome-extensions" if c.args.first().is_some_and(|a| a == "install") => c.words[2..]
+            .iter()
+            .filter(|w| !w.text.starts_with('-'))
+            .collect(),
+        "kpackagetool5" | "kpackagetool6" | "plasmapkg2" => {
+            after(&["-i", "--install", "-u", "--upgrade"])
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The file of `--install=F` or of a word that is only the file.
+fn extension_file(w: &Word) -> &str {
+    match w.text.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => v,
+        _ => &w.text,
+    }
+}

@@ -259,7 +259,7 @@ impl Analyzer<'_> {
             | "pg_restore" | "hadolint" | "mediainfo" | "soxi" | "qpdf" | "pandoc" => {
                 let (bare, valued) = inspector_options(b);
                 let files = operands(c);
-                c.src.assigns.is_empty()
+                c.assigns.is_empty()
                     && only_options(args, bare, valued)
                     && files
                         .iter()
@@ -307,7 +307,7 @@ impl Analyzer<'_> {
             // `set`, `export -p`, `declare -x`: every variable's value, as
             // `env` prints them.
             "set" | "export" | "declare" | "typeset"
-                if (c.src.assigns.is_empty() || !c.src.declares)
+                if (c.assigns.is_empty() || !c.src.declares)
                     && super::pipes::dumps_env(&c.words) =>
             {
                 self.ask("prints the whole environment");

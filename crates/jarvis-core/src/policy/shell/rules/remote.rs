@@ -114,8 +114,7 @@ impl Analyzer<'_> {
             .pop()
             .map(|w| w.text)
             .or_else(|| {
-                c.src
-                    .assigns
+                c.assigns
                     .iter()
                     .find(|(n, _)| n == "RAY_ADDRESS")
                     .map(|(_, w)| w.text.clone())

@@ -79,10 +79,11 @@ impl Analyzer<'_> {
             }
             out
         };
-        let operands = c.operands_lower();
+        // Lowered only when the program is one of ours.
+        let operands = || c.operands_lower();
         let (hosts, what): (Vec<String>, &str) = match lb {
             "flyway"
-                if operands.iter().any(|o| o == "clean")
+                if operands().iter().any(|o| o == "clean")
                     && !c.args.iter().any(|a| a == "-cleanDisabled=true") =>
             {
                 (
@@ -90,7 +91,7 @@ impl Analyzer<'_> {
                     "flyway clean drops every object in the schemas",
                 )
             }
-            "liquibase" if operands.iter().any(|o| o == "drop-all" || o == "dropall") => (
+            "liquibase" if operands().iter().any(|o| o == "drop-all" || o == "dropall") => (
                 vals(&["--url", "-url"]),
                 "liquibase drops every object in the database",
             ),
@@ -98,11 +99,11 @@ impl Analyzer<'_> {
                 vals(&["--bootstrap-server", "--zookeeper"]),
                 "deletes Kafka topics and their records",
             ),
-            "redis-cli" if operands.iter().any(|o| o == "flushall" || o == "flushdb") => {
+            "redis-cli" if operands().iter().any(|o| o == "flushall" || o == "flushdb") => {
                 (vals(&["-h", "-u"]), "empties a Redis keyspace")
             }
             "dropdb" => (vals(&["-h", "--host"]), "drops a database"),
-            "mysqladmin" if operands.iter().any(|o| o == "drop") => {
+            "mysqladmin" if operands().iter().any(|o| o == "drop") => {
                 (vals(&["-h", "--host"]), "drops a database")
             }
             "psql" | "mysql" | "mariadb" | "mongosh" | "mongo"
@@ -125,8 +126,7 @@ impl Analyzer<'_> {
         // The clients' environment names the host too (`PGHOST=… dropdb`).
         let mut hosts = hosts;
         hosts.extend(
-            c.src
-                .assigns
+            c.assigns
                 .iter()
                 .filter(|(n, _)| matches!(n.as_str(), "PGHOST" | "MYSQL_HOST"))
                 .map(|(_, v)| v.text.clone()),

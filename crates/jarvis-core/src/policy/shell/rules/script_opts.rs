@@ -192,7 +192,7 @@ impl Analyzer<'_> {
         let lb = c.lb.as_str();
         // `BUNDLE_GEMFILE=F bundle install` reads F as the Gemfile.
         if matches!(lb, "bundle" | "bundler")
-            && let Some((_, f)) = c.src.assigns.iter().find(|(n, _)| n == "BUNDLE_GEMFILE")
+            && let Some((_, f)) = c.assigns.iter().find(|(n, _)| n == "BUNDLE_GEMFILE")
         {
             let f = f.clone();
             self.sourced(&f, c);

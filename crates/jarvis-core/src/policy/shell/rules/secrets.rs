@@ -555,7 +555,7 @@ impl Analyzer<'_> {
             _ => false,
         };
         // (`PIP_LOG=F` before it writes F.)
-        if listing && !online && !reveals && c.src.assigns.is_empty() {
+        if listing && !online && !reveals && c.assigns.is_empty() {
             return true;
         }
         self.ask(format!("{} runs package or account actions", c.base));
@@ -666,7 +666,7 @@ fn publishes_elsewhere(c: &Cmd<'_>) -> Option<String> {
         .iter()
         .find_map(|p| a.strip_prefix(p).map(str::to_string))
     });
-    let from_env = c.src.assigns.iter().find_map(|(n, v)| {
+    let from_env = c.assigns.iter().find_map(|(n, v)| {
         let n = n.to_ascii_uppercase();
         matches!(
             n.as_str(),

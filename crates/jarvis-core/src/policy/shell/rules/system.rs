@@ -598,7 +598,7 @@ impl Analyzer<'_> {
                 {
                     return Some(read_only);
                 }
-                if c.src.assigns.is_empty() && super::package_trust::local_package_query(lb, args) {
+                if c.assigns.is_empty() && super::package_trust::local_package_query(lb, args) {
                     return Some(true);
                 }
                 let reads = [

@@ -28,6 +28,97 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             ["--version" | "-V" | "version"],
         ) => true,
         ("zig", ["env"]) => true,
+        // A data pipeline's state, from its `.dvc` files and cache (the
+        // remote is compared only with `-c`/`-r`, which are not here).
+        ("dvc", ["status", rest @ ..]) => rest.iter().all(|x| {
+            !x.starts_with('-')
+                || matches!(
+                    *x,
+                    "-q" | "--quiet"
+                        | "-v"
+                        | "--verbose"
+                        | "--json"
+                        | "--granular"
+                        | "-R"
+                        | "--recursive"
+                        | "--with-deps"
+                )
+        }),
+        ("dvc", ["metrics" | "params", "show" | "diff", rest @ ..]) => rest.iter().all(|x| {
+            !x.starts_with('-')
+                || matches!(
+                    *x,
+                    "--json"
+                        | "--md"
+                        | "--all"
+                        | "-R"
+                        | "--recursive"
+                        | "--precision"
+                        | "-q"
+                        | "-v"
+                )
+        }),
+        ("dvc", ["dag" | "version" | "--version" | "doctor"]) => true,
+        // The desktop's settings and extensions, read (writes are `set`,
+        // `write`, `load`, `install`, `enable`: not here).
+        (
+            "gnome-extensions",
+            [
+                "list" | "info" | "show" | "version" | "--version",
+                rest @ ..,
+            ],
+        ) => rest.iter().all(|x| {
+            !x.starts_with('-')
+                || matches!(
+                    *x,
+                    "--enabled"
+                        | "--disabled"
+                        | "--user"
+                        | "--system"
+                        | "--details"
+                        | "-d"
+                        | "--prefs"
+                        | "--updates"
+                        | "--active"
+                        | "--inactive"
+                )
+        }),
+        ("dconf", ["read" | "list" | "dump" | "help", ..]) => true,
+        ("xdg-settings", ["get" | "check" | "--version" | "--help", ..]) => true,
+        // `--file NAME` is a file under `~/.config`; a path could name any
+        // INI file (a credentials file's key): not here.
+        ("kreadconfig5" | "kreadconfig6", rest) => {
+            let mut ok = true;
+            let mut i = 0;
+            while let Some(x) = rest.get(i) {
+                let (flag, value) = match x.split_once('=') {
+                    Some((f, v)) => (f, Some(v)),
+                    None => (*x, None),
+                };
+                if !matches!(
+                    flag,
+                    "--file" | "--group" | "--key" | "--default" | "--type"
+                ) {
+                    ok = false;
+                    break;
+                }
+                let value = match value {
+                    Some(v) => Some(v),
+                    None => {
+                        i += 1;
+                        rest.get(i).copied()
+                    }
+                };
+                if flag == "--file"
+                    && value.is_none_or(|v| v.contains(['/', '~']) || v.starts_with('.'))
+                {
+                    ok = false;
+                    break;
+                }
+                i += 1;
+            }
+            ok
+        }
         // Web servers' versions and build options (`php -i` prints the
         // environment, secrets with it: not here).
         ("nginx" | "openresty" | "apache2" | "httpd" | "apachectl" | "lighttpd", ["-v" | "-V"]) => {
