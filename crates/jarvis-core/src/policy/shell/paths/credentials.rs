@@ -80,6 +80,11 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.rediscli_history",
     "~/.irb_history",
     "~/.terraform.d/credentials.tfrc.json",
+    // Terraform's CLI settings hold `credentials "host" { token = … }`;
+    // cloudflared's origin certificate and tunnel keys; Gitea's tea tokens.
+    "~/.terraformrc",
+    "~/.cloudflared",
+    "~/.config/tea",
     "~/.cargo/credentials",
     // The key every phone that allowed USB debugging trusts.
     "~/.android/adbkey",
@@ -348,6 +353,13 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
     }
+    // Terraform's state keeps every resource's attributes, passwords and
+    // keys among them, in clear.
+    if base.ends_with(".tfstate") || base.ends_with(".tfstate.backup") {
+        return Some(format!(
+            "{shown} is Terraform state (its resources' secrets in clear)"
+        ));
+    }
     // A web server's password hashes, cracked offline once read.
     if [".htpasswd", "htpasswd", ".htdigest", "htdigest"]
         .iter()
@@ -427,7 +439,7 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
         if let Some(ex) = CREDENTIAL_EXAMPLES
             .iter()
             .chain(CREDENTIAL_DIRS)
-            .find(|ex| glob_match(p, ex) || glob_match(whole, ex))
+            .find(|ex| glob_match(p, ex) || whole != p && glob_match(whole, ex))
         {
             return Some(format!("{shown} matches {ex}"));
         }
@@ -909,7 +921,7 @@ fn home_store_elsewhere(p: &str) -> Option<&'static str> {
         "~/.local/share/kwalletd",
         "~/.local/share/TelegramDesktop",
     ];
-    STORES.iter().copied().find(|d| {
+    let literal = STORES.iter().copied().find(|d| {
         let Some(tail) = d.strip_prefix("~/") else {
             return false;
         };
@@ -917,6 +929,26 @@ fn home_store_elsewhere(p: &str) -> Option<&'static str> {
         p.match_indices(&needle).any(|(at, _)| {
             let after = &p[at + needle.len()..];
             after.is_empty() || after.starts_with('/')
+        })
+    });
+    if literal.is_some() || !has_glob(p) {
+        return literal;
+    }
+    // The same stores spelled by patterns below some folder
+    // (`/h*/u*/.a*/c*`): a pattern with two literal characters or more
+    // that matches a store's name stands for it (`.*` alone is any
+    // dotfile, left to the other checks).
+    let comps: Vec<&str> = p.split('/').filter(|c| !c.is_empty()).collect();
+    let specific = |c: &str| c.chars().filter(|ch| !matches!(ch, '*' | '?')).count() >= 2;
+    STORES.iter().copied().find(|d| {
+        let store: Vec<&str> = d.trim_start_matches("~/").split('/').collect();
+        (1..comps.len()).any(|k| {
+            let here = &comps[k..];
+            here.len() >= store.len()
+                && here
+                    .iter()
+                    .zip(&store)
+                    .all(|(c, s)| specific(c) && glob_match(c, s))
         })
     })
 }

@@ -300,15 +300,19 @@ fn wildcard(pattern: &str, text: &str, paths: bool) -> bool {
     // is assumed: the callers look for what a pattern may reach. (Before
     // any shortcut: an answer must not depend on which path gave it, and
     // the table's recursion stays as deep as a path is long.)
-    // (`**` counted as the one `*` it matches as.)
-    let p_len = std::iter::once(' ')
-        .chain(pattern.chars())
-        .zip(pattern.chars())
-        .filter(|&(prev, c)| !(c == '*' && prev == '*'))
-        .count();
-    let t_len = text.chars().count();
-    if p_len > MAX_PATH || t_len > MAX_PATH || (p_len + 1) * (t_len + 1) > MAX_CELLS {
-        return true;
+    // (`**` counted as the one `*` it matches as.) Bytes are never fewer
+    // than characters: lengths within the limits in bytes need no count.
+    let within =
+        |p: usize, t: usize| p <= MAX_PATH && t <= MAX_PATH && (p + 1) * (t + 1) <= MAX_CELLS;
+    if !within(pattern.len(), text.len()) {
+        let p_len = std::iter::once(' ')
+            .chain(pattern.chars())
+            .zip(pattern.chars())
+            .filter(|&(prev, c)| !(c == '*' && prev == '*'))
+            .count();
+        if !within(p_len, text.chars().count()) {
+            return true;
+        }
     }
     // Most calls (a credential list against one word) are plain names or
     // short ASCII patterns: decided without allocating.
@@ -910,6 +914,8 @@ const STARTUP_PLACES: &[&str] = &[
     // (Window managers' and bars' configs hold fonts and colours too: an
     // edit there asks.)
     "~/.config/sxhkd",
+    // sbt's global plugins and settings are Scala loaded by every build.
+    "~/.sbt/1.0",
     "~/.config/skhd",
     "~/.config/khotkeysrc",
     // Text expanders, key remappers and clipboard managers whose rules run

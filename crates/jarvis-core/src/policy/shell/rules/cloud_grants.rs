@@ -16,6 +16,41 @@ fn grants_control(role: &str) -> bool {
         last,
         "owner" | "editor" | "contributor" | "administratoraccess" | "iamfullaccess"
     ) || last.contains("admin")
+        || AZURE_CONTROL_ROLE_IDS.contains(&last)
+}
+
+/// Azure's built-in roles that control a subscription, by the ids `--role`
+/// also takes: Owner, Contributor, User Access Administrator, Role Based
+/// Access Control Administrator.
+const AZURE_CONTROL_ROLE_IDS: &[&str] = &[
+    "8e3af657-a8ff-443c-a75c-2fe8c4bcb635",
+    "b24988ac-6180-42a0-ab88-20f7382dd24c",
+    "18d7d88d-d35e-4fb5-a5c3-7773c20a72d9",
+    "f58310d9-a9f6-439a-9e8d-f62e7b41a168",
+];
+
+/// aws's service word, past its global options (`--profile P`, `--debug`).
+fn aws_service<'a>(args: &[&'a str]) -> Option<&'a str> {
+    const VALUED: &[&str] = &[
+        "--profile",
+        "--region",
+        "--output",
+        "--endpoint-url",
+        "--query",
+        "--ca-bundle",
+        "--color",
+        "--cli-read-timeout",
+        "--cli-connect-timeout",
+        "--cli-binary-format",
+    ];
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if !a.starts_with('-') {
+            return Some(a);
+        }
+        i += if VALUED.contains(a) { 2 } else { 1 };
+    }
+    None
 }
 
 impl Analyzer<'_> {
@@ -42,7 +77,7 @@ impl Analyzer<'_> {
                 values(&["--role"]),
             ),
             "aws" => (
-                args.first() == Some(&"iam")
+                aws_service(&args) == Some("iam")
                     && args.iter().any(|a| {
                         matches!(
                             *a,

@@ -395,10 +395,16 @@ pub(super) fn prints_setting_secret(l: &str) -> bool {
         "app_key",
     ];
     printed_args(l).into_iter().any(|args| {
+        // (A dotted key reads as its words joined: `app.key` is `app_key`.)
+        let flat: String = args
+            .chars()
+            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+            .collect();
         READS.iter().any(|r| args.contains(r))
-            && args
+            && (args
                 .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
                 .any(|t| t == "credentials" || SECRET.iter().any(|s| t.contains(s)))
+                || SECRET.iter().any(|s| s.contains('_') && flat.contains(s)))
     })
 }
 

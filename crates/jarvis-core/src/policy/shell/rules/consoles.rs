@@ -82,8 +82,10 @@ impl Analyzer<'_> {
     pub(super) fn console_code(&mut self, c: &Cmd<'_>) {
         let lb = c.lb.as_str();
         // Every command passes here: the word list is built only for ours.
-        if !(matches!(lb, "rails" | "mix" | "iex" | "jbang")
-            || lb.starts_with("python")
+        if !(matches!(
+            lb,
+            "rails" | "mix" | "iex" | "jbang" | "django-admin" | "manage.py"
+        ) || lb.starts_with("python")
             || lb.starts_with("php"))
         {
             return;
@@ -103,7 +105,16 @@ impl Analyzer<'_> {
                 match subcommand(&words, 1) {
                     // `rails runner CODE` (or a file of it), `rails r CODE`.
                     Some((at, "runner" | "r")) => {
-                        let Some((_, code)) = subcommand(&words, at + 1) else {
+                        // (Past `-e ENV`, `--environment ENV`.)
+                        let mut k = at + 1;
+                        while let Some(w) = words.get(k).filter(|w| w.starts_with('-')) {
+                            k += if matches!(*w, "-e" | "--environment") {
+                                2
+                            } else {
+                                1
+                            };
+                        }
+                        let Some(code) = words.get(k).copied() else {
                             return;
                         };
                         if code.ends_with(".rb") {
@@ -155,16 +166,31 @@ impl Analyzer<'_> {
                     self.sourced(&w, c);
                 }
             }
-            // Django's settings printed whole, SECRET_KEY among them.
-            _ if lb.starts_with("python")
-                && framework_script(&words).is_some_and(|(at, s)| {
-                    base_name(s) == "manage.py"
-                        && subcommand(&words, at + 1).is_some_and(|(_, sub)| {
-                            matches!(sub, "diffsettings" | "print_settings")
-                        })
-                }) =>
+            // Django's commands: by django-admin, `./manage.py`, or
+            // `python manage.py`.
+            _ if lb == "django-admin"
+                || lb == "manage.py"
+                || lb.starts_with("python")
+                    && framework_script(&words)
+                        .is_some_and(|(_, s)| base_name(s) == "manage.py") =>
             {
-                self.block("prints the application's settings, its secrets among them");
+                let at = match framework_script(&words) {
+                    Some((at, _)) if lb.starts_with("python") => at,
+                    _ => 0,
+                };
+                match subcommand(&words, at + 1).map(|(_, sub)| sub) {
+                    // The settings printed whole, SECRET_KEY among them.
+                    Some("diffsettings" | "print_settings") => {
+                        self.block("prints the application's settings, its secrets among them");
+                    }
+                    // `shell -c CODE`: Python run in the project's settings.
+                    Some("shell" | "shell_plus") => {
+                        if let Some(code) = valued(&["-c", "--command"]) {
+                            self.inline_code("python3", &code, c.depth);
+                        }
+                    }
+                    _ => {}
+                }
             }
             _ if lb.starts_with("php") => {
                 if let Some((at, script)) = framework_script(&words)

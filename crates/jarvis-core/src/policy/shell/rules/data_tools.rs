@@ -451,9 +451,11 @@ fn gnuplot_draws(c: &Cmd<'_>) -> Option<Vec<Word>> {
         .replace(' ', "");
     let joined = masked.contains("\u{1}.") || masked.contains(".\u{1}");
     if joined
-        || ["system", "`", "eval", "load", "call"]
-            .iter()
-            .any(|k| l.contains(k))
+        || [
+            "system", "`", "eval", "load", "call", "sprintf", "gprintf", "substr", "word(",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
         || ["<", "|"].iter().any(|k| outside.contains(k))
     {
         return None;
@@ -522,6 +524,14 @@ impl Analyzer<'_> {
             for f in super::code::string_literals(st) {
                 self.write_path(&literal_path(&f), c.cwd(), "gnuplot");
             }
+        }
+        // Text spelled from character codes (`sprintf("%c…", 60)` is `<`,
+        // which makes a data file's name a command): obfuscation.
+        if code.iter().any(|t| {
+            let l = t.to_ascii_lowercase();
+            (l.contains("sprintf") || l.contains("gprintf")) && l.contains("%c")
+        }) {
+            self.block("gnuplot spells text from character codes (a command hidden in a name)");
         }
     }
 }

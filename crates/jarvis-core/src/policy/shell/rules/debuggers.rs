@@ -89,3 +89,28 @@ pub(super) fn injects(cmd: &str) -> bool {
         _ => false,
     }
 }
+
+/// The shell command a gdb command pipes to: `pipe CMD | SHELL`,
+/// `| CMD | SHELL`, and a remote target reached through a program
+/// (`target remote | SHELL`, `tar ext | SHELL`: gdb takes any
+/// unambiguous abbreviation).
+pub(super) fn piped_shell(cmd: &str) -> Option<&str> {
+    let t = cmd.trim_start();
+    let verb = t.split(|ch: char| ch.is_whitespace() || ch == '|').next()?;
+    let l = lower(verb);
+    let pipes = t.starts_with('|') || l == "pipe";
+    let target = l.len() >= 3 && "target".starts_with(&l);
+    if !(pipes || target) {
+        return None;
+    }
+    let rest = t.strip_prefix('|').unwrap_or(t);
+    // `pipe -d DELIM CMD DELIM SHELL`: a delimiter of its own.
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    if pipes && words.get(1) == Some(&"-d") {
+        let delim = words.get(2)?;
+        let after = rest.find(delim)? + delim.len();
+        let at = rest[after..].find(delim)? + after + delim.len();
+        return Some(rest[at..].trim());
+    }
+    rest.split_once('|').map(|(_, sh)| sh.trim())
+}

@@ -154,6 +154,30 @@ pub(super) const SECRET_VARS: &[&str] = &[
     "AUTH",
 ];
 
+/// A stored setting's name that says its value is a secret (git's
+/// `sendemail.smtpPass`, GNOME's proxy `authentication-password`, an
+/// `http.extraHeader`): narrower than `secret_var`, as settings' names
+/// mention `auth` for switches (`use-authentication`).
+pub(super) fn secret_setting(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    [
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "token",
+        "apikey",
+        "api-key",
+        "api_key",
+        "extraheader",
+        "authorization",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
+        || l.ends_with("pass")
+        || l.ends_with("pwd")
+}
+
 pub(super) fn secret_var(name: &str) -> bool {
     // `author`, `AUTHORS_FILE`: a writer's name, not an authorisation.
     let up = name.to_ascii_uppercase();

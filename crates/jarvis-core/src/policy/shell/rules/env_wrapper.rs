@@ -24,9 +24,10 @@ impl Analyzer<'_> {
             match (name, value) {
                 ("chdir", Some(d)) => chdir = Some(d),
                 ("split-string", Some(s)) => {
-                    // The string is split into words and run, with the
+                    // The string is split into words and read as env's
+                    // own (options first: `-S '-C DIR cmd'`), with the
                     // words after it, in the folder `-C` named.
-                    let mut text = s.text.clone();
+                    let mut text = format!("env {}", s.text);
                     for rest in words.iter() {
                         text.push(' ');
                         text.push_str(&rest.text);

@@ -195,6 +195,23 @@ impl Analyzer<'_> {
                         "{lb} -spf extracts to the absolute paths the archive names (anywhere on the machine)"
                     ));
                 }
+                // `7z x ARCHIVE -oDIR`: the archive read, its members
+                // written below DIR (here without `-o`), as `unzip -d`.
+                if lb.starts_with("7z") && c.args.first().is_some_and(|a| a == "x" || a == "e") {
+                    let dest = c.words[1..]
+                        .iter()
+                        .find_map(|w| {
+                            let d = w.text.strip_prefix("-o").filter(|d| !d.is_empty())?;
+                            Some(Word {
+                                text: d.to_string(),
+                                ..w.clone()
+                            })
+                        })
+                        .unwrap_or_else(|| Word::lit("."));
+                    self.extract_into_from(&dest, ops.get(1).copied(), cwd, lb);
+                    self.ask(format!("{} extracts an archive", c.base));
+                    return Some(false);
+                }
                 let (out_i, src_from) = if matches!(lb, "7z" | "7za" | "rar") {
                     (1, 2)
                 } else {
@@ -347,6 +364,27 @@ impl Analyzer<'_> {
                 };
                 // As tar -P: members' `../` and absolute paths kept, they
                 // land wherever the archive says (`unzip -:`, `7z x -spf`).
+                // GNU cpio keeps members' absolute names unless told not
+                // to: an archive from a download lands anywhere it says.
+                if lb == "cpio"
+                    && (c.short('i') || c.has("--extract"))
+                    && !c.has("--no-absolute-filenames")
+                {
+                    let piped = c
+                        .src
+                        .stdin_from
+                        .is_some_and(|p| self.passes_on(p, c.script) != Producer::Other);
+                    let from_download = c
+                        .src
+                        .redirects
+                        .iter()
+                        .any(|r| r.op == "<" && self.is_tainted(&r.target, cwd));
+                    if piped || from_download {
+                        self.block(
+                            "cpio extracts a download to the absolute paths it names (anywhere on the machine)",
+                        );
+                    }
+                }
                 if lb == "unzip -:" {
                     self.block(format!(
                         "{lb} extracts to the paths the archive names, `../` and absolute ones too (anywhere on the machine)"

@@ -327,16 +327,7 @@ impl Analyzer<'_> {
                 // Tokens git keeps: credential settings, and the
                 // Authorization headers CI checkouts persist (`extraheader`).
                 if reading
-                    && (key.starts_with("credential.")
-                        || [
-                            "token",
-                            "password",
-                            "extraheader",
-                            "secret",
-                            "authorization",
-                        ]
-                        .iter()
-                        .any(|k| key.contains(k)))
+                    && (key.starts_with("credential.") || super::effects::secret_setting(&key))
                 {
                     self.block("reveals stored git credentials");
                 }

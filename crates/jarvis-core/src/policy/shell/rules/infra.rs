@@ -655,13 +655,19 @@ impl Analyzer<'_> {
     fn iac_risks(&mut self, c: &Cmd<'_>, args: &[&str]) {
         // `terraform output -json` prints every output, those marked
         // sensitive in clear (the plain listing hides them).
-        if args.first() == Some(&"output")
-            && args.iter().any(|a| matches!(*a, "-json" | "--json"))
-            && !args[1..].iter().any(|a| !a.starts_with('-'))
+        // (Go's flags: one dash or two, `-json=true`.)
+        let json = args
+            .iter()
+            .any(|a| matches!(a.trim_start_matches('-'), "json" | "json=true"));
+        if args.first() == Some(&"output") && json && !args[1..].iter().any(|a| !a.starts_with('-'))
         {
             self.block(
                 "reveals secrets (terraform output -json prints the sensitive outputs in clear)",
             );
+        }
+        // `show -json` prints the state or plan whole, sensitive values in clear.
+        if args.first() == Some(&"show") && json {
+            self.block("reveals secrets (terraform show -json prints sensitive values in clear)");
         }
         if args.first() == Some(&"init")
             && args.iter().any(|a| {

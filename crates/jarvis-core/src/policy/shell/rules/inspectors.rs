@@ -17,17 +17,13 @@ fn static_debugger_command(cmd: &str) -> bool {
             | "i"
             | "disassemble"
             | "disas"
-            | "list"
-            | "l"
             | "ptype"
             | "whatis"
             | "sizeof"
             | "image"
-            | "target"
             | "quit"
             | "q"
-    ) && !l.starts_with("target remote")
-        && !l.starts_with("target extended")
+    ) && !l.contains(['|', '!'])
         && !l.contains("attach")
 }
 
@@ -268,6 +264,13 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                                 || x.starts_with("--kubeconfig")
                                 || x.starts_with("--enable-exec")
                                 || x.starts_with("--enable-alpha-plugins")
+                                // kustomize's helm runs a program; a load
+                                // restrictor lifted reads files anywhere.
+                                || x.starts_with("--enable-helm")
+                                || x.starts_with("--helm-command")
+                                || x.starts_with("--load-restrictor")
+                                || x.starts_with("--server")
+                                || x.starts_with("-s")
                                 || *x == "-f"
                                 || *x == "--follow"
                                 || *x == "-w"
@@ -286,7 +289,13 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
             matches!(
                 *sub,
                 "list" | "ls" | "template" | "lint" | "show" | "search" | "history" | "status"
-            ) && !rest.iter().any(|x| x.starts_with("--post-renderer"))
+            ) && !rest.iter().any(|x| {
+                // (`--dry-run=server`: the chart's `lookup` reads the live
+                // cluster, its secrets too.)
+                x.starts_with("--post-renderer")
+                    || x.starts_with("--dry-run")
+                    || x.starts_with("--kube-apiserver")
+            })
         }
         ("kind", ["get", "clusters" | "nodes", ..])
         | ("minikube", ["status" | "profile" | "ip", ..]) => true,
@@ -297,16 +306,27 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                     && !rest.contains(&"-write=true")
             }
             // `-json` and `state show` print the state's values, secrets too.
-            "show" => !rest.contains(&"-json"),
+            // (Go's flags take one or two dashes and `=true`.)
+            "show" => !rest
+                .iter()
+                .any(|x| x.trim_start_matches('-').starts_with("json")),
             "state" => matches!(rest, ["list", ..]),
             _ => false,
         },
         // An inventory that is a script (`-i ./inv.sh`) is run; only
         // data files and inline host lists are read.
+        // (A script as the inventory runs even to list hosts; with no
+        // `-i`, ansible.cfg names the inventory, which may be one, and the
+        // inventory is all this command reads.)
         ("ansible-inventory", _) => {
-            a.contains(&"--graph") && !a.contains(&"--vars") && inventories_are_data(a)
+            a.contains(&"--graph")
+                && !a.contains(&"--vars")
+                && a.iter().any(|x| {
+                    matches!(*x, "-i" | "--inventory" | "--inventory-file")
+                        || x.starts_with("--inventory=")
+                })
+                && inventories_are_data(a)
         }
-        // (A script as the inventory runs even to list hosts.)
         ("ansible-playbook", _) => {
             a.iter().any(|x| {
                 matches!(
@@ -439,19 +459,13 @@ impl Analyzer<'_> {
                 operands(1)
             }
             // Build systems listing what they know.
+            // (ninja runs the first `-t` tool it is given.)
             ("ninja", _)
-                if a.windows(2).any(|w| {
-                    w[0] == "-t"
-                        && matches!(
-                            w[1],
-                            "targets"
-                                | "query"
-                                | "commands"
-                                | "deps"
-                                | "inputs"
-                                | "rules"
-                                | "graph"
-                        )
+                if a.windows(2).find(|w| w[0] == "-t").is_some_and(|w| {
+                    matches!(
+                        w[1],
+                        "targets" | "query" | "commands" | "deps" | "inputs" | "rules" | "graph"
+                    )
                 }) && a
                     .iter()
                     .all(|x| !x.starts_with('-') || matches!(*x, "-t" | "-C" | "-f")) =>
@@ -469,7 +483,8 @@ impl Analyzer<'_> {
             ("meson", ["introspect", ..]) | ("ansible-doc", _) => vec![],
             ("npm", ["pkg", "get", ..]) => vec![],
             // dc doing arithmetic: `!` would run a command.
-            ("dc", ["-e" | "--expression", expr]) if !expr.contains('!') => vec![],
+            // (`?` runs a line of input as dc code.)
+            ("dc", ["-e" | "--expression", expr]) if !expr.contains(['!', '?']) => vec![],
             ("psql", _) => return self.psql_describes(c),
             ("gdb" | "gdb-multiarch", _) => debugger_reads(
                 c,
@@ -662,7 +677,10 @@ impl Analyzer<'_> {
             match a[i].as_str() {
                 x if x == "-c" || x == "--command" || bundled_c => {
                     let cmd = a.get(i + 1)?.trim();
-                    let meta = (cmd.starts_with("\\d") || cmd.starts_with("\\l"))
+                    // (`\lo_export`, `\lo_import` move files: not a listing.)
+                    let word = cmd.split_whitespace().next().unwrap_or("");
+                    let meta = (word.starts_with("\\d")
+                        || matches!(word, "\\l" | "\\l+" | "\\list" | "\\list+"))
                         && !cmd.contains(['|', ';', '!'])
                         && !cmd[1..].contains('\\');
                     if !meta {
@@ -755,7 +773,9 @@ impl Analyzer<'_> {
                     }
                     return None;
                 }
-                read_only &= self.read_path(&Word::lit(p), c.cwd());
+                // PowerShell expands `~` itself, and reads `\` as `/`.
+                let p = super::data_tools::literal_path(&p.replace('\\', "/"));
+                read_only &= self.read_path(&p, c.cwd());
             }
         }
         Some(read_only)
@@ -783,7 +803,17 @@ fn inspect_fields_plain(f: &str) -> bool {
             _ => false,
         }
     });
-    if !plain_actions {
+    // A swarm service's spec holds its containers' environment and
+    // secrets' names below `.Spec.TaskTemplate.ContainerSpec`.
+    if !plain_actions
+        || l.split("{{").skip(1).any(|action| {
+            let inner = action.split("}}").next().unwrap_or("");
+            let path = inner.split_whitespace().last().unwrap_or("");
+            path == ".spec"
+                || path.starts_with(".spec.tasktemplate")
+                || path.starts_with(".containerspec")
+        })
+    {
         return false;
     }
     l.match_indices(".config").all(|(i, m)| {
@@ -833,6 +863,8 @@ mod tests {
         assert!(!static_debugger_command("run"));
         assert!(!static_debugger_command("call system(\"id\")"));
         assert!(!static_debugger_command("target remote :1234"));
+        assert!(!static_debugger_command("target rem | id"));
+        assert!(!static_debugger_command("list main"));
         assert!(vim_prints("%print"));
         assert!(vim_prints("qa!"));
         assert!(!vim_prints("!id"));

@@ -150,16 +150,6 @@ impl Analyzer<'_> {
                 c.base
             ));
         }
-        // `python manage.py shell -c CODE`: Django runs CODE in the
-        // project's settings (its secrets in reach).
-        if let Some(si) = script_at
-            && base_name(&args[si]) == "manage.py"
-            && args.get(si + 1).is_some_and(|a| a == "shell")
-            && let Some(k) = args.iter().position(|a| a == "-c" || a == "--command")
-            && let Some(code) = args.get(k + 1)
-        {
-            self.inline_code("python3", code, c.depth);
-        }
         if let Some(si) = script_at
             && let Some(w) = c.arg_word(si).cloned()
             && w.text != "-"

@@ -122,7 +122,12 @@ impl Analyzer<'_> {
             // (`-v` and `-m` print the arguments, passwords among them.)
             ("jps", rest) if rest.iter().all(|x| matches!(*x, "-l" | "-q")) => Some(true),
             ("jcmd", []) | ("jcmd", ["-l"]) => Some(true),
-            ("jcmd", [_target, command]) if JCMD_PRINTS.contains(command) => Some(true),
+            // (`-J…` is the launcher's JVM option: `-J-javaagent:F` runs F.)
+            ("jcmd", [target, command])
+                if !target.starts_with('-') && JCMD_PRINTS.contains(command) =>
+            {
+                Some(true)
+            }
             ("jfr", ["summary" | "print" | "metadata", ..]) => self.shows(c, 2, &JFR),
             ("jdeps", _) => self.shows(c, 1, &JDEPS),
             ("keytool", [first, ..]) if matches!(*first, "-list" | "-printcert") => {

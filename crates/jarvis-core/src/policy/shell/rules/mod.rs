@@ -23,6 +23,7 @@ mod code_shapes;
 mod code_writes;
 mod consoles;
 mod copies;
+mod credential_hosts;
 mod data_tools;
 mod debuggers;
 mod desktop_guards;

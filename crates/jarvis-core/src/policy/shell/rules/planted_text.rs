@@ -252,6 +252,17 @@ impl Analyzer<'_> {
         // Shell text that names Jarvis is walked too (a quoted string in
         // another language's file is data: a guard's test case).
         let shell_worth = |t: &str| reaches_out(t) || t.to_ascii_lowercase().contains(&app);
+        // A command added to a window manager's or a bar's config runs at
+        // every login, as an autostart entry does: persistence, whatever
+        // it runs (other edits, fonts and colours, are settings).
+        if let Some(cmd) = desktop_commands(&path.to_ascii_lowercase(), text).first() {
+            self.block(format!(
+                "persistence ({} runs `{}` at every login)",
+                shown(path),
+                cmd.chars().take(60).collect::<String>()
+            ));
+            return;
+        }
         if !shell_worth(text) {
             return;
         }

@@ -23,6 +23,28 @@ impl Analyzer<'_> {
                 Some((p, what))
             })
             .collect();
+        // `tar cf host:x.tar .`: GNU tar writes an archive named
+        // `[user@]host:path` through rsh/ssh on that host.
+        for c in &script.commands {
+            let argv = peeled(&c.argv);
+            if !argv
+                .first()
+                .is_some_and(|w| matches!(program_name(&w.text).as_str(), "tar" | "gtar"))
+                || argv.iter().any(|w| w.text == "--force-local")
+            {
+                continue;
+            }
+            if let Some(what) = self.whole_project(argv, c.cwd.as_deref())
+                && let Some(out) = archive_output(argv)
+                && let Some((host, _)) = out.text.split_once(':')
+                && !host.is_empty()
+                && !host.contains('/')
+            {
+                let host = host.rsplit('@').next().unwrap_or(host);
+                self.block(format!("exfiltration ({what} sent to {})", shown(host)));
+                return;
+            }
+        }
         for c in &script.commands {
             let argv = peeled(&c.argv);
             let Some((host, sources)) = files_sent_to(argv) else {

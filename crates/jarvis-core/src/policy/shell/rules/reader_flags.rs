@@ -201,7 +201,37 @@ impl Analyzer<'_> {
                         .iter()
                         .any(|x| x.starts_with("+!") || x.starts_with('+') && x.contains('!'))
             }
-            "man" => !has("-P") && !has("--pager") && !has("-H") && !has("--html"),
+            // (`-C FILE`: a man-db config's `DEFINE nroff …` is run.)
+            "man" => {
+                !has("-P")
+                    && !has("--pager")
+                    && !has("-H")
+                    && !has("--html")
+                    && !has("-C")
+                    && !has("--config-file")
+            }
+            // Counters that can write their report, or read options (and
+            // the commands cloc runs to extract or list) from a file.
+            "scc" => {
+                for w in super::script_opts::values(c, &["-o", "--output"]) {
+                    self.write_path(&w, c.cwd(), "scc");
+                }
+                !has("-o") && !has("--output") && !has("--format-multi")
+            }
+            "cloc" => ![
+                "--config",
+                "--report-file",
+                "--out",
+                "--sql",
+                "--read-lang-def",
+                "--force-lang-def",
+                "--write-lang-def",
+                "--write-lang-def-incl-dup",
+                "--list-file",
+                "--script-lang",
+            ]
+            .iter()
+            .any(|f| has(f)),
             // Source lines come from the files a binary's debug info names,
             // wherever they are: not a read of the operands alone.
             "objdump" => {
@@ -420,6 +450,24 @@ impl Analyzer<'_> {
                     self.block(format!("reads password hashes (getent {db})"));
                 }
                 true
+            }
+            // (A key that stores a password is a credential read.)
+            "gsettings"
+                if args.first().is_some_and(|a| a == "get")
+                    && args
+                        .get(2)
+                        .is_some_and(|k| super::effects::secret_setting(k)) =>
+            {
+                self.block("reads a stored password (gsettings)");
+                false
+            }
+            "gsettings"
+                if args.first().is_some_and(|a| a == "list-recursively")
+                    && args
+                        .get(1)
+                        .is_none_or(|s| s.starts_with("org.gnome.system.proxy")) =>
+            {
+                false
             }
             "gsettings" => matches!(
                 args.first().map(String::as_str),

@@ -9,7 +9,7 @@ use super::*;
 /// Another machine: not loopback, not `localhost`, not a bare service name
 /// (`db`, `postgres`: a container beside this one). An empty host is the
 /// tool's default, this machine.
-fn elsewhere(host: &str) -> bool {
+pub(super) fn elsewhere(host: &str) -> bool {
     let h = host.trim_matches(['[', ']']).trim_end_matches('.');
     if h.is_empty() || h.eq_ignore_ascii_case("localhost") || !h.contains(['.', ':']) {
         return false;
@@ -22,7 +22,7 @@ fn elsewhere(host: &str) -> bool {
 
 /// The hosts a URL or connection string names (`jdbc:postgresql://h:5432/db`,
 /// `redis://:pw@h:6379`, `h1:9092,h2:9092`).
-fn url_hosts(value: &str) -> Vec<String> {
+pub(super) fn url_hosts(value: &str) -> Vec<String> {
     let rest = value.split_once("://").map_or(value, |(_, r)| r);
     let authority = rest.split(['/', '?']).next().unwrap_or(rest);
     authority
@@ -41,21 +41,38 @@ fn wipes(text: &str) -> bool {
         t.replace_range(a..b, " ");
     }
     let l = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // JavaScript calls read the same with spaces anywhere (`( {} )`).
+    let squeezed: String = t.chars().filter(|ch| !ch.is_whitespace()).collect();
     [
         "drop database",
         "drop schema",
         "drop table",
         "truncate",
-        "dropdatabase(",
-        ".drop()",
-        // Every document of a collection (an empty filter).
-        "deletemany({})",
-        ".remove({})",
         "flushall",
         "flushdb",
     ]
     .iter()
     .any(|k| l.contains(k))
+        || [
+            "dropdatabase(",
+            ".drop()",
+            // Every document of a collection (an empty filter).
+            "deletemany({})",
+            ".remove({})",
+        ]
+        .iter()
+        .any(|k| squeezed.contains(k))
+}
+
+/// The hosts a libpq connection string names (`host=db.example.com
+/// dbname=app`, `hostaddr=…`), comma-separated lists included.
+fn conninfo_hosts(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, _)| matches!(*k, "host" | "hostaddr"))
+        .flat_map(|(_, v)| v.trim_matches(['\'', '"']).split(','))
+        .map(str::to_string)
+        .collect()
 }
 
 impl Analyzer<'_> {
@@ -106,12 +123,15 @@ impl Analyzer<'_> {
             "mysqladmin" if operands().iter().any(|o| o == "drop") => {
                 (vals(&["-h", "--host"]), "drops a database")
             }
+            // Statements by option or fed on standard input.
             "psql" | "mysql" | "mariadb" | "mongosh" | "mongo"
                 if vals(&["-c", "--command", "-e", "--execute", "--eval"])
                     .iter()
-                    .any(|t| wipes(t)) =>
+                    .any(|t| wipes(t))
+                    || wipes(&self.statements(c).0) =>
             {
-                // The host by option, or in a connection string operand.
+                // The host by option, or in a connection string operand
+                // (a URL, or libpq's `host=…`).
                 let mut hosts = vals(&["-h", "--host"]);
                 hosts.extend(
                     c.args
@@ -119,6 +139,12 @@ impl Analyzer<'_> {
                         .filter(|a| !a.starts_with('-') && a.contains("://"))
                         .cloned(),
                 );
+                for v in vals(&["-d", "--dbname"])
+                    .iter()
+                    .chain(c.args.iter().filter(|a| !a.starts_with('-')))
+                {
+                    hosts.extend(conninfo_hosts(v));
+                }
                 (hosts, "drops or empties tables or a database")
             }
             _ => return,

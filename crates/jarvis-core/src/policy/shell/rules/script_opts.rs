@@ -472,8 +472,14 @@ impl Analyzer<'_> {
                     self.script(rest.trim(), &[], depth);
                     self.ask("sqlite3 runs a command");
                 }
-                ".output" | ".once" | ".save" | ".backup" | ".dump" if !arg.is_empty() => {
+                // (`.trace F`, `.log F`: statements' text written to F.)
+                ".output" | ".once" | ".save" | ".backup" | ".dump" | ".trace" | ".log"
+                    if !arg.is_empty() =>
+                {
                     let file = arg.split_whitespace().last().unwrap_or(arg);
+                    if matches!(file, "stdout" | "stderr" | "off") {
+                        continue;
+                    }
                     if let Some(pipe) = arg.strip_prefix('|') {
                         self.script(pipe, &[], depth);
                         self.ask("sqlite3 pipes its output to a command");

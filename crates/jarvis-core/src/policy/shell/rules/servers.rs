@@ -41,7 +41,17 @@ pub(super) fn jq_env(program: &str) -> EnvUse {
             let n = ident(after);
             (!n.is_empty()).then_some(n)
         };
-        if word_at(i, "strenv(") || word_at(i, "env(") {
+        if word_at(i, "envsubst") {
+            // yq's `envsubst` fills `${NAME}` in strings, the input's too.
+            u.whole = true;
+            u.names.extend(
+                program
+                    .split('$')
+                    .skip(1)
+                    .map(|t| ident(t.trim_start_matches('{')))
+                    .filter(|n| !n.is_empty()),
+            );
+        } else if word_at(i, "strenv(") || word_at(i, "env(") {
             let open = rest.find('(').unwrap_or(0) + 1;
             u.names.extend(named(&rest[open..]));
         } else if word_at(i, "$ENV") || word_at(i, "env") {
@@ -154,6 +164,24 @@ impl Analyzer<'_> {
             }
         }
         for a in jq_programs(c) {
+            // `import "m" as $m {search: "DIR"}`: modules and data read
+            // from DIR, as `-L DIR`.
+            if (a.contains("import") || a.contains("include")) && a.contains("search") {
+                let lits = super::code::string_literals(a);
+                let (dirs, modules): (Vec<&String>, Vec<&String>) = lits
+                    .iter()
+                    .partition(|l| l.contains('/') || l.starts_with('~') || l.starts_with('.'));
+                for d in dirs {
+                    let d = d.trim_end_matches('/');
+                    self.read_path(&super::data_tools::literal_path(d), c.cwd());
+                    for m in &modules {
+                        for ext in ["json", "jq"] {
+                            let f = format!("{d}/{m}.{ext}");
+                            self.read_path(&super::data_tools::literal_path(&f), c.cwd());
+                        }
+                    }
+                }
+            }
             let u = jq_env(a);
             for n in &u.names {
                 if super::effects::secret_var(n) {

@@ -36,6 +36,35 @@ impl Analyzer<'_> {
                     self.script(cmd.trim(), &[], c.depth + 1);
                     self.ask(format!("{} runs a shell command", c.base));
                 }
+                // psql's meta-commands that write a client-side file (`\o F`,
+                // `\w F`, `\g F`, `\lo_export OID F`) or read one into the
+                // database (`\lo_import F`).
+                let words: Vec<&str> = t.split_whitespace().collect();
+                let file = |at: usize| {
+                    words
+                        .get(at)
+                        .map(|f| super::data_tools::literal_path(f.trim_matches(['\'', '"'])))
+                        .filter(|f| !f.text.starts_with('|'))
+                };
+                match words.first().copied() {
+                    Some("\\o" | "\\out" | "\\w" | "\\write" | "\\g" | "\\gx") => {
+                        if let Some(f) = file(1) {
+                            self.write_path(&f, c.cwd(), &c.base);
+                        }
+                    }
+                    Some("\\lo_export") => {
+                        if let Some(f) = file(2) {
+                            self.write_path(&f, c.cwd(), &c.base);
+                        }
+                    }
+                    Some("\\lo_import") => {
+                        if let Some(f) = file(1) {
+                            self.read_path(&f, c.cwd());
+                            self.ask(format!("{} copies a file into the database", c.base));
+                        }
+                    }
+                    _ => {}
+                }
                 // `COPY … FROM PROGRAM '…'` / `\copy … to program '…'`.
                 if let Some(at) = l.find("program ")
                     && let Some(cmd) = super::code::string_literals(t.get(at..).unwrap_or(""))
@@ -54,11 +83,11 @@ impl Analyzer<'_> {
         }
     }
 
-    /// Database shells: reading is asked, changing Jarvis's database is not.
-    pub(super) fn database(&mut self, c: &Cmd<'_>) -> bool {
-        // SQL comes from the arguments, and from standard input: a here-
-        // document or here-string, text a command prints into the pipe,
-        // or a file (`< dump.sql`) whose statements this line cannot see.
+    /// A database client's statements, from its arguments and its
+    /// standard input (a here-document or here-string, text a command
+    /// prints into the pipe), and whether some come from where this line
+    /// cannot see (a file, a program's output).
+    pub(super) fn statements(&self, c: &Cmd<'_>) -> (String, bool) {
         let mut raw = c.args.join(" ");
         let mut unseen = false;
         for r in &c.src.redirects {
@@ -81,6 +110,15 @@ impl Analyzer<'_> {
                 None => unseen = true,
             }
         }
+        (raw, unseen)
+    }
+
+    /// Database shells: reading is asked, changing Jarvis's database is not.
+    pub(super) fn database(&mut self, c: &Cmd<'_>) -> bool {
+        // SQL comes from the arguments, and from standard input: a here-
+        // document or here-string, text a command prints into the pipe,
+        // or a file (`< dump.sql`) whose statements this line cannot see.
+        let (raw, unseen) = self.statements(c);
         // Statements a download or a decoder spells run as given, and they
         // can run programs (`psql -c "$(echo … | base64 -d)"`).
         for w in &c.words[1..] {

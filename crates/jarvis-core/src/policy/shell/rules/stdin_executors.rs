@@ -243,6 +243,8 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             {
                 Some(b)
             }
+            // dc's `?` reads a line of input and runs it as dc code.
+            "dc" if rest.iter().any(|x| x.contains('?')) => Some(b),
             "cmake" if rest.windows(2).any(|w| w[0] == "-P" && stdin_file(&w[1])) => Some(b),
             // `echo 'file("~/.ssh/id_rsa")' | tofu console`: expressions run.
             "terraform" | "tofu" if rest.first() == Some(&"console") => Some(b),

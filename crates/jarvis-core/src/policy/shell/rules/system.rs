@@ -197,6 +197,9 @@ impl Analyzer<'_> {
                         {
                             self.script(sh, &[], c.depth + 1);
                         }
+                        if let Some(sh) = super::debuggers::piped_shell(t) {
+                            self.script(sh, &[], c.depth + 1);
+                        }
                         // `python …`, lldb's `script …`: Python in the debugger.
                         let lt = lower(t);
                         if let Some(py) =

@@ -83,7 +83,17 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
                         | "--inactive"
                 )
         }),
-        ("dconf", ["read" | "list" | "dump" | "help", ..]) => true,
+        // (The proxy's password is stored there in clear: not the whole
+        // tree, nor that folder, nor a key named for a secret.)
+        ("dconf", ["list" | "help", ..]) => true,
+        ("dconf", ["read" | "dump", rest @ ..]) => {
+            rest.iter().all(|k| {
+                k.starts_with('-')
+                    || k.len() > 1
+                        && !k.starts_with("/system/proxy")
+                        && !super::effects::secret_setting(k)
+            }) && rest.iter().any(|k| !k.starts_with('-'))
+        }
         ("xdg-settings", ["get" | "check" | "--version" | "--help", ..]) => true,
         // `--file NAME` is a file under `~/.config`; a path could name any
         // INI file (a credentials file's key): not here.
