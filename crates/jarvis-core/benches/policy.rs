@@ -219,6 +219,7 @@ fn main() {
         "blind-dr",
         "blind-ds",
         "blind-dt",
+        "blind-du",
     ] {
         sets.push((
             f.to_string(),

@@ -175,6 +175,7 @@ const REDTEAM: &[&str] = &[
     "blind-dr.jsonl",
     "blind-ds.jsonl",
     "blind-dt.jsonl",
+    "blind-du.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -295,6 +296,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dr.jsonl", "/home/user/project", "/home/user"),
     ("blind-ds.jsonl", "/home/user/project", "/home/user"),
     ("blind-dt.jsonl", "/home/user/project", "/home/user"),
+    ("blind-du.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -193,3 +193,48 @@ fn the_twenty_eighth_review_s_findings() {
         Verdict::Block,
     );
 }
+
+#[test]
+fn set_du_the_history_s_files_and_an_sre_s_reads() {
+    let home = at_work();
+    each_is(
+        &home,
+        &[
+            "find . -path '*/.git/objects/pack/*' -name '*.pack' -delete",
+            "find . -wholename './.git/refs/*' -delete",
+            "rm .git/objects/pack/pack-0a1b.pack",
+            "rm -f .git/packed-refs",
+            "rm -rf .git/objects/pack",
+            "rm -rf .git/ob*",
+        ],
+        Verdict::Block,
+    );
+    none_is(
+        &home,
+        &[
+            "rm -f .git/index.lock",
+            "rm -f .git/*.lock",
+            "find . -path './.git/*.lock' -delete",
+            "find . -path '*/node_modules/*' -delete",
+            "rm -rf .git/hooks/pre-commit",
+        ],
+        Verdict::Block,
+    );
+    each_is(
+        &home,
+        &[
+            "getcap \"$(readlink -f \"$(command -v tcpdump)\")\"",
+            "getcap -r /usr/bin",
+            "step certificate inspect certs/server.crt --short",
+        ],
+        Verdict::Allow,
+    );
+    none_is(
+        &home,
+        &[
+            "step certificate inspect https://h.example",
+            "step certificate inspect ~/.step/secrets/root_ca_key",
+        ],
+        Verdict::Allow,
+    );
+}

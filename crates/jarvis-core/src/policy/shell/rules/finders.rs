@@ -74,6 +74,31 @@ impl Analyzer<'_> {
                     read_only = false;
                     for r in &roots {
                         self.delete_path(r, true, c.cwd(), "find -delete");
+                        // A path test reaching into `.git`
+                        // (`-path '*/.git/objects/*'`): what it deletes there.
+                        for (k, w) in args[..i].windows(2).enumerate() {
+                            let negated = k > 0 && matches!(args[k - 1].as_str(), "!" | "-not");
+                            if negated
+                                || !matches!(
+                                    w[0].as_str(),
+                                    "-path" | "-ipath" | "-wholename" | "-iwholename"
+                                )
+                            {
+                                continue;
+                            }
+                            if let Some(at) = w[1].find(".git") {
+                                let into = Word {
+                                    text: format!(
+                                        "{}/{}",
+                                        r.text.trim_end_matches('/'),
+                                        &w[1][at..]
+                                    ),
+                                    glob: true,
+                                    ..r.clone()
+                                };
+                                self.delete_path(&into, false, c.cwd(), "find -delete");
+                            }
+                        }
                     }
                 }
                 "-exec" | "-execdir" | "-ok" | "-okdir" => {

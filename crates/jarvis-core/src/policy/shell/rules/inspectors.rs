@@ -392,6 +392,20 @@ impl Analyzer<'_> {
         let files = match (c.lb.as_str(), a.as_slice()) {
             // Syntax checks: parsed, never run.
             ("node", ["--check" | "-c", _]) | ("ruby", ["-c" | "-wc", _]) => operands(0),
+            // A certificate file described (a URL would be a connection).
+            ("step", ["certificate", "inspect", rest @ ..])
+                if rest.iter().all(|x| {
+                    matches!(
+                        *x,
+                        "--short" | "--bundle" | "--format" | "json" | "text" | "pem"
+                    ) || !x.starts_with('-') && !x.contains("://")
+                }) =>
+            {
+                operands(2)
+                    .into_iter()
+                    .filter(|w| !matches!(w.text.as_str(), "json" | "text" | "pem"))
+                    .collect()
+            }
             ("nix-instantiate", ["--parse", rest @ ..])
                 if rest.iter().all(|x| !x.starts_with('-')) =>
             {

@@ -379,6 +379,8 @@ pub const READ_ONLY: &[(&str, Role)] = &[
     ("lsd", Role::Meta),
     ("tree", Role::Meta),
     ("stat", Role::Meta),
+    // File capabilities listed (`-r` walks a tree; nothing is set).
+    ("getcap", Role::Meta),
     ("shellcheck", Role::Files),
     ("objdump", Role::Files),
     ("size", Role::Files),

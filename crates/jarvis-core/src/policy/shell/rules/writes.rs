@@ -197,7 +197,7 @@ impl Analyzer<'_> {
             self.block(format!(
                 "recursive delete of {text}: the working directory itself"
             ));
-        } else if recursive && !self.remote && self.repository_history(&p, &dir, w) {
+        } else if !self.remote && self.repository_history(&p, &dir, w) {
             self.block(format!(
                 "{what} deletes {text}: the repository's history (.git), not undoable"
             ));
@@ -448,9 +448,16 @@ impl Analyzer<'_> {
                 parent_of(p).map_or_else(|| ".".to_string(), |(d, _)| d)
             };
             let dir = dir.as_str();
-            // Everything in `.git`, or in its objects or refs.
-            let in_git = parent_of(dir).is_some_and(|(d, n)| n == ".git" && self.is_workdir(&d))
-                || self.history_folder(dir);
+            // What in `.git` holds the history (`.git/*`, `.git/ob*`; not
+            // `.git/*.lock`), or anything in its objects or refs.
+            let in_git = if dir.trim_end_matches('/').ends_with(".git") {
+                self.history_folder(dir)
+                    && ["objects", "refs", "packed-refs"]
+                        .iter()
+                        .any(|h| paths::glob_match(pattern, h))
+            } else {
+                self.history_folder(dir)
+            };
             // (A shell pattern reaches a dot-file only with its leading dot.)
             return in_git
                 || self.is_workdir(dir)
@@ -460,7 +467,8 @@ impl Analyzer<'_> {
         self.history_folder(p)
     }
 
-    /// The working directory's `.git`, or its objects or refs.
+    /// The working directory's `.git`, or what in it holds the history:
+    /// its objects (loose and packed), its refs, `packed-refs`.
     fn history_folder(&self, p: &str) -> bool {
         let p = p.trim_end_matches('/');
         // (`.git/objects` as written: below the working directory.)
@@ -471,11 +479,14 @@ impl Analyzer<'_> {
         };
         match p.split_once("/.git") {
             Some((root, rest)) => {
+                let rest = rest.trim_end_matches('/');
                 self.is_workdir(if root.is_empty() { "." } else { root })
-                    && matches!(
-                        rest.trim_end_matches('/'),
-                        "" | "/objects" | "/refs" | "/refs/heads"
-                    )
+                    && (rest.is_empty()
+                        || rest == "/packed-refs"
+                        || ["/objects", "/refs"].iter().any(|d| {
+                            rest.strip_prefix(d)
+                                .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                        }))
             }
             None => false,
         }
