@@ -254,6 +254,33 @@ impl Walker<'_> {
         self.out.commands.len() - 1
     }
 
+    /// Command substitutions whose output an arithmetic context evaluates
+    /// (`[[ $(git log -1 --format=%s) -eq 1 ]]`, `$(( $(cat n) ))`): text
+    /// like `a[$(cmd)]` in it runs cmd, as `eval` would. Programs that
+    /// print only numbers are left out.
+    pub(super) fn evaluated_output(&mut self, subs: Vec<usize>) {
+        const NUMBERS: &[&str] = &[
+            "wc", "date", "nproc", "id", "stat", "du", "getconf", "expr", "seq",
+        ];
+        // (A command piped into another prints into the pipe, not the
+        // output: `$(ls | wc -l)` is wc's number.)
+        let producers_print_numbers = subs.iter().all(|&i| {
+            self.out.commands.iter().any(|k| k.stdin_from == Some(i))
+                || self
+                    .out
+                    .commands
+                    .get(i)
+                    .and_then(|c| c.argv.first())
+                    .is_some_and(|w| {
+                        NUMBERS.contains(&w.text.rsplit('/').next().unwrap_or(&w.text))
+                    })
+        });
+        if subs.is_empty() || producers_print_numbers {
+            return;
+        }
+        self.out.evaluated_outputs.push(subs);
+    }
+
     /// The variables an arithmetic context reads whose values hold a
     /// command substitution: bash runs it when it evaluates them.
     pub(super) fn arithmetic(&mut self, text: &str) -> Vec<usize> {

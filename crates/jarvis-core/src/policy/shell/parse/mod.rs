@@ -216,6 +216,9 @@ pub struct Script {
     /// A brace expansion where a command starts (`{wget,-qO,f,URL}`): the
     /// grammar cannot read it, bash runs the program it spells.
     pub brace_program: bool,
+    /// Command substitutions (their commands) whose output arithmetic
+    /// evaluates (`[[ $(cmd) -eq 1 ]]`): `a[$(x)]` in that output runs x.
+    pub evaluated_outputs: Vec<Vec<usize>>,
 }
 
 /// Expansions the parser resolves without running anything.

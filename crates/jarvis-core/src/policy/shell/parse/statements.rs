@@ -171,6 +171,13 @@ impl Walker<'_> {
                         }
                     }
                 }
+                // (`[ x -eq 1 ]` compares integers; `[[ ]]` and `(( ))`
+                // evaluate.)
+                if arith && n.kind() != "arithmetic_expansion" && !t.starts_with("[ ") {
+                    let subs = self.nested_subs(n);
+                    self.evaluated_output(subs);
+                    return;
+                }
                 self.children(n, nested);
             }
             _ => self.children(n, nested),

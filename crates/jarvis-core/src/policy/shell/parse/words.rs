@@ -230,8 +230,10 @@ impl Walker<'_> {
                 let text = self.text(n).to_string();
                 let mut subs = self.arithmetic(&text);
                 // `$(( $(curl … | sh) ))`: the substitution runs before
-                // the sum is taken.
-                subs.extend(self.nested_subs(n));
+                // the sum is taken, and its output is evaluated.
+                let nested = self.nested_subs(n);
+                subs.extend(nested.iter().copied());
+                self.evaluated_output(nested);
                 let value = text
                     .strip_prefix("$((")
                     .and_then(|t| t.strip_suffix("))"))

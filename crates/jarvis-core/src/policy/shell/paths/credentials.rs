@@ -353,6 +353,17 @@ pub fn credential_normalized(p: &str, raw: &str) -> Option<String> {
     if env_file(base) {
         return Some(format!("{shown} holds secrets (.env)"));
     }
+    // A home's credential stores by their own names, wherever they are
+    // (a copy in the project is the same secret), and Rails' master keys
+    // that decrypt its credentials.
+    if matches!(
+        base,
+        ".git-credentials" | ".netrc" | "_netrc" | ".pgpass" | ".vault-token"
+    ) || base == "master.key"
+        || base.ends_with(".key") && p.contains("config/credentials/")
+    {
+        return Some(format!("{shown} holds stored credentials"));
+    }
     // Terraform's state keeps every resource's attributes, passwords and
     // keys among them, in clear.
     if base.ends_with(".tfstate") || base.ends_with(".tfstate.backup") {

@@ -8,7 +8,11 @@ impl Analyzer<'_> {
     /// An awk program: `system()`, pipes to and from commands, redirections.
     /// True when it only reads and prints.
     pub(super) fn awk_program(&mut self, prog: &str, c: &Cmd<'_>) -> bool {
-        let literals = string_literals(prog);
+        // Values given on the command line (`-v f=~/.ssh/id_rsa`, an
+        // operand `f=…`) are strings of the program, as if written in it.
+        let assigned = awk_assignments(c);
+        let mut literals = string_literals(prog);
+        literals.extend(assigned.iter().cloned());
         let mut read_only = true;
         // gawk's `/inet/tcp/…` files are sockets: `|&` on one is a connection.
         if literals.iter().any(|s| {
@@ -111,7 +115,16 @@ impl Analyzer<'_> {
             } else {
                 match target {
                     Some(f) => self.write_path(&super::script_opts::expanded(&f), c.cwd(), "awk"),
-                    None => self.ask("awk writes files"),
+                    None => {
+                        // A file named by a variable: any value given.
+                        for v in assigned
+                            .iter()
+                            .filter(|v| v.contains('/') || v.starts_with('~'))
+                        {
+                            self.write_path(&super::script_opts::expanded(v), c.cwd(), "awk");
+                        }
+                        self.ask("awk writes files");
+                    }
                 }
             }
         }
@@ -153,7 +166,9 @@ impl Analyzer<'_> {
                     read_only &= self.read_path(&Word::lit(arg), c.cwd());
                 }
                 's' | 'y' => {
-                    let Some(delim) = arg.chars().next().or_else(|| s.chars().nth(1)) else {
+                    // (The character after the letter, a blank or a tab
+                    // too: `s .* cmd e`.)
+                    let Some(delim) = s.chars().nth(1) else {
                         continue;
                     };
                     let body = &s[1..];
@@ -211,10 +226,9 @@ pub(super) fn sed_runs_lines(script: &str) -> bool {
         .into_iter()
         .any(|(cmd, s, arg)| match cmd {
             'e' => arg.is_empty(),
-            's' => arg
+            's' => s
                 .chars()
-                .next()
-                .or_else(|| s.chars().nth(1))
+                .nth(1)
                 .and_then(|delim| {
                     split_unescaped(&s[1..], delim)
                         .get(3)
@@ -580,4 +594,31 @@ fn split_unescaped(body: &str, delim: char) -> Vec<String> {
         }
     }
     parts
+}
+
+/// The values an awk line assigns to variables: `-v n=v`, `-vn=v`,
+/// `--assign n=v`, and operands `n=v` (assigned before the next file).
+fn awk_assignments(c: &Cmd<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = c.args.iter();
+    while let Some(a) = words.next() {
+        let kv = match a.as_str() {
+            "-v" | "--assign" => words.next().map(String::as_str),
+            _ => a
+                .strip_prefix("--assign=")
+                .or_else(|| a.strip_prefix("-v"))
+                .filter(|r| !r.is_empty())
+                .or_else(|| (!a.starts_with('-')).then_some(a.as_str())),
+        };
+        if let Some((name, value)) = kv.and_then(|kv| kv.split_once('='))
+            && !name.is_empty()
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            && !name.starts_with(|ch: char| ch.is_ascii_digit())
+        {
+            out.push(value.to_string());
+        }
+    }
+    out
 }

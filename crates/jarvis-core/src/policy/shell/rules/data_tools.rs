@@ -350,11 +350,22 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
     if !statements_read {
         return None;
     }
+    // (DuckDB's and ClickHouse's globs match dot-files too: `*env` reaches
+    // `.env`, read as `.*env` would be.)
     Some(
         super::code::string_literals(sql)
             .into_iter()
-            .filter(|s| s.contains('/') || s.contains('.'))
-            .map(|s| literal_path(&s))
+            .filter(|s| s.contains(['/', '.']) || paths::has_glob(s))
+            .flat_map(|s| {
+                let (dir, name) = s.rsplit_once('/').map_or(("", s.as_str()), |(d, n)| (d, n));
+                let dotted = name.starts_with(['*', '?']).then(|| {
+                    literal_path(&format!(
+                        "{dir}{}.{name}",
+                        if dir.is_empty() { "" } else { "/" }
+                    ))
+                });
+                std::iter::once(literal_path(&s)).chain(dotted)
+            })
             .collect(),
     )
 }

@@ -189,12 +189,32 @@ pub(super) fn secret_var(name: &str) -> bool {
     // Airflow's connections are URIs with their passwords in them.
     // Abbreviated names (`MYSQL_PWD`, `DB_PASS`, `STRIPE_SK`) and keys by
     // their role (`RAILS_MASTER_KEY`, `CI_JOB_JWT`).
-    let abbreviated = ["_PWD", "_PASS", "_SK", "_PASSWD"]
+    // Connection strings and URLs that carry a password or a key
+    // (`DATABASE_URL`, `AZURE_STORAGE_CONNECTION_STRING`, a webhook's URL
+    // is its own credential), personal access tokens, and a provider's
+    // `…_KEY` that is not a public one.
+    let abbreviated = ["_PWD", "_PASS", "_SK", "_PASSWD", "_PAT"]
         .iter()
         .any(|s| up.ends_with(s))
-        || ["MASTER_KEY", "SIGNING_KEY", "ENCRYPTION_KEY", "JWT"]
-            .iter()
-            .any(|s| up.contains(s));
+        || up.ends_with("_KEY") && !up.contains("PUBLIC") && !up.contains("PUBLISHABLE")
+        || [
+            "MASTER_KEY",
+            "SIGNING_KEY",
+            "ENCRYPTION_KEY",
+            "JWT",
+            "CONNECTION_STRING",
+            "CONNSTR",
+            "CONN_STR",
+            "DATABASE_URL",
+            "DB_URL",
+            "MONGO_URI",
+            "MONGODB_URI",
+            "REDIS_URL",
+            "WEBHOOK",
+            "DSN",
+        ]
+        .iter()
+        .any(|s| up.contains(s));
     (SECRET_VARS.iter().any(|s| up.contains(s)) || up.starts_with("AIRFLOW_CONN_") || abbreviated)
         && up != "SSH_AUTH_SOCK"
 }

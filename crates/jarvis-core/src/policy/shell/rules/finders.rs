@@ -188,7 +188,10 @@ impl Analyzer<'_> {
                     };
                     let roots_in: Vec<Word> =
                         roots.iter().filter(|r| !named_out(r)).cloned().collect();
-                    if !below_only && !roots_in.is_empty() {
+                    // (With no `{}` in the command, the starting point
+                    // changes nothing in it: judged once above.)
+                    let names_match = inner.iter().any(|w| w.text.contains("{}"));
+                    if names_match && !below_only && !roots_in.is_empty() {
                         let itself: Vec<Word> = roots_in
                             .iter()
                             .map(|r| Word {

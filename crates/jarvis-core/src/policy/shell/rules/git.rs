@@ -326,6 +326,30 @@ impl Analyzer<'_> {
                 };
                 // Tokens git keeps: credential settings, and the
                 // Authorization headers CI checkouts persist (`extraheader`).
+                // A key pattern (`--get-regexp 'http\..*'`, `get --regexp`)
+                // reaches whatever keys it matches: a section that holds
+                // tokens, or one too broad to tell.
+                let pattern = has("--get-regexp") || has("--regexp");
+                let unescaped = key.replace('\\', "");
+                if reading
+                    && pattern
+                    && ["http", "credential", "sendemail", "url."]
+                        .iter()
+                        .any(|k| unescaped.contains(k))
+                {
+                    self.block(
+                        "reveals stored git credentials (a key pattern over their sections)",
+                    );
+                }
+                if reading
+                    && pattern
+                    && !unescaped
+                        .trim_start_matches('^')
+                        .starts_with(|ch: char| ch.is_ascii_alphabetic())
+                {
+                    self.ask("git config prints every key a broad pattern matches");
+                    return false;
+                }
                 if reading
                     && (key.starts_with("credential.") || super::effects::secret_setting(&key))
                 {

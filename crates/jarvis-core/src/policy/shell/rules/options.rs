@@ -14,6 +14,8 @@ const COMMAND_OPTIONS: &[(&str, &[&str])] = &[
     ("bat", &["--pager"]),
     ("batcat", &["--pager"]),
     ("ag", &["--pager"]),
+    ("ack", &["--pager"]),
+    ("diff3", &["--diff-program"]),
     ("cloc", &["--extract-with", "--vcs"]),
     // man's pager runs whenever a terminal is there (`unbuffer`, `script`).
     ("man", &["-P", "--pager"]),

@@ -6,6 +6,42 @@ use super::readonly::{inspector_options, names_only, only_options};
 use super::*;
 
 impl Analyzer<'_> {
+    /// pandoc reading a format with includes: the files its visible input
+    /// includes are judged as reads; true when includes may be followed.
+    fn pandoc_includes(&mut self, c: &Cmd<'_>) -> bool {
+        const INCLUDING: &[&str] = &["rst", "latex", "tex", "org", "asciidoc", "textile"];
+        let named = super::script_opts::values(c, &["-f", "--from", "-r", "--read"]);
+        let by_name = named.iter().any(|v| {
+            let f = lower(&v.text);
+            INCLUDING.iter().any(|k| f.starts_with(k))
+        });
+        let by_file = operands(c).iter().any(|w| {
+            let l = lower(&w.text);
+            [".rst", ".tex", ".org", ".adoc", ".textile"]
+                .iter()
+                .any(|e| l.ends_with(e))
+        });
+        let (text, _) = self.statements(c);
+        for line in text.lines() {
+            let t = line.trim();
+            let target = t
+                .strip_prefix(".. include::")
+                .or_else(|| t.strip_prefix(".. literalinclude::"))
+                .or_else(|| t.strip_prefix("#+INCLUDE:"))
+                .map(|r| r.trim().trim_matches('"').to_string())
+                .or_else(|| {
+                    ["\\input{", "\\include{"].iter().find_map(|k| {
+                        let at = t.find(k)? + k.len();
+                        Some(t[at..].split('}').next()?.to_string())
+                    })
+                });
+            if let Some(f) = target {
+                self.read_path(&super::data_tools::literal_path(&f), c.cwd());
+            }
+        }
+        by_name || by_file
+    }
+
     /// Text tools and pagers: true when the options keep them reading.
     pub(super) fn reader_flags(&mut self, c: &Cmd<'_>) -> bool {
         let b = c.lb.as_str();
@@ -90,6 +126,24 @@ impl Analyzer<'_> {
             }
             "tree" => !has("-o") && !has("-R"),
             "rg" => !has("--pre") && !has("--pre-glob") && !has("-z") && !has("--search-zip"),
+            // ack's pager is run through the shell; `--output` is a Perl
+            // expression.
+            "ack" => !has("--pager") && !has("--output"),
+            "ag" => !has("--pager"),
+            "diff3" => !has("--diff-program"),
+            // `ss -D F` dumps raw socket data into F.
+            "ss" if has("-D") || has("--diag") => {
+                for w in super::script_opts::values(c, &["-D", "--diag"]) {
+                    self.write_path(&w, c.cwd(), "ss");
+                }
+                false
+            }
+            "lshw" if has("-dump") => {
+                for w in super::script_opts::values(c, &["-dump"]) {
+                    self.write_path(&w, c.cwd(), "lshw");
+                }
+                false
+            }
             "grep" | "egrep" | "fgrep" | "zgrep" => true,
             "jq" | "yq" | "gojq" | "jaq" => self.jq_reads_env(c),
             "env" | "printenv" => {
@@ -305,6 +359,10 @@ impl Analyzer<'_> {
                     )
                     .iter()
                     .all(|v| b != "pandoc" || v.text.chars().all(|ch| ch.is_ascii_alphanumeric() || "_+-".contains(ch)))
+                    // Readers that follow includes (rST's `include::`,
+                    // LaTeX's `\input`, Org's `#+INCLUDE`) read files the
+                    // input names, anywhere, unless sandboxed.
+                    && (b != "pandoc" || has("--sandbox") || !self.pandoc_includes(c))
                     // `--Output=file://…` reads a template.
                     && super::script_opts::values(c, &["--Output", "--Inform"])
                         .iter()

@@ -115,6 +115,17 @@ impl Analyzer<'_> {
                 "obfuscated program name (a brace expansion spells the command: {prog,arg,…})",
             );
         }
+        for subs in &script.evaluated_outputs {
+            let output = Word {
+                dynamic: true,
+                subs: subs.clone(),
+                ..Default::default()
+            };
+            if self.fetched(&output, script) {
+                self.block("download and execute (arithmetic evaluates fetched text, where `a[$(cmd)]` runs cmd)");
+            }
+            self.ask("arithmetic evaluates a command's output (`a[$(cmd)]` in it would run cmd)");
+        }
         if script.watching_loop {
             self.block("surveillance (an endless loop keeps recording the clipboard, the screen or the keyboard)");
         }
