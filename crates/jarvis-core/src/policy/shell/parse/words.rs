@@ -322,6 +322,18 @@ impl Walker<'_> {
 
     pub(super) fn expansion(&mut self, n: Node, nested: bool) -> Word {
         let t = self.text(n);
+        // zsh's `${(e)…}` evaluates the value's `$(…)` again: the output
+        // of a substitution in it is run.
+        if let Some(flags) = t
+            .strip_prefix("${(")
+            .and_then(|r| r.split_once(')'))
+            .map(|(f, _)| f)
+            && flags.contains('e')
+        {
+            let subs = self.nested_subs(n);
+            self.evaluated_output(subs);
+        }
+        let t = self.text(n);
         // `"$*"`: the positional words the line set, joined by the first
         // character of IFS (`set -- home u .ssh id_rsa; IFS=/; k="/$*"`).
         if matches!(t, "$*" | "${*}")

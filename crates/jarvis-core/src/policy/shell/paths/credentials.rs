@@ -85,6 +85,11 @@ pub(crate) const CREDENTIAL_DIRS: &[&str] = &[
     "~/.terraformrc",
     "~/.cloudflared",
     "~/.config/tea",
+    // Talos's admin client key; coding assistants' and trackers' API keys.
+    "~/.talos",
+    "~/.wakatime.cfg",
+    "~/.aider.conf.yml",
+    "~/.continue",
     "~/.cargo/credentials",
     // The key every phone that allowed USB debugging trusts.
     "~/.android/adbkey",

@@ -916,6 +916,16 @@ const STARTUP_PLACES: &[&str] = &[
     "~/.config/sxhkd",
     // sbt's global plugins and settings are Scala loaded by every build.
     "~/.sbt/1.0",
+    // Coding agents' settings: hooks and MCP servers are commands they
+    // run at every session, aider's test and lint commands after edits.
+    "~/.claude/settings.json",
+    "~/.claude/settings.local.json",
+    "~/.claude.json",
+    "~/.cursor/mcp.json",
+    "~/.codeium/windsurf/mcp_config.json",
+    "~/.config/Claude/claude_desktop_config.json",
+    "~/.codex/config.toml",
+    "~/.aider.conf.yml",
     "~/.config/skhd",
     "~/.config/khotkeysrc",
     // Text expanders, key remappers and clipboard managers whose rules run

@@ -276,6 +276,7 @@ pub(super) fn ledger_reads(c: &Cmd<'_>) -> Option<Vec<Word>> {
             }
         }
     }
+    files.extend(fed_includes(c));
     // A report must be named: hledger runs add-ons for other words,
     // ledger reads commands from its input without one.
     report
@@ -332,4 +333,34 @@ pub(super) fn journal_files(c: &Cmd<'_>) -> Vec<Word> {
         out.extend(v.and_then(journal));
     }
     out
+}
+
+/// The files a journal fed on the input (`-f -` with a here-string)
+/// includes: read with it, and quoted when they do not parse.
+fn fed_includes(c: &Cmd<'_>) -> Vec<Word> {
+    let mut out = Vec::new();
+    for body in c.src.redirects.iter().filter_map(|r| r.body.as_ref()) {
+        for line in body.text.lines() {
+            let t = line.trim_start();
+            if let Some(f) = t
+                .strip_prefix("include ")
+                .or_else(|| t.strip_prefix("!include "))
+            {
+                out.push(super::script_opts::expanded(f.trim()));
+            }
+        }
+    }
+    out
+}
+
+impl Analyzer<'_> {
+    /// What a journal on the input includes is read, whatever else the
+    /// line does.
+    pub(super) fn journal_includes(&mut self, c: &Cmd<'_>) {
+        if matches!(c.lb.as_str(), "hledger" | "ledger") {
+            for f in fed_includes(c) {
+                self.read_path(&f, c.cwd());
+            }
+        }
+    }
 }

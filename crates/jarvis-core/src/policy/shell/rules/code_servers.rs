@@ -7,7 +7,7 @@ use super::*;
 
 /// `0.0.0.0`, `::`, `*`, a LAN address or a host name: reachable from
 /// elsewhere. An empty host is the tool's default, judged by the caller.
-fn beyond_this_machine(host: &str) -> bool {
+pub(super) fn beyond_this_machine(host: &str) -> bool {
     let h = host.trim_start_matches('[').trim_end_matches(']');
     if h.is_empty() {
         return false;
@@ -151,6 +151,21 @@ const OPTION_VARS: &[&str] = &[
 impl Analyzer<'_> {
     /// A debugger, notebook or IDE server reachable from other machines.
     pub(super) fn code_server(&mut self, c: &Cmd<'_>) {
+        // `php -S 0.0.0.0:8000`: the project's root served to the network,
+        // its `.git` and `.env` with it, and its PHP run for any visitor
+        // (as `python -m http.server --bind 0.0.0.0`).
+        if c.lb.starts_with("php")
+            && let Some(addr) = c.value("-S")
+        {
+            let host = addr.text.rsplit_once(':').map_or("", |(h, _)| h);
+            let root = c.value("-t").cloned().unwrap_or_else(|| Word::lit("."));
+            if matches!(host, "0.0.0.0" | "[::]" | "::")
+                && !root.dynamic
+                && self.is_workdir(&self.norm(&root, c.cwd()))
+            {
+                self.block("serves the project's root to the network, its .git and secrets files with it, and runs its PHP for any visitor (php -S)");
+            }
+        }
         let env: Vec<String> = c
             .assigns
             .iter()

@@ -84,7 +84,7 @@ impl Analyzer<'_> {
         // Every command passes here: the word list is built only for ours.
         if !(matches!(
             lb,
-            "rails" | "mix" | "iex" | "jbang" | "django-admin" | "manage.py"
+            "rails" | "mix" | "iex" | "jbang" | "django-admin" | "manage.py" | "subl" | "kak"
         ) || lb.starts_with("python")
             || lb.starts_with("php"))
         {
@@ -101,6 +101,32 @@ impl Analyzer<'_> {
             }
         };
         match lb {
+            // Sublime's `exec` command runs its `shell_cmd` (or `cmd`).
+            "subl" => {
+                for v in super::script_opts::values(c, &["--command"]) {
+                    if v.text.trim_start().starts_with("exec") {
+                        for s in super::code::string_literals(&v.text) {
+                            if !matches!(s.as_str(), "shell_cmd" | "cmd" | "working_dir") {
+                                self.script(&s, &[], c.depth + 1);
+                            }
+                        }
+                        self.ask("subl runs a command");
+                    }
+                }
+            }
+            // Kakoune's `%sh{…}` runs its text in a shell.
+            "kak" => {
+                for v in super::script_opts::values(c, &["-e"]) {
+                    let mut rest = v.text.as_str();
+                    while let Some(at) = rest.find("%sh{") {
+                        let body = &rest[at + 4..];
+                        let end = body.rfind('}').unwrap_or(body.len());
+                        self.script(&body[..end], &[], c.depth + 1);
+                        self.ask("kak runs a shell command");
+                        rest = &body[end..];
+                    }
+                }
+            }
             "rails" => {
                 match subcommand(&words, 1) {
                     // `rails runner CODE` (or a file of it), `rails r CODE`.

@@ -320,6 +320,7 @@ impl Analyzer<'_> {
         self.remote_store_wipe(c);
         self.cloud_grants(c);
         self.credentials_to_named_server(c);
+        self.journal_includes(c);
         self.embedded_file_urls(c);
         self.forge_access(c);
         if self.settled() {

@@ -237,6 +237,31 @@ fn app_run_line(argv: &[&str]) -> Option<Vec<String>> {
                 program = argv.get(i).map(|v| v.to_string());
             }
             _ if *a == "--shell" && b == "snap" => program = Some("sh".to_string()),
+            // Options whose value may be the next word (`--branch stable`).
+            _ if matches!(
+                *a,
+                "--branch"
+                    | "--arch"
+                    | "--runtime"
+                    | "--runtime-version"
+                    | "--cwd"
+                    | "--env"
+                    | "--filesystem"
+                    | "--socket"
+                    | "--share"
+                    | "--device"
+                    | "--talk-name"
+                    | "--own-name"
+                    | "--system-talk-name"
+                    | "--persist"
+                    | "--app-path"
+                    | "--usr-path"
+                    | "--instance-id-fd"
+                    | "--parent-pid"
+            ) =>
+            {
+                i += 1;
+            }
             _ => {}
         }
         i += 1;

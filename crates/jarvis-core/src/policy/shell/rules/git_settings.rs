@@ -166,7 +166,8 @@ impl Analyzer<'_> {
         if k == "protocol.ext.allow" && lower(v) == "always"
             || k == "protocol.allow" && lower(v) == "always"
         {
-            self.ask("git allows the ext:: transport, which runs commands");
+            // (A later fetch of an `ext::` URL, a submodule's, runs it.)
+            self.block("git allows the ext:: transport, whose URLs are commands it runs");
             return false;
         }
         if k.starts_with("remote.")

@@ -77,8 +77,15 @@ impl Analyzer<'_> {
                     }
                 }
             }
+            // (`serve-web` without its token: an editor, a terminal with
+            // it, for whoever reaches the port.)
             "code" | "code-insiders" | "devtunnel"
-                if args.first().is_some_and(|a| *a == "tunnel" || *a == "host") =>
+                if args.first().is_some_and(|a| *a == "tunnel" || *a == "host")
+                    || args.first() == Some(&"serve-web")
+                        && args.contains(&"--without-connection-token")
+                        && super::script_opts::values(c, &["--host"])
+                            .iter()
+                            .any(|h| super::code_servers::beyond_this_machine(&h.text)) =>
             {
                 self.block(format!(
                     "remote shell risk ({} tunnel opens this machine to a remote login)",

@@ -244,6 +244,16 @@ impl Analyzer<'_> {
                         .get(2)
                         .is_some_and(|x| located(x) && !lower(x).starts_with("https://github.com/"))
             }
+            // `yarn set version URL`, `yarn plugin import URL`: a release
+            // or plugin from a location, run by every later yarn command.
+            "yarn"
+                if matches!(
+                    (ops.first(), ops.get(1)),
+                    (Some(&"set"), Some(&"version")) | (Some(&"plugin"), Some(&"import"))
+                ) =>
+            {
+                ops.get(2).is_some_and(|x| located(x) && far(x))
+            }
             "mise" | "rtx" | "asdf" => {
                 matches!(
                     ops.first(),

@@ -328,7 +328,8 @@ pub(super) fn desktop_commands(path: &str, text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| {
             let t = l.trim_start();
-            let at = ["exec", "script", "command", "on-click"]
+            // (awesome's `awful.spawn(…)`, qtile's `lazy.spawn(…)`.)
+            let at = ["exec", "script", "command", "on-click", "spawn"]
                 .iter()
                 .filter_map(|k| t.find(k))
                 .min()?;

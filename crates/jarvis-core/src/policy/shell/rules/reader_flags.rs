@@ -22,21 +22,26 @@ impl Analyzer<'_> {
                 .any(|e| l.ends_with(e))
         });
         let (text, _) = self.statements(c);
-        for line in text.lines() {
-            let t = line.trim();
-            let target = t
-                .strip_prefix(".. include::")
-                .or_else(|| t.strip_prefix(".. literalinclude::"))
-                .or_else(|| t.strip_prefix("#+INCLUDE:"))
-                .map(|r| r.trim().trim_matches('"').to_string())
-                .or_else(|| {
-                    ["\\input{", "\\include{"].iter().find_map(|k| {
-                        let at = t.find(k)? + k.len();
-                        Some(t[at..].split('}').next()?.to_string())
-                    })
-                });
-            if let Some(f) = target {
-                self.read_path(&super::data_tools::literal_path(&f), c.cwd());
+        for k in [
+            ".. include::",
+            ".. literalinclude::",
+            "#+INCLUDE:",
+            "#+include:",
+        ] {
+            for (at, _) in text.match_indices(k) {
+                let rest = text[at + k.len()..].trim_start();
+                let f = rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches('"');
+                self.read_path(&super::data_tools::literal_path(f), c.cwd());
+            }
+        }
+        for k in ["\\input{", "\\include{"] {
+            for (at, _) in text.match_indices(k) {
+                let f = text[at + k.len()..].split('}').next().unwrap_or("");
+                self.read_path(&super::data_tools::literal_path(f), c.cwd());
             }
         }
         by_name || by_file
@@ -232,20 +237,10 @@ impl Analyzer<'_> {
                     && !has("-s")
             }
             "less" | "more" | "most" => {
-                // `-o FILE`/`-O FILE`/`--log-file=FILE` copies the input there.
-                for (k, x) in args.iter().enumerate() {
-                    let value = match x.as_str() {
-                        "-o" | "-O" | "--log-file" | "--LOG-FILE" => c.arg_word(k + 1).cloned(),
-                        _ => x
-                            .strip_prefix("--log-file=")
-                            .or_else(|| x.strip_prefix("--LOG-FILE="))
-                            .or_else(|| x.strip_prefix("-o").filter(|v| !v.is_empty()))
-                            .or_else(|| x.strip_prefix("-O").filter(|v| !v.is_empty()))
-                            .map(Word::lit),
-                    };
-                    if let Some(f) = value {
-                        self.write_path(&f, c.cwd(), &c.base);
-                    }
+                // `-o FILE`/`-O FILE`/`--log-file=FILE` copies the input
+                // there (long options abbreviated as getopt takes them).
+                for f in super::script_opts::values(c, &["-o", "-O", "--log-file", "--LOG-FILE"]) {
+                    self.write_path(&f, c.cwd(), &c.base);
                 }
                 !has("-o")
                     && !has("--log-file")
@@ -324,7 +319,13 @@ impl Analyzer<'_> {
                     }
                     let l = lower(a);
                     let formats_code = a.contains("${") && a.contains(';');
-                    let writes = a.contains(['=', '<'])
+                    // (`-@ FILE` reads more options, `-p FILE` a format,
+                    // `-config` Perl: not what the line shows.)
+                    let from_file = matches!(l.as_str(), "-@" | "-config")
+                        || matches!(l.as_str(), "-p" | "-printformat")
+                            && args.get(i + 1).is_some_and(|f| !f.contains('$'));
+                    let writes = from_file
+                        || a.contains(['=', '<'])
                         || matches!(
                             l.as_str(),
                             "-o" | "-out" | "-w" | "-tagsfromfile" | "-geotag" | "-delete_original"

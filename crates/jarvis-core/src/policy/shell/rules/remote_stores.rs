@@ -50,9 +50,15 @@ fn wipes(text: &str) -> bool {
         "truncate",
         "flushall",
         "flushdb",
+        "drop keyspace",
     ]
     .iter()
     .any(|k| l.contains(k))
+        // Every row of a table: a DELETE with no condition.
+        || l.split(';').any(|st| {
+            let st = st.trim();
+            st.starts_with("delete from") && !st.contains(" where ")
+        })
         || [
             "dropdatabase(",
             ".drop()",
@@ -120,6 +126,30 @@ impl Analyzer<'_> {
                 (vals(&["-h", "-u"]), "empties a Redis keyspace")
             }
             "dropdb" => (vals(&["-h", "--host"]), "drops a database"),
+            // `curl -X DELETE https://es…/_all`: every index of a search
+            // cluster (`*` too), through its HTTP API.
+            "curl"
+                if vals(&["-X", "--request"])
+                    .iter()
+                    .any(|m| m.eq_ignore_ascii_case("delete")) =>
+            {
+                let every = |u: &str| {
+                    let path = u.split_once("://").map_or(u, |(_, r)| r);
+                    let path = path.split_once('/').map_or("", |(_, p)| p);
+                    let first = path.split(['/', '?']).next().unwrap_or("");
+                    matches!(lower(first).as_str(), "_all" | "*" | "%2a")
+                };
+                let urls: Vec<String> = c
+                    .args
+                    .iter()
+                    .filter(|a| a.contains("://") && every(a))
+                    .cloned()
+                    .collect();
+                if urls.is_empty() {
+                    return;
+                }
+                (urls, "deletes every index of a search cluster (_all)")
+            }
             "mysqladmin" if operands().iter().any(|o| o == "drop") => {
                 (vals(&["-h", "--host"]), "drops a database")
             }

@@ -122,9 +122,9 @@ impl Analyzer<'_> {
                 ..Default::default()
             };
             if self.fetched(&output, script) {
-                self.block("download and execute (arithmetic evaluates fetched text, where `a[$(cmd)]` runs cmd)");
+                self.block("download and execute (fetched text is evaluated: arithmetic's `a[$(cmd)]`, zsh's (e) flag)");
             }
-            self.ask("arithmetic evaluates a command's output (`a[$(cmd)]` in it would run cmd)");
+            self.ask("a command's output is evaluated (arithmetic's `a[$(cmd)]`, zsh's (e) flag, run what it holds)");
         }
         if script.watching_loop {
             self.block("surveillance (an endless loop keeps recording the clipboard, the screen or the keyboard)");

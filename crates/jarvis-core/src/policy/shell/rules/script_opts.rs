@@ -94,6 +94,20 @@ const CODE_VALUES: &[(&[&str], &[&str], &str)] = &[
     (&["sqlite3", "sqlite"], &["-cmd"], "sqlite"),
     (&["dc"], &["-e", "--expression"], "dc"),
     (&["blender"], &["--python-expr"], "python3"),
+    // rake's and Homebrew's Ruby (`rake -e CODE`, `brew ruby -e CODE`).
+    (
+        &["rake"],
+        &[
+            "-e",
+            "--execute",
+            "-p",
+            "--execute-print",
+            "-E",
+            "--execute-continue",
+        ],
+        "ruby",
+    ),
+    (&["brew"], &["-e"], "ruby"),
 ];
 
 /// sqlite3's options that take a value (not the database).

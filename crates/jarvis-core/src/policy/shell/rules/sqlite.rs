@@ -12,7 +12,16 @@ impl Analyzer<'_> {
     /// file the client or the server reads, and may send away.
     fn sql_escapes(&mut self, c: &Cmd<'_>) {
         let mysql = matches!(c.lb.as_str(), "mysql" | "mariadb");
-        for w in c.words.iter().skip(1) {
+        // The statements on the line and those fed on its input.
+        let (fed, _) = self.statements(c);
+        let texts: Vec<Word> = c
+            .words
+            .iter()
+            .skip(1)
+            .cloned()
+            .chain([Word::lit(fed)])
+            .collect();
+        for w in &texts {
             for stmt in w.text.split([';', '\n']) {
                 let t = stmt.trim();
                 let l = lower(t);
@@ -26,11 +35,13 @@ impl Analyzer<'_> {
                             .flatten()
                     })
                     .or_else(|| {
-                        ["\\o", "\\g", "\\gx", "\\out"].iter().find_map(|m| {
-                            t.strip_prefix(m)
-                                .map(str::trim_start)
-                                .and_then(|r| r.strip_prefix('|'))
-                        })
+                        ["\\o", "\\g", "\\gx", "\\out", "\\w", "\\write"]
+                            .iter()
+                            .find_map(|m| {
+                                t.strip_prefix(m)
+                                    .map(str::trim_start)
+                                    .and_then(|r| r.strip_prefix('|'))
+                            })
                     });
                 if let Some(cmd) = shell {
                     self.script(cmd.trim(), &[], c.depth + 1);
@@ -55,6 +66,18 @@ impl Analyzer<'_> {
                     Some("\\lo_export") => {
                         if let Some(f) = file(2) {
                             self.write_path(&f, c.cwd(), &c.base);
+                        }
+                    }
+                    // `\\getenv VAR NAME`: a secret put where statements
+                    // send it.
+                    Some("\\getenv") => {
+                        if let Some(name) = words.get(2)
+                            && super::effects::secret_var(name)
+                        {
+                            self.block(format!(
+                                "{} reads the secret variable {name} into its statements (\\getenv)",
+                                c.base
+                            ));
                         }
                     }
                     Some("\\lo_import") => {

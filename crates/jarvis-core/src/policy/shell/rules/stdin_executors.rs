@@ -224,6 +224,14 @@ pub(super) fn stdin_executor(c: &Command) -> Option<String> {
             "source" | "." if rest.first().is_none_or(stdin_file) => Some(b),
             "eval" => Some(b).filter(|_| false),
             "iex" | "invoke-expression" => Some(b),
+            // Windows' cmd with no `/c` reads its commands from the input.
+            "cmd" | "cmd.exe"
+                if !rest
+                    .iter()
+                    .any(|x| matches!(lower(x).as_str(), "/c" | "/k" | "/r")) =>
+            {
+                Some(b)
+            }
             "ed" | "ex" | "red" | "gdb" | "lldb" => Some(b),
             "vim" | "vi" | "nvim"
                 if rest.iter().any(|x| *x == "-e" || *x == "-es" || *x == "-s") =>
