@@ -220,6 +220,7 @@ fn main() {
         "blind-ds",
         "blind-dt",
         "blind-du",
+        "blind-dv",
     ] {
         sets.push((
             f.to_string(),

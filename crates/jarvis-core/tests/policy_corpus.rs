@@ -176,6 +176,7 @@ const REDTEAM: &[&str] = &[
     "blind-ds.jsonl",
     "blind-dt.jsonl",
     "blind-du.jsonl",
+    "blind-dv.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -297,6 +298,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-ds.jsonl", "/home/user/project", "/home/user"),
     ("blind-dt.jsonl", "/home/user/project", "/home/user"),
     ("blind-du.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dv.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -175,9 +175,11 @@ impl Analyzer<'_> {
                     let parts = split_unescaped(body, delim);
                     // A build wrapper pointed at another download: every
                     // later build runs what that host serves.
+                    // (The URL is the replacement's, whether it spells the
+                    // key or only the address: `s#https\://services…#…#`.)
                     if cmd == 's'
                         && let Some(rep) = parts.get(2)
-                        && lower(rep).contains("distributionurl")
+                        && rep.contains("://")
                         && c.words
                             .iter()
                             .any(|w| w.text.ends_with("wrapper.properties"))

@@ -84,7 +84,15 @@ impl Analyzer<'_> {
         // Every command passes here: the word list is built only for ours.
         if !(matches!(
             lb,
-            "rails" | "mix" | "iex" | "jbang" | "django-admin" | "manage.py" | "subl" | "kak"
+            "rails"
+                | "mix"
+                | "iex"
+                | "jbang"
+                | "django-admin"
+                | "manage.py"
+                | "subl"
+                | "kak"
+                | "fastlane"
         ) || lb.starts_with("python")
             || lb.starts_with("php"))
         {
@@ -113,6 +121,15 @@ impl Analyzer<'_> {
                         self.ask("subl runs a command");
                     }
                 }
+            }
+            // `fastlane run sh command:"…"`: the action runs its command.
+            "fastlane" if words.get(1..3) == Some(&["run", "sh"]) => {
+                for w in &words[3..] {
+                    if let Some(cmd) = w.strip_prefix("command:") {
+                        self.script(cmd.trim_matches(['"', '\'']), &[], c.depth + 1);
+                    }
+                }
+                self.ask("fastlane runs a shell command");
             }
             // Kakoune's `%sh{…}` runs its text in a shell.
             "kak" => {

@@ -138,10 +138,17 @@ impl Analyzer<'_> {
                                     && !w.text.starts_with("--")
                                     && w.text.contains(['r', 'R'])
                         });
+                    // (`-name objects` or `refs` reaches `.git`'s own unless
+                    // the line keeps find out of `.git`.)
+                    let skips_git = args[..i].iter().any(|a| a.contains(".git"));
                     let names_git = args[..i].windows(2).enumerate().any(|(k, w)| {
                         matches!(w[0].as_str(), "-name" | "-iname")
                             && !(k > 0 && matches!(args[k - 1].as_str(), "!" | "-not"))
-                            && paths::pattern_match(&lower(&w[1]), ".git")
+                            && (paths::pattern_match(&lower(&w[1]), ".git")
+                                || !skips_git
+                                    && ["objects", "refs"]
+                                        .iter()
+                                        .any(|h| paths::pattern_match(&lower(&w[1]), h)))
                     });
                     let files_only = args[..i].windows(2).any(|w| w[0] == "-type" && w[1] == "f");
                     if recursive_rm

@@ -392,6 +392,16 @@ impl Analyzer<'_> {
         let files = match (c.lb.as_str(), a.as_slice()) {
             // Syntax checks: parsed, never run.
             ("node", ["--check" | "-c", _]) | ("ruby", ["-c" | "-wc", _]) => operands(0),
+            // An APK described: its manifest, files, resources, sizes.
+            ("apkanalyzer", [group, sub, rest @ ..])
+                if matches!(*group, "manifest" | "apk" | "files" | "dex" | "resources")
+                    && !matches!(*sub, "compare")
+                    && rest.iter().all(|x| {
+                        !x.starts_with('-') || matches!(*x, "--human-readable" | "-h")
+                    }) =>
+            {
+                operands(2)
+            }
             // A certificate file described (a URL would be a connection).
             ("step", ["certificate", "inspect", rest @ ..])
                 if rest.iter().all(|x| {

@@ -88,6 +88,22 @@ impl Analyzer<'_> {
         } else {
             match lb {
                 "java" => self.java_file(c),
+                // `--enable-autoexec`/`-y`: the Python a .blend file holds
+                // runs as it opens.
+                "blender" if c.has("--enable-autoexec") || c.has("-y") => {
+                    for w in c.words[1..]
+                        .iter()
+                        .filter(|w| lower(&w.text).ends_with(".blend"))
+                    {
+                        if self.is_tainted(w, c.cwd()) {
+                            self.block(format!(
+                                "download and execute (blender runs the scripts in {}, which this line downloaded)",
+                                shown(&w.text)
+                            ));
+                        }
+                    }
+                    self.ask("blender runs the scripts a .blend file holds");
+                }
                 "lutris" => self.installer_script(c, &["-i", "--install"]),
                 lb if lb.starts_with("yt-dlp") || lb == "youtube-dl" => self.browser_cookies_out(c),
                 _ => {}
@@ -211,6 +227,56 @@ impl Analyzer<'_> {
     /// `text:F` and `@F` read F; a drawing this line wrote is read for the
     /// commands its `url(…)` hands on.
     fn magick_operands(&mut self, c: &Cmd<'_>) {
+        // Where it writes: `-write SPEC` and, for the programs that make
+        // an image, the last operand (`info:F` writes the `-format` text).
+        let mut outputs = super::script_opts::values(c, &["-write"]);
+        let makes = matches!(
+            c.lb.as_str(),
+            "convert" | "magick" | "montage" | "composite"
+        ) || c.lb == "gm" && c.args.first().is_some_and(|a| a == "convert");
+        if makes
+            && let Some(last) = c
+                .words
+                .last()
+                .filter(|w| c.words.len() > 2 && !w.text.starts_with('-'))
+        {
+            outputs.push(last.clone());
+        }
+        for w in outputs {
+            let path = match w.text.split_once(':') {
+                Some((k, p)) if k.len() > 1 && k.chars().all(|x| x.is_ascii_alphanumeric()) => p,
+                _ => w.text.as_str(),
+            };
+            if !path.is_empty() && !path.starts_with(['|', '-']) {
+                let file = Word {
+                    text: path.to_string(),
+                    ..w.clone()
+                };
+                self.write_path(&file, c.cwd(), &c.base);
+            }
+        }
+        // A canvas of billions of pixels (`-size 250000x250000`), the
+        // resource limits lifted or not: memory and disk exhausted.
+        for v in super::script_opts::values(c, &["-size"]) {
+            let dims: Vec<u64> = v
+                .text
+                .split(['x', 'X'])
+                .map(|d| {
+                    d.trim_end_matches(|ch: char| !ch.is_ascii_digit())
+                        .parse()
+                        .unwrap_or(0)
+                })
+                .collect();
+            if let [w, h] = dims[..]
+                && w.saturating_mul(h) >= 1_000_000_000
+            {
+                self.block(format!(
+                    "exhausts memory and disk ({} draws a canvas of {} pixels)",
+                    c.base,
+                    w.saturating_mul(h)
+                ));
+            }
+        }
         for w in c.words.iter().skip(1) {
             let file = self.magick_spec(w, c);
             // A drawing this line wrote: the commands and files its image

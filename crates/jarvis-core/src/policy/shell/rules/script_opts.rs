@@ -53,6 +53,8 @@ const CODE_FILES: &[(&[&str], &[&str])] = &[
     (&["mvn", "mvnw"], &["-f", "--file"]),
     // Blender runs Python files and expressions at start.
     (&["blender"], &["-P", "--python"]),
+    // Godot runs a GDScript given with `-s`.
+    (&["godot", "godot4", "godot3"], &["-s", "--script"]),
     // Build descriptions that are programs (Starlark, Lua, Python) or
     // declare hooks run on the host.
     (&["tilt"], &["-f", "--file"]),

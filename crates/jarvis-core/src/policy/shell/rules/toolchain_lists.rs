@@ -28,6 +28,7 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             ["--version" | "-V" | "version"],
         ) => true,
         ("zig", ["env"]) => true,
+        ("adb", ["version" | "--version"]) => true,
         // A data pipeline's state, from its `.dvc` files and cache (the
         // remote is compared only with `-c`/`-r`, which are not here).
         ("dvc", ["status", rest @ ..]) => rest.iter().all(|x| {
