@@ -221,6 +221,7 @@ fn main() {
         "blind-dt",
         "blind-du",
         "blind-dv",
+        "blind-dw",
     ] {
         sets.push((
             f.to_string(),

@@ -177,6 +177,7 @@ const REDTEAM: &[&str] = &[
     "blind-dt.jsonl",
     "blind-du.jsonl",
     "blind-dv.jsonl",
+    "blind-dw.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -299,6 +300,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dt.jsonl", "/home/user/project", "/home/user"),
     ("blind-du.jsonl", "/home/user/project", "/home/user"),
     ("blind-dv.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dw.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -373,12 +373,7 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
 /// A path in a tool's own strings: `~` there is home, as the tool
 /// expands it.
 pub(super) fn literal_path(s: &str) -> Word {
-    match s.strip_prefix('~') {
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-            Word::lit(format!("{HOME}{rest}").as_str())
-        }
-        _ => Word::lit(s),
-    }
+    super::script_opts::expanded(s)
 }
 
 /// `mlr --icsv --opprint stats1 … file.csv`: verbs that compute and print

@@ -151,6 +151,52 @@ impl Analyzer<'_> {
                                         .any(|h| paths::pattern_match(&lower(&w[1]), h)))
                     });
                     let files_only = args[..i].windows(2).any(|w| w[0] == "-type" && w[1] == "f");
+                    // No test that picks some entries out: every one of the
+                    // project's, `.git` with it, deleted.
+                    let picks = args[..i].iter().any(|a| {
+                        matches!(
+                            a.as_str(),
+                            "-name"
+                                | "-iname"
+                                | "-path"
+                                | "-ipath"
+                                | "-wholename"
+                                | "-iwholename"
+                                | "-regex"
+                                | "-iregex"
+                                | "-lname"
+                                | "-newer"
+                                | "-newermt"
+                                | "-size"
+                                | "-mtime"
+                                | "-mmin"
+                                | "-atime"
+                                | "-amin"
+                                | "-ctime"
+                                | "-cmin"
+                                | "-user"
+                                | "-group"
+                                | "-perm"
+                                | "-empty"
+                                | "-links"
+                                | "-inum"
+                                | "-samefile"
+                                | "-prune"
+                                | "!"
+                                | "-not"
+                        )
+                    });
+                    let rm = inner.first().is_some_and(|w| program_name(&w.text) == "rm");
+                    if rm
+                        && !picks
+                        && roots
+                            .iter()
+                            .any(|r| self.is_workdir(&self.norm(r, c.cwd())))
+                    {
+                        self.block(
+                            "find deletes every entry of the project, its history (.git) with them",
+                        );
+                    }
                     if recursive_rm
                         && names_git
                         && !files_only

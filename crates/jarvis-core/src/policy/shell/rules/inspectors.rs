@@ -206,20 +206,21 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                     )
             }
             "compose" => {
-                matches!(rest, ["config", ..] | ["ps", ..] | ["ls", ..])
-                    && flags_ok(
-                        2,
-                        &[
-                            "--services",
-                            "--volumes",
-                            "--images",
-                            "-q",
-                            "--quiet",
-                            "-a",
-                            "--all",
-                            "--format",
-                        ],
-                    )
+                matches!(rest, ["version"] | ["version", "--short"])
+                    || matches!(rest, ["config", ..] | ["ps", ..] | ["ls", ..])
+                        && flags_ok(
+                            2,
+                            &[
+                                "--services",
+                                "--volumes",
+                                "--images",
+                                "-q",
+                                "--quiet",
+                                "-a",
+                                "--all",
+                                "--format",
+                            ],
+                        )
             }
             _ => false,
         },

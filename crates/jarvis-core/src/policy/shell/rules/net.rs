@@ -26,26 +26,37 @@ impl Analyzer<'_> {
                 }
                 // A name built by an encoder (`$(head -c 30 f | xxd -p).x.h`):
                 // data spelled as DNS labels, sent to whoever answers.
-                let encoded = c.words.iter().any(|w| {
-                    w.subs
-                        .iter()
-                        .filter_map(|&k| c.script.commands.get(k))
-                        .any(|k| {
-                            // (Past `env`, `timeout`, `nice`…: the encoder.)
-                            peeled(&k.argv).first().is_some_and(|p| {
-                                matches!(
-                                    program_name(&p.text).as_str(),
-                                    "xxd"
-                                        | "base64"
-                                        | "base32"
-                                        | "basenc"
-                                        | "od"
-                                        | "hexdump"
-                                        | "hd"
-                                )
-                            })
-                        })
-                });
+                let encoder = |k: &Command| {
+                    // (Past `env`, `timeout`, `nice`…: the encoder.)
+                    peeled(&k.argv).first().is_some_and(|p| {
+                        matches!(
+                            program_name(&p.text).as_str(),
+                            "xxd" | "base64" | "base32" | "basenc" | "od" | "hexdump" | "hd"
+                        )
+                    })
+                };
+                // The command behind a name's substitution or `read`, and
+                // what feeds it through pipes (`… | base64 | fold | while
+                // read -r c; do dig "$c.h"; done`).
+                let fed_by_encoder = |start: usize| {
+                    let mut k = Some(start);
+                    let mut hops = 0;
+                    while let Some(i) = k.filter(|_| hops < 16) {
+                        let Some(p) = c.script.commands.get(i) else {
+                            break;
+                        };
+                        if encoder(p) {
+                            return true;
+                        }
+                        k = p.stdin_from;
+                        hops += 1;
+                    }
+                    false
+                };
+                let encoded = c
+                    .words
+                    .iter()
+                    .any(|w| w.subs.iter().any(|&k| fed_by_encoder(k)));
                 if encoded {
                     self.block(format!(
                         "exfiltration ({} carries encoded data out in the names it looks up)",

@@ -68,7 +68,7 @@ impl Analyzer<'_> {
                             self.write_path(&f, c.cwd(), &c.base);
                         }
                     }
-                    // `\\getenv VAR NAME`: a secret put where statements
+                    // `\getenv VAR NAME`: a secret put where statements
                     // send it.
                     Some("\\getenv") => {
                         if let Some(name) = words.get(2)
