@@ -204,6 +204,7 @@ fn set_du_the_history_s_files_and_an_sre_s_reads() {
             "find . -wholename './.git/refs/*' -delete",
             "rm .git/objects/pack/pack-0a1b.pack",
             "rm -f .git/packed-refs",
+            "rm -rf .git/refs/heads/*",
             "rm -rf .git/objects/pack",
             "rm -rf .git/ob*",
         ],
@@ -217,6 +218,8 @@ fn set_du_the_history_s_files_and_an_sre_s_reads() {
             "find . -path './.git/*.lock' -delete",
             "find . -path '*/node_modules/*' -delete",
             "rm -rf .git/hooks/pre-commit",
+            "rm -rf .git/refs/original/",
+            "rm -rf .git/refs/remotes/origin/old-feature",
         ],
         Verdict::Block,
     );

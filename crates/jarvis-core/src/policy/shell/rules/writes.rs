@@ -481,9 +481,10 @@ impl Analyzer<'_> {
             Some((root, rest)) => {
                 let rest = rest.trim_end_matches('/');
                 self.is_workdir(if root.is_empty() { "." } else { root })
-                    && (rest.is_empty()
-                        || rest == "/packed-refs"
-                        || ["/objects", "/refs"].iter().any(|d| {
+                    && (matches!(rest, "" | "/packed-refs" | "/refs")
+                        // (Not `refs/original`, filter-branch's backup, nor
+                        // remote-tracking refs: both come back or are spare.)
+                        || ["/objects", "/refs/heads", "/refs/tags"].iter().any(|d| {
                             rest.strip_prefix(d)
                                 .is_some_and(|r| r.is_empty() || r.starts_with('/'))
                         }))
