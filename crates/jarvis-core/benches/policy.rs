@@ -222,6 +222,8 @@ fn main() {
         "blind-du",
         "blind-dv",
         "blind-dw",
+        "blind-dx",
+        "blind-dy",
     ] {
         sets.push((
             f.to_string(),
@@ -237,6 +239,11 @@ fn main() {
     // `JARVIS_BENCH_LINE=CMD`: one line, many times over (for a profiler).
     if let Ok(line) = std::env::var("JARVIS_BENCH_LINE") {
         sets = vec![("line".into(), vec![line])];
+    }
+    // `JARVIS_BENCH_LINES=FILE`: these lines (one per line of FILE).
+    if let Ok(file) = std::env::var("JARVIS_BENCH_LINES") {
+        let lines = std::fs::read_to_string(file).expect("JARVIS_BENCH_LINES is a readable file");
+        sets = vec![("lines".into(), lines.lines().map(String::from).collect())];
     }
     let env = ShellEnv::default().at(Path::new("/home/u/proj"), Some(Path::new("/home/u")));
     let mut parser = tree_sitter::Parser::new();

@@ -178,6 +178,8 @@ const REDTEAM: &[&str] = &[
     "blind-du.jsonl",
     "blind-dv.jsonl",
     "blind-dw.jsonl",
+    "blind-dx.jsonl",
+    "blind-dy.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -301,6 +303,8 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-du.jsonl", "/home/user/project", "/home/user"),
     ("blind-dv.jsonl", "/home/user/project", "/home/user"),
     ("blind-dw.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dx.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dy.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {

@@ -46,6 +46,8 @@ mod blind_families_do;
 #[cfg(test)]
 mod blind_families_ds;
 #[cfg(test)]
+mod blind_families_dy;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

@@ -359,21 +359,15 @@ fn only_reads_sql(sql: &str) -> Option<Vec<Word>> {
             .flat_map(|s| {
                 let (dir, name) = s.rsplit_once('/').map_or(("", s.as_str()), |(d, n)| (d, n));
                 let dotted = name.starts_with(['*', '?']).then(|| {
-                    literal_path(&format!(
+                    super::script_opts::expanded(&format!(
                         "{dir}{}.{name}",
                         if dir.is_empty() { "" } else { "/" }
                     ))
                 });
-                std::iter::once(literal_path(&s)).chain(dotted)
+                std::iter::once(super::script_opts::expanded(&s)).chain(dotted)
             })
             .collect(),
     )
-}
-
-/// A path in a tool's own strings: `~` there is home, as the tool
-/// expands it.
-pub(super) fn literal_path(s: &str) -> Word {
-    super::script_opts::expanded(s)
 }
 
 /// `mlr --icsv --opprint stats1 … file.csv`: verbs that compute and print
@@ -494,7 +488,7 @@ fn gnuplot_draws(c: &Cmd<'_>) -> Option<Vec<Word>> {
         super::code::string_literals(&code)
             .into_iter()
             .filter(|s| s.contains('/') || s.contains('.'))
-            .map(|s| literal_path(&s))
+            .map(|s| super::script_opts::expanded(&s))
             .collect(),
     )
 }
@@ -528,7 +522,7 @@ impl Analyzer<'_> {
                 continue;
             }
             for f in super::code::string_literals(st) {
-                self.write_path(&literal_path(&f), c.cwd(), "gnuplot");
+                self.write_path(&super::script_opts::expanded(&f), c.cwd(), "gnuplot");
             }
         }
         // Text spelled from character codes (`sprintf("%c…", 60)` is `<`,

@@ -451,7 +451,10 @@ impl Analyzer<'_> {
                 c.lb.as_str(),
                 "virt-customize" | "virt-builder" | "virt-sysprep"
             );
-            if w.text.contains(' ') && !w.text.starts_with('-') && !in_guest {
+            // OpenOCD's words are its own Tcl (`-c 'init; reset; shutdown'`):
+            // `flashers.rs` judges them, `exec` as the program it runs.
+            let own_language = c.lb == "openocd";
+            if w.text.contains(' ') && !w.text.starts_with('-') && !in_guest && !own_language {
                 // A JSON document (`-d '{"name": "x"}'`) is data; a command
                 // line may still sit in one of its strings.
                 let guessed = std::mem::replace(&mut self.guessed, true);
@@ -523,6 +526,7 @@ impl Analyzer<'_> {
             // command after it is tried as a suffix of its own.
             let tool_verb = matches!(w.text.as_str(), "exec" | "command" | "builtin" | "time");
             if suffixes < 3
+                && !own_language
                 && !w.text.starts_with('-')
                 && !relative_path
                 && !tool_verb

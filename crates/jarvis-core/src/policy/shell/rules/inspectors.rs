@@ -799,7 +799,7 @@ impl Analyzer<'_> {
                     return None;
                 }
                 // PowerShell expands `~` itself, and reads `\` as `/`.
-                let p = super::data_tools::literal_path(&p.replace('\\', "/"));
+                let p = super::script_opts::expanded(&p.replace('\\', "/"));
                 read_only &= self.read_path(&p, c.cwd());
             }
         }

@@ -371,7 +371,7 @@ impl Analyzer<'_> {
             // What it reads (`\input{~/.aws/credentials}`), with or without
             // shell escape.
             for f in tex_inputs(&text) {
-                self.read_path(&super::data_tools::literal_path(&f), c.cwd());
+                self.read_path(&super::script_opts::expanded(&f), c.cwd());
             }
             if flag {
                 for code in tex_commands(&text) {

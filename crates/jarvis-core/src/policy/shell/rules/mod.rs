@@ -64,6 +64,7 @@ mod media_tools;
 mod ml_tools;
 mod model_code;
 mod modules;
+mod named_outputs;
 mod net;
 mod openers;
 mod openssl;

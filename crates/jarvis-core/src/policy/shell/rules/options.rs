@@ -376,6 +376,7 @@ impl Analyzer<'_> {
         self.mail_commands(c);
         self.wallet_secrets(c);
         self.flashers(c);
+        self.named_outputs(c);
         self.jndi_lookups(c);
         self.hotkey_bindings(c);
         self.cluster_jobs(c);

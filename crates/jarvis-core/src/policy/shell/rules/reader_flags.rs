@@ -35,16 +35,26 @@ impl Analyzer<'_> {
                     .next()
                     .unwrap_or("")
                     .trim_matches('"');
-                self.read_path(&super::data_tools::literal_path(f), c.cwd());
+                self.read_path(&super::script_opts::expanded(f), c.cwd());
             }
         }
         for k in ["\\input{", "\\include{"] {
             for (at, _) in text.match_indices(k) {
                 let f = text[at + k.len()..].split('}').next().unwrap_or("");
-                self.read_path(&super::data_tools::literal_path(f), c.cwd());
+                self.read_path(&super::script_opts::expanded(f), c.cwd());
             }
         }
         by_name || by_file
+    }
+
+    /// Each value of `opts` judged as a file the program writes; true when
+    /// there is one (the program is then no reader).
+    fn writes_values(&mut self, c: &Cmd<'_>, opts: &[&str]) -> bool {
+        let written = super::script_opts::values(c, opts);
+        for w in &written {
+            self.write_path(w, c.cwd(), &c.base);
+        }
+        !written.is_empty()
     }
 
     /// Text tools and pagers: true when the options keep them reading.
@@ -130,25 +140,14 @@ impl Analyzer<'_> {
                 ro
             }
             "tree" => !has("-o") && !has("-R"),
+            // (Pagers and helper programs that run through the shell are
+            // judged, and asked, by `options.rs`'s COMMAND_OPTIONS.)
             "rg" => !has("--pre") && !has("--pre-glob") && !has("-z") && !has("--search-zip"),
-            // ack's pager is run through the shell; `--output` is a Perl
-            // expression.
-            "ack" => !has("--pager") && !has("--output"),
-            "ag" => !has("--pager"),
-            "diff3" => !has("--diff-program"),
+            // ack's `--output` is a Perl expression.
+            "ack" => !has("--output"),
             // `ss -D F` dumps raw socket data into F.
-            "ss" if has("-D") || has("--diag") => {
-                for w in super::script_opts::values(c, &["-D", "--diag"]) {
-                    self.write_path(&w, c.cwd(), "ss");
-                }
-                false
-            }
-            "lshw" if has("-dump") => {
-                for w in super::script_opts::values(c, &["-dump"]) {
-                    self.write_path(&w, c.cwd(), "lshw");
-                }
-                false
-            }
+            "ss" if has("-D") || has("--diag") => !self.writes_values(c, &["-D", "--diag"]),
+            "lshw" if has("-dump") => !self.writes_values(c, &["-dump"]),
             "grep" | "egrep" | "fgrep" | "zgrep" => true,
             "jq" | "yq" | "gojq" | "jaq" => self.jq_reads_env(c),
             "env" | "printenv" => {
@@ -262,10 +261,8 @@ impl Analyzer<'_> {
             // Counters that can write their report, or read options (and
             // the commands cloc runs to extract or list) from a file.
             "scc" => {
-                for w in super::script_opts::values(c, &["-o", "--output"]) {
-                    self.write_path(&w, c.cwd(), "scc");
-                }
-                !has("-o") && !has("--output") && !has("--format-multi")
+                let written = self.writes_values(c, &["-o", "--output"]);
+                !written && !has("-o") && !has("--output") && !has("--format-multi")
             }
             "cloc" => ![
                 "--config",

@@ -173,11 +173,11 @@ impl Analyzer<'_> {
                     .partition(|l| l.contains('/') || l.starts_with('~') || l.starts_with('.'));
                 for d in dirs {
                     let d = d.trim_end_matches('/');
-                    self.read_path(&super::data_tools::literal_path(d), c.cwd());
+                    self.read_path(&super::script_opts::expanded(d), c.cwd());
                     for m in &modules {
                         for ext in ["json", "jq"] {
                             let f = format!("{d}/{m}.{ext}");
-                            self.read_path(&super::data_tools::literal_path(&f), c.cwd());
+                            self.read_path(&super::script_opts::expanded(&f), c.cwd());
                         }
                     }
                 }

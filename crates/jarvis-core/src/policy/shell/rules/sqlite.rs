@@ -54,7 +54,7 @@ impl Analyzer<'_> {
                 let file = |at: usize| {
                     words
                         .get(at)
-                        .map(|f| super::data_tools::literal_path(f.trim_matches(['\'', '"'])))
+                        .map(|f| super::script_opts::expanded(f.trim_matches(['\'', '"'])))
                         .filter(|f| !f.text.starts_with('|'))
                 };
                 match words.first().copied() {

@@ -54,6 +54,26 @@ impl Analyzer<'_> {
                 let listing = (lb == "fdisk" || lb == "sfdisk" || lb == "parted")
                     && (v.a("-l") || v.a("--list") || v.joined.contains(" print"))
                     && !v.joined.contains("mklabel");
+                // An image file's table is read like any file (`fdisk -l
+                // out/sdcard.img`); a device's, or every disk's, asks.
+                let images = operands(c);
+                let of_images = listing
+                    && lb != "parted"
+                    && !images.is_empty()
+                    && images.iter().all(|w| {
+                        !w.dynamic
+                            && !paths::device(&w.text)
+                            && !["/dev", "/proc", "/sys"]
+                                .iter()
+                                .any(|d| w.text.starts_with(d))
+                    });
+                if of_images {
+                    let mut read = true;
+                    for w in images {
+                        read &= self.read_path(w, c.cwd());
+                    }
+                    return Some(read);
+                }
                 if listing {
                     self.ask(format!("{b} reads the partition table"));
                 } else if args.iter().any(|x| paths::device(x))

@@ -28,6 +28,29 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             ["--version" | "-V" | "version"],
         ) => true,
         ("zig", ["env"]) => true,
+        // Zephyr's west: the workspace's projects from its manifest. A
+        // format string reaching into Python objects (`{p.__init__…}`,
+        // `[key]`) prints what they hold, not only the listing.
+        ("west", ["--version" | "topdir"]) => true,
+        ("west", ["list", rest @ ..]) => {
+            let mut i = 0;
+            let mut ok = true;
+            while let Some(x) = rest.get(i) {
+                let format = match *x {
+                    "-f" | "--format" => {
+                        i += 1;
+                        rest.get(i).copied()
+                    }
+                    _ => x.strip_prefix("--format="),
+                };
+                match format {
+                    Some(f) => ok &= !f.contains("__") && !f.contains('['),
+                    None => ok &= !x.starts_with('-') || matches!(*x, "-a" | "--all"),
+                }
+                i += 1;
+            }
+            ok
+        }
         ("adb", ["version" | "--version"]) => true,
         // A Redis server's counters and liveness (no password on the line,
         // no other command).
