@@ -1,6 +1,10 @@
 // No console window behind the app on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+// The allocator the command guard is measured with (the policy bench).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     // A one-shot keyring read for the app itself (see HelperKeyringStore):
     // answered before any window or runtime starts.

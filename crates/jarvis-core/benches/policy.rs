@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+// The allocator the hosts (`jarvis`, the desktop app) run the guard with.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 use std::time::Instant;
 
@@ -245,7 +249,19 @@ fn main() {
         let lines = std::fs::read_to_string(file).expect("JARVIS_BENCH_LINES is a readable file");
         sets = vec![("lines".into(), lines.lines().map(String::from).collect())];
     }
-    let env = ShellEnv::default().at(Path::new("/home/u/proj"), Some(Path::new("/home/u")));
+    // Jarvis's own state and binaries, as the app protects them.
+    let protected: Vec<std::path::PathBuf> = [
+        "/home/u/.jarvis",
+        "/home/u/.local/share/jarvis",
+        "/home/u/.config/jarvis",
+        "/usr/local/bin/jarvis",
+        "/usr/local/bin/jarvis-sandbox",
+    ]
+    .iter()
+    .map(std::path::PathBuf::from)
+    .collect();
+    let env = ShellEnv::with_protected(&protected)
+        .at(Path::new("/home/u/proj"), Some(Path::new("/home/u")));
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())

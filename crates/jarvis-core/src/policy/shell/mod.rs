@@ -65,6 +65,9 @@ pub struct ShellEnv {
     pub app: String,
     /// Absolute paths of Jarvis's own state (`$JARVIS_HOME`, …).
     pub protected: Vec<String>,
+    /// `protected` normalised and lower-cased once (every path of every
+    /// line is compared with them).
+    protected_norm: Vec<String>,
     /// The working directory, normalised (`~/proj`): absolute paths below it
     /// are inside.
     pub workdir: Option<String>,
@@ -77,6 +80,7 @@ impl Default for ShellEnv {
         ShellEnv {
             app: "jarvis".into(),
             protected: vec![],
+            protected_norm: vec![],
             workdir: None,
             home: None,
         }
@@ -85,10 +89,20 @@ impl Default for ShellEnv {
 
 impl ShellEnv {
     pub fn with_protected(paths: &[PathBuf]) -> Self {
+        let protected: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         ShellEnv {
-            protected: paths.iter().map(|p| p.display().to_string()).collect(),
+            protected_norm: protected
+                .iter()
+                .map(|x| paths::normalize(x, None).to_ascii_lowercase())
+                .collect(),
+            protected,
             ..Default::default()
         }
+    }
+
+    /// [`Self::protected`], normalised and lower-cased.
+    pub(crate) fn protected_norm(&self) -> &[String] {
+        &self.protected_norm
     }
 
     /// Adds where commands run and whose home `~` is.

@@ -937,14 +937,14 @@ fn home_store_elsewhere(p: &str) -> Option<&'static str> {
         "~/.local/share/kwalletd",
         "~/.local/share/TelegramDesktop",
     ];
+    // (`/.ssh` found as `.ssh` after a `/`: no needle built per store.)
     let literal = STORES.iter().copied().find(|d| {
         let Some(tail) = d.strip_prefix("~/") else {
             return false;
         };
-        let needle = format!("/{tail}");
-        p.match_indices(&needle).any(|(at, _)| {
-            let after = &p[at + needle.len()..];
-            after.is_empty() || after.starts_with('/')
+        p.match_indices(tail).any(|(at, _)| {
+            let after = &p[at + tail.len()..];
+            p[..at].ends_with('/') && (after.is_empty() || after.starts_with('/'))
         })
     });
     if literal.is_some() || !has_glob(p) {

@@ -40,6 +40,11 @@ pub fn squeezed(p: &str) -> String {
 /// `/root`, `C:\Users\NAME` → `~`; backslashes → `/`; `.`/`..` folded; a
 /// relative path is joined to a known `cd` target.
 pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
+    // A plain word with no place to resolve it from (`curl`, `-fsSL`,
+    // `main.c`) is its own path: most words of most lines are such.
+    if cwd.is_none() && plain_word(raw) {
+        return raw.to_string();
+    }
     let mut p = if raw.contains(['\\', HOME]) {
         raw.replace('\\', "/").replace(HOME, "~")
     } else {
@@ -153,6 +158,19 @@ pub fn normalize(raw: &str, cwd: Option<&str>) -> String {
         return normalize(&folded, None);
     }
     folded
+}
+
+/// No separator, home, variable, drive, registry hive or dot-folder
+/// spelling: [`normalize`] would give the word back as it is.
+fn plain_word(raw: &str) -> bool {
+    !raw.is_empty()
+        && raw != "."
+        && raw != ".."
+        && !raw.starts_with("HK")
+        && !raw.starts_with("hk")
+        && raw.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'=' | b'+' | b',' | b'@')
+        })
 }
 
 /// `/proc/self/cwd/…` is the command's own directory and `/proc/self/root/…`
@@ -498,6 +516,7 @@ pub fn app_state_root(p: &str, app: &str, protected: &[String]) -> bool {
             .any(|r| r.trim_end_matches('/').eq_ignore_ascii_case(&p))
 }
 
+/// `protected`: Jarvis's state roots, normalised and lower-cased.
 pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) -> bool {
     if raw.contains("$JARVIS_HOME") || raw.contains("${JARVIS_HOME}") {
         return true;
@@ -527,19 +546,14 @@ pub fn app_state(raw: &str, cwd: Option<&str>, app: &str, protected: &[String]) 
         && PARENTS
             .iter()
             .map(|parent| format!("{parent}{app}"))
-            .chain(
-                protected
-                    .iter()
-                    .map(|x| normalize(x, None).to_ascii_lowercase()),
-            )
+            .chain(protected.iter().cloned())
             .any(|d| d != "~" && d != "/" && glob_reaches(&p, &d));
     binary
         || state
         || globbed
         || protected
             .iter()
-            .map(|x| normalize(x, None).to_ascii_lowercase())
-            .any(|d| d != "~" && d != "/" && under_dir_exact(&p, &d))
+            .any(|d| d != "~" && d != "/" && under_dir_exact(&p, d))
 }
 
 /// A wildcard path that can name `dir` or something below it: each of
@@ -1114,6 +1128,19 @@ mod tests {
             &[]
         ));
         assert!(app_state("/usr/bin/jarvis-sandbox", None, "jarvis", &[]));
+        // The plain-word shortcut gives what the whole normalisation gives
+        // (`./w` takes the long way: it has a separator).
+        for w in [
+            "curl", "-fsSL", "main.c", "a..b", "x=1", "f=@y", "v1.2.3", "HOME", "Hk", "c", ".env",
+        ] {
+            assert!(plain_word(w) || w == "Hk", "{w}");
+            assert_eq!(
+                normalize(w, None),
+                normalize(&format!("./{w}"), None),
+                "{w}"
+            );
+        }
+        assert!(!plain_word("HKCU") && !plain_word("c:x") && !plain_word("..") && !plain_word(""));
         assert!(glob_reaches("~/.*/jarvis.db", "~/.jarvis"));
         assert!(glob_reaches("~/.config/*/config.json", "~/.config/jarvis"));
         assert!(!glob_reaches("~/*/jarvis.db", "~/.jarvis"), "no dotglob");

@@ -282,10 +282,10 @@ impl Analyzer<'_> {
             ..
         } = *src;
         let catastrophic = literals.iter().any(|s| {
-            let p = self.norm_text(&paths::word_path(s, false), None);
-            (s.starts_with('/') || s.starts_with('~'))
-                && paths::catastrophic_normalized(&p)
-                && !self.inside(&p)
+            (s.starts_with('/') || s.starts_with('~')) && {
+                let p = self.norm_text(&paths::word_path(s, false), None);
+                paths::catastrophic_normalized(&p) && !self.inside(&p)
+            }
         });
         let home_joined = HOME_MARKERS.iter().any(|k| l.contains(k));
         // `fs.chmodSync(os.homedir(), 0o777)`: home or a system folder
@@ -296,8 +296,10 @@ impl Analyzer<'_> {
             .into_iter()
             .any(|args| {
                 let named_here = string_literals(args).iter().any(|s| {
-                    let p = self.norm_text(&paths::word_path(s, false), None);
-                    (s.starts_with('/') || s.starts_with('~')) && paths::catastrophic_normalized(&p)
+                    (s.starts_with('/') || s.starts_with('~'))
+                        && paths::catastrophic_normalized(
+                            &self.norm_text(&paths::word_path(s, false), None),
+                        )
                 });
                 let variable = string_literals(args).is_empty();
                 named_here
@@ -320,9 +322,11 @@ impl Analyzer<'_> {
         // place must follow the delete call closely, as its argument would.
         let after_delete = delete_calls(l);
         let outside = literals.iter().find(|s| {
+            if !(s.starts_with('/') || s.starts_with('~') || s.starts_with("..")) {
+                return false;
+            }
             let p = self.norm_text(s, None);
-            (s.starts_with('/') || s.starts_with('~') || s.starts_with(".."))
-                && !self.inside(&p)
+            !self.inside(&p)
                 && !paths::scratch(&p)
                 && !p.starts_with("/dev/")
                 && !p.starts_with("/proc/self")

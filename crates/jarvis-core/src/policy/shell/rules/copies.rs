@@ -352,6 +352,9 @@ impl Analyzer<'_> {
                 self.ask(format!("{} copies from another machine", c.base));
             }
         }
+        if !new_links.is_empty() {
+            self.norms.get_mut().clear();
+        }
         self.links.extend(new_links);
         self.ask(format!("{} changes files", c.base));
     }

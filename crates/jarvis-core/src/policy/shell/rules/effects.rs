@@ -272,8 +272,26 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn norm_text(&self, raw: &str, cwd: Option<&str>) -> String {
+        let mut key = String::with_capacity(raw.len() + 1 + cwd.map_or(0, str::len));
+        key.push_str(raw);
+        key.push('\0');
+        key.push_str(cwd.unwrap_or("\0"));
+        if let Some(p) = self.norms.borrow().get(&key) {
+            return p.clone();
+        }
+        let p = self.norm_text_now(raw, cwd);
+        self.norms.borrow_mut().insert(key, p.clone());
+        p
+    }
+
+    fn norm_text_now(&self, raw: &str, cwd: Option<&str>) -> String {
         let raw = match &self.env.home {
-            Some(h) if !h.is_empty() && (raw == h || raw.starts_with(&format!("{h}/"))) => {
+            Some(h)
+                if !h.is_empty()
+                    && raw
+                        .strip_prefix(h.as_str())
+                        .is_some_and(|r| r.is_empty() || r.starts_with('/')) =>
+            {
                 format!("~{}", &raw[h.len()..])
             }
             _ => raw.to_string(),
@@ -326,7 +344,7 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn app_state(&self, p: &str) -> bool {
-        paths::app_state(p, None, &self.env.app, &self.env.protected)
+        paths::app_state(p, None, &self.env.app, self.env.protected_norm())
     }
 }
 

@@ -218,6 +218,9 @@ pub struct Analyzer<'e> {
     guessed: bool,
     /// Symlinks this line made: link → target (normalised).
     links: Vec<(String, String)>,
+    /// `norm_text`'s answers for this line (`raw\0cwd` → path): the same
+    /// literal is placed by many rules. Emptied when `links` grows.
+    norms: std::cell::RefCell<std::collections::HashMap<String, String>>,
     /// Commands (by address) that read Jarvis's state.
     sensitive: Vec<usize>,
     /// The folder of the command being judged, where code it hands on
@@ -268,6 +271,7 @@ impl<'e> Analyzer<'e> {
             remote: false,
             guessed: false,
             links: vec![],
+            norms: Default::default(),
             sensitive: vec![],
             cwd_now: None,
             state_reads: 0,
