@@ -228,6 +228,7 @@ fn main() {
         "blind-dw",
         "blind-dx",
         "blind-dy",
+        "blind-dz",
     ] {
         sets.push((
             f.to_string(),

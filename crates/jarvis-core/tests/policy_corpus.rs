@@ -180,6 +180,7 @@ const REDTEAM: &[&str] = &[
     "blind-dw.jsonl",
     "blind-dx.jsonl",
     "blind-dy.jsonl",
+    "blind-dz.jsonl",
 ];
 
 /// Sets written for a named working directory and home (absolute paths
@@ -305,6 +306,7 @@ const AT_WORKDIR: &[(&str, &str, &str)] = &[
     ("blind-dw.jsonl", "/home/user/project", "/home/user"),
     ("blind-dx.jsonl", "/home/user/project", "/home/user"),
     ("blind-dy.jsonl", "/home/user/project", "/home/user"),
+    ("blind-dz.jsonl", "/home/user/project", "/home/user"),
 ];
 
 fn env_for(set: &str) -> ShellEnv {
@@ -997,6 +999,15 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
 
 /// Rows answered *more* strictly than labelled, on purpose.
 const STRICTER: &[(&str, &str)] = &[
+    (
+        "CS-072",
+        "the same line as CL-096: a cloned folder's recipes run by `make -C`",
+    ),
+    (
+        "CL-096",
+        "`make -C` in a folder the line just cloned runs the recipes it fetched, as `./configure` \
+         there and a downloaded Makefile already block (set DZ labels the same shape block, DZ-108)",
+    ),
     (
         "BV-137",
         "a coverage report uploaded to 0x0.st: an anonymous file drop is public to anyone with the link, \

@@ -48,6 +48,8 @@ mod blind_families_ds;
 #[cfg(test)]
 mod blind_families_dy;
 #[cfg(test)]
+mod blind_families_dz;
+#[cfg(test)]
 mod blind_families_y_z;
 mod eval;
 mod parse;

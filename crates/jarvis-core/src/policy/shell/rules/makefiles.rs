@@ -106,6 +106,19 @@ pub(super) fn make_reference(before: &str, name: &str) -> String {
     }
 }
 
+/// The folder `make -C DIR` (`--directory`) runs in.
+fn make_dir(c: &Cmd<'_>) -> Option<String> {
+    c.value("-C")
+        .or_else(|| c.value("--directory"))
+        .map(|w| w.text.clone())
+        .or_else(|| {
+            c.args
+                .iter()
+                .find_map(|a| a.strip_prefix("--directory="))
+                .map(str::to_string)
+        })
+}
+
 impl Analyzer<'_> {
     /// `make`: the makefile it reads and what the line sets for it.
     pub(super) fn make(&mut self, c: &Cmd<'_>) -> Option<bool> {
@@ -116,14 +129,18 @@ impl Analyzer<'_> {
             .iter()
             .any(|a| a == "-f" || a == "--file" || a == "--makefile")
         {
-            let dir = c
-                .value("-C")
-                .map(|d| d.text.clone())
-                .unwrap_or_else(|| ".".into());
+            let dir = make_dir(c).unwrap_or_else(|| ".".into());
             for name in ["GNUmakefile", "makefile", "Makefile"] {
                 let f = Word::lit(format!("{dir}/{name}"));
                 if let Some(text) = self.written_text(&f, c.cwd()) {
                     self.makefile(&text, depth);
+                }
+                // In a folder this line downloaded or cloned (`git clone …
+                // d && make -C d install`): the recipes are that code.
+                if self.is_tainted(&f, c.cwd()) {
+                    self.block(format!(
+                        "download and execute (make runs the recipes of a makefile in {dir}, which this line downloaded or cloned)"
+                    ));
                 }
             }
         }
@@ -165,17 +182,7 @@ impl Analyzer<'_> {
         }
         self.overrides_together(c);
         // `make -C ~/.jarvis`: recipes run and write in Jarvis's state.
-        let dir = c
-            .value("-C")
-            .or_else(|| c.value("--directory"))
-            .map(|w| w.text.clone())
-            .or_else(|| {
-                c.args
-                    .iter()
-                    .find_map(|a| a.strip_prefix("--directory="))
-                    .map(str::to_string)
-            });
-        if let Some(d) = dir
+        if let Some(d) = make_dir(c)
             && self.app_state(&self.norm_text(&d, c.cwd()))
         {
             self.block(format!("runs make in Jarvis's own state ({d})"));

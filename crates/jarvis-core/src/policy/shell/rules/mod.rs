@@ -123,6 +123,7 @@ mod tool_settings;
 mod toolchain_lists;
 mod toolchains;
 mod traces;
+mod trust_roots;
 mod tunnels;
 mod user_exports;
 mod vim_ex;

@@ -377,6 +377,7 @@ impl Analyzer<'_> {
         self.wallet_secrets(c);
         self.flashers(c);
         self.named_outputs(c);
+        self.trust_roots(c);
         self.jndi_lookups(c);
         self.hotkey_bindings(c);
         self.cluster_jobs(c);

@@ -228,7 +228,15 @@ impl Analyzer<'_> {
                             || !x.starts_with('-')
                     })
                     && let Some(f) = file
-                    && f.text.ends_with(".pub")
+                    // Public keys only: a key's `.pub`, or the project's
+                    // `authorized_keys` list (fingerprints are printed,
+                    // nothing else; the home's own list stays a question).
+                    && (f.text.ends_with(".pub")
+                        || matches!(
+                            f.text.rsplit('/').next(),
+                            Some("authorized_keys" | "authorized_keys2")
+                        ) && !f.dynamic
+                            && self.inside(&self.norm(&f, c.cwd())))
                 {
                     return Some(self.read_path(&f, c.cwd()));
                 }
