@@ -5,7 +5,7 @@
 //!
 //! dfu-util's names are the device's point of view: `-U FILE` (upload)
 //! copies the device's memory into FILE, `-D FILE` (download) flashes FILE.
-//! OpenOCD's `dump_image FILE …` and `flash read_bank N FILE` write FILE.
+//! (OpenOCD's commands are Tcl: `openocd.rs`.)
 
 use super::*;
 
@@ -105,38 +105,6 @@ impl Analyzer<'_> {
                 }
                 for w in super::script_opts::values(c, &["-D", "--download"]) {
                     self.read_path(&w, c.cwd());
-                }
-            }
-            "openocd" => {
-                for cmd in super::script_opts::values(c, &["-c", "--command"]) {
-                    // Jim Tcl's `exec` runs a program with its words (also
-                    // inside `[…]`).
-                    for (at, _) in cmd.text.match_indices("exec") {
-                        let before = cmd.text[..at].trim_end();
-                        let rest = &cmd.text[at + 4..];
-                        if !(before.is_empty() || before.ends_with([';', '[', '\n']))
-                            || !rest.starts_with(char::is_whitespace)
-                        {
-                            continue;
-                        }
-                        let line = rest.split([';', ']', '\n']).next().unwrap_or("");
-                        let line = line.trim_start().trim_start_matches("-ignorestderr");
-                        self.block_only(|a| a.script(line, &[], c.depth + 1));
-                        self.ask("openocd runs a program (Tcl exec)");
-                    }
-                    for line in cmd.text.split([';', '\n']) {
-                        let words: Vec<&str> = line.split_whitespace().collect();
-                        let file = match words.as_slice() {
-                            ["dump_image", f, ..] => f,
-                            ["flash", "read_bank", _, f, ..] => f,
-                            _ => continue,
-                        };
-                        let w = Word {
-                            text: super::script_opts::expanded(file).text,
-                            ..cmd.clone()
-                        };
-                        self.write_path(&w, c.cwd(), "openocd");
-                    }
                 }
             }
             _ => {}

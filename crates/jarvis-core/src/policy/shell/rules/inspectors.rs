@@ -255,6 +255,8 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
                             || x.starts_with("--template")
                     }));
             match *sub {
+                // (`cluster-info dump --output-directory D` writes D.)
+                "cluster-info" if rest.iter().any(|x| x.starts_with("--output-directory")) => false,
                 "get" | "describe" | "logs" | "top" | "explain" | "api-resources"
                 | "cluster-info" | "kustomize" => {
                     // (A kubeconfig's `users[].exec` and kustomize's exec
@@ -293,9 +295,13 @@ fn infra_reads(lb: &str, a: &[&str]) -> bool {
             ) && !rest.iter().any(|x| {
                 // (`--dry-run=server`: the chart's `lookup` reads the live
                 // cluster, its secrets too.)
+                // A kubeconfig's `users[].exec` is a program run (as
+                // kubectl's); `--output-dir` writes the rendered files.
                 x.starts_with("--post-renderer")
                     || x.starts_with("--dry-run")
                     || x.starts_with("--kube-apiserver")
+                    || x.starts_with("--kubeconfig")
+                    || x.starts_with("--output-dir")
             })
         }
         ("kind", ["get", "clusters" | "nodes", ..])

@@ -106,17 +106,33 @@ pub(super) fn make_reference(before: &str, name: &str) -> String {
     }
 }
 
-/// The folder `make -C DIR` (`--directory`) runs in.
+/// The folder `make -C DIR` (`--directory`, bundled `-sC DIR`, glued
+/// `-CDIR`) runs in.
 fn make_dir(c: &Cmd<'_>) -> Option<String> {
-    c.value("-C")
-        .or_else(|| c.value("--directory"))
-        .map(|w| w.text.clone())
-        .or_else(|| {
-            c.args
-                .iter()
-                .find_map(|a| a.strip_prefix("--directory="))
-                .map(str::to_string)
-        })
+    for (i, a) in c.args.iter().enumerate() {
+        if let Some(v) = a.strip_prefix("--directory=") {
+            return Some(v.to_string());
+        }
+        if a == "--directory" {
+            return c.args.get(i + 1).cloned();
+        }
+        let Some(bundle) = a.strip_prefix('-').filter(|b| !b.starts_with('-')) else {
+            continue;
+        };
+        if let Some(at) = bundle.find('C')
+            && bundle[..at]
+                .chars()
+                .all(|ch| "BdeikLnpqrRsStvw".contains(ch))
+        {
+            let glued = &bundle[at + 1..];
+            return if glued.is_empty() {
+                c.args.get(i + 1).cloned()
+            } else {
+                Some(glued.to_string())
+            };
+        }
+    }
+    None
 }
 
 impl Analyzer<'_> {
@@ -209,6 +225,20 @@ impl Analyzer<'_> {
                     }
                 }
                 self.sourced(&f, c);
+                // A makefile from a folder this line downloaded or cloned.
+                let in_dir = match make_dir(c) {
+                    Some(d) if !f.text.starts_with(['/', '~']) => Word {
+                        text: format!("{}/{}", d.trim_end_matches('/'), f.text),
+                        ..f.clone()
+                    },
+                    _ => f.clone(),
+                };
+                if self.is_tainted(&in_dir, c.cwd()) {
+                    self.block(format!(
+                        "download and execute (make runs the recipes of {}, which this line downloaded or cloned)",
+                        shown(&in_dir.text)
+                    ));
+                }
             }
             self.make_shell_setting(a, depth);
         }

@@ -67,6 +67,7 @@ mod modules;
 mod named_outputs;
 mod net;
 mod openers;
+mod openocd;
 mod openssl;
 mod option_walk;
 mod options;

@@ -11,7 +11,12 @@ use super::*;
 const OUTPUT_OPTIONS: &[&str] = &[
     "-o",
     "--output",
+    "--output-document",
     "--output-file",
+    "--output-dir",
+    "--output-directory",
+    "--out-dir",
+    "--outdir",
     "--outfile",
     "--out-file",
     "--out",

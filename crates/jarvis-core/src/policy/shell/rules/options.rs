@@ -376,6 +376,7 @@ impl Analyzer<'_> {
         self.mail_commands(c);
         self.wallet_secrets(c);
         self.flashers(c);
+        self.openocd(c);
         self.named_outputs(c);
         self.trust_roots(c);
         self.jndi_lookups(c);

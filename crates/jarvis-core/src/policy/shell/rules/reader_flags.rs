@@ -64,11 +64,11 @@ impl Analyzer<'_> {
         // (Each option as getopt reads it: glued, bundled, abbreviated.)
         let has = |f: &str| c.args.iter().any(|x| spells(x, f));
         match b {
-            // `file -s /dev/sda`: a block device's content read.
-            "file" => !c
-                .args
-                .iter()
-                .any(|a| a == "--special-files" || short_has(a, 's')),
+            // `file -s /dev/sda`: a block device's content read; `-C`
+            // compiles the magic files into `*.mgc` beside them.
+            "file" => !c.args.iter().any(|a| {
+                a == "--special-files" || a == "--compile" || short_has(a, 's') || short_has(a, 'C')
+            }),
             "sed" => {
                 let mut scripts = super::awk_sed::sed_scripts(&c.args);
                 if scripts.is_empty() {
@@ -440,7 +440,18 @@ impl Analyzer<'_> {
                 self.ask("ss -K closes network connections");
                 false
             }
-            "mount" | "findmnt" | "blkid" => args.is_empty() || b != "mount",
+            // `blkid -c FILE` rewrites its cache in FILE (`/dev/null`: none).
+            "blkid" => {
+                let caches: Vec<Word> = super::script_opts::values(c, &["-c", "--cache-file"])
+                    .into_iter()
+                    .filter(|w| w.text != "/dev/null")
+                    .collect();
+                for w in &caches {
+                    self.write_path(w, c.cwd(), "blkid -c");
+                }
+                caches.is_empty()
+            }
+            "mount" | "findmnt" => args.is_empty() || b != "mount",
             "compgen" => {
                 // `-C CMD` runs a command, `-F FUNC` a function, to list.
                 for flag in ["-C", "-F"] {

@@ -642,8 +642,19 @@ pub(super) fn cloned_into(argv: &[Word]) -> Option<Word> {
             .then(|| w[1].clone())
         });
     }
+    // (`git submodule add URL [DIR]`, `hg clone`, `svn checkout`: the
+    // same, a repository's files from elsewhere.)
     let at = match b.as_str() {
-        "git" => argv.iter().position(|w| w.text == "clone")?,
+        "git" => argv.iter().position(|w| w.text == "clone").or_else(|| {
+            let sub = argv.iter().position(|w| w.text == "submodule")?;
+            argv.get(sub + 1)
+                .filter(|w| w.text == "add")
+                .map(|_| sub + 1)
+        })?,
+        "hg" => argv.iter().position(|w| w.text == "clone")?,
+        "svn" => argv
+            .iter()
+            .position(|w| matches!(w.text.as_str(), "checkout" | "co" | "export"))?,
         "gh" | "glab" => {
             argv.get(1).filter(|w| w.text == "repo")?;
             argv.get(2).filter(|w| w.text == "clone")?;
@@ -670,6 +681,14 @@ pub(super) fn cloned_into(argv: &[Word]) -> Option<Word> {
         "--template",
         "--shallow-since",
         "--shallow-exclude",
+        "--name",
+        "-r",
+        "--rev",
+        "--updaterev",
+        "-e",
+        "--ssh",
+        "--username",
+        "--password",
     ];
     let mut operands: Vec<&Word> = Vec::new();
     let mut i = at + 1;

@@ -51,9 +51,7 @@ impl Analyzer<'_> {
             | "cfdisk" | "gdisk" | "sgdisk" | "parted" | "blkdiscard" | "cryptsetup"
             | "badblocks" | "hdparm" | "nvme" | "mdadm" | "fsck" | "e2fsck" | "tune2fs"
             | "resize2fs" | "dmsetup" | "losetup" => {
-                let listing = (lb == "fdisk" || lb == "sfdisk" || lb == "parted")
-                    && (v.a("-l") || v.a("--list") || v.joined.contains(" print"))
-                    && !v.joined.contains("mklabel");
+                let listing = partition_listing(lb, args);
                 // An image file's table is read like any file (`fdisk -l
                 // out/sdcard.img`); a device's, or every disk's, asks.
                 let images = operands(c);
@@ -731,4 +729,88 @@ fn target_dynamic(words: &[Word]) -> bool {
         [] => None,
     };
     device.is_some_and(|d| d.dynamic)
+}
+
+/// `fdisk -l`, `sfdisk -l`, `parted DEV print`: a partition table shown and
+/// nothing else. Every option must be one that shows (sfdisk obeys the
+/// last operation given: `-l --delete` deletes; parted runs every command
+/// after the device: `print rm 1` removes).
+fn partition_listing(lb: &str, args: &[String]) -> bool {
+    const SHOWS: &[&str] = &[
+        "-l",
+        "--list",
+        "-x",
+        "--list-details",
+        "-o",
+        "--output",
+        "-u",
+        "--units",
+        "-b",
+        "--sector-size",
+        "--bytes",
+        "-L",
+        "--color",
+        "-s",
+        "--show-size",
+        "-d",
+        "--dump",
+        "-J",
+        "--json",
+        "-g",
+        "--show-geometry",
+        "-q",
+        "--quiet",
+    ];
+    const VALUED: &[&str] = &["-o", "--output", "-b", "--sector-size"];
+    match lb {
+        "fdisk" | "sfdisk" => {
+            let mut listed = false;
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if a.starts_with('-') {
+                    let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+                    if !SHOWS.contains(&name) {
+                        return false;
+                    }
+                    listed |= matches!(
+                        name,
+                        "-l" | "--list"
+                            | "-x"
+                            | "--list-details"
+                            | "-d"
+                            | "--dump"
+                            | "-J"
+                            | "--json"
+                    );
+                    if VALUED.contains(&a.as_str()) {
+                        i += 1;
+                    }
+                }
+                i += 1;
+            }
+            listed
+        }
+        "parted" => {
+            let options_show = args.iter().filter(|a| a.starts_with('-')).all(|a| {
+                matches!(
+                    a.as_str(),
+                    "-l" | "--list" | "-s" | "--script" | "-m" | "--machine"
+                )
+            });
+            let words: Vec<&str> = args
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .map(String::as_str)
+                .collect();
+            let commands_show = match words.as_slice() {
+                [] => args.iter().any(|a| a == "-l" || a == "--list"),
+                [_dev, "print", rest @ ..] | [_dev, "unit", _, "print", rest @ ..] => {
+                    rest.iter().all(|w| matches!(*w, "free" | "all"))
+                }
+                _ => false,
+            };
+            options_show && commands_show
+        }
+        _ => false,
+    }
 }

@@ -131,9 +131,12 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
         ("dconf", ["list" | "help", ..]) => true,
         ("dconf", ["read" | "dump", rest @ ..]) => {
             rest.iter().all(|k| {
+                // (A dump of a folder above the proxy's settings prints
+                // its password too: `/`, `/system/`.)
                 k.starts_with('-')
                     || k.len() > 1
                         && !k.starts_with("/system/proxy")
+                        && !"/system/proxy/".starts_with(*k)
                         && !super::effects::secret_setting(k)
             }) && rest.iter().any(|k| !k.starts_with('-'))
         }
@@ -216,10 +219,12 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
             .all(|x| !x.starts_with('-') || matches!(*x, "-all" | "-short" | "-src" | "-u")),
         // GPUs and their processes, queried; settings (`-pm`, `-pl`,
         // `-r`, `-c`, `-ac`, `--gpu-reset`) change them.
-        ("nvidia-smi", ["dmon" | "pmon" | "topo" | "nvlink", ..]) => {
-            !a.iter().any(|x| matches!(*x, "-f" | "--filename"))
-        }
+        ("nvidia-smi", ["dmon" | "pmon" | "topo" | "nvlink", ..]) => !a
+            .iter()
+            .any(|x| matches!(*x, "-f" | "--filename") || x.starts_with("--filename=")),
         ("nvidia-smi", _) => a.iter().all(|x| {
+            // (`--power-limit=250` is the setting spelled with its value.)
+            let x = &x.split_once('=').map_or(*x, |(name, _)| name);
             !matches!(
                 *x,
                 "-pm"
@@ -241,7 +246,32 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
                     | "--filename"
                     | "mig"
                     | "-mig"
-            ) && !x.starts_with("--filename")
+                    | "--multi-instance-gpu"
+                    | "--lock-gpu-clocks"
+                    | "--reset-gpu-clocks"
+                    | "-lmc"
+                    | "--lock-memory-clocks"
+                    | "-rmc"
+                    | "--reset-memory-clocks"
+                    | "--reset-applications-clocks"
+                    | "-acp"
+                    | "--applications-clocks-permission"
+                    | "-cc"
+                    | "--cuda-clocks"
+                    | "-am"
+                    | "--accounting-mode"
+                    | "-caa"
+                    | "--clear-accounted-apps"
+                    | "--auto-boost-default"
+                    | "--auto-boost-permission"
+                    | "-p"
+                    | "--reset-ecc-errors"
+                    | "-dm"
+                    | "--driver-model"
+                    | "-fdm"
+                    | "--force-driver-model"
+                    | "--gom"
+            )
         }),
         ("conda" | "mamba", ["env", "list"] | ["info", ..] | ["list", ..] | ["--version"]) => {
             a.iter().all(|x| !matches!(*x, "--json-output" | "--clone"))
@@ -256,8 +286,18 @@ pub(super) fn lists(lb: &str, a: &[&str]) -> bool {
         ) => rest.iter().all(|x| *x == "--json"),
         ("jupyter", ["--version" | "--paths"]) => true,
         // Settings shown, named keys or all of them.
-        ("conda" | "mamba", ["config", "--show" | "--show-sources", rest @ ..]) => {
-            rest.iter().all(|x| !x.starts_with('-') || *x == "--json")
+        // Named keys only: the whole configuration (and its sources) holds
+        // proxy passwords and channel tokens.
+        ("conda" | "mamba", ["config", "--show", rest @ ..]) => {
+            rest.iter().any(|x| !x.starts_with('-'))
+                && rest.iter().all(|x| {
+                    *x == "--json"
+                        || !x.starts_with('-')
+                            && !x.contains("proxy")
+                            && !x.contains("token")
+                            && !x.ends_with("channels")
+                            && *x != "channel_alias"
+                })
         }
         // Help pages and versions of tools whose `help`/`-h` only prints.
         (
